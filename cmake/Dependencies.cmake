@@ -1,0 +1,13 @@
+# All third-party dependencies come from Debian packages (scripts/setup.sh installs them).
+find_package(Eigen3 3.3 REQUIRED NO_MODULE)
+find_package(Boost 1.74 REQUIRED)
+find_package(SuiteSparse REQUIRED)
+if(MBS_WITH_HDF5)
+  find_package(HDF5 REQUIRED COMPONENTS C)
+endif()
+if(MBS_WITH_NETCDF)
+  find_package(netCDF REQUIRED)
+endif()
+if(MBS_BUILD_TESTS)
+  find_package(GTest REQUIRED)
+endif()

@@ -1,0 +1,35 @@
+// Property lists and model look-ups (used while building, never inside the Newton loop).
+#include "core/model.hpp"
+
+namespace mbs {
+
+void Props::set(std::string key, PropValue v) {
+    for (auto& [k, old] : items_)
+        if (k == key) {
+            old = std::move(v);
+            return;
+        }
+    items_.emplace_back(std::move(key), std::move(v));
+}
+
+const PropValue* Props::find(std::string_view key) const {
+    for (const auto& [k, v] : items_)
+        if (k == key) return &v;
+    return nullptr;
+}
+
+bool Props::has(std::string_view key) const { return find(key) != nullptr; }
+
+const EntityDesc* Model::find_node(std::string_view category, long label) const {
+    for (const auto& n : nodes)
+        if (n.category == category && n.label == label) return &n;
+    return nullptr;
+}
+
+const EntityDesc* Model::find_element(std::string_view category, long label) const {
+    for (const auto& e : elements)
+        if (e.category == category && e.label == label) return &e;
+    return nullptr;
+}
+
+}  // namespace mbs

@@ -1,0 +1,135 @@
+// The model description the builder produces from a deck: immutable once built.
+// Nodes and elements carry their resolved (absolute or node-relative, as each card defines)
+// data in ordered property lists; the engine turns them into concrete objects.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "core/math.hpp"
+#include "core/source.hpp"
+
+namespace mbs {
+
+struct DriveSpec;
+struct TplDriveSpec;
+struct LawSpec;
+struct CompiledExpr;
+
+// A reference to another entity, kept with its type so that dumps and errors can name it.
+struct EntityRef {
+    std::string category;  // "structural", "abstract", "joint", ...
+    long label = 0;
+};
+
+using VecN = std::vector<double>;
+
+using PropValue =
+    std::variant<bool, long, double, std::string, Vec3, Mat3, Vec6, Mat6, VecN, EntityRef,
+                 std::shared_ptr<const DriveSpec>, std::shared_ptr<const TplDriveSpec>,
+                 std::shared_ptr<const LawSpec>>;
+
+// An ordered list of named values; order is the order in which the card gave them.
+class Props {
+public:
+    void set(std::string key, PropValue v);
+    bool has(std::string_view key) const;
+    const PropValue* find(std::string_view key) const;
+    template <class T>
+    const T& get(std::string_view key) const {
+        const PropValue* v = find(key);
+        if (!v || !std::holds_alternative<T>(*v)) throw std::logic_error("missing property " + std::string(key));
+        return std::get<T>(*v);
+    }
+    template <class T>
+    T get_or(std::string_view key, T fallback) const {
+        const PropValue* v = find(key);
+        return v && std::holds_alternative<T>(*v) ? std::get<T>(*v) : fallback;
+    }
+    const std::vector<std::pair<std::string, PropValue>>& items() const { return items_; }
+    bool empty() const { return items_.empty(); }
+
+private:
+    std::vector<std::pair<std::string, PropValue>> items_;
+};
+
+// A drive caller: type keyword, parameters, sub-drives; `string` drives hold a compiled expression.
+struct DriveSpec {
+    std::string type;  // normalised keyword, e.g. "sine", "piecewiselinear", "string"
+    SourceLoc loc;
+    Props params;
+    std::vector<std::shared_ptr<const DriveSpec>> children;
+    std::shared_ptr<const CompiledExpr> expr;  // only for "string"
+    std::string source_text;                   // the expression text of a string drive
+    long named_label = -1;                     // label of the drive caller card when referenced
+};
+
+// A template drive caller of dimension 1, 3, 6, 9 ("3x3") or 36 ("6x6").
+struct TplDriveSpec {
+    std::string type;  // "null", "single", "component", "array"
+    int dim = 1;
+    SourceLoc loc;
+    VecN entity;                                        // single: the constant entity
+    std::shared_ptr<const DriveSpec> drive;             // single: the scalar drive
+    std::vector<std::shared_ptr<const DriveSpec>> components;  // component: null = inactive
+    std::vector<std::shared_ptr<const TplDriveSpec>> children;  // array
+};
+
+// A constitutive law of dimension 1, 3 or 6.
+struct LawSpec {
+    std::string type;  // normalised keyword, e.g. "linearelastic", "linearviscoelasticgeneric"
+    int dim = 1;
+    SourceLoc loc;
+    Props params;
+    std::vector<std::shared_ptr<const LawSpec>> children;
+    std::shared_ptr<const TplDriveSpec> prestrain;
+    VecN prestress;
+};
+
+// A node or an element, fully resolved.
+struct EntityDesc {
+    std::string category;  // node: "structural", "abstract", ...; element: "joint", "body", "force", ...
+    std::string type;      // "dynamic", "revolute hinge", "absolute", ... (normalised words kept readable)
+    long label = 0;
+    std::string name;
+    SourceLoc loc;
+    Props props;
+    bool output = true;
+};
+
+// A reference frame from a `reference:` card, absolute.
+struct ReferenceFrame {
+    long label = 0;
+    std::string name;
+    Vec3 x = Vec3::Zero();
+    Mat3 R = Mat3::Identity();
+    Vec3 v = Vec3::Zero();
+    Vec3 w = Vec3::Zero();
+    SourceLoc loc;
+};
+
+struct Model {
+    std::string deck_path;
+    std::string problem = "initial value";
+    Props solver;   // the initial value block, as given
+    Props control;  // control data flags and options
+    std::map<std::string, long> declared_counts;  // control-data counters, e.g. "structural nodes"
+    std::vector<EntityDesc> nodes;
+    std::vector<EntityDesc> elements;
+    std::map<long, ReferenceFrame> references;
+    std::map<long, std::shared_ptr<const DriveSpec>> drive_callers;
+    std::map<long, std::shared_ptr<const LawSpec>> laws;
+    std::map<std::string, std::shared_ptr<const DriveSpec>> scalar_functions;
+    std::vector<std::string> warnings;
+    // The deck's source files: kept alive because every SourceLoc above points into them.
+    std::vector<std::unique_ptr<SourceFile>> sources;
+
+    const EntityDesc* find_node(std::string_view category, long label) const;
+    const EntityDesc* find_element(std::string_view category, long label) const;
+};
+
+}  // namespace mbs

@@ -1,0 +1,107 @@
+// Source files and diagnostics formatting.
+#include "core/source.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <iostream>
+#include <sstream>
+
+namespace mbs {
+
+SourceFile::SourceFile(std::string path_, std::string text_)
+    : path(std::move(path_)), text(std::move(text_)) {
+    line_starts.push_back(0);
+    for (std::size_t i = 0; i < text.size(); ++i)
+        if (text[i] == '\n') line_starts.push_back(static_cast<std::uint32_t>(i + 1));
+}
+
+std::pair<int, int> SourceFile::line_col(std::size_t offset) const {
+    auto it = std::upper_bound(line_starts.begin(), line_starts.end(), offset);
+    int line = static_cast<int>(it - line_starts.begin());
+    int col = static_cast<int>(offset - line_starts[line - 1]) + 1;
+    return {line, col};
+}
+
+std::string_view SourceFile::line_text(int line) const {
+    if (line < 1 || line > static_cast<int>(line_starts.size())) return {};
+    std::size_t b = line_starts[line - 1];
+    std::size_t e = text.find('\n', b);
+    if (e == std::string::npos) e = text.size();
+    if (e > b && text[e - 1] == '\r') --e;
+    return std::string_view(text).substr(b, e - b);
+}
+
+std::string SourceLoc::where() const {
+    if (!file) return "<command line>";
+    auto [l, c] = file->line_col(begin);
+    return file->path + ":" + std::to_string(l) + ":" + std::to_string(c);
+}
+
+std::string format_diagnostic(Severity sev, const SourceLoc& loc, std::string_view what,
+                              std::string_view hint) {
+    std::ostringstream os;
+    const char* tag = sev == Severity::error ? "error" : sev == Severity::warning ? "warning" : "note";
+    os << loc.where() << ": " << tag << ": " << what << '\n';
+    if (loc.file) {
+        auto [l, c] = loc.file->line_col(loc.begin);
+        std::string_view text = loc.file->line_text(l);
+        // Long lines (generated or hostile input) are shown around the column only.
+        std::size_t from = 0;
+        if (text.size() > 160 && static_cast<std::size_t>(c) > 80) from = c - 60;
+        std::string_view shown = text.substr(from, 160);
+        os << "    " << (from ? "..." : "");
+        for (char ch : shown) os << (std::isprint(static_cast<unsigned char>(ch)) || ch == '\t' ? ch : '?');
+        os << '\n' << "    " << (from ? "   " : "");
+        for (std::size_t i = from; i + 1 < static_cast<std::size_t>(c) && i < text.size(); ++i)
+            os << (text[i] == '\t' ? '\t' : ' ');
+        std::size_t width = 1;
+        auto [l2, c2] = loc.file->line_col(loc.end > loc.begin ? loc.end : loc.begin);
+        if (l2 == l && c2 > c) width = std::min<std::size_t>(c2 - c, 80);
+        os << '^' << std::string(width - 1, '~') << '\n';
+    }
+    if (!hint.empty()) os << "    hint: " << hint << '\n';
+    return os.str();
+}
+
+InputError::InputError(SourceLoc loc, std::string what, std::string hint)
+    : std::runtime_error(what), loc_(loc), message_(std::move(what)), hint_(std::move(hint)),
+      where_(loc.where()), formatted_(format_diagnostic(Severity::error, loc_, message_, hint_)) {}
+
+void Diagnostics::warn(const SourceLoc& loc, std::string_view what, std::string_view hint) {
+    warnings_.push_back(format_diagnostic(Severity::warning, loc, what, hint));
+    if (echo) std::cerr << warnings_.back();
+}
+
+std::string normalize_keyword(std::string_view s) {
+    std::string out;
+    out.reserve(s.size());
+    for (char c : s)
+        if (!std::isspace(static_cast<unsigned char>(c)))
+            out.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+    return out;
+}
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+    std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        cur[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j)
+            cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] != b[j - 1])});
+        std::swap(prev, cur);
+    }
+    return prev[b.size()];
+}
+
+std::string closest_match(std::string_view word, const std::vector<std::string>& candidates) {
+    std::string best;
+    std::size_t best_d = std::string::npos;
+    for (const auto& c : candidates) {
+        std::size_t d = edit_distance(word, normalize_keyword(c));
+        if (d < best_d) best_d = d, best = c;
+    }
+    std::size_t limit = std::max<std::size_t>(2, word.size() / 3);
+    return best_d <= limit ? best : std::string{};
+}
+
+}  // namespace mbs

@@ -1,0 +1,105 @@
+// Small reading helpers shared by the drive-caller readers (mbdyn-syntax.md section 7).
+#pragma once
+
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "core/reader.hpp"
+#include "core/registry.hpp"
+
+namespace mbs::drives {
+
+inline constexpr double forever = std::numeric_limits<double>::infinity();
+
+// A number as a deck would write it (shortest %g form); +inf reads "forever".
+inline std::string num(double v) {
+    if (v == forever) return "forever";
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.10g", v);
+    return buf;
+}
+
+// A real with a default for an empty field (",,"), as MBDyn's GetReal(default) does.
+inline double real_or(Reader& r, std::string_view what, double fallback) {
+    if (r.peek_empty()) {
+        r.skip();
+        return fallback;
+    }
+    return r.real(what);
+}
+
+// `{forever | t}`: +inf for the keyword, else the time.
+inline double time_or_forever(Reader& r, std::string_view what) {
+    if (r.accept("forever")) return forever;
+    return r.real(what);
+}
+
+// A final time that may not precede the initial time `t0`.
+inline double final_time(Reader& r, std::string_view what, double t0, std::string_view t0_name) {
+    SourceLoc at = r.loc();
+    double t1 = time_or_forever(r, what);
+    if (t1 < t0)
+        r.error_at(at, std::string(what) + " " + num(t1) + " is before the " + std::string(t0_name) +
+                           " " + num(t0));
+    return t1;
+}
+
+// An integer count that must be >= `min`, checked at the count.
+inline long count_at_least(Reader& r, std::string_view what, long min) {
+    SourceLoc at = r.loc();
+    long n = r.integer(what);
+    if (n < min)
+        r.error_at(at, std::string(what) + " must be at least " + std::to_string(min) + ", got " +
+                           std::to_string(n));
+    return n;
+}
+
+// True when the next argument is there and reads as a value: not a keyword that ends an
+// optional list (`end`, `prestress`, `prestrain`, or the name of a drive or law that follows).
+inline bool next_is_value(const Reader& r) {
+    if (r.at_end()) return false;
+    if (r.peek_empty()) return true;
+    std::string w = r.peek_word();
+    if (w.empty()) return true;
+    if (w == "end" || w == "prestress" || w == "prestrain") return false;
+    const Registry& reg = Registry::instance();
+    return !reg.drives.find(w) && !reg.laws.find(w);
+}
+
+// A scalar function used by a drive or a law: `"name" [, <type>, <args>]` (MBDyn's
+// ParseScalarFunction). The name is stored as `key`. A name not defined by an earlier
+// `scalar function:` card must be followed by an inline definition (a type keyword, or a bare
+// value for `const`); that definition is stored as the DriveSpec `key + " definition"`, of type
+// "scalarfunction<type>" like the card's.
+inline void read_scalar_function_ref(Reader& r, Props& params, const std::string& key) {
+    SourceLoc at = r.loc();
+    std::string name = r.string("scalar function name");
+    params.set(key, name);
+    if (r.model().scalar_functions.count(name)) return;
+
+    std::string word = r.at_end() ? std::string() : r.peek_word();
+    const DriveReaderFn* fn = word.empty() ? nullptr
+                                           : Registry::instance().drives.find("scalar function " + word);
+    if (!fn && !next_is_value(r))
+        r.error_at(at, "scalar function \"" + name + "\" is not defined",
+                   "define it first with: scalar function: \"" + name + "\", <type>, ...;");
+    auto def = std::make_shared<DriveSpec>();
+    def->loc = r.loc();
+    if (fn) {
+        r.skip();
+        def->type = normalize_keyword("scalar function " + word);
+    } else {
+        fn = Registry::instance().drives.find("scalar function const");
+        def->type = "scalarfunctionconst";
+    }
+    if (!fn) r.error_at(def->loc, "scalar function types are not registered");
+    (*fn)(r, *def);
+    def->params.set("name", name);
+    params.set(key + " definition", std::shared_ptr<const DriveSpec>(std::move(def)));
+}
+
+}  // namespace mbs::drives

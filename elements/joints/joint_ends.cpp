@@ -1,0 +1,90 @@
+// Joint ends: node, offset and hinge orientation groups (see joint_ends.hpp).
+#include "elements/joints/joint_ends.hpp"
+
+#include <string>
+
+#include "elements/misc/card_helpers.hpp"
+
+namespace mbs::cards {
+
+namespace {
+
+const EntityDesc& read_end_node(Reader& r, JointEnd& end, std::string_view what, std::string_view element,
+                                const EndOptions& opt) {
+    end.node_loc = r.loc();
+    const EntityDesc& n = read_structural_node(r, what, element, opt.need_rotations);
+    end.node = &n;
+    return n;
+}
+
+bool offset_present(Reader& r, const EndOptions& opt) {
+    switch (opt.offset) {
+        case Offset::mandatory:
+            r.accept("position");
+            return true;
+        case Offset::keyword:
+            return r.accept("position");
+        case Offset::none:
+            return false;
+    }
+    return false;
+}
+
+}  // namespace
+
+JointEnd read_end1(Reader& r, std::string_view element, const EndOptions& opt) {
+    JointEnd end;
+    const EntityDesc& n = read_end_node(r, end, "node 1", element, opt);
+    if (offset_present(r, opt)) {
+        if (!has_rotations(n))
+            r.error("an offset needs a node with rotations, but node " + std::to_string(n.label) + " is a '" +
+                    n.type + "' node");
+        end.offset = r.position_rel(n, "offset of node 1");
+        end.has_offset = true;
+    }
+    if (opt.orientation && accept_orientation_keyword(r)) {
+        end.R = r.orientation_rel(n, "orientation of node 1");
+        end.has_orientation = true;
+    }
+    return end;
+}
+
+JointEnd read_end2(Reader& r, const JointEnd& end1, std::string_view element, const EndOptions& opt) {
+    JointEnd end;
+    const EntityDesc& n = read_end_node(r, end, "node 2", element, opt);
+    check_distinct_nodes(r, end.node_loc, *end1.node, n, element);
+    if (offset_present(r, opt)) {
+        if (!has_rotations(n) || !has_rotations(*end1.node))
+            r.error("offsets need nodes with rotations ('" + end1.node->type + "' and '" + n.type + "' here)");
+        end.offset = r.position_rel_other(n, *end1.node, end1.offset, "offset of node 2");
+        end.has_offset = true;
+    }
+    if (opt.orientation && accept_orientation_keyword(r)) {
+        end.R = r.orientation_rel_other(n, *end1.node, end1.R, "orientation of node 2");
+        end.has_orientation = true;
+    }
+    return end;
+}
+
+const EntityDesc& read_pin(Reader& r, EntityDesc& e, std::string_view element) {
+    const EntityDesc& n = read_structural_node(r, "node", element);
+    e.props.set("node", node_ref(n));
+    r.accept("position");
+    e.props.set("offset", r.position_rel(n, "offset"));
+    Mat3 Rh = accept_orientation_keyword(r) ? r.orientation_rel(n, "hinge orientation") : Mat3::Identity();
+    e.props.set("hinge orientation", Rh);
+    r.accept("position");
+    e.props.set("position", r.position_abs("pin position", &n));
+    Mat3 R0 = accept_orientation_keyword(r) ? r.orientation_abs("pin orientation", &n) : Mat3::Identity();
+    e.props.set("orientation", R0);
+    return n;
+}
+
+void store_end(EntityDesc& e, const JointEnd& end, int k, bool offset, bool orientation) {
+    std::string s = std::to_string(k);
+    e.props.set("node" + s, node_ref(*end.node));
+    if (offset) e.props.set("offset" + s, end.offset);
+    if (orientation) e.props.set("orientation" + s, end.R);
+}
+
+}  // namespace mbs::cards

@@ -1,0 +1,47 @@
+// The "node, [position,] offset [, orientation, R]" groups that most joints start with, for one
+// node (pins) or two nodes (the second may use the `other position|orientation|node` frames).
+#pragma once
+
+#include <string_view>
+
+#include "core/reader.hpp"
+
+namespace mbs::cards {
+
+// How a joint end's offset is written.
+enum class Offset {
+    mandatory,  // [position,] <Vec3>: the keyword is optional, the vector is not (compatible input)
+    keyword,    // [position, <Vec3>]: only with the keyword
+    none,       // no offset field
+};
+
+struct JointEnd {
+    const EntityDesc* node = nullptr;
+    SourceLoc node_loc;
+    Vec3 offset = Vec3::Zero();  // node frame
+    Mat3 R = Mat3::Identity();   // node frame
+    bool has_offset = false;
+    bool has_orientation = false;
+};
+
+struct EndOptions {
+    Offset offset = Offset::mandatory;
+    bool orientation = true;        // accepts [, {orientation|hinge}, <OrMat rel>]
+    bool need_rotations = true;     // rejects displacement-only nodes
+};
+
+// First end: reads the node and its optional data.
+JointEnd read_end1(Reader& r, std::string_view element, const EndOptions& opt);
+// Second end: offsets and orientations may refer to end 1 through `reference, other ...`.
+// Errors when the node is the node of end 1.
+JointEnd read_end2(Reader& r, const JointEnd& end1, std::string_view element, const EndOptions& opt);
+
+// Pin geometry: node, [position,] off [, orientation, Rh], [position,] <abs x>
+// [, orientation, <abs R>]. Stores "node", "offset", "hinge orientation" (node frame), "position"
+// and "orientation" (global). Returns the node.
+const EntityDesc& read_pin(Reader& r, EntityDesc& e, std::string_view element);
+
+// Stores "node<k>", then "offset<k>" (when `offset`) and "orientation<k>" (when `orientation`).
+void store_end(EntityDesc& e, const JointEnd& end, int k, bool offset, bool orientation);
+
+}  // namespace mbs::cards

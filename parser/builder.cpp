@@ -1,0 +1,944 @@
+// The deck builder: walks cards in source order through MBDyn's block structure
+// (data, initial value, control data, nodes, drivers, elements), handles the cards that are
+// allowed anywhere (set, include, reference, drive caller, constitutive law, ...), checks counts
+// and labels, and hands node/element cards to the registered readers.
+#include "parser/builder.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "core/registry.hpp"
+#include "parser/build_state.hpp"
+#include "parser/deck.hpp"
+
+namespace mbs::parser {
+
+namespace fs = std::filesystem;
+
+extern "C" char** environ;
+
+namespace {
+
+enum class Block { start, data, after_data, problem, after_problem, control, after_control, nodes,
+                   after_nodes, drivers, after_drivers, elements, done };
+
+const char* block_name(Block b) {
+    switch (b) {
+        case Block::data: return "data";
+        case Block::problem: return "initial value";
+        case Block::control: return "control data";
+        case Block::nodes: return "nodes";
+        case Block::drivers: return "drivers";
+        case Block::elements: return "elements";
+        default: return "";
+    }
+}
+
+// Control-data counters (mbdyn-syntax.md 2.2).
+const std::vector<std::string>& counter_names() {
+    static const std::vector<std::string> v = {
+        "structural nodes", "abstract nodes", "parameter nodes", "electric nodes", "hydraulic nodes",
+        "thermal nodes", "rigid bodies", "joints", "beams", "plates", "forces", "genels", "inertia",
+        "aerodynamic elements", "induced velocity elements", "rotors", "electric elements",
+        "hydraulic elements", "bulk elements", "output elements", "external elements",
+        "joint regularizations", "loadable elements", "file drivers"};
+    return v;
+}
+
+bool is_node_counter(const std::string& c) { return c.size() > 6 && c.compare(c.size() - 6, 6, " nodes") == 0; }
+
+std::string expand_env(const std::string& s) {
+    std::string out;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        if (s[i] != '$') {
+            out.push_back(s[i]);
+            continue;
+        }
+        std::size_t j = i + 1;
+        std::string name;
+        if (j < s.size() && s[j] == '{') {
+            std::size_t k = s.find('}', j);
+            if (k == std::string::npos) { out.push_back('$'); continue; }
+            name = s.substr(j + 1, k - j - 1);
+            i = k;
+        } else {
+            while (j < s.size() && (std::isalnum(static_cast<unsigned char>(s[j])) || s[j] == '_')) name.push_back(s[j++]);
+            i = j - 1;
+        }
+        if (const char* v = std::getenv(name.c_str())) out += v;
+    }
+    return out;
+}
+
+class Builder {
+public:
+    explicit Builder(BuildState& st) : st_(st) {}
+
+    void run_file(const std::string& path, const SourceLoc& included_from);
+    void run_text(const std::string& name, std::string text);
+    void finish(const SourceLoc& eof);
+
+private:
+    void run(const SourceFile& file);
+    void card(const SourceFile& file, const ast::Card& c);
+    bool global_card(const std::string& name, DeckReader& r, const SourceFile& file, const ast::Card& c);
+    void begin_block(DeckReader& r);
+    void end_block(DeckReader& r);
+    void problem_card(const std::string& name, DeckReader& r);
+    void control_card(const std::string& name, DeckReader& r);
+    void node_card(const std::string& name, DeckReader& r);
+    void element_card(const std::string& name, DeckReader& r);
+    void output_card(DeckReader& r, bool nodes);
+    void reference_card(DeckReader& r);
+    void check_counts(DeckReader& r, bool nodes);
+    void count(DeckReader& r, const std::string& counter, const SourceLoc& at);
+    void claim_label(const std::string& space, long label, const SourceLoc& at, const std::string& what);
+    void store_raw(Props& p, const std::string& key, DeckReader& r);
+
+    BuildState& st_;
+    Block block_ = Block::start;
+    std::string cwd_;  // directory relative file names resolve against (changed by chdir)
+};
+
+void Builder::run_file(const std::string& path, const SourceLoc& from) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        if (from.valid()) throw InputError(from, "cannot open included file '" + path + "'");
+        throw InputError(SourceLoc{}, "cannot open deck '" + path + "'");
+    }
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    std::error_code ec;
+    std::string canon = fs::weakly_canonical(path, ec).string();
+    for (std::size_t k = 0; k < st_.include_stack.size(); ++k)
+        if (st_.include_stack[k] == canon) {
+            std::string chain;
+            for (std::size_t j = k; j < st_.include_stack.size(); ++j) chain += st_.include_stack[j] + " -> ";
+            throw InputError(from, "include cycle: '" + path + "' is already being read", chain + canon);
+        }
+    if (st_.include_stack.size() >= 64) throw InputError(from, "includes nested more than 64 deep");
+    st_.files.push_back(std::make_unique<SourceFile>(path, ss.str()));
+    st_.include_stack.push_back(canon);
+    run(*st_.files.back());
+    st_.include_stack.pop_back();
+}
+
+void Builder::run_text(const std::string& name, std::string text) {
+    st_.files.push_back(std::make_unique<SourceFile>(name, std::move(text)));
+    st_.include_stack.push_back(name);
+    run(*st_.files.back());
+    st_.include_stack.pop_back();
+}
+
+void Builder::run(const SourceFile& file) {
+    std::size_t pos = 0;
+    ast::Card c;
+    while (!st_.stop && parse_card(file, pos, c)) card(file, c);
+}
+
+void Builder::card(const SourceFile& file, const ast::Card& c) {
+    std::string name = normalize_keyword(c.description);
+    DeckReader r(st_, file, c);
+    if (global_card(name, r, file, c)) return;
+    if (name == "begin") return begin_block(r);
+    if (name == "end") return end_block(r);
+    SourceLoc at{&file, c.begin, c.begin + static_cast<std::uint32_t>(c.description.size())};
+    switch (block_) {
+        case Block::data:
+            if (name == "problem" || name == "integrator") {
+                std::string p = r.keyword({"initial value", "inverse dynamics", "multistep"}, "problem");
+                st_.model.problem = p == "multistep" ? "initial value" : p;
+                r.finish();
+                return;
+            }
+            throw InputError(at, "unknown card '" + c.description + "' in the data block", "expected 'problem: initial value;'");
+        case Block::problem: return problem_card(name, r);
+        case Block::control: return control_card(name, r);
+        case Block::nodes: return node_card(name, r);
+        case Block::elements: return element_card(name, r);
+        case Block::drivers:
+            throw InputError(at, "file drivers are not supported yet", "remove the drivers block and 'file drivers:'");
+        default: break;
+    }
+    std::vector<std::string> known = {"begin", "end", "set", "include", "reference", "remark", "drive caller",
+                                      "constitutive law", "template drive caller", "scalar function"};
+    std::string near = closest_match(name, known);
+    throw InputError(at, "unexpected card '" + c.description + "' outside of any block",
+                     near.empty() ? "cards go between 'begin: <block>;' and 'end: <block>;'" : "did you mean '" + near + "'?");
+}
+
+bool Builder::global_card(const std::string& name, DeckReader& r, const SourceFile& file, const ast::Card& c) {
+    if (name == "set") {
+        while (!r.at_end()) {
+            if (r.peek_empty()) { r.skip(); continue; }
+            if (!r.peek_word().empty() && r.peek("[")) r.error("plugin variables ('set: [...]') are not supported");
+            r.value("statement");
+        }
+        return true;
+    }
+    if (name == "remark") {
+        std::ostream& os = st_.options.remarks ? *st_.options.remarks : std::cerr;
+        auto [l, col] = file.line_col(c.begin);
+        os << file.path << ":" << l << ": remark:";
+        bool first = true;
+        while (!r.at_end()) {
+            Value v = r.value("remark value");
+            os << (first ? " " : ", ") << v.to_string();
+            first = false;
+        }
+        os << '\n';
+        return true;
+    }
+    if (name == "include") {
+        SourceLoc at = r.loc();
+        std::string p = expand_env(r.string("file name"));
+        r.finish();
+        fs::path path(p);
+        if (path.is_relative()) path = fs::path(file.path).parent_path() / path;
+        run_file(path.lexically_normal().string(), at);
+        return true;
+    }
+    if (name == "exit") {
+        st_.stop = true;
+        return true;
+    }
+    if (name == "chdir") {
+        SourceLoc at = r.loc();
+        std::string d = expand_env(r.string("directory"));
+        std::error_code ec;
+        fs::current_path(d, ec);
+        if (ec) throw InputError(at, "cannot change directory to '" + d + "': " + ec.message());
+        return true;
+    }
+    if (name == "setenv") {
+        bool overwrite = true;
+        if (r.accept("overwrite")) overwrite = r.boolean("overwrite flag");
+        SourceLoc at = r.loc();
+        std::string s = r.string("NAME=value");
+        auto eq = s.find('=');
+        if (eq == 0) throw InputError(at, "setenv needs a variable name");
+        if (eq == std::string::npos) ::unsetenv(s.c_str());
+        else ::setenv(s.substr(0, eq).c_str(), s.substr(eq + 1).c_str(), overwrite ? 1 : 0);
+        return true;
+    }
+    if (name == "printsymboltable") {
+        std::ostream& os = st_.options.remarks ? *st_.options.remarks : std::cerr;
+        for (const auto& [k, v] : st_.symbols.all())
+            os << (v.is_const ? "const " : "") << type_name(v.type) << " " << k << " = " << v.value.to_string() << '\n';
+        while (!r.at_end()) r.skip();
+        return true;
+    }
+    if (name == "reference") {
+        reference_card(r);
+        return true;
+    }
+    if (name == "drivecaller") {
+        SourceLoc at = r.loc();
+        long l = r.label("drive caller label");
+        if (st_.drive_caller_locs.count(l))
+            throw InputError(at, "drive caller " + std::to_string(l) + " is already defined at " + st_.drive_caller_locs[l].where());
+        if (r.accept("name")) r.string("name");
+        r.accept("deferred");
+        auto d = std::make_shared<DriveSpec>(*r.drive("drive caller"));
+        d->named_label = l;
+        if (r.accept("output")) {
+            while (!r.at_end()) r.skip();
+        }
+        r.finish();
+        st_.model.drive_callers[l] = d;
+        st_.drive_caller_locs[l] = at;
+        return true;
+    }
+    if (name == "templatedrivecaller") {
+        SourceLoc at = r.loc();
+        long l = r.label("template drive caller label");
+        if (st_.tpl_drive_callers.count(l)) throw InputError(at, "template drive caller " + std::to_string(l) + " is already defined");
+        int dim = 0;
+        SourceLoc dat = r.loc();
+        if (r.accept("3x3")) dim = 9;
+        else if (r.accept("6x6")) dim = 36;
+        else {
+            Value v = r.value("dimension");
+            std::string s = v.to_string();
+            dim = s == "1" ? 1 : s == "3" ? 3 : s == "6" ? 6 : s == "3x3" ? 9 : s == "6x6" ? 36 : 0;
+            if (!dim) throw InputError(dat, "template drive dimension must be 1, 3, 6, \"3x3\" or \"6x6\"");
+        }
+        st_.tpl_drive_callers[l] = r.tpl_drive(dim, "template drive caller");
+        r.finish();
+        return true;
+    }
+    if (name == "constitutivelaw") {
+        SourceLoc at = r.loc();
+        long l = r.label("constitutive law label");
+        if (st_.law_locs.count(l))
+            throw InputError(at, "constitutive law " + std::to_string(l) + " is already defined at " + st_.law_locs[l].where());
+        if (r.accept("name")) r.string("name");
+        SourceLoc dat = r.loc();
+        long dim = r.integer("dimension");
+        if (dim != 1 && dim != 3 && dim != 6) throw InputError(dat, "constitutive law dimension must be 1, 3 or 6, got " + std::to_string(dim));
+        st_.model.laws[l] = r.law(static_cast<int>(dim), "constitutive law");
+        r.finish();
+        st_.law_locs[l] = at;
+        return true;
+    }
+    if (name == "scalarfunction") {
+        SourceLoc at = r.loc();
+        std::string fname = r.string("scalar function name");
+        if (st_.model.scalar_functions.count(fname)) throw InputError(at, "scalar function \"" + fname + "\" is already defined");
+        std::string type = r.peek_word();
+        const DriveReaderFn* fn = type.empty() ? nullptr : Registry::instance().drives.find("scalar function " + type);
+        if (!fn) {
+            std::vector<std::string> names;
+            for (auto& n : Registry::instance().drives.names())
+                if (n.rfind("scalar function ", 0) == 0) names.push_back(n.substr(16));
+            std::string near = closest_match(type, names);
+            r.error("unknown scalar function type" + (type.empty() ? std::string{} : " '" + type + "'"),
+                    near.empty() ? "e.g. const, linear, cubic spline, multilinear" : "did you mean '" + near + "'?");
+        }
+        r.skip();
+        auto spec = std::make_shared<DriveSpec>();
+        spec->type = "scalarfunction" + type;
+        spec->loc = at;
+        (*fn)(r, *spec);
+        r.finish();
+        st_.model.scalar_functions[fname] = spec;
+        return true;
+    }
+    if (name == "moduleload" || name == "loadablepath") {
+        throw InputError(r.card_loc(), "loadable modules are not supported yet", "remove the 'module load' card");
+    }
+    if (name == "hydraulicfluid" || name == "c81data") {
+        throw InputError(r.card_loc(), "'" + c.description + "' is out of scope for mbsolve");
+    }
+    return false;
+}
+
+void Builder::begin_block(DeckReader& r) {
+    SourceLoc at = r.loc();
+    std::string b = r.keyword({"data", "initial value", "multistep", "inverse dynamics", "control data", "nodes",
+                               "drivers", "elements"}, "block name");
+    r.finish();
+    auto order_error = [&](const char* expected) {
+        throw InputError(at, "'begin: " + b + "' is out of order", std::string("expected ") + expected);
+    };
+    if (block_ == Block::start) {
+        if (b != "data") throw InputError(at, "a deck must start with 'begin: data;'", "found 'begin: " + b + "'");
+        block_ = Block::data;
+        return;
+    }
+    if (b == "data") throw InputError(at, "'begin: data' appears twice");
+    if (b == "initial value" || b == "multistep" || b == "inverse dynamics") {
+        if (block_ != Block::after_data) order_error("the problem block right after 'end: data;'");
+        block_ = Block::problem;
+    } else if (b == "control data") {
+        if (block_ != Block::after_problem) order_error("'begin: control data;' after the 'initial value' block");
+        block_ = Block::control;
+    } else if (b == "nodes") {
+        if (block_ != Block::after_control) order_error("'begin: nodes;' after control data");
+        block_ = Block::nodes;
+    } else if (b == "drivers") {
+        if (block_ != Block::after_control && block_ != Block::after_nodes) order_error("'begin: drivers;' after nodes");
+        block_ = Block::drivers;
+    } else if (b == "elements") {
+        if (block_ != Block::after_control && block_ != Block::after_nodes && block_ != Block::after_drivers)
+            order_error("'begin: elements;' after nodes");
+        if (block_ == Block::after_control) {
+            for (const auto& [c, n] : st_.model.declared_counts)
+                if (is_node_counter(c) && n > 0)
+                    throw InputError(at, "'" + c + ": " + std::to_string(n) + "' declared but the nodes block is missing");
+        }
+        block_ = Block::elements;
+    }
+}
+
+void Builder::end_block(DeckReader& r) {
+    SourceLoc at = r.loc();
+    std::string b = r.keyword({"data", "initial value", "multistep", "inverse dynamics", "control data", "nodes",
+                               "drivers", "elements"}, "block name");
+    r.finish();
+    std::string open = block_name(block_);
+    bool problem_alias = block_ == Block::problem && (b == "multistep" || b == "inverse dynamics");
+    if (open.empty() || (open != b && !problem_alias))
+        throw InputError(at, "'end: " + b + "' does not match the open block",
+                         open.empty() ? "no block is open" : "the open block is '" + open + "'");
+    switch (block_) {
+        case Block::data: block_ = Block::after_data; break;
+        case Block::problem: block_ = Block::after_problem; break;
+        case Block::control: block_ = Block::after_control; break;
+        case Block::nodes: check_counts(r, true); block_ = Block::after_nodes; break;
+        case Block::drivers: block_ = Block::after_drivers; break;
+        case Block::elements:
+            check_counts(r, false);
+            block_ = Block::done;
+            st_.stop = true;  // nothing after 'end: elements;' is read
+            break;
+        default: break;
+    }
+}
+
+void Builder::finish(const SourceLoc& eof) {
+    if (block_ == Block::done) return;
+    if (block_ == Block::start) throw InputError(eof, "the deck is empty or has no 'begin: data;'");
+    if (st_.stop && block_ != Block::done) return;  // exit;
+    std::string open = block_name(block_);
+    if (!open.empty()) throw InputError(eof, "end of file inside the '" + open + "' block", "add 'end: " + open + ";'");
+    bool any_elements = false;
+    for (const auto& [c, n] : st_.model.declared_counts)
+        if (!is_node_counter(c) && c != "file drivers" && n > 0) any_elements = true;
+    if (st_.model.control.has("gravity")) any_elements = true;
+    if (block_ < Block::after_control) throw InputError(eof, "end of file before the control data block");
+    if (any_elements) throw InputError(eof, "end of file before the elements block", "control data declares elements");
+    for (const auto& [c, n] : st_.model.declared_counts)
+        if (is_node_counter(c) && n > 0 && block_ < Block::after_nodes)
+            throw InputError(eof, "end of file before the nodes block", "control data declares " + c);
+}
+
+void Builder::check_counts(DeckReader& r, bool nodes) {
+    for (const auto& [c, n] : st_.model.declared_counts) {
+        if (is_node_counter(c) != nodes || c == "file drivers") continue;
+        long got = st_.defined_counts[c];
+        if (got != n)
+            r.error_at(r.card_loc(), c + ": " + std::to_string(n) + " declared, " + std::to_string(got) + " defined",
+                       "the count in control data must match the number of cards");
+    }
+    if (!nodes && st_.model.control.has("gravity") && !st_.defined_counts["gravity"])
+        r.error_at(r.card_loc(), "gravity: declared in control data but no gravity card in the elements block");
+}
+
+void Builder::count(DeckReader& r, const std::string& counter, const SourceLoc& at) {
+    long declared = 0;
+    auto it = st_.model.declared_counts.find(counter);
+    if (it != st_.model.declared_counts.end()) declared = it->second;
+    long n = ++st_.defined_counts[counter];
+    if (counter == "gravity") {
+        if (!st_.model.control.has("gravity")) throw InputError(at, "gravity card without 'gravity;' in control data", "add 'gravity;' to control data");
+        if (n > 1) throw InputError(at, "gravity is defined twice");
+        return;
+    }
+    if (n > declared)
+        r.error_at(at, counter + ": " + std::to_string(declared) + " declared, this is number " + std::to_string(n),
+                   "raise '" + counter + ": " + std::to_string(n) + ";' in control data");
+}
+
+void Builder::claim_label(const std::string& space, long label, const SourceLoc& at, const std::string& what) {
+    auto& m = st_.labels[space];
+    auto it = m.find(label);
+    if (it != m.end())
+        throw InputError(at, what + " " + std::to_string(label) + " is already defined at " + it->second.where(),
+                         "labels must be unique within each type");
+    m[label] = at;
+}
+
+// Stores a card's arguments as given: numbers as numbers, keywords as words.
+void Builder::store_raw(Props& p, const std::string& key, DeckReader& r) {
+    std::string text;
+    VecN nums;
+    bool all_numbers = true;
+    while (!r.at_end()) {
+        if (r.peek_empty()) { r.skip(); continue; }
+        std::string w = r.peek_word();
+        std::string item;
+        if (!w.empty() && !r.next_is_value()) {
+            item = w;
+            r.skip();
+            all_numbers = false;
+        } else {
+            Value v = r.value(key);
+            item = v.type == Type::string ? "\"" + v.s + "\"" : v.to_string();
+            if (v.type == Type::string) all_numbers = false;
+            else nums.push_back(v.as_real());
+        }
+        text += (text.empty() ? "" : ", ") + item;
+    }
+    if (all_numbers && nums.size() == 1) p.set(key, nums[0]);
+    else if (all_numbers && !nums.empty()) p.set(key, nums);
+    else p.set(key, text.empty() ? std::string("yes") : text);
+}
+
+void Builder::problem_card(const std::string& name, DeckReader& r) {
+    Props& s = st_.model.solver;
+    auto at = r.card_loc();
+    if (name == "initialtime") s.set("initial time", r.real("initial time"));
+    else if (name == "finaltime") {
+        if (r.accept("forever")) s.set("final time", std::string("forever"));
+        else s.set("final time", r.real("final time"));
+    } else if (name == "timestep") {
+        SourceLoc a = r.loc();
+        double dt = r.real("time step");
+        if (dt == 0.0) throw InputError(a, "time step must not be zero");
+        if (dt < 0) r.warn_at(a, "negative time step replaced by its absolute value");
+        s.set("time step", std::fabs(dt));
+    } else if (name == "mintimestep") s.set("min time step", r.positive("min time step"));
+    else if (name == "maxtimestep") {
+        if (r.accept("unlimited")) s.set("max time step", std::string("unlimited"));
+        else s.set("max time step", r.drive("max time step"));
+        if (r.accept("hard limit")) s.set("max time step hard limit", r.boolean("hard limit"));
+    } else if (name == "maxiterations") {
+        SourceLoc a = r.loc();
+        long n = r.integer("max iterations");
+        if (n < 1) throw InputError(a, "max iterations must be at least 1");
+        s.set("max iterations", n);
+        if (r.accept("at most")) s.set("max iterations at most", true);
+    } else if (name == "tolerance") {
+        // tolerance: {null|res} [, test, {norm|minmax|none} [, scale]] [, {null|sol} [, test, ...]]
+        if (r.accept("null")) s.set("residual tolerance", 0.0);
+        else s.set("residual tolerance", r.nonnegative("residual tolerance"));
+        if (r.accept("test")) {
+            s.set("residual test", r.keyword({"norm", "minmax", "none"}, "residual test"));
+            if (r.accept("scale")) s.set("residual test scale", true);
+        }
+        if (!r.at_end()) {
+            if (r.accept("null")) s.set("solution tolerance", 0.0);
+            else s.set("solution tolerance", r.nonnegative("solution tolerance"));
+            if (r.accept("test")) s.set("solution test", r.keyword({"norm", "minmax", "none"}, "solution test"));
+        }
+    } else if (name == "method") {
+        std::string m = r.keyword({"ms", "nostro", "hope", "crank nicolson", "crank nicholson", "bdf", "implicit euler",
+                                   "third order"}, "integration method");
+        if (m == "crank nicholson") r.warn_at(at, "'crank nicholson' is a misspelling of 'crank nicolson'"), m = "crank nicolson";
+        if (m == "nostro") r.warn_at(at, "'nostro' is a deprecated alias of 'ms'"), m = "ms";
+        s.set("method", m);
+        if (m == "ms" || m == "hope") {
+            auto rho = r.drive("spectral radius");
+            s.set("rho", rho);
+            s.set("rho algebraic", r.at_end() ? rho : r.drive("algebraic spectral radius"));
+        } else if (m == "bdf") {
+            long order = 2;
+            if (r.accept("order")) {
+                SourceLoc a = r.loc();
+                order = r.integer("bdf order");
+                if (order != 1 && order != 2) throw InputError(a, "bdf order must be 1 or 2");
+            }
+            s.set("bdf order", order);
+        } else if (m == "third order") {
+            if (r.accept("ad hoc")) s.set("rho", std::string("ad hoc"));
+            else s.set("rho", r.drive("spectral radius"));
+        }
+    } else if (name == "linearsolver" || name == "solver") {
+        std::string ls = r.keyword({"naive", "umfpack", "klu", "y12", "lapack", "superlu", "taucs", "watson", "empty"},
+                                   "linear solver");
+        if (ls != "naive" && ls != "umfpack" && ls != "klu")
+            r.warn_at(at, "linear solver '" + ls + "' is not available; klu is used instead"), ls = "klu";
+        s.set("linear solver", ls);
+        store_raw(s, "linear solver options", r);
+    } else if (name == "nonlinearsolver") {
+        std::string ns = r.keyword({"default", "newton raphson", "line search", "matrix free"}, "nonlinear solver");
+        s.set("nonlinear solver", ns);
+        if (r.accept("modified")) {
+            s.set("newton modified iterations", r.integer("iterations between Jacobian updates"));
+        } else {
+            r.accept("true");
+        }
+        store_raw(s, "nonlinear solver options", r);
+    } else if (name == "newtonraphson") {
+        if (r.accept("modified")) s.set("newton modified iterations", r.at_end() ? 1L : r.integer("iterations"));
+        else r.accept("true");
+        r.accept("keep jacobian");
+    } else if (name == "derivativestolerance") s.set("derivatives tolerance", r.nonnegative("derivatives tolerance"));
+    else if (name == "derivativesmaxiterations") s.set("derivatives max iterations", r.integer("derivatives max iterations"));
+    else if (name == "derivativescoefficient") {
+        if (!r.peek("auto")) s.set("derivatives coefficient", r.positive("derivatives coefficient"));
+        if (r.accept("auto")) {
+            s.set("derivatives coefficient auto", true);
+            store_raw(s, "derivatives coefficient options", r);
+        }
+    } else if (name.rfind("dummysteps", 0) == 0 || name.rfind("fictitioussteps", 0) == 0) {
+        std::string what = name.substr(name.rfind("steps") + 5);
+        if (name[0] == 'f') r.warn_at(at, "'fictitious steps' is a deprecated alias of 'dummy steps'");
+        if (what == "method") {
+            store_raw(s, "dummy steps method", r);
+        } else if (what == "number" || what == "maxiterations") {
+            s.set("dummy steps " + std::string(what == "number" ? "number" : "max iterations"), r.integer("dummy steps"));
+        } else if (what == "ratio" || what == "tolerance") {
+            s.set("dummy steps " + what, r.nonnegative("dummy steps " + what));
+        } else {
+            throw InputError(at, "unknown card 'dummy steps " + what + "'", "number, ratio, tolerance, max iterations or method");
+        }
+    } else if (name == "strategy") {
+        std::string k = r.keyword({"factor", "change", "no change"}, "strategy");
+        s.set("strategy", k);
+        if (k == "factor") {
+            SourceLoc a = r.loc();
+            double red = r.real("reduction factor");
+            if (!(red > 0 && red < 1)) throw InputError(a, "strategy reduction factor must be in (0, 1)");
+            s.set("strategy reduction factor", red);
+            s.set("strategy steps before reduction", r.integer("steps before reduction"));
+            SourceLoc b = r.loc();
+            double raise = r.real("raise factor");
+            if (!(raise >= 1)) throw InputError(b, "strategy raise factor must be at least 1");
+            s.set("strategy raise factor", raise);
+            s.set("strategy steps before raise", r.integer("steps before raise"));
+            s.set("strategy min iterations", r.integer("min iterations"));
+            if (!r.at_end()) s.set("strategy max iterations", r.integer("max iterations"));
+        } else if (k == "change") {
+            s.set("strategy drive", r.drive("time step drive"));
+        }
+    } else if (name == "output") {
+        store_raw(s, "output", r);
+    } else if (name == "abortafter") {
+        s.set("abort after", r.keyword({"input", "assembly", "derivatives", "dummy steps"}, "abort phase"));
+    } else if (name == "outputmeter") {
+        throw InputError(at, "'output meter' belongs in the control data block, not in the initial value block",
+                         "move it to 'begin: control data;'");
+    } else if (name == "eigenanalysis" || name == "threads" || name == "modifyresidualtest" ||
+               name == "enforceconstraintequations") {
+        store_raw(s, name, r);
+    } else {
+        static const std::vector<std::string> known = {
+            "initial time", "final time", "time step", "min time step", "max time step", "max iterations",
+            "tolerance", "method", "linear solver", "nonlinear solver", "newton raphson", "derivatives tolerance",
+            "derivatives max iterations", "derivatives coefficient", "dummy steps number", "dummy steps ratio",
+            "dummy steps tolerance", "dummy steps max iterations", "strategy", "output", "abort after",
+            "eigenanalysis", "threads", "modify residual test"};
+        std::string near = closest_match(name, known);
+        throw InputError(at, "unknown card '" + name + "' in the initial value block",
+                         near.empty() ? "" : "did you mean '" + near + "'?");
+    }
+    r.finish();
+}
+
+void Builder::control_card(const std::string& name, DeckReader& r) {
+    Props& c = st_.model.control;
+    SourceLoc at = r.card_loc();
+    for (const auto& counter : counter_names()) {
+        if (normalize_keyword(counter) != name) continue;
+        long n = 0;
+        SourceLoc a = r.loc();
+        if (!r.at_end()) n = r.integer(counter);
+        if (n < 0) throw InputError(a, counter + " must not be negative");
+        std::string key = counter == "rotors" ? "induced velocity elements" : counter;
+        if (st_.model.declared_counts.count(key)) throw InputError(at, "'" + counter + "' is given twice");
+        st_.model.declared_counts[key] = n;
+        r.finish();
+        return;
+    }
+    if (name == "gravity" || name == "airproperties") {
+        c.set(name == "gravity" ? "gravity" : "air properties", true);
+    } else if (name == "skipinitialjointassembly") {
+        c.set("skip initial joint assembly", true);
+    } else if (name == "use") {
+        std::string list;
+        while (!r.at_end() && !r.peek("in assembly")) {
+            list += (list.empty() ? "" : ", ") + r.keyword({"rigid bodies", "gravity", "forces", "beams", "plates",
+                                                             "aerodynamic elements", "loadable elements"}, "element type");
+        }
+        r.expect("in assembly");
+        c.set("use in assembly", list);
+    } else if (name == "initialstiffness" || name == "stiffness") {
+        double kp = r.nonnegative("position stiffness");
+        c.set("initial stiffness", kp);
+        c.set("initial velocity stiffness", r.at_end() ? kp : r.nonnegative("velocity stiffness"));
+    } else if (name == "omegarotates") {
+        c.set("omega rotates", r.boolean("omega rotates"));
+    } else if (name == "tolerance" || name == "initialtolerance") {
+        c.set("assembly tolerance", r.nonnegative("initial assembly tolerance"));
+    } else if (name == "maxiterations" || name == "maxinitialiterations") {
+        c.set("assembly max iterations", r.integer("initial assembly max iterations"));
+    } else if (name == "epsilon") {
+        c.set("assembly epsilon", r.real("epsilon"));
+    } else if (name == "defaultoutput") {
+        std::string list;
+        while (!r.at_end())
+            list += (list.empty() ? "" : ", ") +
+                    r.keyword({"all", "none", "structural nodes", "electric nodes", "abstract nodes", "hydraulic nodes",
+                               "parameter nodes", "thermal nodes", "rigid bodies", "joints", "beams", "plates", "forces",
+                               "genels", "gravity", "inertia", "aerodynamic elements", "induced velocity elements",
+                               "electric elements", "hydraulic elements", "bulk elements", "loadable elements",
+                               "output elements", "reference frames", "accelerations", "drive callers"}, "output type");
+        c.set("default output", list);
+    } else if (name == "outputfrequency") {
+        r.warn_at(at, "'output frequency' is deprecated; use 'output meter'");
+        c.set("output frequency", r.integer("output frequency"));
+    } else if (name == "outputmeter") {
+        c.set("output meter", r.drive("output meter"));
+    } else if (name == "outputprecision") {
+        SourceLoc a = r.loc();
+        long p = r.integer("output precision");
+        if (p < 1 || p > 17) throw InputError(a, "output precision must be between 1 and 17 digits");
+        c.set("output precision", p);
+    } else if (name == "outputresults") {
+        std::string list;
+        while (!r.at_end()) list += (list.empty() ? "" : ", ") + r.keyword({"netcdf", "sync", "no text", "notext", "hdf5"}, "output format");
+        c.set("output results", list);
+    } else if (name == "defaultorientation") {
+        c.set("default orientation", r.keyword({"euler123", "euler313", "euler321", "orientation vector",
+                                                 "orientation matrix"}, "orientation description"));
+    } else if (name == "model") {
+        c.set("model", r.keyword({"static"}, "model type"));
+    } else if (name == "title") {
+        c.set("title", r.string("title"));
+    } else if (name == "print" || name == "defaultbeamoutput" || name == "defaultaerodynamicoutput" ||
+               name == "makerestartfile" || name == "defaultscale" || name == "rigidbodykinematics") {
+        store_raw(c, name, r);
+    } else if (name == "loadablepath") {
+        throw InputError(at, "loadable modules are not supported yet");
+    } else {
+        std::vector<std::string> known = counter_names();
+        for (const char* k : {"gravity", "air properties", "skip initial joint assembly", "use", "initial stiffness",
+                              "omega rotates", "tolerance", "max iterations", "epsilon", "default output",
+                              "output meter", "output precision", "output results", "default orientation", "model",
+                              "title", "print"})
+            known.emplace_back(k);
+        std::string near = closest_match(name, known);
+        throw InputError(at, "unknown card '" + name + "' in the control data block",
+                         near.empty() ? "" : "did you mean '" + near + "'?");
+    }
+    r.finish();
+}
+
+void Builder::reference_card(DeckReader& r) {
+    ReferenceFrame f;
+    f.loc = r.card_loc();
+    SourceLoc at = r.loc();
+    f.label = r.label("reference label");
+    if (st_.model.references.count(f.label))
+        throw InputError(at, "reference " + std::to_string(f.label) + " is already defined at " +
+                                 st_.model.references[f.label].loc.where());
+    if (r.accept("name")) f.name = r.string("reference name");
+    if (r.accept("denavit hartenberg")) r.error("Denavit-Hartenberg references are not supported yet");
+    r.accept("position");
+    f.x = r.position_abs("reference position");
+    r.accept("orientation");
+    f.R = r.orientation_abs("reference orientation");
+    if (!r.at_end()) {
+        r.accept("velocity");
+        f.v = r.velocity_abs(f.x, "reference velocity");
+        if (!r.at_end()) {
+            r.accept("angular velocity");
+            f.w = r.angular_velocity_abs("reference angular velocity");
+        }
+    }
+    r.finish();
+    st_.model.references[f.label] = f;
+}
+
+void Builder::output_card(DeckReader& r, bool nodes) {
+    // output: <type>, {labels... | range, a, b};
+    std::string type = normalize_keyword(r.keyword(
+        {"structural", "abstract", "electric", "hydraulic", "parameter", "thermal", "joint", "joints", "body",
+         "rigid bodies", "beam", "beams", "force", "forces", "couple", "genel", "genels", "gravity", "inertia"},
+        "output type"));
+    if (nodes) r.accept("accelerations");
+    static const std::map<std::string, std::string> canon = {
+        {"joints", "joint"}, {"rigidbodies", "body"}, {"beams", "beam"}, {"forces", "force"},
+        {"genels", "genel"}, {"couple", "force"}};
+    if (auto it = canon.find(type); it != canon.end()) type = it->second;
+    auto mark = [&](long l, const SourceLoc& a) {
+        auto& list = nodes ? st_.model.nodes : st_.model.elements;
+        for (auto& e : list)
+            if (normalize_keyword(e.category) == type && e.label == l) {
+                e.output = true;
+                return;
+            }
+        throw InputError(a, "output: unknown " + type + " " + std::to_string(l));
+    };
+    if (r.accept("range")) {
+        long a = r.label("first label"), b = r.label("last label");
+        auto& list = nodes ? st_.model.nodes : st_.model.elements;
+        for (auto& e : list)
+            if (normalize_keyword(e.category) == type && e.label >= a && e.label <= b) e.output = true;
+    } else {
+        while (!r.at_end()) {
+            SourceLoc a = r.loc();
+            mark(r.label("label"), a);
+        }
+    }
+    r.finish();
+}
+
+// Whether entities of a counter are output by default (control data `default output`).
+bool default_output(const Props& control, const std::string& counter) {
+    const auto* v = control.find("default output");
+    if (!v) return counter != "gravity";
+    std::string list = std::get<std::string>(*v);
+    bool on = counter != "gravity";
+    std::size_t pos = 0;
+    while (pos < list.size()) {
+        std::size_t e = list.find(", ", pos);
+        std::string item = list.substr(pos, e == std::string::npos ? std::string::npos : e - pos);
+        if (item == "all") on = true;
+        else if (item == "none") on = false;
+        else if (item == counter) on = true;
+        if (e == std::string::npos) break;
+        pos = e + 2;
+    }
+    return on;
+}
+
+void Builder::node_card(const std::string& name, DeckReader& r) {
+    SourceLoc at = r.card_loc();
+    if (name == "output") return output_card(r, true);
+    auto& reg = Registry::instance();
+    auto it = reg.nodes.find(name);
+    if (it == reg.nodes.end()) {
+        std::vector<std::string> known = {"structural", "abstract", "electric", "hydraulic", "parameter", "thermal", "output"};
+        std::string near = closest_match(name, known);
+        throw InputError(at, "unknown node type '" + name + "'", near.empty() ? "" : "did you mean '" + near + "'?");
+    }
+    EntityDesc e;
+    e.category = name;
+    e.loc = at;
+    std::string counter = name + " nodes";
+    count(r, counter, at);
+    SourceLoc lab = r.loc();
+    e.label = r.label(name + " node label");
+    claim_label(name, e.label, lab, name + " node");
+    if (r.accept("name")) e.name = r.string("node name");
+    const EntityReaderFn* fn = it->second.find("");
+    if (!fn) {
+        std::vector<std::string> names = it->second.names();
+        std::string list;
+        std::vector<std::string_view> dummy;
+        std::string w = r.peek_word();
+        for (const auto& n : names) {
+            if (normalize_keyword(n) == w) {
+                fn = it->second.find(n);
+                e.type = n;
+                r.skip();
+                break;
+            }
+            list += (list.empty() ? "" : ", ") + n;
+        }
+        if (!fn) {
+            std::string near = w.empty() ? std::string{} : closest_match(w, names);
+            r.error("unknown " + name + " node type" + (w.empty() ? std::string{} : " '" + w + "'"),
+                    near.empty() ? "expected one of " + list : "did you mean '" + near + "'?");
+        }
+    }
+    e.output = default_output(st_.model.control, counter);
+    (*fn)(r, e);
+    if (r.accept("output")) e.output = r.boolean("output flag");
+    r.finish();
+    st_.model.nodes.push_back(std::move(e));
+}
+
+void Builder::element_card(const std::string& name, DeckReader& r) {
+    SourceLoc at = r.card_loc();
+    if (name == "output") return output_card(r, false);
+    auto& reg = Registry::instance();
+    auto ci = reg.element_cards.find(name);
+    if (ci == reg.element_cards.end()) {
+        if (name == "driven" || name == "bind" || name == "userdefined" || name == "loadable" || name == "plate" ||
+            name == "shell4" || name == "aerodynamicbody" || name == "hydraulic" || name == "electric")
+            throw InputError(at, "'" + name + "' elements are not supported yet");
+        std::vector<std::string> known;
+        for (const auto& [k, _] : reg.element_cards) known.push_back(k);
+        std::string near = closest_match(name, known);
+        throw InputError(at, "unknown element type '" + name + "'", near.empty() ? "" : "did you mean '" + near + "'?");
+    }
+    const ElementCard& info = ci->second;
+    EntityDesc e;
+    e.category = name;
+    e.loc = at;
+    count(r, info.count.empty() ? info.label_space : info.count, at);
+    if (info.labelled) {
+        SourceLoc lab = r.loc();
+        e.label = r.label(name + " label");
+        claim_label(info.label_space, e.label, lab, name);
+        if (r.accept("name")) e.name = r.string("element name");
+    }
+    auto ti = reg.elements.find(name);
+    const EntityReaderFn* fn = nullptr;
+    if (ti != reg.elements.end()) {
+        if (!info.has_subtype) fn = ti->second.find("");
+        else {
+            std::string w = r.peek_word();
+            auto names = ti->second.names();
+            for (const auto& n : names)
+                if (normalize_keyword(n) == w) {
+                    fn = ti->second.find(n);
+                    e.type = n;
+                    r.skip();
+                    break;
+                }
+            if (!fn) {
+                std::string near = w.empty() ? std::string{} : closest_match(w, names);
+                r.error("unknown " + name + " type" + (w.empty() ? std::string{} : " '" + w + "'"),
+                        near.empty() ? "" : "did you mean '" + near + "'?");
+            }
+        }
+    }
+    if (!fn) throw InputError(at, "'" + name + "' elements are not supported yet");
+    e.output = default_output(st_.model.control, info.count.empty() ? info.label_space : info.count);
+    (*fn)(r, e);
+    if (r.accept("output")) e.output = r.boolean("output flag");
+    r.finish();
+    st_.model.elements.push_back(std::move(e));
+}
+
+void apply_definitions(BuildState& st) {
+    // MBDYN_real_NAME / MBDYN_integer_NAME from the environment, then -D NAME=VALUE.
+    auto define = [&](const std::string& name, const std::string& text, const char* type, const std::string& origin) {
+        SourceFile* f = st.files.emplace_back(std::make_unique<SourceFile>(origin, text)).get();
+        ast::Stmt stmt = parse_statement(f->text, SourceLoc{f, 0, 1});
+        Value v = st.evaluator.eval(stmt, origin_of(*f));
+        Type t = std::string(type) == "integer" ? Type::integer
+                 : std::string(type) == "bool" ? Type::boolean
+                 : std::string(type) == "string" ? Type::string
+                 : std::string(type) == "real" ? Type::real : v.type;
+        if (t == Type::integer && v.type == Type::real) v = Value::of_int(static_cast<long>(v.r));
+        if (t == Type::real) v = Value::of_real(v.as_real());
+        st.symbols.define(name, Variable{t, false, v});
+    };
+    if (st.options.use_environment) {
+        for (char** e = environ; e && *e; ++e) {
+            std::string kv(*e);
+            for (const char* type : {"real", "integer", "bool", "string"}) {
+                std::string prefix = std::string("MBDYN_") + type + "_";
+                if (kv.rfind(prefix, 0) != 0) continue;
+                auto eq = kv.find('=');
+                std::string name = kv.substr(prefix.size(), eq - prefix.size());
+                std::string val = kv.substr(eq + 1);
+                if (std::string(type) == "string") val = "\"" + val + "\"";
+                define(name, val, type, "environment " + kv.substr(0, eq));
+            }
+        }
+    }
+    for (const auto& [name, val] : st.options.defines) define(name, val, "", "-D " + name);
+}
+
+}  // namespace
+
+Model build_model(const std::string& path, const BuildOptions& options) {
+    BuildState st;
+    st.options = options;
+    st.diag.echo = options.echo_warnings;
+    st.model.deck_path = path;
+    apply_definitions(st);
+    Builder b(st);
+    b.run_file(path, SourceLoc{});
+    const SourceFile& f = *st.files.back();
+    for (const auto& file : st.files)
+        if (file->path == path) {
+            b.finish(SourceLoc{file.get(), static_cast<std::uint32_t>(file->text.size()), static_cast<std::uint32_t>(file->text.size())});
+            st.model.warnings = st.diag.warnings();
+            st.model.sources = std::move(st.files);
+            return std::move(st.model);
+        }
+    b.finish(SourceLoc{&f, 0, 0});
+    st.model.warnings = st.diag.warnings();
+    st.model.sources = std::move(st.files);
+    return std::move(st.model);
+}
+
+Model build_model_from_text(const std::string& name, const std::string& text, const BuildOptions& options) {
+    BuildState st;
+    st.options = options;
+    st.diag.echo = options.echo_warnings;
+    st.model.deck_path = name;
+    apply_definitions(st);
+    Builder b(st);
+    b.run_text(name, text);
+    const SourceFile* f = nullptr;
+    for (const auto& file : st.files)
+        if (file->path == name) f = file.get();
+    b.finish(SourceLoc{f, static_cast<std::uint32_t>(f->text.size()), static_cast<std::uint32_t>(f->text.size())});
+    st.model.warnings = st.diag.warnings();
+    st.model.sources = std::move(st.files);
+    return std::move(st.model);
+}
+
+}  // namespace mbs::parser

@@ -1,0 +1,59 @@
+# setup.sh -- shared by scripts/run.sh and scripts/test.sh (source it; do not run it).
+# Installs the Debian packages mbsolve needs if any are missing, then configures and builds build/.
+# Everything it prints goes to stderr, so the stdout of run.sh is mbsolve's own.
+
+MBS_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+MBS_BUILD_DIR="$MBS_ROOT/build"
+MBS_DEB_PACKAGES=(build-essential cmake pkg-config libsuitesparse-dev libeigen3-dev libboost-dev
+                  libhdf5-dev libnetcdf-dev libgtest-dev python3)
+
+mbs_log() { printf 'mbsolve setup: %s\n' "$*" >&2; }
+
+# Install the packages of MBS_DEB_PACKAGES that are not installed yet; silent when none are missing.
+mbs_install_deps() {
+    if ! command -v dpkg-query >/dev/null 2>&1; then
+        mbs_log "dpkg-query not found (not a Debian system?): install the equivalents of" \
+                "${MBS_DEB_PACKAGES[*]} yourself; trying to build anyway"
+        return 0
+    fi
+    local pkg status missing=()
+    for pkg in "${MBS_DEB_PACKAGES[@]}"; do
+        status="$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true)"
+        [[ "$status" == *" ok installed" ]] || missing+=("$pkg")
+    done
+    ((${#missing[@]} == 0)) && return 0
+
+    local sudo=()
+    if [[ "$(id -u)" -ne 0 ]]; then
+        if command -v sudo >/dev/null 2>&1; then
+            sudo=(sudo)
+        else
+            mbs_log "error: missing Debian packages: ${missing[*]}"
+            mbs_log "error: installing them needs root, and sudo is not available;" \
+                    "as root run: apt-get install ${missing[*]}"
+            return 1
+        fi
+    fi
+    mbs_log "installing missing Debian packages: ${missing[*]}"
+    "${sudo[@]}" apt-get update >&2
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
+        apt-get install -y --no-install-recommends "${missing[@]}" >&2
+}
+
+# Configure once; afterwards the build step lets cmake re-run itself when CMakeLists change.
+mbs_configure() {
+    if [[ ! -f "$MBS_BUILD_DIR/CMakeCache.txt" ]]; then
+        mbs_log "configuring $MBS_BUILD_DIR (Release)"
+        cmake -S "$MBS_ROOT" -B "$MBS_BUILD_DIR" -DCMAKE_BUILD_TYPE=Release >&2
+    fi
+}
+
+mbs_build() {
+    cmake --build "$MBS_BUILD_DIR" -j "$(nproc)" >&2
+}
+
+mbs_setup() {
+    mbs_install_deps
+    mbs_configure
+    mbs_build
+}
