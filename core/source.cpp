@@ -69,6 +69,10 @@ InputError::InputError(SourceLoc loc, std::string what, std::string hint)
 
 void Diagnostics::warn(const SourceLoc& loc, std::string_view what, std::string_view hint) {
     warnings_.push_back(format_diagnostic(Severity::warning, loc, what, hint));
+    if (++seen_[std::string(what)] > echo_limit) {
+        ++suppressed_;
+        return;
+    }
     if (echo) std::cerr << warnings_.back();
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -62,10 +63,15 @@ class Diagnostics {
 public:
     void warn(const SourceLoc& loc, std::string_view what, std::string_view hint = {});
     const std::vector<std::string>& warnings() const { return warnings_; }
+    // Warnings with the same text are echoed at most `echo_limit` times; the rest are counted.
+    std::size_t suppressed() const { return suppressed_; }
     bool echo = true;
+    std::size_t echo_limit = 3;
 
 private:
     std::vector<std::string> warnings_;
+    std::map<std::string, std::size_t> seen_;
+    std::size_t suppressed_ = 0;
 };
 
 // Case-insensitive keyword normalisation: whitespace removed, lower case ("Control  Data" -> "controldata").

@@ -914,6 +914,8 @@ Model build_model(const std::string& path, const BuildOptions& options) {
     for (const auto& file : st.files)
         if (file->path == path) {
             b.finish(SourceLoc{file.get(), static_cast<std::uint32_t>(file->text.size()), static_cast<std::uint32_t>(file->text.size())});
+            if (st.diag.echo && st.diag.suppressed())
+                std::cerr << "mbsolve: " << st.diag.suppressed() << " more warnings like the ones above were not shown\n";
             st.model.warnings = st.diag.warnings();
             st.model.sources = std::move(st.files);
             return std::move(st.model);

@@ -15,7 +15,7 @@ void read_string(Reader& r, DriveSpec& d) {
     d.source_text = std::move(text);
 }
 
-[[noreturn]] void read_ginac(Reader& r, DriveSpec& d) {
+void read_ginac(Reader& r, DriveSpec& d) {
     r.error_at(d.loc, "the \"ginac\" drive caller is not supported (it needs GiNaC)",
                "write the expression as a string drive: string, \"...\"; it is differentiated "
                "exactly");

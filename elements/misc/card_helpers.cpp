@@ -82,6 +82,11 @@ std::shared_ptr<const TplDriveSpec> read_tpl_vec3(Reader& r, std::string_view wh
 }
 
 LawKind law_kind(const LawSpec& law) {
+    // The law readers record their kind; the keyword-based rules below are a fallback.
+    std::string kind = law.params.get_or<std::string>("kind", "");
+    if (kind == "elastic") return LawKind::elastic;
+    if (kind == "viscous") return LawKind::viscous;
+    if (kind == "viscoelastic") return LawKind::viscoelastic;
     const std::string& t = law.type;
     if (t == "array" && !law.children.empty()) {
         bool elastic = false, viscous = false;
@@ -125,7 +130,8 @@ bool node_dof_is_differential(const EntityDesc& n) {
 
 }  // namespace
 
-NodeDof read_node_dof(Reader& r, EntityDesc& e, const std::string& prefix, std::string_view element) {
+NodeDof read_node_dof(Reader& r, EntityDesc& e, const std::string& suffix, std::string_view element,
+                      bool with_order) {
     NodeDof d;
     SourceLoc at_label = r.loc();
     long label = r.label("node label");
@@ -148,7 +154,9 @@ NodeDof read_node_dof(Reader& r, EntityDesc& e, const std::string& prefix, std::
                                std::to_string(label) + " has dofs 1 to " + std::to_string(count));
     }
     SourceLoc at_order = r.loc();
-    if (r.accept("algebraic")) {
+    if (!with_order) {
+        d.order = 0;
+    } else if (r.accept("algebraic")) {
         d.order = 0;
     } else if (r.accept("differential")) {
         d.order = 1;
@@ -163,9 +171,9 @@ NodeDof read_node_dof(Reader& r, EntityDesc& e, const std::string& prefix, std::
         r.error_at(at_order, "'differential' is not valid for algebraic " + category + " node " +
                                  std::to_string(label),
                    "use 'algebraic' (the node value)");
-    e.props.set(prefix + "node", EntityRef{n->category, n->label});
-    e.props.set(prefix + "dof", d.index);
-    e.props.set(prefix + "order", std::string(d.order == 0 ? "algebraic" : "differential"));
+    e.props.set("node" + suffix, EntityRef{n->category, n->label});
+    e.props.set("dof" + suffix, d.index);
+    if (with_order) e.props.set("order" + suffix, std::string(d.order == 0 ? "algebraic" : "differential"));
     return d;
 }
 

@@ -58,13 +58,15 @@ LawKind law_kind(const LawSpec& law);
 
 // A scalar degree of freedom, written
 //   node_label, node_type [, dof_index] [, {algebraic | differential | order, n}]
-// and stored in e.props as "<prefix>node" (EntityRef), "<prefix>dof" (long, 1-based) and
-// "<prefix>order" ("algebraic" = the value, "differential" = its derivative).
+// and stored in e.props as "node<suffix>" (EntityRef), "dof<suffix>" (long, 1-based) and, when
+// `with_order`, "order<suffix>" ("algebraic" = the value, the default; "differential" = its
+// derivative). The dof index is read only for nodes with more than one dof (structural).
 struct NodeDof {
     const EntityDesc* node = nullptr;
     long index = 1;
     int order = 0;
 };
-NodeDof read_node_dof(Reader& r, EntityDesc& e, const std::string& prefix, std::string_view element);
+NodeDof read_node_dof(Reader& r, EntityDesc& e, const std::string& suffix, std::string_view element,
+                      bool with_order = true);
 
 }  // namespace mbs::cards

@@ -1,0 +1,25 @@
+# Bad-input test: the deck's first line reads `# expect: LINE:COL: <message fragment>`.
+# mbsolve --check must exit with status 2 and print "<deck>:LINE:COL: error: ...<fragment>...".
+get_filename_component(deck_dir ${DECK} DIRECTORY)
+get_filename_component(deck_name ${DECK} NAME)
+file(STRINGS ${DECK} first LIMIT_COUNT 1)
+if(NOT first MATCHES "^# expect: ([0-9]+):([0-9]+): (.*)$")
+  message(FATAL_ERROR "${DECK}: first line must be '# expect: LINE:COL: message fragment'")
+endif()
+set(line ${CMAKE_MATCH_1})
+set(col ${CMAKE_MATCH_2})
+set(fragment "${CMAKE_MATCH_3}")
+execute_process(COMMAND ${MBSOLVE} --check ${deck_name}
+  WORKING_DIRECTORY ${deck_dir}
+  OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc TIMEOUT 5)
+if(NOT rc EQUAL 2)
+  message(FATAL_ERROR "expected exit status 2, got '${rc}'\nstderr:\n${err}")
+endif()
+string(FIND "${err}" "${deck_name}:${line}:${col}: error: " pos)
+if(pos EQUAL -1)
+  message(FATAL_ERROR "expected an error at ${deck_name}:${line}:${col}, got:\n${err}")
+endif()
+string(FIND "${err}" "${fragment}" pos)
+if(pos EQUAL -1)
+  message(FATAL_ERROR "expected the message to contain '${fragment}', got:\n${err}")
+endif()

@@ -1,0 +1,157 @@
+// Card readers for `beam3` (alias `beam`) and `beam2` (mbdyn-syntax.md 5.3).
+//   beam3: L, n1, [position,] off1 [, {orientation|rot}, R1], n2, ... , n3, ...,
+//          {<OrMat abs section I> | from nodes}, <6D CL I>,
+//          {same | <OrMat section II> | from nodes}, {same | <6D CL II>}
+//          [, custom output, <flags>...]
+//   beam2: L, n1, ..., n2, ..., {<OrMat section> | from nodes}, <6D CL> [, custom output, ...]
+// Section orientations are absolute (axis 1 = beam axis). `from nodes` interpolates the
+// orientation from the node orientations (each times its relative `orientation`) as MBDyn does:
+// with Cayley-Gibbs-Rodrigues parameters g (R = exp of g, g = 2 tan(theta/2) n) relative to
+// node 2 (beam3) or node 2's frame (beam2), interpolated with the element's shape functions at
+// the evaluation points: xi = -+1/sqrt(3) (beam3), the midpoint (beam2).
+// Props: "node1", "offset1", "orientation1", ... (node frames); beam3: "section orientation I",
+// "law I", "section orientation II", "law II" ("section I from nodes"/"section II from nodes"
+// true when interpolated); beam2: "section orientation", "law" ("section from nodes");
+// "custom output" (space-separated flags).
+#include <cmath>
+#include <string>
+
+#include "core/registry.hpp"
+#include "elements/misc/card_helpers.hpp"
+
+namespace mbs {
+namespace {
+
+// Cayley-Gibbs-Rodrigues parameters: g = 2 tan(theta/2) n = 4 ax(R) / (1 + tr R), with
+// ax(R) = sin(theta) n the axial vector of (R - R^T)/2.
+Vec3 cgr_param(const Mat3& R) {
+    Vec3 ax(R(2, 1) - R(1, 2), R(0, 2) - R(2, 0), R(1, 0) - R(0, 1));
+    return 2.0 * ax / (1.0 + R.trace());
+}
+
+// R(g) = I + 4/(4 + g.g) (g x + 1/2 g x g x).
+Mat3 cgr_rotation(const Vec3& g) {
+    Mat3 G = skew(g);
+    return Mat3::Identity() + 4.0 / (4.0 + g.squaredNorm()) * (G + 0.5 * G * G);
+}
+
+struct BeamNode {
+    const EntityDesc* node = nullptr;
+    Vec3 offset = Vec3::Zero();
+    Mat3 R = Mat3::Identity();
+};
+
+BeamNode read_beam_node(Reader& r, EntityDesc& e, int k, const char* element) {
+    BeamNode b;
+    std::string s = std::to_string(k);
+    b.node = &cards::read_structural_node(r, "node " + s, element);
+    r.accept("position");
+    b.offset = r.position_rel(*b.node, "offset of node " + s);
+    if (r.accept("orientation") || r.accept("rot")) b.R = r.orientation_rel(*b.node, "orientation of node " + s);
+    e.props.set("node" + s, cards::node_ref(*b.node));
+    e.props.set("offset" + s, b.offset);
+    e.props.set("orientation" + s, b.R);
+    return b;
+}
+
+void check_nodes_distinct(Reader& r, EntityDesc& e, const std::vector<BeamNode>& nodes, const SourceLoc& at) {
+    for (std::size_t i = 0; i < nodes.size(); ++i)
+        for (std::size_t j = i + 1; j < nodes.size(); ++j)
+            if (nodes[i].node->label == nodes[j].node->label)
+                r.error_at(at, e.category + " uses node " + std::to_string(nodes[i].node->label) + " twice",
+                           "the nodes of a beam must be different");
+}
+
+// `from nodes` (or `node`) or an absolute orientation matrix; nullopt-like flag in `from_nodes`.
+Mat3 read_section(Reader& r, bool& from_nodes, const std::string& what) {
+    from_nodes = r.accept("from nodes") || r.accept("node");
+    return from_nodes ? Mat3::Identity() : r.orientation_abs(what);
+}
+
+std::shared_ptr<const LawSpec> read_beam_law(Reader& r, const std::string& what) {
+    return r.law(6, what);
+}
+
+void read_tail(Reader& r, EntityDesc& e) {
+    if (r.peek("piezoelectric actuator"))
+        r.error("piezoelectric actuator beams are not supported yet");
+    if (r.accept("custom output")) {
+        std::string flags;
+        static const std::initializer_list<std::string_view> names = {
+            "position", "orientation", "configuration", "force", "moment", "forces", "linear strain",
+            "angular strain", "strains", "linear strain rate", "angular strain rate", "strain rates", "all", "none"};
+        while (!r.at_end() && !r.peek("output")) {
+            std::string f = r.keyword(names, "beam custom output flag");
+            flags += (flags.empty() ? "" : " ") + f;
+            if (f == "orientation") cards::read_optional_orientation_description(r, e);
+        }
+        e.props.set("custom output", flags);
+    }
+}
+
+void read_beam3(Reader& r, EntityDesc& e) {
+    SourceLoc at = r.loc();
+    std::vector<BeamNode> n;
+    for (int k = 1; k <= 3; ++k) n.push_back(read_beam_node(r, e, k, "beam3"));
+    check_nodes_distinct(r, e, n, at);
+
+    bool from_I = false, from_II = false;
+    Mat3 R_I = read_section(r, from_I, "section orientation I");
+    auto law_I = read_beam_law(r, "constitutive law of section I");
+    Mat3 R_II;
+    if (r.accept("same")) {
+        from_II = from_I;
+        R_II = R_I;
+    } else {
+        R_II = read_section(r, from_II, "section orientation II");
+    }
+    auto law_II = r.accept("same") ? law_I : read_beam_law(r, "constitutive law of section II");
+
+    if (from_I || from_II) {
+        // Relative to node 2's frame: g1, 0, g3 interpolated with the 3-node shape functions.
+        Mat3 R2 = cards::node_orientation(*n[1].node) * n[1].R;
+        Vec3 g1 = cgr_param(R2.transpose() * cards::node_orientation(*n[0].node) * n[0].R);
+        Vec3 g3 = cgr_param(R2.transpose() * cards::node_orientation(*n[2].node) * n[2].R);
+        auto interp = [&](double xi) {
+            Vec3 g = 0.5 * xi * (xi - 1.0) * g1 + 0.5 * xi * (xi + 1.0) * g3;
+            return Mat3(R2 * cgr_rotation(g));
+        };
+        const double xi = 1.0 / std::sqrt(3.0);
+        if (from_I) R_I = interp(-xi);
+        if (from_II) R_II = interp(xi);
+    }
+    e.props.set("section orientation I", R_I);
+    if (from_I) e.props.set("section I from nodes", true);
+    e.props.set("law I", law_I);
+    e.props.set("section orientation II", R_II);
+    if (from_II) e.props.set("section II from nodes", true);
+    e.props.set("law II", law_II);
+    read_tail(r, e);
+}
+
+void read_beam2(Reader& r, EntityDesc& e) {
+    SourceLoc at = r.loc();
+    std::vector<BeamNode> n;
+    for (int k = 1; k <= 2; ++k) n.push_back(read_beam_node(r, e, k, "beam2"));
+    check_nodes_distinct(r, e, n, at);
+    bool from = false;
+    Mat3 R = read_section(r, from, "section orientation");
+    if (from) {
+        // Midpoint: R = R2 exp(g/2), g the parameters of node 1 relative to node 2.
+        Mat3 R2 = cards::node_orientation(*n[1].node) * n[1].R;
+        Vec3 g = cgr_param(R2.transpose() * cards::node_orientation(*n[0].node) * n[0].R);
+        R = R2 * cgr_rotation(0.5 * g);
+    }
+    e.props.set("section orientation", R);
+    if (from) e.props.set("section from nodes", true);
+    e.props.set("law", read_beam_law(r, "constitutive law"));
+    read_tail(r, e);
+}
+
+}  // namespace
+
+MBS_REGISTER_ELEMENT("beam3", "", read_beam3);
+MBS_REGISTER_ELEMENT("beam", "", read_beam3);
+MBS_REGISTER_ELEMENT("beam2", "", read_beam2);
+
+}  // namespace mbs

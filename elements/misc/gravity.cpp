@@ -1,0 +1,22 @@
+// Card reader for `gravity` (mbdyn-syntax.md 5.5): a uniform gravity field.
+//   gravity: [uniform,] <TplDC Vec3 acceleration>      e.g. gravity: 0., 0., -1., const, 9.81;
+// The vector is global; `single, reference, <label>, v, <dc>` rotates it into the frame.
+// The central field (`gravity: central, ...`) is not supported yet.
+// Props: "field" ("uniform"), "acceleration" (template drive, m/s^2).
+#include "core/registry.hpp"
+
+namespace mbs {
+namespace {
+
+void read_gravity(Reader& r, EntityDesc& e) {
+    if (r.peek("central")) r.error("central gravity is not supported yet", "use 'gravity: uniform, ...'");
+    r.accept("uniform");
+    e.props.set("field", std::string("uniform"));
+    e.props.set("acceleration", r.tpl_drive(3, "gravity acceleration"));
+}
+
+}  // namespace
+
+MBS_REGISTER_ELEMENT("gravity", "", read_gravity);
+
+}  // namespace mbs
