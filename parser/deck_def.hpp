@@ -112,8 +112,11 @@ inline auto const exponent = char_("eEdDfFgG") >> -char_("+-") >> +x3::digit;
 inline auto const number_def =
     raw[lexeme[((+x3::digit >> -('.' >> *x3::digit)) | ('.' >> +x3::digit)) >> -exponent >>
                !name_char]];
+x3::rule<class string_body_class, std::string> const string_body = "string";
+inline auto const string_body_def = lexeme['"' >> *(escape | ~char_("\"\\")) >> '"'];
+inline auto const set_string_value = [](auto& ctx) { x3::_val(ctx).value = x3::_attr(ctx); };
 inline auto const string_lit_def =
-    lexeme['"' >> *(escape | ~char_("\"\\")) >> '"'] |
+    string_body[set_string_value] |
     raw[lexeme['"' >> *(escape | ~char_("\"\\"))]][throw_unterminated_string];
 inline auto const ident_def =
     raw[lexeme[name_start >> *name_char >> *("::" >> name_start >> *name_char)]];
@@ -172,6 +175,7 @@ inline auto const description = raw[lexeme[+(char_ - (char_(":;,#\"") | "/*"))]]
 inline auto const card_def = description >> -(':' >> (arg % ',')) > ';';
 
 BOOST_SPIRIT_DEFINE(op_logical, op_relational, op_additive, op_multiplicative, op_power)
+BOOST_SPIRIT_DEFINE(string_body)
 BOOST_SPIRIT_DEFINE(number, string_lit, ident, word, empty, logical, relational, additive,
                     multiplicative, power, unary, unary_op, primary, call, stmt_list, decl, assign,
                     stmt, arg, card)
