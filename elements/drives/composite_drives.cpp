@@ -14,7 +14,8 @@ namespace {
 
 void read_array(Reader& r, DriveSpec& d) {
     long n = count_at_least(r, "number of drive callers", 1);
-    for (long i = 1; i <= n; ++i) d.children.push_back(r.drive("drive caller #" + std::to_string(i)));
+    for (long i = 1; i <= n; ++i)
+        d.children.push_back(r.drive("drive caller #" + std::to_string(i)));
 }
 
 void read_mult(Reader& r, DriveSpec& d) {
@@ -31,7 +32,9 @@ void read_drive(Reader& r, DriveSpec& d) {
 void read_function(Reader& r, DriveSpec& d) { d = *r.drive("drive caller"); }
 
 // The referenced card may come later, so its existence is checked when the model is complete.
-void read_postponed(Reader& r, DriveSpec& d) { d.params.set("label", r.label("drive caller label")); }
+void read_postponed(Reader& r, DriveSpec& d) {
+    d.params.set("label", r.label("drive caller label"));
+}
 
 }  // namespace
 

@@ -43,8 +43,8 @@ inline double final_time(Reader& r, std::string_view what, double t0, std::strin
     SourceLoc at = r.loc();
     double t1 = time_or_forever(r, what);
     if (t1 < t0)
-        r.error_at(at, std::string(what) + " " + num(t1) + " is before the " + std::string(t0_name) +
-                           " " + num(t0));
+        r.error_at(at, std::string(what) + " " + num(t1) + " is before the " +
+                           std::string(t0_name) + " " + num(t0));
     return t1;
 }
 
@@ -82,13 +82,14 @@ inline void read_scalar_function_ref(Reader& r, Props& params, const std::string
     if (r.model().scalar_functions.count(name)) return;
 
     std::string word = r.at_end() ? std::string() : r.peek_word();
-    const DriveReaderFn* fn = word.empty() ? nullptr
-                                           : Registry::instance().drives.find("scalar function " + word);
+    const DriveReaderFn* fn =
+        word.empty() ? nullptr : Registry::instance().drives.find("scalar function " + word);
     if (!fn && !next_is_value(r))
         r.error_at(at, "scalar function \"" + name + "\" is not defined",
                    "define it first with: scalar function: \"" + name + "\", <type>, ...;");
     auto def = std::make_shared<DriveSpec>();
     def->loc = r.loc();
+    const bool implicit_const = !fn;
     if (fn) {
         r.skip();
         def->type = normalize_keyword("scalar function " + word);
@@ -97,7 +98,18 @@ inline void read_scalar_function_ref(Reader& r, Props& params, const std::string
         def->type = "scalarfunctionconst";
     }
     if (!fn) r.error_at(def->loc, "scalar function types are not registered");
-    (*fn)(r, *def);
+    if (implicit_const) {
+        // An implicit `const` that does not read as a number (e.g. the next name) means the
+        // name was meant as a reference: say so at the name.
+        try {
+            (*fn)(r, *def);
+        } catch (const InputError&) {
+            r.error_at(at, "scalar function \"" + name + "\" is not defined",
+                       "define it first with: scalar function: \"" + name + "\", <type>, ...;");
+        }
+    } else {
+        (*fn)(r, *def);
+    }
     def->params.set("name", name);
     params.set(key + " definition", std::shared_ptr<const DriveSpec>(std::move(def)));
 }

@@ -20,9 +20,8 @@ namespace {
 EntityRef read_node_ref(Reader& r) {
     SourceLoc at = r.loc();
     long label = r.label("node label");
-    std::string type = r.keyword({"structural", "abstract", "electric", "hydraulic", "parameter",
-                                  "thermal"},
-                                 "node type");
+    std::string type = r.keyword(
+        {"structural", "abstract", "electric", "hydraulic", "parameter", "thermal"}, "node type");
     if (!r.model().find_node(type, label))
         r.error_at(at, type + " node " + std::to_string(label) + " is not defined",
                    "nodes must be defined before drive callers that read them");

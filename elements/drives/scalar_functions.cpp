@@ -78,9 +78,9 @@ void read_points(Reader& r, DriveSpec& d, int min_points) {
         SourceLoc at = r.loc();
         double xi = r.real("abscissa x" + std::to_string(i + 1));
         if (!x.empty() && xi <= x.back())
-            r.error_at(at, "abscissae must be strictly increasing: x" + std::to_string(i + 1) + " = " +
-                               num(xi) + " is not greater than x" + std::to_string(i) + " = " +
-                               num(x.back()));
+            r.error_at(at, "abscissae must be strictly increasing: x" + std::to_string(i + 1) +
+                               " = " + num(xi) + " is not greater than x" + std::to_string(i) +
+                               " = " + num(x.back()));
         x.push_back(xi);
         y.push_back(r.real("ordinate y" + std::to_string(i + 1)));
     }
@@ -103,7 +103,8 @@ void read_chebychev(Reader& r, DriveSpec& d) {
     SourceLoc at = r.loc();
     double b = r.real("upper bound");
     if (b <= a)
-        r.error_at(at, "the upper bound " + num(b) + " must be larger than the lower bound " + num(a));
+        r.error_at(at,
+                   "the upper bound " + num(b) + " must be larger than the lower bound " + num(a));
     d.params.set("lower bound", a);
     d.params.set("upper bound", b);
     d.params.set("do not extrapolate", r.accept("do not extrapolate"));

@@ -68,8 +68,8 @@ void read_double_ramp(Reader& r, DriveSpec& d) {
     at = r.loc();
     double d1 = time_or_forever(r, "descending final time");
     if (d1 <= d0 && !(d1 == forever && d0 == forever))
-        r.error_at(at, "descending final time must be after the descending initial time " +
-                           num(d0));
+        r.error_at(at,
+                   "descending final time must be after the descending initial time " + num(d0));
     d.params.set("descending final time", d1);
     d.params.set("initial value", r.real("initial value"));
 }

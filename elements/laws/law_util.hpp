@@ -18,9 +18,12 @@ enum Kind : int { elastic = 1, viscous = 2, viscoelastic = 3 };
 
 inline const char* kind_name(int k) {
     switch (k) {
-        case elastic: return "elastic";
-        case viscous: return "viscous";
-        default: return "viscoelastic";
+        case elastic:
+            return "elastic";
+        case viscous:
+            return "viscous";
+        default:
+            return "viscoelastic";
     }
 }
 
@@ -33,15 +36,16 @@ inline int kind_of(const LawSpec& law) {
 inline void set_kind(LawSpec& law, int k) { law.params.set("kind", std::string(kind_name(k))); }
 
 // Rejects a dimension the law is not defined for, at the law's keyword.
-inline void require_dim(Reader& r, const LawSpec& law, std::string_view name, std::initializer_list<int> dims) {
+inline void require_dim(Reader& r, const LawSpec& law, std::string_view name,
+                        std::initializer_list<int> dims) {
     std::string list;
     for (int d : dims) {
         if (d == law.dim) return;
         list += (list.empty() ? "" : ", ") + std::to_string(d);
     }
-    r.error_at(law.loc,
-               "constitutive law \"" + std::string(name) + "\" is not defined for dimension " +
-                   std::to_string(law.dim) + " (allowed: " + list + ")");
+    r.error_at(law.loc, "constitutive law \"" + std::string(name) +
+                            "\" is not defined for dimension " + std::to_string(law.dim) +
+                            " (allowed: " + list + ")");
 }
 
 inline void warn_if_negative(Reader& r, const SourceLoc& at, double v, std::string_view what) {

@@ -19,7 +19,8 @@ void read_symbolic(Reader& r, LawSpec& law) {
 }
 
 void read_unsupported(Reader& r, LawSpec& law) {
-    r.error_at(law.loc, "constitutive law \"" + readable(law.type) + "\" is not supported by mbsolve",
+    r.error_at(law.loc,
+               "constitutive law \"" + readable(law.type) + "\" is not supported by mbsolve",
                "supported nonlinear laws: double linear, cubic, log, contact, turbulent, "
                "isotropic hardening, scalar function elastic");
 }

@@ -21,7 +21,8 @@ constexpr double inf = std::numeric_limits<double>::infinity();
 // Three lines of preamble: the cards under test start on line 4.
 const std::string preamble =
     "begin: data; problem: initial value; end: data;\n"
-    "begin: initial value; initial time: 0.; final time: 1.; time step: 1.e-3; end: initial value;\n"
+    "begin: initial value; initial time: 0.; final time: 1.; time step: 1.e-3; end: initial "
+    "value;\n"
     "begin: control data; end: control data;\n";
 
 mbs::Model build(const std::string& cards, const std::string& head = preamble) {
@@ -41,8 +42,10 @@ std::string where_of(const std::string& cards, const std::string& token, std::si
     for (; nth > 0; --nth) pos = cards.find(token, pos + 1);
     int line = 4, col = 1;
     for (std::size_t i = 0; i < pos; ++i) {
-        if (cards[i] == '\n') line++, col = 1;
-        else col++;
+        if (cards[i] == '\n')
+            line++, col = 1;
+        else
+            col++;
     }
     return "t.mbd:" + std::to_string(line) + ":" + std::to_string(col);
 }
@@ -70,7 +73,7 @@ using Keys = std::vector<std::string>;
 
 // --- constants and polynomials ----------------------------------------------------------------
 
-TEST(Drives, ConstKeywordAndBareNumber) {
+TEST(drives, ConstKeywordAndBareNumber) {
     auto d = dc("const, 2.5");
     EXPECT_EQ(d->type, "const");
     EXPECT_DOUBLE_EQ(num(*d, "value"), 2.5);
@@ -79,7 +82,7 @@ TEST(Drives, ConstKeywordAndBareNumber) {
     EXPECT_DOUBLE_EQ(num(*b, "value"), 3.0);
 }
 
-TEST(Drives, NoArgumentDrives) {
+TEST(drives, NoArgumentDrives) {
     for (const char* t : {"null", "unit", "time", "timestep", "direct"}) {
         auto d = dc(t);
         EXPECT_EQ(d->type, t);
@@ -87,12 +90,16 @@ TEST(Drives, NoArgumentDrives) {
     }
 }
 
-TEST(Drives, OneIsDeprecatedUnit) {
+TEST(drives, OneIsDeprecatedUnit) {
     mbs::Model m = build("drive caller: 1, one;\n");
     EXPECT_EQ(m.drive_callers.at(1)->type, "unit");
+    ASSERT_EQ(m.warnings.size(), 1u);
+    EXPECT_NE(m.warnings[0].find("t.mbd:4:18: warning: drive caller \"one\" is deprecated"),
+              std::string::npos)
+        << m.warnings[0];
 }
 
-TEST(Drives, Polynomials) {
+TEST(drives, Polynomials) {
     auto l = dc("linear, 1., 2.");
     EXPECT_EQ(keys(*l), (Keys{"c0", "c1"}));
     EXPECT_DOUBLE_EQ(num(*l, "c1"), 2.0);
@@ -103,27 +110,27 @@ TEST(Drives, Polynomials) {
     EXPECT_DOUBLE_EQ(num(*c, "c3"), 4.0);
 }
 
-TEST(Drives, MissingArgumentIsLocatedAtTheSemicolon) {
+TEST(drives, MissingArgumentIsLocatedAtTheSemicolon) {
     std::string cards = "drive caller: 1, linear, 1.;\n";
     EXPECT_EQ(error_at(cards), where_of(cards, ";"));
 }
 
 // --- steps and ramps ---------------------------------------------------------------------------
 
-TEST(Drives, Step) {
+TEST(drives, Step) {
     auto d = dc("step, 0.5, 2., 1.");
     EXPECT_EQ(keys(*d), (Keys{"initial time", "step value", "initial value"}));
     EXPECT_DOUBLE_EQ(num(*d, "step value"), 2.0);
 }
 
-TEST(Drives, DoubleStepRejectsEndBeforeStart) {
+TEST(drives, DoubleStepRejectsEndBeforeStart) {
     auto d = dc("double step, 0.5, 1., 2., 0.");
     EXPECT_EQ(keys(*d), (Keys{"initial time", "final time", "step value", "initial value"}));
     std::string cards = "drive caller: 1, double step, 0.5, 0.25, 2., 0.;\n";
     EXPECT_EQ(error_at(cards), where_of(cards, "0.25"));
 }
 
-TEST(Drives, RampForeverAndDefaults) {
+TEST(drives, RampForeverAndDefaults) {
     auto d = dc("ramp, 2., 0., forever, 1.");
     EXPECT_EQ(keys(*d), (Keys{"slope", "initial time", "final time", "initial value"}));
     EXPECT_EQ(num(*d, "final time"), inf);
@@ -137,16 +144,16 @@ TEST(Drives, RampForeverAndDefaults) {
     EXPECT_EQ(error_at(cards), where_of(cards, "1.5"));
 }
 
-TEST(Drives, RampFinalTimeMustBeForeverOrANumber) {
+TEST(drives, RampFinalTimeMustBeForeverOrANumber) {
     std::string cards = "drive caller: 1, ramp, 1., 0., never, 0.;\n";
     EXPECT_EQ(error_at(cards), where_of(cards, "never"));
 }
 
-TEST(Drives, DoubleRamp) {
+TEST(drives, DoubleRamp) {
     auto d = dc("double ramp, 1., 0., 1., -1., 2., forever, 0.");
     EXPECT_EQ(keys(*d), (Keys{"ascending slope", "ascending initial time", "ascending final time",
-                             "descending slope", "descending initial time", "descending final time",
-                             "initial value"}));
+                              "descending slope", "descending initial time",
+                              "descending final time", "initial value"}));
     EXPECT_EQ(num(*d, "descending final time"), inf);
     auto f = dc("double ramp, 1., 0., 1., -1., forever, forever, 0.");
     EXPECT_EQ(num(*f, "descending initial time"), inf);
@@ -156,7 +163,7 @@ TEST(Drives, DoubleRamp) {
     EXPECT_EQ(error_at(cards), where_of(cards, "1.,", 1));
 }
 
-TEST(Drives, TanhAndExponential) {
+TEST(drives, TanhAndExponential) {
     auto t = dc("tanh, 0., 2., 3., 1.");
     EXPECT_EQ(keys(*t), (Keys{"initial time", "amplitude", "slope", "initial value"}));
     auto e = dc("exponential, 2., 0.5, 0., 1.");
@@ -168,7 +175,7 @@ TEST(Drives, TanhAndExponential) {
 
 // --- harmonic drives ---------------------------------------------------------------------------
 
-TEST(Drives, SinePeriods) {
+TEST(drives, SinePeriods) {
     auto d = dc("sine, 0.1, 2*pi, 3., forever, 1.");
     EXPECT_EQ(d->type, "sine");
     EXPECT_EQ(keys(*d), (Keys{"initial time", "omega", "amplitude", "periods", "initial value"}));
@@ -181,7 +188,7 @@ TEST(Drives, SinePeriods) {
     EXPECT_EQ(num(*dc("sine, 0., 1., 1., 0, 0."), "periods"), inf);  // MBDyn: 0 = forever
 }
 
-TEST(Drives, CosineSharesTheSineCard) {
+TEST(drives, CosineSharesTheSineCard) {
     auto d = dc("cosine, 0., 3., 0.5, half, 0.");
     EXPECT_EQ(d->type, "cosine");
     EXPECT_DOUBLE_EQ(num(*d, "periods"), -1.0);
@@ -189,9 +196,10 @@ TEST(Drives, CosineSharesTheSineCard) {
     EXPECT_EQ(error_at(cards), where_of(cards, "sometimes"));
 }
 
-TEST(Drives, FourierSeries) {
+TEST(drives, FourierSeries) {
     auto d = dc("fourier series, 0., 2., 2, 1., 0.1, 0.2, 0.3, 0.4, one, 0.");
-    EXPECT_EQ(keys(*d), (Keys{"initial time", "omega", "order", "coefficients", "periods", "initial value"}));
+    EXPECT_EQ(keys(*d),
+              (Keys{"initial time", "omega", "order", "coefficients", "periods", "initial value"}));
     EXPECT_EQ(d->params.get<long>("order"), 2);
     EXPECT_EQ(d->params.get<VecN>("coefficients"), (VecN{1., 0.1, 0.2, 0.3, 0.4}));
     EXPECT_DOUBLE_EQ(num(*d, "periods"), 1.0);
@@ -201,7 +209,7 @@ TEST(Drives, FourierSeries) {
     EXPECT_EQ(error_at(cards), where_of(cards, "-2"));
 }
 
-TEST(Drives, FrequencySweep) {
+TEST(drives, FrequencySweep) {
     auto d = dc("frequency sweep, 0., linear, 1., 0.5, const, 2., 0., forever, 0.");
     EXPECT_EQ(keys(*d), (Keys{"initial time", "initial value", "final time", "final value"}));
     ASSERT_EQ(d->children.size(), 2u);
@@ -210,7 +218,7 @@ TEST(Drives, FrequencySweep) {
     EXPECT_EQ(num(*d, "final time"), inf);
 }
 
-TEST(Drives, Periodic) {
+TEST(drives, Periodic) {
     auto d = dc("periodic, 0., 0.5, time");
     EXPECT_DOUBLE_EQ(num(*d, "period"), 0.5);
     ASSERT_EQ(d->children.size(), 1u);
@@ -220,24 +228,26 @@ TEST(Drives, Periodic) {
 
 // --- tables, events, filters -------------------------------------------------------------------
 
-TEST(Drives, PiecewiseLinear) {
+TEST(drives, PiecewiseLinear) {
     auto d = dc("piecewise linear, 3, 0., 0., 1., 2., 3., 2.");
     EXPECT_EQ(d->params.get<long>("points"), 3);
     EXPECT_EQ(d->params.get<VecN>("x"), (VecN{0., 1., 3.}));
     EXPECT_EQ(d->params.get<VecN>("v"), (VecN{0., 2., 2.}));
 }
 
-TEST(Drives, PiecewiseLinearNeedsTwoIncreasingPoints) {
+TEST(drives, PiecewiseLinearNeedsTwoIncreasingPoints) {
     std::string cards = "drive caller: 1, piecewise linear, 1, 0., 0.;\n";
     EXPECT_EQ(error_at(cards), where_of(cards, "1,", 1));
     // The error points at the x that does not increase (the third one), not at the card.
-    cards = "drive caller: 1,\n    piecewise linear, 3,\n        0., 0.,\n        1., 1.,\n        1., 5.;\n";
+    cards =
+        "drive caller: 1,\n    piecewise linear, 3,\n        0., 0.,\n        1., 1.,\n        1., "
+        "5.;\n";
     std::string msg;
     EXPECT_EQ(error_at(cards, &msg), "t.mbd:8:9");
     EXPECT_NE(msg.find("strictly increasing"), std::string::npos) << msg;
 }
 
-TEST(Drives, RandomAndMeter) {
+TEST(drives, RandomAndMeter) {
     auto r = dc("random, 2., 0.5, 0., 10., steps, 5, seed, 42");
     EXPECT_EQ(keys(*r), (Keys{"amplitude", "mean", "initial time", "final time", "steps", "seed"}));
     EXPECT_EQ(r->params.get<long>("steps"), 5);
@@ -254,7 +264,7 @@ TEST(Drives, RandomAndMeter) {
     EXPECT_EQ(error_at(cards), where_of(cards, "1.;"));
 }
 
-TEST(Drives, ClosestNextSampleAndHoldDiscreteFilter) {
+TEST(drives, ClosestNextSampleAndHoldDiscreteFilter) {
     auto c = dc("closest next, 0., forever, const, 0.1");
     EXPECT_EQ(c->children.size(), 1u);
     auto s = dc("sample and hold, time, meter, 0., forever, steps, 10, initial value, 3.");
@@ -272,7 +282,7 @@ TEST(Drives, ClosestNextSampleAndHoldDiscreteFilter) {
 
 // --- composition -------------------------------------------------------------------------------
 
-TEST(Drives, ArrayMultDriveFunction) {
+TEST(drives, ArrayMultDriveFunction) {
     auto a = dc("array, 3, const, 1., time, 2.");
     ASSERT_EQ(a->children.size(), 3u);
     EXPECT_EQ(a->children[2]->type, "const");
@@ -288,9 +298,10 @@ TEST(Drives, ArrayMultDriveFunction) {
     EXPECT_DOUBLE_EQ(num(*f, "c0"), 1.0);
 }
 
-TEST(Drives, ReferenceAndPostponed) {
-    mbs::Model m = build("drive caller: 1, linear, 0., 1.;\n"
-                         "drive caller: 2, mult, reference, 1, postponed, 7;\n");
+TEST(drives, ReferenceAndPostponed) {
+    mbs::Model m = build(
+        "drive caller: 1, linear, 0., 1.;\n"
+        "drive caller: 2, mult, reference, 1, postponed, 7;\n");
     auto d = m.drive_callers.at(2);
     ASSERT_EQ(d->children.size(), 2u);
     EXPECT_EQ(d->children[0]->type, "linear");
@@ -298,14 +309,14 @@ TEST(Drives, ReferenceAndPostponed) {
     EXPECT_EQ(d->children[1]->params.get<long>("label"), 7);
 }
 
-TEST(Drives, GinacIsNotSupported) {
+TEST(drives, GinacIsNotSupported) {
     std::string cards = "drive caller: 1, ginac, \"t^2\";\n";
     std::string msg;
     EXPECT_EQ(error_at(cards, &msg), where_of(cards, "ginac"));
     EXPECT_NE(msg.find("not supported"), std::string::npos) << msg;
 }
 
-TEST(Drives, File) {
+TEST(drives, File) {
     auto d = dc("file, 3, 2, amplitude, 0.5");
     EXPECT_EQ(d->params.get<long>("drive label"), 3);
     EXPECT_EQ(d->params.get<long>("column"), 2);
@@ -317,7 +328,7 @@ TEST(Drives, File) {
 
 // --- string drives -----------------------------------------------------------------------------
 
-TEST(Drives, StringValueAndDerivative) {
+TEST(drives, StringValueAndDerivative) {
     auto d = dc("string, \"sin(2*Time)\"");
     EXPECT_EQ(d->type, "string");
     EXPECT_EQ(d->source_text, "sin(2*Time)");
@@ -332,7 +343,7 @@ TEST(Drives, StringValueAndDerivative) {
     }
 }
 
-TEST(Drives, StringIntegerDivisionAndVar) {
+TEST(drives, StringIntegerDivisionAndVar) {
     auto d = dc("string, \"Step/2\"");
     mbs::CompiledExpr::Inputs in;
     in.step = 5;
@@ -350,7 +361,7 @@ TEST(Drives, StringIntegerDivisionAndVar) {
     EXPECT_DOUBLE_EQ(dv, 2 * 3.0 * 0.5 + 1.0);
 }
 
-TEST(Drives, StringFoldsDeckVariables) {
+TEST(drives, StringFoldsDeckVariables) {
     mbs::Model m = build("set: real W = 3.;\ndrive caller: 1, string, \"W*Time\";\n");
     mbs::CompiledExpr::Inputs in;
     in.time = 2.0;
@@ -359,7 +370,7 @@ TEST(Drives, StringFoldsDeckVariables) {
     EXPECT_DOUBLE_EQ(dv, 3.0);
 }
 
-TEST(Drives, StringErrorsPointIntoTheString) {
+TEST(drives, StringErrorsPointIntoTheString) {
     std::string cards = "drive caller: 1, string, \"2*Tme\";\n";
     EXPECT_EQ(error_at(cards), where_of(cards, "Tme"));
     cards = "drive caller: 1, string, \"  \";\n";
@@ -368,14 +379,15 @@ TEST(Drives, StringErrorsPointIntoTheString) {
 
 // --- scalar functions --------------------------------------------------------------------------
 
-TEST(ScalarFunctions, CardTypes) {
+TEST(scalar_function_drives, CardTypes) {
     mbs::Model m = build(
         "scalar function: \"c\", const, 2.;\n"
         "scalar function: \"e\", exp, base, 2., coefficient, 3., 4.;\n"
         "scalar function: \"l\", log, 1.5;\n"
         "scalar function: \"p\", pow, 2.;\n"
         "scalar function: \"lin\", linear, 0., 1., 2., 3.;\n"
-        "scalar function: \"cs\", cubic spline, do not extrapolate, 0., 0., 1., 1., 2., 4., 3., 9., end;\n"
+        "scalar function: \"cs\", cubic spline, do not extrapolate, 0., 0., 1., 1., 2., 4., 3., "
+        "9., end;\n"
         "scalar function: \"ml\", multilinear, 0., 0., 1., 2.;\n"
         "scalar function: \"ch\", chebychev, -1., 1., 0.5, 0.25, 0.125;\n"
         "scalar function: \"s\", sum, \"c\", \"p\";\n"
@@ -400,7 +412,7 @@ TEST(ScalarFunctions, CardTypes) {
     EXPECT_EQ(sf.at("d")->type, "scalarfunctiondiv");
 }
 
-TEST(ScalarFunctions, Errors) {
+TEST(scalar_function_drives, Errors) {
     std::string cards = "scalar function: \"cs\", cubic spline, 0., 0., 1., 1., 0.5, 4.;\n";
     EXPECT_EQ(error_at(cards), where_of(cards, "0.5"));
     cards = "scalar function: \"cs\", cubic spline, 0., 0., 1., 1.;\n";
@@ -413,11 +425,12 @@ TEST(ScalarFunctions, Errors) {
     EXPECT_EQ(error_at(cards), where_of(cards, "\"nope\""));
 }
 
-TEST(ScalarFunctions, Drive) {
-    mbs::Model m = build("scalar function: \"f\", pow, 3.;\n"
-                         "drive caller: 1, scalar function, \"f\";\n"
-                         "drive caller: 2, scalar function, \"g\", linear, 0., 0., 1., 2.;\n"
-                         "drive caller: 3, scalar function, \"k\", 4.;\n");
+TEST(scalar_function_drives, Drive) {
+    mbs::Model m = build(
+        "scalar function: \"f\", pow, 3.;\n"
+        "drive caller: 1, scalar function, \"f\";\n"
+        "drive caller: 2, scalar function, \"g\", linear, 0., 0., 1., 2.;\n"
+        "drive caller: 3, scalar function, \"k\", 4.;\n");
     auto d1 = m.drive_callers.at(1);
     EXPECT_EQ(d1->type, "scalarfunction");
     EXPECT_EQ(d1->params.get<std::string>("function"), "f");
@@ -428,7 +441,8 @@ TEST(ScalarFunctions, Drive) {
     EXPECT_EQ(def->type, "scalarfunctionlinear");
     EXPECT_DOUBLE_EQ(def->params.get<double>("y2"), 2.0);
     EXPECT_EQ(def->params.get<std::string>("name"), "g");
-    auto def3 = m.drive_callers.at(3)->params.get<std::shared_ptr<const DriveSpec>>("function definition");
+    auto def3 =
+        m.drive_callers.at(3)->params.get<std::shared_ptr<const DriveSpec>>("function definition");
     EXPECT_EQ(def3->type, "scalarfunctionconst");
     EXPECT_DOUBLE_EQ(def3->params.get<double>("value"), 4.0);
 
@@ -446,7 +460,8 @@ bool have_structural_nodes() {
 
 const std::string node_deck =
     "begin: data; problem: initial value; end: data;\n"
-    "begin: initial value; initial time: 0.; final time: 1.; time step: 1.e-3; end: initial value;\n"
+    "begin: initial value; initial time: 0.; final time: 1.; time step: 1.e-3; end: initial "
+    "value;\n"
     "begin: control data; structural nodes: 1; end: control data;\n"
     "begin: nodes; structural: 1, static, null, eye, null, null; end: nodes;\n";
 
@@ -459,12 +474,13 @@ std::string node_error_at(const std::string& cards) {
     return "no error";
 }
 
-TEST(Drives, NodeAndDof) {
+TEST(drives, NodeAndDof) {
     if (!have_structural_nodes()) GTEST_SKIP() << "structural node reader not registered";
-    mbs::Model m = build("drive caller: 1, node, 1, structural, string, \"X[1]\", direct;\n"
-                         "drive caller: 2, dof, 1, structural, 3, differential, linear, 0., 2.;\n"
-                         "drive caller: 3, node, 1, structural, index, 2, string, \"2*Var\";\n",
-                         node_deck);
+    mbs::Model m = build(
+        "drive caller: 1, node, 1, structural, string, \"X[1]\", direct;\n"
+        "drive caller: 2, dof, 1, structural, 3, differential, linear, 0., 2.;\n"
+        "drive caller: 3, node, 1, structural, index, 2, string, \"2*Var\";\n",
+        node_deck);
     auto n = m.drive_callers.at(1);
     EXPECT_EQ(n->params.get<mbs::EntityRef>("node").category, "structural");
     EXPECT_EQ(n->params.get<mbs::EntityRef>("node").label, 1);
@@ -480,15 +496,18 @@ TEST(Drives, NodeAndDof) {
     EXPECT_EQ(i->children[0]->type, "string");
 }
 
-TEST(Drives, NodeAndDofErrors) {
+TEST(drives, NodeAndDofErrors) {
     if (!have_structural_nodes()) GTEST_SKIP() << "structural node reader not registered";
     // Line 5 here: the node deck has four lines.
-    EXPECT_EQ(node_error_at("drive caller: 1, node, 2, structural, string, \"X[1]\", direct;\n"), "t.mbd:5:24");
-    EXPECT_EQ(node_error_at("drive caller: 1, dof, 1, structural, 7, algebraic, direct;\n"), "t.mbd:5:38");
-    EXPECT_EQ(node_error_at("drive caller: 1, dof, 1, structral, 1, algebraic, direct;\n"), "t.mbd:5:26");
+    EXPECT_EQ(node_error_at("drive caller: 1, node, 2, structural, string, \"X[1]\", direct;\n"),
+              "t.mbd:5:24");
+    EXPECT_EQ(node_error_at("drive caller: 1, dof, 1, structural, 7, algebraic, direct;\n"),
+              "t.mbd:5:38");
+    EXPECT_EQ(node_error_at("drive caller: 1, dof, 1, structral, 1, algebraic, direct;\n"),
+              "t.mbd:5:26");
 }
 
-TEST(Drives, ElementErrors) {
+TEST(drives, ElementErrors) {
     std::string cards = "drive caller: 1, element, 5, frobnicator, string, \"rz\", direct;\n";
     EXPECT_EQ(error_at(cards), where_of(cards, "frobnicator"));
     cards = "drive caller: 1, node, 1, abstract, direct;\n";

@@ -15,7 +15,8 @@ using mbs::VecN;
 // Three lines of preamble: the cards under test start on line 4.
 const std::string preamble =
     "begin: data; problem: initial value; end: data;\n"
-    "begin: initial value; initial time: 0.; final time: 1.; time step: 1.e-3; end: initial value;\n"
+    "begin: initial value; initial time: 0.; final time: 1.; time step: 1.e-3; end: initial "
+    "value;\n"
     "begin: control data; end: control data;\n";
 
 mbs::Model build(const std::string& cards) {
@@ -35,8 +36,10 @@ std::string where_of(const std::string& cards, const std::string& token, std::si
     for (; nth > 0; --nth) pos = cards.find(token, pos + 1);
     int line = 4, col = 1;
     for (std::size_t i = 0; i < pos; ++i) {
-        if (cards[i] == '\n') line++, col = 1;
-        else col++;
+        if (cards[i] == '\n')
+            line++, col = 1;
+        else
+            col++;
     }
     return "t.mbd:" + std::to_string(line) + ":" + std::to_string(col);
 }
@@ -71,7 +74,7 @@ VecN diag(std::initializer_list<double> d) {
 
 // --- linear laws -------------------------------------------------------------------------------
 
-TEST(Laws, LinearElasticInEveryDimension) {
+TEST(laws, LinearElasticInEveryDimension) {
     for (int dim : {1, 3, 6}) {
         auto l = law(dim, "linear elastic, 1.e3");
         EXPECT_EQ(l->type, "linearelastic");
@@ -84,7 +87,7 @@ TEST(Laws, LinearElasticInEveryDimension) {
     EXPECT_EQ(law(3, "linear elastic isotropic, 2.")->type, "linearelastic");
 }
 
-TEST(Laws, LinearElasticGeneric) {
+TEST(laws, LinearElasticGeneric) {
     auto l = law(6, "linear elastic generic, diag, 1., 2., 3., 4., 5., 6.");
     EXPECT_EQ(l->params.get<VecN>("stiffness"), diag({1., 2., 3., 4., 5., 6.}));
     auto s = law(3, "linear elastic generic, sym, 1., 2., 3., 4., 5., 6.");
@@ -92,16 +95,18 @@ TEST(Laws, LinearElasticGeneric) {
     EXPECT_EQ(law(1, "linear elastic generic, 5.")->params.get<VecN>("stiffness"), (VecN{5.}));
 }
 
-TEST(Laws, AxialTorsionCouplingIs6DOnly) {
-    auto l = law(6, "linear elastic generic axial torsion coupling, diag, 1., 2., 3., 4., 5., 6., 0.5");
+TEST(laws, AxialTorsionCouplingIs6DOnly) {
+    auto l =
+        law(6, "linear elastic generic axial torsion coupling, diag, 1., 2., 3., 4., 5., 6., 0.5");
     EXPECT_DOUBLE_EQ(num(*l, "coupling"), 0.5);
-    std::string cards = "constitutive law: 1, 3, linear elastic generic axial torsion coupling, eye, 0.5;\n";
+    std::string cards =
+        "constitutive law: 1, 3, linear elastic generic axial torsion coupling, eye, 0.5;\n";
     std::string msg;
     EXPECT_EQ(error_at(cards, &msg), where_of(cards, "linear"));
     EXPECT_NE(msg.find("allowed: 6"), std::string::npos) << msg;
 }
 
-TEST(Laws, LinearViscous) {
+TEST(laws, LinearViscous) {
     auto l = law(3, "linear viscous, 10.");
     EXPECT_EQ(kind(*l), "viscous");
     EXPECT_EQ(keys(*l), (Keys{"kind", "damping"}));
@@ -110,7 +115,7 @@ TEST(Laws, LinearViscous) {
     EXPECT_EQ(g->params.get<VecN>("damping"), diag({1., 2., 3.}));
 }
 
-TEST(Laws, LinearViscoelastic) {
+TEST(laws, LinearViscoelastic) {
     auto l = law(1, "linear viscoelastic, 100., 2.");
     EXPECT_EQ(kind(*l), "viscoelastic");
     EXPECT_EQ(keys(*l), (Keys{"kind", "stiffness", "damping"}));
@@ -123,7 +128,7 @@ TEST(Laws, LinearViscoelastic) {
     EXPECT_EQ(kind(*law(1, "linear viscoelastic, 3., 0.")), "elastic");
 }
 
-TEST(Laws, LinearViscoelasticGenericProportional) {
+TEST(laws, LinearViscoelasticGenericProportional) {
     auto l = law(3, "linear viscoelastic generic, diag, 10., 20., 30., proportional, 0.1");
     EXPECT_EQ(kind(*l), "viscoelastic");
     VecN c = l->params.get<VecN>("damping");
@@ -134,8 +139,9 @@ TEST(Laws, LinearViscoelasticGenericProportional) {
     EXPECT_EQ(g->params.get<VecN>("damping"), diag({1., 1., 1.}));
 }
 
-TEST(Laws, LinearTimeVariant) {
-    auto l = law(1, "linear time variant viscoelastic generic, 100., ramp, 1., 0., 1., 0., 2., const, 1.");
+TEST(laws, LinearTimeVariant) {
+    auto l = law(
+        1, "linear time variant viscoelastic generic, 100., ramp, 1., 0., 1., 0., 2., const, 1.");
     EXPECT_EQ(keys(*l), (Keys{"kind", "stiffness", "stiffness scale", "damping", "damping scale"}));
     using D = std::shared_ptr<const mbs::DriveSpec>;
     EXPECT_EQ(l->params.get<D>("stiffness scale")->type, "ramp");
@@ -143,8 +149,10 @@ TEST(Laws, LinearTimeVariant) {
     EXPECT_EQ(l->params.get<VecN>("damping"), (VecN{2.}));
 }
 
-TEST(Laws, PrestressAndPrestrainAreReadByTheBuilder) {
-    auto l = law(3, "linear elastic, 1.e3, prestress, 1., 2., 3., prestrain, single, 0., 0., 0.01, const, 1.");
+TEST(laws, PrestressAndPrestrainAreReadByTheBuilder) {
+    auto l = law(
+        3,
+        "linear elastic, 1.e3, prestress, 1., 2., 3., prestrain, single, 0., 0., 0.01, const, 1.");
     EXPECT_EQ(l->prestress, (VecN{1., 2., 3.}));
     ASSERT_TRUE(l->prestrain);
     EXPECT_EQ(l->prestrain->type, "single");
@@ -152,7 +160,7 @@ TEST(Laws, PrestressAndPrestrainAreReadByTheBuilder) {
 
 // --- bistop ------------------------------------------------------------------------------------
 
-TEST(Laws, LinearElasticBistopTakesAScalarStiffness) {
+TEST(laws, LinearElasticBistopTakesAScalarStiffness) {
     auto l = law(3, "linear elastic bistop, 1.e4, initial status, active, const, 0., const, 0.");
     EXPECT_EQ(keys(*l), (Keys{"kind", "stiffness", "initial status", "activate", "deactivate"}));
     EXPECT_DOUBLE_EQ(num(*l, "stiffness"), 1.e4);
@@ -163,7 +171,7 @@ TEST(Laws, LinearElasticBistopTakesAScalarStiffness) {
     EXPECT_DOUBLE_EQ(num(*v, "damping"), 2.0);
 }
 
-TEST(Laws, BistopWrapperTakesTheKindOfItsLaw) {
+TEST(laws, BistopWrapperTakesTheKindOfItsLaw) {
     auto l = law(1, "bistop, initial status, inactive, time, 1., linear viscous, 3.");
     EXPECT_EQ(kind(*l), "viscous");
     ASSERT_EQ(l->children.size(), 1u);
@@ -172,17 +180,17 @@ TEST(Laws, BistopWrapperTakesTheKindOfItsLaw) {
 
 // --- nonlinear laws ----------------------------------------------------------------------------
 
-TEST(Laws, DoubleLinear) {
+TEST(laws, DoubleLinear) {
     auto l = law(1, "double linear elastic, 1., 0.1, -0.2, 10.");
-    EXPECT_EQ(keys(*l), (Keys{"kind", "stiffness", "upper strain", "lower strain", "second stiffness",
-                             "third stiffness"}));
+    EXPECT_EQ(keys(*l), (Keys{"kind", "stiffness", "upper strain", "lower strain",
+                              "second stiffness", "third stiffness"}));
     EXPECT_DOUBLE_EQ(num(*l, "third stiffness"), 10.0);
     auto v = law(3, "double linear viscoelastic, 1., 0.1, -0.2, 10., 0.5, second damping, 5.");
     EXPECT_EQ(kind(*v), "viscoelastic");
     EXPECT_DOUBLE_EQ(num(*v, "second damping"), 5.0);
 }
 
-TEST(Laws, DoubleLinearErrors) {
+TEST(laws, DoubleLinearErrors) {
     std::string cards = "constitutive law: 1, 6, double linear elastic, 1., 0.1, -0.2, 10.;\n";
     std::string msg;
     EXPECT_EQ(error_at(cards, &msg), where_of(cards, "double"));
@@ -195,7 +203,7 @@ TEST(Laws, DoubleLinearErrors) {
     EXPECT_EQ(error_at(cards), where_of(cards, "0.2"));
 }
 
-TEST(Laws, Cubic) {
+TEST(laws, Cubic) {
     auto l = law(3, "cubic elastic generic, 1., 2., 3., 0., 0., 0., 4., 5., 6.");
     EXPECT_EQ(keys(*l), (Keys{"kind", "k1", "k2", "k3"}));
     EXPECT_EQ(l->params.get<VecN>("k3"), (VecN{4., 5., 6.}));
@@ -206,7 +214,7 @@ TEST(Laws, Cubic) {
     EXPECT_EQ(error_at(cards), where_of(cards, "cubic"));
 }
 
-TEST(Laws, OneDimensionalLaws) {
+TEST(laws, OneDimensionalLaws) {
     auto i = law(1, "inverse square elastic, 2., 0.5");
     EXPECT_EQ(keys(*i), (Keys{"kind", "stiffness", "reference length"}));
     EXPECT_DOUBLE_EQ(num(*law(1, "log elastic, 3."), "stiffness"), 3.0);
@@ -216,7 +224,7 @@ TEST(Laws, OneDimensionalLaws) {
     EXPECT_EQ(error_at(cards), where_of(cards, "0.;"));
 }
 
-TEST(Laws, IsotropicHardeningAndContact) {
+TEST(laws, IsotropicHardeningAndContact) {
     auto h = law(6, "isotropic hardening elastic, 1., 0.1, linear stiffness, 0.5");
     EXPECT_EQ(keys(*h), (Keys{"kind", "stiffness", "reference strain", "linear stiffness"}));
     EXPECT_DOUBLE_EQ(num(*h, "linear stiffness"), 0.5);
@@ -229,9 +237,10 @@ TEST(Laws, IsotropicHardeningAndContact) {
     EXPECT_EQ(error_at(cards), where_of(cards, "0.;"));
 }
 
-TEST(Laws, TurbulentViscoelasticOptionalArguments) {
+TEST(laws, TurbulentViscoelasticOptionalArguments) {
     auto a = law(1, "turbulent viscoelastic, 1., 2.");
-    EXPECT_EQ(keys(*a), (Keys{"kind", "stiffness", "parabolic damping", "threshold", "linear damping"}));
+    EXPECT_EQ(keys(*a),
+              (Keys{"kind", "stiffness", "parabolic damping", "threshold", "linear damping"}));
     EXPECT_DOUBLE_EQ(num(*a, "threshold"), 0.0);
     EXPECT_DOUBLE_EQ(num(*a, "linear damping"), 0.0);
     auto b = law(1, "turbulent viscoelastic, 1., 2., 0.5");
@@ -246,7 +255,7 @@ TEST(Laws, TurbulentViscoelasticOptionalArguments) {
 
 // --- wrappers ----------------------------------------------------------------------------------
 
-TEST(Laws, ArrayCombinesKinds) {
+TEST(laws, ArrayCombinesKinds) {
     auto l = law(3, "array, 2, linear elastic, 1., linear viscous, 2.");
     EXPECT_EQ(kind(*l), "viscoelastic");
     ASSERT_EQ(l->children.size(), 2u);
@@ -256,23 +265,24 @@ TEST(Laws, ArrayCombinesKinds) {
     EXPECT_EQ(error_at(cards), where_of(cards, "0,"));
 }
 
-TEST(Laws, ArrayOfReferences) {
-    mbs::Model m = build("constitutive law: 1, 1, linear viscous, 3.;\n"
-                         "constitutive law: 2, 1, array, 2, reference, 1, turbulent viscoelastic, 1., 2.;\n");
+TEST(laws, ArrayOfReferences) {
+    mbs::Model m = build(
+        "constitutive law: 1, 1, linear viscous, 3.;\n"
+        "constitutive law: 2, 1, array, 2, reference, 1, turbulent viscoelastic, 1., 2.;\n");
     auto l = m.laws.at(2);
     EXPECT_EQ(kind(*l), "viscoelastic");
     EXPECT_EQ(l->children[0]->type, "linearviscous");
     EXPECT_EQ(l->children[1]->type, "turbulentviscoelastic");
 }
 
-TEST(Laws, DriveCallerWrapper) {
+TEST(laws, DriveCallerWrapper) {
     auto l = law(6, "drive caller wrapper, sine, 0., 1., 1., forever, 1., linear elastic, 2.");
     EXPECT_EQ(kind(*l), "elastic");
     EXPECT_EQ(l->params.get<std::shared_ptr<const mbs::DriveSpec>>("drive")->type, "sine");
     EXPECT_EQ(l->children.at(0)->dim, 6);
 }
 
-TEST(Laws, AxialWrapperIs3DWithA1DLaw) {
+TEST(laws, AxialWrapperIs3DWithA1DLaw) {
     auto l = law(3, "axial wrapper, 0., 0., 1., linear viscoelastic, 1., 2.");
     EXPECT_EQ(kind(*l), "viscoelastic");
     EXPECT_EQ(l->children.at(0)->dim, 1);
@@ -283,7 +293,7 @@ TEST(Laws, AxialWrapperIs3DWithA1DLaw) {
     EXPECT_EQ(error_at(cards), where_of(cards, "null"));
 }
 
-TEST(Laws, InvariantAngular) {
+TEST(laws, InvariantAngular) {
     auto l = law(3, "invariant angular, 0.5, linear viscous, 1.");
     EXPECT_EQ(kind(*l), "viscoelastic");  // elastic (re-orientation) + the law's viscous
     EXPECT_DOUBLE_EQ(num(*l, "xi"), 0.5);
@@ -291,11 +301,12 @@ TEST(Laws, InvariantAngular) {
     EXPECT_EQ(error_at(cards), where_of(cards, "invariant"));
 }
 
-TEST(Laws, ScalarFunctionElastic) {
-    mbs::Model m = build("scalar function: \"f\", cubic spline, -1., -2., 0., 0., 1., 3.;\n"
-                         "constitutive law: 1, 1, scalar function elastic, \"f\";\n"
-                         "constitutive law: 2, 3, scalar function elastic orthotropic, \"f\", null, \"f\";\n"
-                         "constitutive law: 3, 6, scalar function elastic isotropic, \"g\", pow, 3.;\n");
+TEST(laws, ScalarFunctionElastic) {
+    mbs::Model m = build(
+        "scalar function: \"f\", cubic spline, -1., -2., 0., 0., 1., 3.;\n"
+        "constitutive law: 1, 1, scalar function elastic, \"f\";\n"
+        "constitutive law: 2, 3, scalar function elastic orthotropic, \"f\", null, \"f\";\n"
+        "constitutive law: 3, 6, scalar function elastic isotropic, \"g\", pow, 3.;\n");
     auto a = m.laws.at(1);
     EXPECT_EQ(a->type, "scalarfunctionelasticisotropic");
     EXPECT_EQ(kind(*a), "elastic");
@@ -309,8 +320,9 @@ TEST(Laws, ScalarFunctionElastic) {
     EXPECT_EQ(error_at(cards), where_of(cards, "\"nope\""));
 }
 
-TEST(Laws, UnsupportedLawsSaySo) {
-    for (const char* name : {"symbolic elastic", "shock absorber", "nlsf viscoelastic", "ann elastic"}) {
+TEST(laws, UnsupportedLawsSaySo) {
+    for (const char* name :
+         {"symbolic elastic", "shock absorber", "nlsf viscoelastic", "ann elastic"}) {
         std::string cards = std::string("constitutive law: 1, 1, ") + name + ", 1.;\n";
         std::string msg;
         EXPECT_EQ(error_at(cards, &msg), where_of(cards, name)) << name;
