@@ -327,6 +327,13 @@ bool Builder::global_card(const std::string& name, DeckReader& r, const SourceFi
         if (st_.model.scalar_functions.count(fname)) throw InputError(at, "scalar function \"" + fname + "\" is already defined");
         std::string type = r.peek_word();
         const DriveReaderFn* fn = type.empty() ? nullptr : Registry::instance().drives.find("scalar function " + type);
+        if (!fn && r.next_is_value()) {
+            // MBDyn's default type: `scalar function: "k", 3.;` is a constant.
+            type = "const";
+            fn = Registry::instance().drives.find("scalar function const");
+        } else if (fn) {
+            r.skip();
+        }
         if (!fn) {
             std::vector<std::string> names;
             for (auto& n : Registry::instance().drives.names())
@@ -335,7 +342,6 @@ bool Builder::global_card(const std::string& name, DeckReader& r, const SourceFi
             r.error("unknown scalar function type" + (type.empty() ? std::string{} : " '" + type + "'"),
                     near.empty() ? "e.g. const, linear, cubic spline, multilinear" : "did you mean '" + near + "'?");
         }
-        r.skip();
         auto spec = std::make_shared<DriveSpec>();
         spec->type = "scalarfunction" + type;
         spec->loc = at;

@@ -371,7 +371,12 @@ std::shared_ptr<const LawSpec> DeckReader::law(int dim, std::string_view what) {
     spec->loc = at;
     (*fn)(*this, *spec);
     if (accept("prestress")) spec->prestress = entity(dim, "prestress");
-    if (accept("prestrain")) spec->prestrain = tpl_drive(dim, "prestrain");
+    if (peek("prestrain")) {
+        if (spec->params.get_or<std::string>("kind", "") == "viscous")
+            error("a viscous law takes no prestrain", "use 'prestress' (as MBDyn does)");
+        skip();
+        spec->prestrain = tpl_drive(dim, "prestrain");
+    }
     return spec;
 }
 
