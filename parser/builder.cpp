@@ -566,7 +566,7 @@ void Builder::problem_card(const std::string& name, DeckReader& r) {
         if (ls != "naive" && ls != "umfpack" && ls != "klu")
             r.warn_at(at, "linear solver '" + ls + "' is not available; klu is used instead"), ls = "klu";
         s.set("linear solver", ls);
-        store_raw(s, "linear solver options", r);
+        if (!r.at_end()) store_raw(s, "linear solver options", r);
     } else if (name == "nonlinearsolver") {
         std::string ns = r.keyword({"default", "newton raphson", "line search", "matrix free"}, "nonlinear solver");
         s.set("nonlinear solver", ns);
@@ -575,7 +575,7 @@ void Builder::problem_card(const std::string& name, DeckReader& r) {
         } else {
             r.accept("true");
         }
-        store_raw(s, "nonlinear solver options", r);
+        if (!r.at_end()) store_raw(s, "nonlinear solver options", r);
     } else if (name == "newtonraphson") {
         if (r.accept("modified")) s.set("newton modified iterations", r.at_end() ? 1L : r.integer("iterations"));
         else r.accept("true");
