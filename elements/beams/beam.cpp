@@ -47,19 +47,23 @@ BeamNode read_beam_node(Reader& r, EntityDesc& e, int k, const char* element) {
     b.node = &cards::read_structural_node(r, "node " + s, element);
     r.accept("position");
     b.offset = r.position_rel(*b.node, "offset of node " + s);
-    if (r.accept("orientation") || r.accept("rot")) b.R = r.orientation_rel(*b.node, "orientation of node " + s);
+    if (r.accept("orientation") || r.accept("rot"))
+        b.R = r.orientation_rel(*b.node, "orientation of node " + s);
     e.props.set("node" + s, cards::node_ref(*b.node));
     e.props.set("offset" + s, b.offset);
     e.props.set("orientation" + s, b.R);
     return b;
 }
 
-void check_nodes_distinct(Reader& r, EntityDesc& e, const std::vector<BeamNode>& nodes, const SourceLoc& at) {
+void check_nodes_distinct(Reader& r, EntityDesc& e, const std::vector<BeamNode>& nodes,
+                          const SourceLoc& at) {
     for (std::size_t i = 0; i < nodes.size(); ++i)
         for (std::size_t j = i + 1; j < nodes.size(); ++j)
             if (nodes[i].node->label == nodes[j].node->label)
-                r.error_at(at, e.category + " uses node " + std::to_string(nodes[i].node->label) + " twice",
-                           "the nodes of a beam must be different");
+                r.error_at(
+                    at,
+                    e.category + " uses node " + std::to_string(nodes[i].node->label) + " twice",
+                    "the nodes of a beam must be different");
 }
 
 // `from nodes` (or `node`) or an absolute orientation matrix; nullopt-like flag in `from_nodes`.
@@ -77,9 +81,20 @@ void read_tail(Reader& r, EntityDesc& e) {
         r.error("piezoelectric actuator beams are not supported yet");
     if (r.accept("custom output")) {
         std::string flags;
-        static const std::initializer_list<std::string_view> names = {
-            "position", "orientation", "configuration", "force", "moment", "forces", "linear strain",
-            "angular strain", "strains", "linear strain rate", "angular strain rate", "strain rates", "all", "none"};
+        static const std::initializer_list<std::string_view> names = {"position",
+                                                                      "orientation",
+                                                                      "configuration",
+                                                                      "force",
+                                                                      "moment",
+                                                                      "forces",
+                                                                      "linear strain",
+                                                                      "angular strain",
+                                                                      "strains",
+                                                                      "linear strain rate",
+                                                                      "angular strain rate",
+                                                                      "strain rates",
+                                                                      "all",
+                                                                      "none"};
         while (!r.at_end() && !r.peek("output")) {
             std::string f = r.keyword(names, "beam custom output flag");
             flags += (flags.empty() ? "" : " ") + f;

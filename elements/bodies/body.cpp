@@ -9,6 +9,7 @@
 #include <Eigen/Eigenvalues>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "core/registry.hpp"
 #include "elements/misc/card_helpers.hpp"
@@ -28,20 +29,25 @@ void check_inertia(Reader& r, const SourceLoc& at, const Mat3& J, bool allow_neg
     double scale = J.cwiseAbs().maxCoeff();
     if (scale == 0.0) return;
     if ((J - J.transpose()).cwiseAbs().maxCoeff() > 1e-9 * scale)
-        r.warn_at(at, "inertia matrix is not symmetric; its symmetric part is what matters physically");
+        r.warn_at(at,
+                  "inertia matrix is not symmetric; its symmetric part is what matters physically");
     if (allow_negative) return;
     Mat3 Js = 0.5 * (J + J.transpose());
     Eigen::SelfAdjointEigenSolver<Mat3> es(Js, Eigen::EigenvaluesOnly);
     Vec3 ev = es.eigenvalues();
     if (ev.minCoeff() < -1e-12 * scale)
-        r.error_at(at,
-                   "inertia matrix is not positive semi-definite (principal moments " + std::to_string(ev[0]) +
-                       ", " + std::to_string(ev[1]) + ", " + std::to_string(ev[2]) + ")",
-                   "give the inertia about the centre of mass; off-diagonal terms are entered without the "
-                   "NASTRAN minus sign");
+        r.error_at(
+            at,
+            "inertia matrix is not positive semi-definite (principal moments " +
+                std::to_string(ev[0]) + ", " + std::to_string(ev[1]) + ", " +
+                std::to_string(ev[2]) + ")",
+            "give the inertia about the centre of mass; off-diagonal terms are entered without the "
+            "NASTRAN minus sign");
     // Principal moments of a real body obey the triangle inequality J1 + J2 >= J3.
     if (ev[0] + ev[1] < ev[2] * (1.0 - 1e-9))
-        r.warn_at(at, "principal moments of inertia violate J1 + J2 >= J3: no real body has this inertia");
+        r.warn_at(
+            at,
+            "principal moments of inertia violate J1 + J2 >= J3: no real body has this inertia");
 }
 
 MassData read_mass(Reader& r, const EntityDesc& node, bool rotations, bool allow_negative) {
@@ -72,14 +78,17 @@ MassData read_mass(Reader& r, const EntityDesc& node, bool rotations, bool allow
 
 // A body may only sit on a dynamic node unless the model is static (mbdyn-syntax.md 4.1).
 void check_body_node(Reader& r, const SourceLoc& at, const EntityDesc& node) {
-    if (node.type == "dynamic" || node.type == "dynamic displacement" || node.type == "modal") return;
+    if (node.type == "dynamic" || node.type == "dynamic displacement" || node.type == "modal")
+        return;
     const Props& c = r.model().control;
-    bool static_model = c.get_or<bool>("static model", false) ||
-                        c.get_or<std::string>("model", "") == "static";
+    bool static_model =
+        c.get_or<bool>("static model", false) || c.get_or<std::string>("model", "") == "static";
     if (static_model && (node.type == "static" || node.type == "static displacement")) return;
-    r.error_at(at, "body needs a dynamic structural node, but node " + std::to_string(node.label) + " is '" +
-                       node.type + "'",
-               static_model ? "" : "declare the node 'dynamic' (or set 'model: static;' in control data)");
+    r.error_at(
+        at,
+        "body needs a dynamic structural node, but node " + std::to_string(node.label) + " is '" +
+            node.type + "'",
+        static_model ? "" : "declare the node 'dynamic' (or set 'model: static;' in control data)");
 }
 
 void read_body(Reader& r, EntityDesc& e) {
@@ -97,7 +106,8 @@ void read_body(Reader& r, EntityDesc& e) {
     if (r.accept("condense")) {
         SourceLoc at = r.loc();
         count = r.integer("number of masses to condense");
-        if (count < 1) r.error_at(at, "'condense' needs at least one mass, got " + std::to_string(count));
+        if (count < 1)
+            r.error_at(at, "'condense' needs at least one mass, got " + std::to_string(count));
         condense = true;
         e.props.set("condense", count);
     }
@@ -119,19 +129,25 @@ void read_body(Reader& r, EntityDesc& e) {
             }
         }
     }
+    if (!rotations && !r.at_end() && !r.peek("output"))
+        r.error("a point mass on the displacement-only node " + std::to_string(node.label) +
+                    " takes only the mass",
+                "remove the centre of mass and inertia, or use a node with rotations");
     MassData total;
     Vec3 S = Vec3::Zero();
     for (const auto& d : masses) {
         total.m += d.m;
         S += d.m * d.xc;
     }
-    if (!allow_negative && total.m < 0.0) r.error_at(at_node, "the total mass of the body is negative");
+    if (!allow_negative && total.m < 0.0)
+        r.error_at(at_node, "the total mass of the body is negative");
     if (rotations) {
         if (masses.size() == 1) {
             total = masses.front();
         } else {
             if (std::fabs(total.m) < 1e-300)
-                r.error_at(at_node, "the condensed masses add up to zero: the centre of mass is undefined");
+                r.error_at(at_node,
+                           "the condensed masses add up to zero: the centre of mass is undefined");
             total.xc = S / total.m;
             for (const auto& d : masses) {
                 Vec3 dx = d.xc - total.xc;

@@ -28,9 +28,10 @@ struct Kind {
 const char* card_name(const Kind& k) { return k.couple ? "couple" : "force"; }
 
 void read_structural(Reader& r, EntityDesc& e, const Kind& k) {
-    std::string what = std::string(k.follower ? "follower " : "absolute ") + (k.internal ? "internal " : "") +
-                       card_name(k);
-    const EntityDesc& n1 = cards::read_structural_node(r, k.internal ? "node 1" : "node", what, !k.displacement);
+    std::string what = std::string(k.follower ? "follower " : "absolute ") +
+                       (k.internal ? "internal " : "") + card_name(k);
+    const EntityDesc& n1 =
+        cards::read_structural_node(r, k.internal ? "node 1" : "node", what, !k.displacement);
     e.props.set(k.internal ? "node1" : "node", cards::node_ref(n1));
     // The frame the vector is resolved to: global for absolute, the node-1 frame for follower.
     Mat3 R1 = cards::node_orientation(n1);
@@ -45,12 +46,15 @@ void read_structural(Reader& r, EntityDesc& e, const Kind& k) {
             arm1 = r.position_rel(n1, "arm");
             if (!k.couple) e.props.set(k.internal ? "offset1" : "offset", arm1);
         } else if (!k.couple) {
-            r.warn("'position' expected before the force arm; reading the deprecated form "
-                   "'<direction>, <arm>, <drive>'");
+            r.warn(
+                "'position' expected before the force arm; reading the deprecated form "
+                "'<direction>, <arm>, <drive>'");
             legacy = true;
             at_dir = r.loc();
-            legacy_dir = k.follower ? r.direction_rel(n1, "force direction") : r.direction_abs(&n1, "force direction");
-            if (!(legacy_dir.norm() > 0.0)) r.error_at(at_dir, "the force direction is a null vector");
+            legacy_dir = k.follower ? r.direction_rel(n1, "force direction")
+                                    : r.direction_abs(&n1, "force direction");
+            if (!(legacy_dir.norm() > 0.0))
+                r.error_at(at_dir, "the force direction is a null vector");
             legacy_dir.normalize();
             arm1 = r.position_rel(n1, "arm");
             e.props.set(k.internal ? "offset1" : "offset", arm1);
@@ -60,8 +64,9 @@ void read_structural(Reader& r, EntityDesc& e, const Kind& k) {
     if (k.internal) {
         SourceLoc at2 = r.loc();
         const EntityDesc& n2 = cards::read_structural_node(r, "node 2", what, !k.displacement);
-        if (n2.label == n1.label) r.error_at(at2, "internal " + std::string(card_name(k)) + " between node " +
-                                                     std::to_string(n1.label) + " and itself");
+        if (n2.label == n1.label)
+            r.error_at(at2, "internal " + std::string(card_name(k)) + " between node " +
+                                std::to_string(n1.label) + " and itself");
         e.props.set("node2", cards::node_ref(n2));
         if (!k.displacement) {
             bool pos = r.accept("position");
@@ -97,15 +102,18 @@ MBS_REGISTER_ELEMENT("force", "conservative", (read_kind<false, false, false, fa
 MBS_REGISTER_ELEMENT("force", "follower", (read_kind<false, true, false, false>));
 MBS_REGISTER_ELEMENT("force", "absolute displacement", (read_kind<false, false, false, true>));
 MBS_REGISTER_ELEMENT("force", "absolute internal", (read_kind<false, false, true, false>));
-MBS_REGISTER_ELEMENT("force", "conservative internal", (read_kind<false, false, true, false, true>));
+MBS_REGISTER_ELEMENT("force", "conservative internal",
+                     (read_kind<false, false, true, false, true>));
 MBS_REGISTER_ELEMENT("force", "follower internal", (read_kind<false, true, true, false>));
-MBS_REGISTER_ELEMENT("force", "absolute internal displacement", (read_kind<false, false, true, true>));
+MBS_REGISTER_ELEMENT("force", "absolute internal displacement",
+                     (read_kind<false, false, true, true>));
 
 MBS_REGISTER_ELEMENT("couple", "absolute", (read_kind<true, false, false, false>));
 MBS_REGISTER_ELEMENT("couple", "conservative", (read_kind<true, false, false, false, true>));
 MBS_REGISTER_ELEMENT("couple", "follower", (read_kind<true, true, false, false>));
 MBS_REGISTER_ELEMENT("couple", "absolute internal", (read_kind<true, false, true, false>));
-MBS_REGISTER_ELEMENT("couple", "conservative internal", (read_kind<true, false, true, false, true>));
+MBS_REGISTER_ELEMENT("couple", "conservative internal",
+                     (read_kind<true, false, true, false, true>));
 MBS_REGISTER_ELEMENT("couple", "follower internal", (read_kind<true, true, true, false>));
 
 }  // namespace mbs

@@ -17,8 +17,10 @@ namespace {
 void read_side(Reader& r, EntityDesc& e, const EntityDesc& n, const std::string& s) {
     e.props.set("node" + s, cards::node_ref(n));
     Vec3 f = r.accept("position") ? r.position_rel(n, "arm") : Vec3::Zero();
-    Mat3 Rf = r.accept("force orientation") ? r.orientation_rel(n, "force orientation") : Mat3::Identity();
-    Mat3 Rm = r.accept("moment orientation") ? r.orientation_rel(n, "moment orientation") : Mat3::Identity();
+    Mat3 Rf = r.accept("force orientation") ? r.orientation_rel(n, "force orientation")
+                                            : Mat3::Identity();
+    Mat3 Rm = r.accept("moment orientation") ? r.orientation_rel(n, "moment orientation")
+                                             : Mat3::Identity();
     e.props.set("offset" + s, f);
     e.props.set("force orientation" + s, Rf);
     e.props.set("moment orientation" + s, Rm);

@@ -40,7 +40,8 @@ void read_spring(Reader& r, EntityDesc& e) {
     SourceLoc at = r.loc();
     auto law = r.law(1, "spring constitutive law");
     if (cards::law_kind(*law) != cards::LawKind::elastic)
-        r.error_at(at, "genel spring accepts elastic constitutive laws only, got '" + law->type + "'",
+        r.error_at(at,
+                   "genel spring accepts elastic constitutive laws only, got '" + law->type + "'",
                    "use 'spring support' or a rod for viscous laws");
     e.props.set("law", law);
 }
@@ -52,9 +53,11 @@ void require_value_of_differential(Reader& r, const SourceLoc& at, const cards::
                            d.node->props.get_or<std::string>("kind", "") == "algebraic" ||
                            d.node->props.get_or<std::string>("order", "") == "algebraic");
     if (d.order != 0 || algebraic_node)
-        r.error_at(at, "genel " + std::string(d.order != 0 ? "needs the value ('algebraic') of the dof, not its "
-                                                             "derivative"
-                                                           : "needs a differential dof"));
+        r.error_at(at,
+                   "genel " + std::string(d.order != 0
+                                              ? "needs the value ('algebraic') of the dof, not its "
+                                                "derivative"
+                                              : "needs a differential dof"));
 }
 
 void read_spring_support(Reader& r, EntityDesc& e) {

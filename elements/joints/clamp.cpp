@@ -16,7 +16,8 @@ void read_clamp(Reader& r, EntityDesc& e) {
     r.accept("position");
     Vec3 x = r.accept("node") ? cards::node_position(n) : r.position_abs("clamp position", &n);
     r.accept("orientation");
-    Mat3 R = r.accept("node") ? cards::node_orientation(n) : r.orientation_abs("clamp orientation", &n);
+    Mat3 R =
+        r.accept("node") ? cards::node_orientation(n) : r.orientation_abs("clamp orientation", &n);
     e.props.set("position", x);
     e.props.set("orientation", R);
 }

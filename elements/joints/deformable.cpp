@@ -18,7 +18,8 @@
 namespace mbs {
 namespace {
 
-void read_ends(Reader& r, EntityDesc& e, std::string_view element, cards::Offset offset, bool store_offsets) {
+void read_ends(Reader& r, EntityDesc& e, std::string_view element, cards::Offset offset,
+               bool store_offsets) {
     cards::EndOptions opt;
     opt.offset = offset;
     auto end1 = cards::read_end1(r, element, opt);
@@ -60,7 +61,8 @@ MBS_REGISTER_ELEMENT("joint", "deformable hinge", read_deformable_hinge);
 MBS_REGISTER_ELEMENT("joint", "invariant deformable hinge", read_deformable_hinge);
 MBS_REGISTER_ELEMENT("joint", "deformable axial joint", read_deformable_axial_joint);
 MBS_REGISTER_ELEMENT("joint", "deformable displacement joint", read_deformable_displacement_joint);
-MBS_REGISTER_ELEMENT("joint", "invariant deformable displacement joint", read_deformable_displacement_joint);
+MBS_REGISTER_ELEMENT("joint", "invariant deformable displacement joint",
+                     read_deformable_displacement_joint);
 MBS_REGISTER_ELEMENT("joint", "deformable displacement hinge", read_deformable_displacement_hinge);
 MBS_REGISTER_ELEMENT("joint", "deformable joint", read_deformable_joint);
 MBS_REGISTER_ELEMENT("joint", "invariant deformable joint", read_deformable_joint);

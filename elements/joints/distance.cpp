@@ -14,7 +14,8 @@
 namespace mbs {
 namespace {
 
-void read_distance_common(Reader& r, EntityDesc& e, std::string_view element, cards::Offset offset) {
+void read_distance_common(Reader& r, EntityDesc& e, std::string_view element,
+                          cards::Offset offset) {
     cards::EndOptions opt;
     opt.offset = offset;
     opt.orientation = false;
@@ -23,7 +24,8 @@ void read_distance_common(Reader& r, EntityDesc& e, std::string_view element, ca
     auto end2 = cards::read_end2(r, end1, element, opt);
     bool offsets = end1.has_offset || end2.has_offset;
     if (offsets && !(cards::has_rotations(*end1.node) && cards::has_rotations(*end2.node)))
-        r.error_at(end2.node_loc, std::string(element) + " with offsets needs nodes with rotations");
+        r.error_at(end2.node_loc,
+                   std::string(element) + " with offsets needs nodes with rotations");
     cards::store_end(e, end1, 1, offsets, false);
     cards::store_end(e, end2, 2, offsets, false);
     Vec3 d = cards::node_position(*end2.node) + cards::node_orientation(*end2.node) * end2.offset -
@@ -31,7 +33,8 @@ void read_distance_common(Reader& r, EntityDesc& e, std::string_view element, ca
     SourceLoc at = r.loc();
     if (r.accept("from nodes")) {
         if (!(d.norm() > 0.0))
-            r.error_at(at, "the two points coincide: a distance joint of zero length has no direction",
+            r.error_at(at,
+                       "the two points coincide: a distance joint of zero length has no direction",
                        "use a spherical hinge to join two points");
         e.props.set("length", d.norm());
     } else {
@@ -39,7 +42,9 @@ void read_distance_common(Reader& r, EntityDesc& e, std::string_view element, ca
     }
 }
 
-void read_distance(Reader& r, EntityDesc& e) { read_distance_common(r, e, "distance joint", cards::Offset::keyword); }
+void read_distance(Reader& r, EntityDesc& e) {
+    read_distance_common(r, e, "distance joint", cards::Offset::keyword);
+}
 
 void read_distance_with_offset(Reader& r, EntityDesc& e) {
     r.warn("'distance with offset' is deprecated; use 'distance' with 'position' offsets");

@@ -23,8 +23,10 @@ void read_in_line(Reader& r, EntityDesc& e) {
     e.props.set("offset1", p);
     e.props.set("orientation1", R);
     e.props.set("node2", cards::node_ref(n2));
-    if (r.accept("offset")) e.props.set("offset2", r.position_rel_other(n2, n1, p, "offset of node 2"));
-    if (r.peek("friction")) r.error("in line joint friction is not supported yet", "remove the friction block");
+    if (r.accept("offset"))
+        e.props.set("offset2", r.position_rel_other(n2, n1, p, "offset of node 2"));
+    if (r.peek("friction"))
+        r.error("in line joint friction is not supported yet", "remove the friction block");
 }
 
 }  // namespace

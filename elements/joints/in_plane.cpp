@@ -23,7 +23,8 @@ void read_in_plane(Reader& r, EntityDesc& e) {
     e.props.set("offset1", p);
     e.props.set("normal", Vec3(v.normalized()));
     e.props.set("node2", cards::node_ref(n2));
-    if (r.accept("offset")) e.props.set("offset2", r.position_rel_other(n2, n1, p, "offset of node 2"));
+    if (r.accept("offset"))
+        e.props.set("offset2", r.position_rel_other(n2, n1, p, "offset of node 2"));
 }
 
 }  // namespace

@@ -9,8 +9,8 @@ namespace mbs::cards {
 
 namespace {
 
-const EntityDesc& read_end_node(Reader& r, JointEnd& end, std::string_view what, std::string_view element,
-                                const EndOptions& opt) {
+const EntityDesc& read_end_node(Reader& r, JointEnd& end, std::string_view what,
+                                std::string_view element, const EndOptions& opt) {
     end.node_loc = r.loc();
     const EntityDesc& n = read_structural_node(r, what, element, opt.need_rotations);
     end.node = &n;
@@ -37,8 +37,8 @@ JointEnd read_end1(Reader& r, std::string_view element, const EndOptions& opt) {
     const EntityDesc& n = read_end_node(r, end, "node 1", element, opt);
     if (offset_present(r, opt)) {
         if (!has_rotations(n))
-            r.error("an offset needs a node with rotations, but node " + std::to_string(n.label) + " is a '" +
-                    n.type + "' node");
+            r.error("an offset needs a node with rotations, but node " + std::to_string(n.label) +
+                    " is a '" + n.type + "' node");
         end.offset = r.position_rel(n, "offset of node 1");
         end.has_offset = true;
     }
@@ -49,13 +49,15 @@ JointEnd read_end1(Reader& r, std::string_view element, const EndOptions& opt) {
     return end;
 }
 
-JointEnd read_end2(Reader& r, const JointEnd& end1, std::string_view element, const EndOptions& opt) {
+JointEnd read_end2(Reader& r, const JointEnd& end1, std::string_view element,
+                   const EndOptions& opt) {
     JointEnd end;
     const EntityDesc& n = read_end_node(r, end, "node 2", element, opt);
     check_distinct_nodes(r, end.node_loc, *end1.node, n, element);
     if (offset_present(r, opt)) {
         if (!has_rotations(n) || !has_rotations(*end1.node))
-            r.error("offsets need nodes with rotations ('" + end1.node->type + "' and '" + n.type + "' here)");
+            r.error("offsets need nodes with rotations ('" + end1.node->type + "' and '" + n.type +
+                    "' here)");
         end.offset = r.position_rel_other(n, *end1.node, end1.offset, "offset of node 2");
         end.has_offset = true;
     }
@@ -71,11 +73,13 @@ const EntityDesc& read_pin(Reader& r, EntityDesc& e, std::string_view element) {
     e.props.set("node", node_ref(n));
     r.accept("position");
     e.props.set("offset", r.position_rel(n, "offset"));
-    Mat3 Rh = accept_orientation_keyword(r) ? r.orientation_rel(n, "hinge orientation") : Mat3::Identity();
+    Mat3 Rh = accept_orientation_keyword(r) ? r.orientation_rel(n, "hinge orientation")
+                                            : Mat3::Identity();
     e.props.set("hinge orientation", Rh);
     r.accept("position");
     e.props.set("position", r.position_abs("pin position", &n));
-    Mat3 R0 = accept_orientation_keyword(r) ? r.orientation_abs("pin orientation", &n) : Mat3::Identity();
+    Mat3 R0 =
+        accept_orientation_keyword(r) ? r.orientation_abs("pin orientation", &n) : Mat3::Identity();
     e.props.set("orientation", R0);
     return n;
 }

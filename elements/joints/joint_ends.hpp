@@ -26,15 +26,16 @@ struct JointEnd {
 
 struct EndOptions {
     Offset offset = Offset::mandatory;
-    bool orientation = true;        // accepts [, {orientation|hinge}, <OrMat rel>]
-    bool need_rotations = true;     // rejects displacement-only nodes
+    bool orientation = true;     // accepts [, {orientation|hinge}, <OrMat rel>]
+    bool need_rotations = true;  // rejects displacement-only nodes
 };
 
 // First end: reads the node and its optional data.
 JointEnd read_end1(Reader& r, std::string_view element, const EndOptions& opt);
 // Second end: offsets and orientations may refer to end 1 through `reference, other ...`.
 // Errors when the node is the node of end 1.
-JointEnd read_end2(Reader& r, const JointEnd& end1, std::string_view element, const EndOptions& opt);
+JointEnd read_end2(Reader& r, const JointEnd& end1, std::string_view element,
+                   const EndOptions& opt);
 
 // Pin geometry: node, [position,] off [, orientation, Rh], [position,] <abs x>
 // [, orientation, <abs R>]. Stores "node", "offset", "hinge orientation" (node frame), "position"

@@ -21,7 +21,8 @@ namespace mbs {
 namespace {
 
 void reject_friction(Reader& r) {
-    if (r.peek("friction")) r.error("hinge friction is not supported yet", "remove the friction block");
+    if (r.peek("friction"))
+        r.error("hinge friction is not supported yet", "remove the friction block");
 }
 
 void read_optional_initial_theta(Reader& r, EntityDesc& e) {

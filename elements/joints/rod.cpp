@@ -35,7 +35,8 @@ void read_rod_common(Reader& r, EntityDesc& e, cards::Offset offset, bool legacy
 
     // Legacy: `l0, offset, off1, off2` after the length.
     if (legacy_offsets && r.peek("offset")) {
-        r.warn("keyword 'offset' after the rod length is deprecated; use 'position' after each node");
+        r.warn(
+            "keyword 'offset' after the rod length is deprecated; use 'position' after each node");
         if (end1.has_offset || end2.has_offset) r.error("rod offsets are already defined");
         r.skip();
         if (!cards::has_rotations(*end1.node) || !cards::has_rotations(*end2.node))
@@ -51,8 +52,10 @@ void read_rod_common(Reader& r, EntityDesc& e, cards::Offset offset, bool legacy
     double l = current_length(end1, end2);
     if (from_nodes) l0 = l;
     if (!(l0 > 0.0))
-        r.error_at(at_l0, from_nodes ? "the rod ends coincide: the length from the nodes is zero"
-                                     : "the rod reference length l0 must be positive, got " + std::to_string(l0),
+        r.error_at(at_l0,
+                   from_nodes
+                       ? "the rod ends coincide: the length from the nodes is zero"
+                       : "the rod reference length l0 must be positive, got " + std::to_string(l0),
                    "the law's input is the strain (l - l0)/l0");
 
     cards::store_end(e, end1, 1, offsets, false);

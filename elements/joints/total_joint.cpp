@@ -50,10 +50,12 @@ Side read_side(Reader& r, const EntityDesc& n, const EntityDesc* first, const Si
         s.f = first ? r.position_rel_other(n, *first, first_side->f, "offset " + what)
                     : r.position_rel(n, "offset " + what);
     if (r.accept("position orientation"))
-        s.Rp = first ? r.orientation_rel_other(n, *first, first_side->Rp, "position orientation " + what)
+        s.Rp = first ? r.orientation_rel_other(n, *first, first_side->Rp,
+                                               "position orientation " + what)
                      : r.orientation_rel(n, "position orientation " + what);
     if (r.accept("rotation orientation"))
-        s.Rr = first ? r.orientation_rel_other(n, *first, first_side->Rr, "rotation orientation " + what)
+        s.Rr = first ? r.orientation_rel_other(n, *first, first_side->Rr,
+                                               "rotation orientation " + what)
                      : r.orientation_rel(n, "rotation orientation " + what);
     return s;
 }
@@ -62,21 +64,29 @@ std::string read_statuses(Reader& r, bool position) {
     std::string out;
     for (int k = 0; k < 3; ++k) {
         std::string s;
-        if (r.accept("inactive")) s = "inactive";
-        else if (r.accept("active")) s = position ? "position" : "rotation";
-        else if (position && r.accept("position")) s = "position";
-        else if (position && r.accept("velocity")) s = "velocity";
-        else if (!position && r.accept("rotation")) s = "rotation";
-        else if (!position && r.accept("angular velocity")) s = "angular velocity";
+        if (r.accept("inactive"))
+            s = "inactive";
+        else if (r.accept("active"))
+            s = position ? "position" : "rotation";
+        else if (position && r.accept("position"))
+            s = "position";
+        else if (position && r.accept("velocity"))
+            s = "velocity";
+        else if (!position && r.accept("rotation"))
+            s = "rotation";
+        else if (!position && r.accept("angular velocity"))
+            s = "angular velocity";
         else {
             if (r.at_end() || r.peek_empty())
-                r.error(std::string("missing status of ") + (position ? "position" : "orientation") +
-                        " component " + std::to_string(k + 1),
+                r.error(std::string("missing status of ") +
+                            (position ? "position" : "orientation") + " component " +
+                            std::to_string(k + 1),
                         "all three components must be given");
             // Anything else is a boolean expression (true: position/rotation imposed).
             bool on = r.boolean(std::string(position ? "position" : "orientation") +
                                 " status (inactive, active, " +
-                                (position ? "position, velocity" : "rotation, angular velocity") + " or a boolean)");
+                                (position ? "position, velocity" : "rotation, angular velocity") +
+                                " or a boolean)");
             s = on ? (position ? "position" : "rotation") : "inactive";
         }
         out += (k ? ", " : "") + s;
@@ -86,7 +96,8 @@ std::string read_statuses(Reader& r, bool position) {
 
 // The constraint blocks; `R_pos` and `R_rot` are the absolute frames the imposed vectors
 // are written in, `context` the node that `reference, node` refers to.
-void read_constraints(Reader& r, EntityDesc& e, const EntityDesc& context, const Mat3& R_pos, const Mat3& R_rot) {
+void read_constraints(Reader& r, EntityDesc& e, const EntityDesc& context, const Mat3& R_pos,
+                      const Mat3& R_rot) {
     bool inverse = r.model().problem == "inverse dynamics";
     bool got_position = false, got_orientation = false;
     std::string pos_status = "inactive, inactive, inactive";
@@ -104,7 +115,8 @@ void read_constraints(Reader& r, EntityDesc& e, const EntityDesc& context, const
         for (int k = 0; k < (inverse ? 3 : 1); ++k)
             rot_drive[k] = cards::read_tpl_vec3(r, "imposed relative rotation", &context, &R_rot);
     }
-    if (!got_position && !got_orientation) r.warn("total joint without constraint blocks constrains nothing");
+    if (!got_position && !got_orientation)
+        r.warn("total joint without constraint blocks constrains nothing");
     static const char* suffix[3] = {"", " derivative", " second derivative"};
     e.props.set("status position", pos_status);
     for (int k = 0; k < 3; ++k)

@@ -15,7 +15,8 @@ void read_viscous_body(Reader& r, EntityDesc& e) {
     e.props.set("node", cards::node_ref(n));
     r.accept("position");
     e.props.set("offset", r.position_rel(n, "offset"));
-    Mat3 R = cards::accept_orientation_keyword(r) ? r.orientation_rel(n, "orientation") : Mat3::Identity();
+    Mat3 R = cards::accept_orientation_keyword(r) ? r.orientation_rel(n, "orientation")
+                                                  : Mat3::Identity();
     e.props.set("hinge orientation", R);
     SourceLoc at = r.loc();
     auto law = r.law(6, "viscous body constitutive law");

@@ -5,7 +5,9 @@
 
 namespace mbs::cards {
 
-Vec3 node_position(const EntityDesc& node) { return node.props.get_or<Vec3>("position", Vec3::Zero()); }
+Vec3 node_position(const EntityDesc& node) {
+    return node.props.get_or<Vec3>("position", Vec3::Zero());
+}
 
 Mat3 node_orientation(const EntityDesc& node) {
     return node.props.get_or<Mat3>("orientation", Mat3::Identity());
@@ -30,11 +32,12 @@ const EntityDesc& read_structural_node(Reader& r, std::string_view what, std::st
     return n;
 }
 
-void check_distinct_nodes(Reader& r, const SourceLoc& at, const EntityDesc& n1, const EntityDesc& n2,
-                          std::string_view element) {
+void check_distinct_nodes(Reader& r, const SourceLoc& at, const EntityDesc& n1,
+                          const EntityDesc& n2, std::string_view element) {
     if (n1.category == n2.category && n1.label == n2.label)
-        r.error_at(at, std::string(element) + " connects node " + std::to_string(n1.label) + " to itself",
-                   "the two nodes of a joint must be different");
+        r.error_at(
+            at, std::string(element) + " connects node " + std::to_string(n1.label) + " to itself",
+            "the two nodes of a joint must be different");
 }
 
 bool accept_orientation_keyword(Reader& r) {
@@ -49,8 +52,9 @@ bool accept_orientation_keyword(Reader& r) {
 
 void read_optional_orientation_description(Reader& r, EntityDesc& e) {
     if (!r.accept("orientation description")) return;
-    std::string od = r.keyword({"euler 123", "euler 313", "euler 321", "orientation vector", "orientation matrix"},
-                               "orientation description");
+    std::string od = r.keyword(
+        {"euler 123", "euler 313", "euler 321", "orientation vector", "orientation matrix"},
+        "orientation description");
     e.props.set("orientation description", od);
 }
 
@@ -96,7 +100,9 @@ LawKind law_kind(const LawSpec& law) {
             elastic = elastic || k != LawKind::viscous;
             viscous = viscous || k != LawKind::elastic;
         }
-        return elastic && viscous ? LawKind::viscoelastic : viscous ? LawKind::viscous : LawKind::elastic;
+        return elastic && viscous ? LawKind::viscoelastic
+               : viscous          ? LawKind::viscous
+                                  : LawKind::elastic;
     }
     // Wrappers (bistop, drive caller wrapper, axial wrapper, invariant angular) behave like
     // the law they wrap.
@@ -124,7 +130,8 @@ int node_dof_count(const EntityDesc& n) {
 bool node_dof_is_differential(const EntityDesc& n) {
     if (n.category != "abstract") return true;
     if (n.props.get_or<bool>("algebraic", false)) return false;
-    std::string kind = n.props.get_or<std::string>("kind", n.props.get_or<std::string>("order", ""));
+    std::string kind =
+        n.props.get_or<std::string>("kind", n.props.get_or<std::string>("order", ""));
     return kind != "algebraic";
 }
 
@@ -135,23 +142,25 @@ NodeDof read_node_dof(Reader& r, EntityDesc& e, const std::string& suffix, std::
     NodeDof d;
     SourceLoc at_label = r.loc();
     long label = r.label("node label");
-    std::string category = r.keyword({"structural", "abstract", "electric", "hydraulic", "thermal", "parameter"},
-                                     "node type");
+    std::string category = r.keyword(
+        {"structural", "abstract", "electric", "hydraulic", "thermal", "parameter"}, "node type");
     const EntityDesc* n = r.model().find_node(category, label);
     if (!n)
-        r.error_at(at_label, "unknown label " + std::to_string(label) + " for " + category + " node",
+        r.error_at(at_label,
+                   "unknown label " + std::to_string(label) + " for " + category + " node",
                    "nodes must be defined in the nodes block before elements use them");
     d.node = n;
     int count = node_dof_count(*n);
     if (count == 0)
-        r.error_at(at_label, std::string(element) + ": " + category + " node " + std::to_string(label) +
-                                 " has no degrees of freedom");
+        r.error_at(at_label, std::string(element) + ": " + category + " node " +
+                                 std::to_string(label) + " has no degrees of freedom");
     if (count > 1) {
         SourceLoc at = r.loc();
         d.index = r.integer("dof index");
         if (d.index < 1 || d.index > count)
-            r.error_at(at, "dof index " + std::to_string(d.index) + " out of range: " + category + " node " +
-                               std::to_string(label) + " has dofs 1 to " + std::to_string(count));
+            r.error_at(at, "dof index " + std::to_string(d.index) + " out of range: " + category +
+                               " node " + std::to_string(label) + " has dofs 1 to " +
+                               std::to_string(count));
     }
     SourceLoc at_order = r.loc();
     if (!with_order) {
@@ -164,16 +173,19 @@ NodeDof read_node_dof(Reader& r, EntityDesc& e, const std::string& suffix, std::
         at_order = r.loc();
         long o = r.integer("dof order");
         if (o < 0 || o > 1)
-            r.error_at(at_order, "dof order must be 0 (algebraic) or 1 (differential), got " + std::to_string(o));
+            r.error_at(at_order, "dof order must be 0 (algebraic) or 1 (differential), got " +
+                                     std::to_string(o));
         d.order = static_cast<int>(o);
     }
     if (d.order > 0 && !node_dof_is_differential(*n))
-        r.error_at(at_order, "'differential' is not valid for algebraic " + category + " node " +
-                                 std::to_string(label),
+        r.error_at(at_order,
+                   "'differential' is not valid for algebraic " + category + " node " +
+                       std::to_string(label),
                    "use 'algebraic' (the node value)");
     e.props.set("node" + suffix, EntityRef{n->category, n->label});
     e.props.set("dof" + suffix, d.index);
-    if (with_order) e.props.set("order" + suffix, std::string(d.order == 0 ? "algebraic" : "differential"));
+    if (with_order)
+        e.props.set("order" + suffix, std::string(d.order == 0 ? "algebraic" : "differential"));
     return d;
 }
 

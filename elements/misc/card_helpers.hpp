@@ -26,8 +26,8 @@ const EntityDesc& read_structural_node(Reader& r, std::string_view what, std::st
                                        bool need_rotations = true);
 
 // Errors at `at` (the second node's label) when both nodes are the same.
-void check_distinct_nodes(Reader& r, const SourceLoc& at, const EntityDesc& n1, const EntityDesc& n2,
-                          std::string_view element);
+void check_distinct_nodes(Reader& r, const SourceLoc& at, const EntityDesc& n1,
+                          const EntityDesc& n2, std::string_view element);
 
 // `orientation` (or the deprecated `hinge`) keyword, if present.
 bool accept_orientation_keyword(Reader& r);

@@ -9,7 +9,8 @@ namespace mbs {
 namespace {
 
 void read_gravity(Reader& r, EntityDesc& e) {
-    if (r.peek("central")) r.error("central gravity is not supported yet", "use 'gravity: uniform, ...'");
+    if (r.peek("central"))
+        r.error("central gravity is not supported yet", "use 'gravity: uniform, ...'");
     r.accept("uniform");
     e.props.set("field", std::string("uniform"));
     e.props.set("acceleration", r.tpl_drive(3, "gravity acceleration"));

@@ -1,0 +1,139 @@
+// Genel card readers: NodeDof parsing (node type, dof index, order), laws and drives, errors.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "core/model.hpp"
+#include "parser/builder.hpp"
+
+namespace {
+
+using mbs::DriveSpec;
+using mbs::EntityRef;
+using mbs::LawSpec;
+
+// Structural node 1 (static), abstract nodes 10 (differential) and 11 (algebraic).
+std::string deck(const std::string& elements, int genels = 1) {
+    return "begin: data; problem: initial value; end: data;\n"
+           "begin: initial value; initial time: 0.; final time: 1.; time step: 1.e-3; end: initial "
+           "value;\n"
+           "begin: control data; structural nodes: 1; abstract nodes: 2; genels: " +
+           std::to_string(genels) +
+           "; end: control data;\n"
+           "begin: nodes;\n"
+           "structural: 1, static, 1., 2., 3., eye, null, null;\n"
+           "abstract: 10, value, 0.5;\n"
+           "abstract: 11, algebraic;\n"
+           "end: nodes;\n"
+           "begin: elements;\n" +
+           elements + "end: elements;\n";
+}
+
+mbs::Model build(const std::string& text) {
+    mbs::parser::BuildOptions opt;
+    opt.echo_warnings = false;
+    return mbs::parser::build_model_from_text("t.mbd", text, opt);
+}
+
+const mbs::EntityDesc& genel(const mbs::Model& m, long label = 1) {
+    const mbs::EntityDesc* e = m.find_element("genel", label);
+    if (!e) throw std::runtime_error("genel not found");
+    return *e;
+}
+
+std::string where_of(const std::string& text, const std::string& token, std::size_t nth = 0) {
+    std::size_t pos = text.find(token);
+    for (; nth > 0; --nth) pos = text.find(token, pos + 1);
+    if (pos == std::string::npos) return "token not found";
+    int line = 1, col = 1;
+    for (std::size_t i = 0; i < pos; ++i) {
+        if (text[i] == '\n')
+            line++, col = 1;
+        else
+            col++;
+    }
+    return "t.mbd:" + std::to_string(line) + ":" + std::to_string(col);
+}
+
+std::string error_at(const std::string& text, std::string* message = nullptr) {
+    try {
+        build(text);
+    } catch (const mbs::InputError& e) {
+        if (message) *message = e.message();
+        return e.where();
+    }
+    return "no error";
+}
+
+TEST(ElementGenels, ClampOnAbstractAndStructuralDofs) {
+    auto m =
+        build(deck("genel: 1, clamp, 10, abstract, algebraic, const, 0.;\n"
+                   "genel: 2, clamp, 1, structural, 3, differential, const, 1.;\n"
+                   "genel: 3, clamp, 11, abstract, null;\n",
+                   3));
+    const auto& a = genel(m, 1);
+    EXPECT_EQ(a.type, "clamp");
+    EXPECT_EQ(a.props.get<EntityRef>("node").category, "abstract");
+    EXPECT_EQ(a.props.get<EntityRef>("node").label, 10);
+    EXPECT_EQ(a.props.get<long>("dof"), 1);
+    EXPECT_EQ(a.props.get<std::string>("order"), "algebraic");
+    EXPECT_EQ(a.props.get<std::shared_ptr<const DriveSpec>>("drive")->type, "const");
+    const auto& s = genel(m, 2);
+    EXPECT_EQ(s.props.get<EntityRef>("node").category, "structural");
+    EXPECT_EQ(s.props.get<long>("dof"), 3);
+    EXPECT_EQ(s.props.get<std::string>("order"), "differential");
+    EXPECT_EQ(genel(m, 3).props.get<std::string>("order"), "algebraic");  // the default
+}
+
+TEST(ElementGenels, SpringSupportMassAndTwoDofForms) {
+    auto m = build(
+        deck("genel: 1, spring support, 10, abstract, algebraic, linear viscoelastic, 1., 0.1,\n"
+             "  position, from node;\n"
+             "genel: 2, mass, 10, abstract, algebraic, 2.;\n"
+             "genel: 3, spring, 10, abstract, algebraic, 1, structural, 1, algebraic, linear "
+             "elastic, 5.;\n"
+             "genel: 4, distance, 10, abstract, 11, abstract, const, 1.;\n",
+             4));
+    const auto& s = genel(m, 1);
+    EXPECT_EQ(s.props.get<std::shared_ptr<const LawSpec>>("law")->dim, 1);
+    EXPECT_DOUBLE_EQ(s.props.get<double>("position"), 0.5);
+    EXPECT_DOUBLE_EQ(
+        genel(m, 2).props.get<std::shared_ptr<const DriveSpec>>("mass")->params.get<double>(
+            "value"),
+        2.0);
+    const auto& sp = genel(m, 3);
+    EXPECT_EQ(sp.props.get<EntityRef>("node1").label, 10);
+    EXPECT_EQ(sp.props.get<EntityRef>("node2").label, 1);
+    EXPECT_EQ(sp.props.get<long>("dof2"), 1);
+    EXPECT_EQ(genel(m, 4).props.get<EntityRef>("node2").label, 11);
+}
+
+TEST(ElementGenels, ErrorsPointAtTheArgument) {
+    std::string msg;
+    // dof index out of range.
+    std::string t = deck("genel: 1, clamp, 1, structural, 7, algebraic, const, 0.;\n");
+    EXPECT_EQ(error_at(t, &msg), where_of(t, "7"));
+    EXPECT_NE(msg.find("out of range"), std::string::npos);
+
+    // Unknown node type.
+    t = deck("genel: 1, clamp, 10, abstrct, algebraic, const, 0.;\n");
+    EXPECT_EQ(error_at(t, &msg), where_of(t, "abstrct"));
+
+    // A node that does not exist with that type.
+    t = deck("genel: 1, clamp, 10, structural, 1, const, 0.;\n");
+    EXPECT_EQ(error_at(t), where_of(t, "10, structural"));
+
+    // The derivative of an algebraic node.
+    t = deck("genel: 1, clamp, 11, abstract, differential, const, 0.;\n");
+    EXPECT_EQ(error_at(t), where_of(t, "differential"));
+
+    // A spring support on the derivative.
+    t = deck("genel: 1, spring support, 10, abstract, differential, linear elastic, 1.;\n");
+    EXPECT_EQ(error_at(t), where_of(t, "10, abstract"));
+
+    // A genel spring with a viscous law.
+    t = deck("genel: 1, spring, 10, abstract, 1, structural, 1, linear viscous, 1.;\n");
+    EXPECT_EQ(error_at(t, &msg), where_of(t, "linear viscous"));
+}
+
+}  // namespace

@@ -1,0 +1,103 @@
+// Gravity and inertia cards, and the shared helpers' template-drive frames.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "core/model.hpp"
+#include "parser/builder.hpp"
+
+namespace {
+
+using mbs::TplDriveSpec;
+
+std::string deck(const std::string& control, const std::string& elements) {
+    return "begin: data; problem: initial value; end: data;\n"
+           "begin: initial value; initial time: 0.; final time: 1.; time step: 1.e-3; end: initial "
+           "value;\n"
+           "begin: control data; structural nodes: 1; rigid bodies: 1; " +
+           control +
+           " end: control data;\n"
+           "reference: 7, null, euler123, 0., 0., pi/2;\n"
+           "begin: nodes;\n"
+           "structural: 1, dynamic, null, eye, null, null;\n"
+           "end: nodes;\n"
+           "begin: elements;\n"
+           "body: 1, 1, 2., null, eye;\n" +
+           elements + "end: elements;\n";
+}
+
+mbs::Model build(const std::string& text) {
+    mbs::parser::BuildOptions opt;
+    opt.echo_warnings = false;
+    return mbs::parser::build_model_from_text("t.mbd", text, opt);
+}
+
+std::string where_of(const std::string& text, const std::string& token) {
+    std::size_t pos = text.find(token);
+    if (pos == std::string::npos) return "token not found";
+    int line = 1, col = 1;
+    for (std::size_t i = 0; i < pos; ++i) {
+        if (text[i] == '\n')
+            line++, col = 1;
+        else
+            col++;
+    }
+    return "t.mbd:" + std::to_string(line) + ":" + std::to_string(col);
+}
+
+std::string error_at(const std::string& text) {
+    try {
+        build(text);
+    } catch (const mbs::InputError& e) {
+        return e.where();
+    }
+    return "no error";
+}
+
+const mbs::EntityDesc* find(const mbs::Model& m, const std::string& category) {
+    for (const auto& e : m.elements)
+        if (e.category == category) return &e;
+    return nullptr;
+}
+
+TEST(ElementMisc, UniformGravity) {
+    auto m = build(deck("gravity;", "gravity: uniform, 0., 0., -1., const, 9.81;\n"));
+    const auto* g = find(m, "gravity");
+    ASSERT_NE(g, nullptr);
+    EXPECT_EQ(g->props.get<std::string>("field"), "uniform");
+    const auto& t = g->props.get<std::shared_ptr<const TplDriveSpec>>("acceleration");
+    EXPECT_EQ(t->type, "single");
+    EXPECT_DOUBLE_EQ(t->entity[2], -1.0);
+    EXPECT_DOUBLE_EQ(t->drive->params.get<double>("value"), 9.81);
+}
+
+TEST(ElementMisc, GravityVectorInAReferenceFrame) {
+    // Frame 7 is rotated 90 deg about z: (1, 0, 0) in it is (0, 1, 0) globally.
+    auto m = build(deck("gravity;", "gravity: single, reference, 7, 1., 0., 0., const, 1.;\n"));
+    const auto& t =
+        find(m, "gravity")->props.get<std::shared_ptr<const TplDriveSpec>>("acceleration");
+    EXPECT_NEAR(t->entity[0], 0.0, 1e-12);
+    EXPECT_NEAR(t->entity[1], 1.0, 1e-12);
+}
+
+TEST(ElementMisc, InertiaCard) {
+    auto m =
+        build(deck("inertia: 1;", "inertia: 1, position, 1., 0., 0., body, all, output, log;\n"));
+    const auto* e = find(m, "inertia");
+    ASSERT_NE(e, nullptr);
+    EXPECT_EQ(e->props.get<std::string>("body"), "all");
+    EXPECT_EQ(e->props.get<std::string>("output mode"), "log");
+    auto m2 = build(deck("inertia: 1;", "inertia: 1, body, 1;\n"));
+    EXPECT_EQ(find(m2, "inertia")->props.get<mbs::VecN>("body"), mbs::VecN{1.0});
+}
+
+TEST(ElementMisc, ErrorsPointAtTheArgument) {
+    std::string t = deck("gravity;", "gravity: central, mass, 1., 1., si;\n");
+    EXPECT_EQ(error_at(t), where_of(t, "central"));
+    t = deck("gravity;", "gravity: uniform, 0., -1., const, 9.81;\n");
+    EXPECT_EQ(error_at(t), where_of(t, "const"));
+    t = deck("inertia: 1;", "inertia: 1, body, 5;\n");
+    EXPECT_EQ(error_at(t), where_of(t, "5;"));
+}
+
+}  // namespace
