@@ -6,7 +6,7 @@
 #include <string>
 
 #include "core/model.hpp"
-#include "parser/builder.hpp"
+#include "parser/test_support.hpp"
 
 namespace {
 
@@ -14,6 +14,7 @@ using mbs::EntityRef;
 using mbs::LawSpec;
 using mbs::Mat3;
 using mbs::Vec3;
+using namespace mbs::test;
 
 // Nodes along x, rotated about x by A1, A2, A3 (radians).
 std::string deck(const std::string& elements, double a1 = 0, double a2 = 0, double a3 = 0,
@@ -22,11 +23,7 @@ std::string deck(const std::string& elements, double a1 = 0, double a2 = 0, doub
         return "structural: " + std::to_string(l) + ", dynamic, " + std::to_string(x) +
                ", 0., 0., euler123, " + std::to_string(a) + ", 0., 0., null, null;\n";
     };
-    return "begin: data; problem: initial value; end: data;\n"
-           "begin: initial value; initial time: 0.; final time: 1.; time step: 1.e-3; end: initial "
-           "value;\n"
-           "begin: control data; structural nodes: 3; beams: " +
-           std::to_string(beams) +
+    return deck_head + "begin: control data; structural nodes: 3; beams: " + std::to_string(beams) +
            "; end: control data;\n"
            "begin: nodes;\n" +
            node(1, 0.0, a1) + node(2, 0.5, a2) + node(3, 1.0, a3) +
@@ -35,40 +32,8 @@ std::string deck(const std::string& elements, double a1 = 0, double a2 = 0, doub
            elements + "end: elements;\n";
 }
 
-mbs::Model build(const std::string& text) {
-    mbs::parser::BuildOptions opt;
-    opt.echo_warnings = false;
-    return mbs::parser::build_model_from_text("t.mbd", text, opt);
-}
-
 const mbs::EntityDesc& beam(const mbs::Model& m, const char* category = "beam3", long label = 1) {
-    const mbs::EntityDesc* e = m.find_element(category, label);
-    if (!e) throw std::runtime_error("beam not found");
-    return *e;
-}
-
-std::string where_of(const std::string& text, const std::string& token, std::size_t nth = 0) {
-    std::size_t pos = text.find(token);
-    for (; nth > 0; --nth) pos = text.find(token, pos + 1);
-    if (pos == std::string::npos) return "token not found";
-    int line = 1, col = 1;
-    for (std::size_t i = 0; i < pos; ++i) {
-        if (text[i] == '\n')
-            line++, col = 1;
-        else
-            col++;
-    }
-    return "t.mbd:" + std::to_string(line) + ":" + std::to_string(col);
-}
-
-std::string error_at(const std::string& text, std::string* message = nullptr) {
-    try {
-        build(text);
-    } catch (const mbs::InputError& e) {
-        if (message) *message = e.message();
-        return e.where();
-    }
-    return "no error";
+    return element(m, category, label);
 }
 
 Mat3 rot_x(double a) {
@@ -77,9 +42,8 @@ Mat3 rot_x(double a) {
     return R;
 }
 
-void expect_mat(const Mat3& a, const Mat3& b) {
-    EXPECT_LT((a - b).norm(), 1e-9) << a << "\nvs\n" << b;
-}
+// Section orientations are compared to within this.
+constexpr double tol = 1e-9;
 
 const std::string law = "linear elastic generic, diag, 1.e7, 4.e6, 4.e6, 1.e3, 1.e3, 1.e3";
 
@@ -91,8 +55,8 @@ TEST(ElementBeams, Beam3WithGivenSectionsAndSame) {
     const auto& e = beam(m);
     EXPECT_EQ(e.props.get<EntityRef>("node3").label, 3);
     EXPECT_LT((e.props.get<Vec3>("offset2") - Vec3(0, 0, 0.1)).norm(), 1e-12);
-    expect_mat(e.props.get<Mat3>("section orientation I"), rot_x(M_PI / 2));
-    expect_mat(e.props.get<Mat3>("section orientation II"), rot_x(M_PI / 2));
+    expect_mat(e.props.get<Mat3>("section orientation I"), rot_x(M_PI / 2), tol);
+    expect_mat(e.props.get<Mat3>("section orientation II"), rot_x(M_PI / 2), tol);
     EXPECT_EQ(e.props.get<std::shared_ptr<const LawSpec>>("law I"),
               e.props.get<std::shared_ptr<const LawSpec>>("law II"));
     EXPECT_EQ(e.props.get<std::shared_ptr<const LawSpec>>("law I")->dim, 6);
@@ -109,9 +73,9 @@ TEST(ElementBeams, Beam3FromNodesInterpolatesTheRotation) {
              0.0, a));
     const auto& e = beam(m, "beam");  // `beam:` is an alias of beam3, under its own card name
     expect_mat(e.props.get<Mat3>("section orientation I"),
-               rot_x(2 * std::atan(-xi * std::tan(a / 2))));
+               rot_x(2 * std::atan(-xi * std::tan(a / 2))), tol);
     expect_mat(e.props.get<Mat3>("section orientation II"),
-               rot_x(2 * std::atan(xi * std::tan(a / 2))));
+               rot_x(2 * std::atan(xi * std::tan(a / 2))), tol);
     EXPECT_TRUE(e.props.get<bool>("section I from nodes"));
     EXPECT_TRUE(e.props.get<bool>("section II from nodes"));
 }
@@ -125,7 +89,7 @@ TEST(ElementBeams, Beam2FromNodesTakesTheMidpoint) {
              0.0, a, 0.0));
     const auto& e = beam(m, "beam2");
     expect_mat(e.props.get<Mat3>("section orientation"),
-               rot_x(a + 2 * std::atan(-std::tan(a / 2) / 2)));
+               rot_x(a + 2 * std::atan(-std::tan(a / 2) / 2)), tol);
     EXPECT_EQ(e.props.get<std::string>("custom output"), "force moment");
 }
 

@@ -6,22 +6,21 @@
 #include <string>
 
 #include "core/model.hpp"
-#include "parser/builder.hpp"
+#include "parser/test_support.hpp"
 
 namespace {
 
 using mbs::EntityRef;
 using mbs::Mat3;
 using mbs::Vec3;
+using namespace mbs::test;
 
 // Node 1: static; node 2: dynamic at (1, 2, 0) rotated 90 deg about z; node 3: a dynamic
 // displacement-only node.
 std::string deck(const std::string& elements, int bodies = 1, const std::string& control = "") {
-    return "begin: data; problem: initial value; end: data;\n"
-           "begin: initial value; initial time: 0.; final time: 1.; time step: 1.e-3; end: initial "
-           "value;\n"
-           "begin: control data; structural nodes: 3; rigid bodies: " +
-           std::to_string(bodies) + "; " + control +
+    return deck_head +
+           "begin: control data; structural nodes: 3; rigid bodies: " + std::to_string(bodies) +
+           "; " + control +
            "end: control data;\n"
            "begin: nodes;\n"
            "structural: 1, static, null, eye, null, null;\n"
@@ -32,47 +31,8 @@ std::string deck(const std::string& elements, int bodies = 1, const std::string&
            elements + "end: elements;\n";
 }
 
-mbs::Model build(const std::string& text) {
-    mbs::parser::BuildOptions opt;
-    opt.echo_warnings = false;
-    return mbs::parser::build_model_from_text("t.mbd", text, opt);
-}
-
 const mbs::EntityDesc& body(const mbs::Model& m, long label = 1) {
-    const mbs::EntityDesc* e = m.find_element("body", label);
-    if (!e) throw std::runtime_error("body not found");
-    return *e;
-}
-
-std::string where_of(const std::string& text, const std::string& token, std::size_t nth = 0) {
-    std::size_t pos = text.find(token);
-    for (; nth > 0; --nth) pos = text.find(token, pos + 1);
-    if (pos == std::string::npos) return "token not found";
-    int line = 1, col = 1;
-    for (std::size_t i = 0; i < pos; ++i) {
-        if (text[i] == '\n')
-            line++, col = 1;
-        else
-            col++;
-    }
-    return "t.mbd:" + std::to_string(line) + ":" + std::to_string(col);
-}
-
-std::string error_at(const std::string& text, std::string* message = nullptr) {
-    try {
-        build(text);
-    } catch (const mbs::InputError& e) {
-        if (message) *message = e.message();
-        return e.where();
-    }
-    return "no error";
-}
-
-void expect_vec(const Vec3& a, const Vec3& b) {
-    EXPECT_LT((a - b).norm(), 1e-12) << a.transpose() << " vs " << b.transpose();
-}
-void expect_mat(const Mat3& a, const Mat3& b) {
-    EXPECT_LT((a - b).norm(), 1e-12) << a << "\nvs\n" << b;
+    return element(m, "body", label);
 }
 
 TEST(ElementBodies, SingleMassInTheNodeFrame) {

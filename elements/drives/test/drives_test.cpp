@@ -9,67 +9,22 @@
 #include "core/compiled_expr.hpp"
 #include "core/model.hpp"
 #include "core/registry.hpp"
-#include "parser/builder.hpp"
+#include "parser/test_support.hpp"
 
 namespace {
 
 using mbs::DriveSpec;
 using mbs::VecN;
+// Cards follow the three-line preamble, so the first card is on line 4.
+using namespace mbs::test::cards;
+using mbs::test::Keys, mbs::test::keys, mbs::test::num;
 
 constexpr double inf = std::numeric_limits<double>::infinity();
-
-// Three lines of preamble: the cards under test start on line 4.
-const std::string preamble =
-    "begin: data; problem: initial value; end: data;\n"
-    "begin: initial value; initial time: 0.; final time: 1.; time step: 1.e-3; end: initial "
-    "value;\n"
-    "begin: control data; end: control data;\n";
-
-mbs::Model build(const std::string& cards, const std::string& head = preamble) {
-    mbs::parser::BuildOptions opt;
-    opt.echo_warnings = false;
-    return mbs::parser::build_model_from_text("t.mbd", head + cards, opt);
-}
 
 std::shared_ptr<const DriveSpec> dc(const std::string& text) {
     mbs::Model m = build("drive caller: 1, " + text + ";\n");
     return m.drive_callers.at(1);
 }
-
-// "t.mbd:line:col" of the first occurrence of `token` in `cards` (line 4 is the first card).
-std::string where_of(const std::string& cards, const std::string& token, std::size_t nth = 0) {
-    std::size_t pos = cards.find(token);
-    for (; nth > 0; --nth) pos = cards.find(token, pos + 1);
-    int line = 4, col = 1;
-    for (std::size_t i = 0; i < pos; ++i) {
-        if (cards[i] == '\n')
-            line++, col = 1;
-        else
-            col++;
-    }
-    return "t.mbd:" + std::to_string(line) + ":" + std::to_string(col);
-}
-
-// Where building `cards` fails, or "no error".
-std::string error_at(const std::string& cards, std::string* message = nullptr) {
-    try {
-        build(cards);
-    } catch (const mbs::InputError& e) {
-        if (message) *message = e.message();
-        return e.where();
-    }
-    return "no error";
-}
-
-double num(const DriveSpec& d, const char* key) { return d.params.get<double>(key); }
-
-std::vector<std::string> keys(const DriveSpec& d) {
-    std::vector<std::string> k;
-    for (const auto& [name, v] : d.params.items()) k.push_back(name);
-    return k;
-}
-
-using Keys = std::vector<std::string>;
 
 // --- constants and polynomials ----------------------------------------------------------------
 
@@ -459,19 +414,12 @@ bool have_structural_nodes() {
 }
 
 const std::string node_deck =
-    "begin: data; problem: initial value; end: data;\n"
-    "begin: initial value; initial time: 0.; final time: 1.; time step: 1.e-3; end: initial "
-    "value;\n"
+    mbs::test::deck_head +
     "begin: control data; structural nodes: 1; end: control data;\n"
     "begin: nodes; structural: 1, static, null, eye, null, null; end: nodes;\n";
 
 std::string node_error_at(const std::string& cards) {
-    try {
-        build(cards, node_deck);
-    } catch (const mbs::InputError& e) {
-        return e.where();
-    }
-    return "no error";
+    return mbs::test::error_at(node_deck + cards);
 }
 
 TEST(drives, NodeAndDof) {

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "core/model.hpp"
-#include "parser/builder.hpp"
+#include "parser/test_support.hpp"
 
 namespace {
 
@@ -13,14 +13,12 @@ using mbs::EntityRef;
 using mbs::Mat3;
 using mbs::TplDriveSpec;
 using mbs::Vec3;
+using namespace mbs::test;
 
 // Node 1: static at the origin; node 2: dynamic at (1, 2, 0) rotated 90 deg about z;
 // node 3: dynamic displacement-only; abstract node 5.
 std::string deck(const std::string& elements, int forces = 1) {
-    return "begin: data; problem: initial value; end: data;\n"
-           "begin: initial value; initial time: 0.; final time: 1.; time step: 1.e-3; end: initial "
-           "value;\n"
-           "begin: control data; structural nodes: 3; abstract nodes: 1; forces: " +
+    return deck_head + "begin: control data; structural nodes: 3; abstract nodes: 1; forces: " +
            std::to_string(forces) +
            "; end: control data;\n"
            "begin: nodes;\n"
@@ -33,51 +31,11 @@ std::string deck(const std::string& elements, int forces = 1) {
            elements + "end: elements;\n";
 }
 
-mbs::Model build(const std::string& text) {
-    mbs::parser::BuildOptions opt;
-    opt.echo_warnings = false;
-    return mbs::parser::build_model_from_text("t.mbd", text, opt);
-}
-
-const mbs::EntityDesc& elem(const mbs::Model& m, const char* category, long label = 1) {
-    const mbs::EntityDesc* e = m.find_element(category, label);
-    if (!e) throw std::runtime_error("element not found");
-    return *e;
-}
-
-std::string where_of(const std::string& text, const std::string& token, std::size_t nth = 0) {
-    std::size_t pos = text.find(token);
-    for (; nth > 0; --nth) pos = text.find(token, pos + 1);
-    if (pos == std::string::npos) return "token not found";
-    int line = 1, col = 1;
-    for (std::size_t i = 0; i < pos; ++i) {
-        if (text[i] == '\n')
-            line++, col = 1;
-        else
-            col++;
-    }
-    return "t.mbd:" + std::to_string(line) + ":" + std::to_string(col);
-}
-
-std::string error_at(const std::string& text, std::string* message = nullptr) {
-    try {
-        build(text);
-    } catch (const mbs::InputError& e) {
-        if (message) *message = e.message();
-        return e.where();
-    }
-    return "no error";
-}
-
 Vec3 entity(const mbs::EntityDesc& e, const char* key) {
     const auto& t = e.props.get<std::shared_ptr<const TplDriveSpec>>(key);
     EXPECT_EQ(t->type, "single");
     EXPECT_EQ(t->entity.size(), 3u);
     return Vec3(t->entity[0], t->entity[1], t->entity[2]);
-}
-
-void expect_vec(const Vec3& a, const Vec3& b) {
-    EXPECT_LT((a - b).norm(), 1e-12) << a.transpose() << " vs " << b.transpose();
 }
 
 TEST(ElementForces, AbsoluteForceVectorIsGlobal) {
@@ -88,7 +46,7 @@ TEST(ElementForces, AbsoluteForceVectorIsGlobal) {
                    "  single, reference, node, 1., 0., 0., const, 10.;\n"
                    "force: 2, conservative, 2, position, null, 0., 0., 1., const, 1.;\n",
                    2));
-    const auto& e = elem(m, "force", 1);
+    const auto& e = element(m, "force", 1);
     EXPECT_EQ(e.type, "absolute");
     EXPECT_EQ(e.props.get<EntityRef>("node").label, 2);
     expect_vec(e.props.get<Vec3>("offset"), Vec3(1, 0, 0));
@@ -97,7 +55,7 @@ TEST(ElementForces, AbsoluteForceVectorIsGlobal) {
         e.props.get<std::shared_ptr<const TplDriveSpec>>("force")->drive->params.get<double>(
             "value"),
         10.0);
-    expect_vec(entity(elem(m, "force", 2), "force"), Vec3(0, 0, 1));
+    expect_vec(entity(element(m, "force", 2), "force"), Vec3(0, 0, 1));
 }
 
 TEST(ElementForces, FollowerForceVectorIsInTheNodeFrame) {
@@ -107,9 +65,9 @@ TEST(ElementForces, FollowerForceVectorIsInTheNodeFrame) {
         "  output relative;\n"
         "force: 2, follower, 2, position, null, 1., 0., 0., const, 1.;\n",
         2));
-    expect_vec(entity(elem(m, "force", 1), "force"), Vec3(0, -1, 0));
-    EXPECT_TRUE(elem(m, "force", 1).props.get<bool>("output relative"));
-    expect_vec(entity(elem(m, "force", 2), "force"), Vec3(1, 0, 0));
+    expect_vec(entity(element(m, "force", 1), "force"), Vec3(0, -1, 0));
+    EXPECT_TRUE(element(m, "force", 1).props.get<bool>("output relative"));
+    expect_vec(entity(element(m, "force", 2), "force"), Vec3(1, 0, 0));
 }
 
 TEST(ElementForces, CouplesAndInternalForms) {
@@ -120,13 +78,14 @@ TEST(ElementForces, CouplesAndInternalForms) {
                    "other position, null,\n"
                    "  0., 0., 1., const, 1.;\n",
                    3));
-    const auto& c = elem(m, "couple", 1);
+    const auto& c = element(m, "couple", 1);
     EXPECT_FALSE(c.props.has("offset"));
     expect_vec(entity(c, "moment"), Vec3(0, 0, 2));
-    EXPECT_EQ(elem(m, "couple", 2).props.get<std::shared_ptr<const TplDriveSpec>>("moment")->type,
-              "null");
+    EXPECT_EQ(
+        element(m, "couple", 2).props.get<std::shared_ptr<const TplDriveSpec>>("moment")->type,
+        "null");
     // other position: f2 = R2^T (x1 + R1 (f1 + 0) - x2) = R2^T (-1, -2, 1) = (-2, 1, 1).
-    const auto& f = elem(m, "force", 3);
+    const auto& f = element(m, "force", 3);
     expect_vec(f.props.get<Vec3>("offset1"), Vec3(0, 0, 1));
     expect_vec(f.props.get<Vec3>("offset2"), Vec3(-2, 1, 1));
 }
@@ -139,21 +98,21 @@ TEST(ElementForces, DisplacementTotalAndAbstractForms) {
                    "force: 3, abstract, 5, abstract, const, 2.;\n"
                    "force: 4, abstract, 2, structural, 3, sine, 0., 1., 1., forever, 0.;\n",
                    4));
-    expect_vec(entity(elem(m, "force", 1), "force"), Vec3(0, 0, -1));
-    const auto& t = elem(m, "force", 2);
+    expect_vec(entity(element(m, "force", 1), "force"), Vec3(0, 0, -1));
+    const auto& t = element(m, "force", 2);
     EXPECT_EQ(t.props.get<EntityRef>("node2").label, 2);
     EXPECT_TRUE(t.props.has("force"));
     EXPECT_FALSE(t.props.has("moment"));
-    const auto& a = elem(m, "force", 3);
+    const auto& a = element(m, "force", 3);
     EXPECT_EQ(a.props.get<EntityRef>("node").category, "abstract");
     EXPECT_EQ(a.props.get<long>("dof"), 1);
-    EXPECT_EQ(elem(m, "force", 4).props.get<long>("dof"), 3);
+    EXPECT_EQ(element(m, "force", 4).props.get<long>("dof"), 3);
 }
 
 TEST(ElementForces, LegacyFormBuildsASingleTemplateDrive) {
     // force: L, absolute, node, <direction>, <arm>, <DriveCaller>: the direction is normalised.
     auto m = build(deck("force: 1, absolute, 2, 0., 0., 2., null, const, 5.;\n"));
-    const auto& e = elem(m, "force", 1);
+    const auto& e = element(m, "force", 1);
     expect_vec(entity(e, "force"), Vec3(0, 0, 1));
     expect_vec(e.props.get<Vec3>("offset"), Vec3::Zero());
 }

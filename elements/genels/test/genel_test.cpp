@@ -4,20 +4,18 @@
 #include <string>
 
 #include "core/model.hpp"
-#include "parser/builder.hpp"
+#include "parser/test_support.hpp"
 
 namespace {
 
 using mbs::DriveSpec;
 using mbs::EntityRef;
 using mbs::LawSpec;
+using namespace mbs::test;
 
 // Structural node 1 (static), abstract nodes 10 (differential) and 11 (algebraic).
 std::string deck(const std::string& elements, int genels = 1) {
-    return "begin: data; problem: initial value; end: data;\n"
-           "begin: initial value; initial time: 0.; final time: 1.; time step: 1.e-3; end: initial "
-           "value;\n"
-           "begin: control data; structural nodes: 1; abstract nodes: 2; genels: " +
+    return deck_head + "begin: control data; structural nodes: 1; abstract nodes: 2; genels: " +
            std::to_string(genels) +
            "; end: control data;\n"
            "begin: nodes;\n"
@@ -29,40 +27,8 @@ std::string deck(const std::string& elements, int genels = 1) {
            elements + "end: elements;\n";
 }
 
-mbs::Model build(const std::string& text) {
-    mbs::parser::BuildOptions opt;
-    opt.echo_warnings = false;
-    return mbs::parser::build_model_from_text("t.mbd", text, opt);
-}
-
 const mbs::EntityDesc& genel(const mbs::Model& m, long label = 1) {
-    const mbs::EntityDesc* e = m.find_element("genel", label);
-    if (!e) throw std::runtime_error("genel not found");
-    return *e;
-}
-
-std::string where_of(const std::string& text, const std::string& token, std::size_t nth = 0) {
-    std::size_t pos = text.find(token);
-    for (; nth > 0; --nth) pos = text.find(token, pos + 1);
-    if (pos == std::string::npos) return "token not found";
-    int line = 1, col = 1;
-    for (std::size_t i = 0; i < pos; ++i) {
-        if (text[i] == '\n')
-            line++, col = 1;
-        else
-            col++;
-    }
-    return "t.mbd:" + std::to_string(line) + ":" + std::to_string(col);
-}
-
-std::string error_at(const std::string& text, std::string* message = nullptr) {
-    try {
-        build(text);
-    } catch (const mbs::InputError& e) {
-        if (message) *message = e.message();
-        return e.where();
-    }
-    return "no error";
+    return element(m, "genel", label);
 }
 
 TEST(ElementGenels, ClampOnAbstractAndStructuralDofs) {

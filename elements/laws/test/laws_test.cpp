@@ -5,64 +5,22 @@
 #include <string>
 
 #include "core/model.hpp"
-#include "parser/builder.hpp"
+#include "parser/test_support.hpp"
 
 namespace {
 
 using mbs::LawSpec;
 using mbs::VecN;
-
-// Three lines of preamble: the cards under test start on line 4.
-const std::string preamble =
-    "begin: data; problem: initial value; end: data;\n"
-    "begin: initial value; initial time: 0.; final time: 1.; time step: 1.e-3; end: initial "
-    "value;\n"
-    "begin: control data; end: control data;\n";
-
-mbs::Model build(const std::string& cards) {
-    mbs::parser::BuildOptions opt;
-    opt.echo_warnings = false;
-    return mbs::parser::build_model_from_text("t.mbd", preamble + cards, opt);
-}
+// Cards follow the three-line preamble, so the first card is on line 4.
+using namespace mbs::test::cards;
+using mbs::test::Keys, mbs::test::keys, mbs::test::num;
 
 std::shared_ptr<const LawSpec> law(int dim, const std::string& text) {
     mbs::Model m = build("constitutive law: 1, " + std::to_string(dim) + ", " + text + ";\n");
     return m.laws.at(1);
 }
 
-// "t.mbd:line:col" of the (nth) occurrence of `token` in `cards` (line 4 is the first card).
-std::string where_of(const std::string& cards, const std::string& token, std::size_t nth = 0) {
-    std::size_t pos = cards.find(token);
-    for (; nth > 0; --nth) pos = cards.find(token, pos + 1);
-    int line = 4, col = 1;
-    for (std::size_t i = 0; i < pos; ++i) {
-        if (cards[i] == '\n')
-            line++, col = 1;
-        else
-            col++;
-    }
-    return "t.mbd:" + std::to_string(line) + ":" + std::to_string(col);
-}
-
-std::string error_at(const std::string& cards, std::string* message = nullptr) {
-    try {
-        build(cards);
-    } catch (const mbs::InputError& e) {
-        if (message) *message = e.message();
-        return e.where();
-    }
-    return "no error";
-}
-
 std::string kind(const LawSpec& l) { return l.params.get<std::string>("kind"); }
-double num(const LawSpec& l, const char* key) { return l.params.get<double>(key); }
-
-using Keys = std::vector<std::string>;
-Keys keys(const LawSpec& l) {
-    Keys k;
-    for (const auto& [name, v] : l.params.items()) k.push_back(name);
-    return k;
-}
 
 VecN diag(std::initializer_list<double> d) {
     std::size_t n = d.size();

@@ -4,18 +4,15 @@
 #include <string>
 
 #include "core/model.hpp"
-#include "parser/builder.hpp"
+#include "parser/test_support.hpp"
 
 namespace {
 
 using mbs::TplDriveSpec;
+using namespace mbs::test;
 
 std::string deck(const std::string& control, const std::string& elements) {
-    return "begin: data; problem: initial value; end: data;\n"
-           "begin: initial value; initial time: 0.; final time: 1.; time step: 1.e-3; end: initial "
-           "value;\n"
-           "begin: control data; structural nodes: 1; rigid bodies: 1; " +
-           control +
+    return deck_head + "begin: control data; structural nodes: 1; rigid bodies: 1; " + control +
            " end: control data;\n"
            "reference: 7, null, euler123, 0., 0., pi/2;\n"
            "begin: nodes;\n"
@@ -24,34 +21,6 @@ std::string deck(const std::string& control, const std::string& elements) {
            "begin: elements;\n"
            "body: 1, 1, 2., null, eye;\n" +
            elements + "end: elements;\n";
-}
-
-mbs::Model build(const std::string& text) {
-    mbs::parser::BuildOptions opt;
-    opt.echo_warnings = false;
-    return mbs::parser::build_model_from_text("t.mbd", text, opt);
-}
-
-std::string where_of(const std::string& text, const std::string& token) {
-    std::size_t pos = text.find(token);
-    if (pos == std::string::npos) return "token not found";
-    int line = 1, col = 1;
-    for (std::size_t i = 0; i < pos; ++i) {
-        if (text[i] == '\n')
-            line++, col = 1;
-        else
-            col++;
-    }
-    return "t.mbd:" + std::to_string(line) + ":" + std::to_string(col);
-}
-
-std::string error_at(const std::string& text) {
-    try {
-        build(text);
-    } catch (const mbs::InputError& e) {
-        return e.where();
-    }
-    return "no error";
 }
 
 const mbs::EntityDesc* find(const mbs::Model& m, const std::string& category) {
