@@ -56,7 +56,7 @@ double CompiledExpr::eval(const Inputs& in, double* dvalue_dt) const {
             case Op::asin: *a = {std::asin(a->v), a->d / std::sqrt(1 - a->v * a->v)}; break;
             case Op::acos: *a = {std::acos(a->v), -a->d / std::sqrt(1 - a->v * a->v)}; break;
             case Op::atan: *a = {std::atan(a->v), a->d / (1 + a->v * a->v)}; break;
-            case Op::actan: *a = {std::atan(1.0 / a->v), -a->d / (1 + a->v * a->v)}; break;
+            case Op::actan: *a = {std::atan2(1.0, a->v), -a->d / (1 + a->v * a->v)}; break;
             case Op::sinh: *a = {std::sinh(a->v), std::cosh(a->v) * a->d}; break;
             case Op::cosh: *a = {std::cosh(a->v), std::sinh(a->v) * a->d}; break;
             case Op::tanh: { double t = std::tanh(a->v); *a = {t, (1 - t * t) * a->d}; break; }

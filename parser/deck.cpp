@@ -8,7 +8,11 @@ namespace mbs::parser {
 namespace {
 
 std::string describe_expected(const std::string& which) {
-    if (which.find("','") != std::string::npos) return "expected ',' or ';' after the argument";
+    // The argument rule ends with an and-predicate on the separators; X3 names it by its C++ type.
+    if (which.find("','") != std::string::npos || which.find("and_predicate") != std::string::npos)
+        return "expected ',' or ';' after the argument";
+    if (which.find("boost") != std::string::npos || which.find("N5") != std::string::npos)
+        return "syntax error";
     if (which == "';'") return "expected ';' at the end of the card";
     if (which == "')'") return "expected ')'";
     if (which == "'('") return "expected '('";
@@ -17,6 +21,7 @@ std::string describe_expected(const std::string& which) {
 
 std::string found_text(const char* where, const char* end) {
     if (where >= end) return "end of file";
+    if (*where == '\n' || *where == '\r') return "end of line";
     std::string t;
     for (const char* p = where; p < end && t.size() < 20 && *p != '\n'; ++p) t.push_back(*p);
     return "'" + t + "'";

@@ -5,7 +5,9 @@
 #include <cfloat>
 #include <climits>
 #include <cmath>
+#include <cctype>
 #include <cstdlib>
+#include <cstring>
 #include <iostream>
 #include <random>
 #include <set>
@@ -266,10 +268,7 @@ Value binary(const Ctx& c, const ast::Located& at, const std::string& op, const 
         if (y == 0.0) fail(c, at, "division by zero");
         return Value::of_real(checked_real(c, at, x / y, "the quotient"));
     }
-    if (op == "%") {
-        if (y == 0.0) fail(c, at, "division by zero");
-        return Value::of_real(std::fmod(x, y));
-    }
+    if (op == "%") fail(c, at, "'%' needs integer operands (as in MBDyn)", "convert with integer(...)");
     if (op == "^") {
         if (x < 0 && y <= 0) fail(c, at, "negative base with a non-positive exponent");
         double r = std::pow(x, y);
@@ -324,7 +323,7 @@ Value OperandVisitor::operator()(const ast::Call& call) const {
         {"sin", [](double v) { return std::sin(v); }},   {"cos", [](double v) { return std::cos(v); }},
         {"tan", [](double v) { return std::tan(v); }},   {"ctan", [](double v) { return 1.0 / std::tan(v); }},
         {"asin", [](double v) { return std::asin(v); }}, {"acos", [](double v) { return std::acos(v); }},
-        {"atan", [](double v) { return std::atan(v); }}, {"actan", [](double v) { return std::atan(1.0 / v); }},
+        {"atan", [](double v) { return std::atan(v); }}, {"actan", [](double v) { return std::atan2(1.0, v); }},
         {"sinh", [](double v) { return std::sinh(v); }}, {"cosh", [](double v) { return std::cosh(v); }},
         {"tanh", [](double v) { return std::tanh(v); }}, {"ctanh", [](double v) { return 1.0 / std::tanh(v); }},
         {"asinh", [](double v) { return std::asinh(v); }}, {"acosh", [](double v) { return std::acosh(v); }},
@@ -333,7 +332,6 @@ Value OperandVisitor::operator()(const ast::Call& call) const {
         {"log10", [](double v) { return std::log10(v); }}, {"sqrt", [](double v) { return std::sqrt(v); }},
         {"ramp", [](double v) { return v > 0 ? v : 0.0; }}, {"par", [](double v) { return v > 0 ? v * v : 0.0; }},
         {"step", [](double v) { return v > 0 ? 1.0 : v < 0 ? 0.0 : 0.5; }},
-        {"sign", [](double v) { return v > 0 ? 1.0 : v < 0 ? -1.0 : 0.0; }},
     };
     if (auto it = unary.find(name); it != unary.end()) {
         nargs(1, 1);
@@ -342,10 +340,14 @@ Value OperandVisitor::operator()(const ast::Call& call) const {
         if ((name == "asin" || name == "acos") && std::fabs(x(0)) > 1) fail(c, call, name + " of a number outside [-1, 1]");
         return real1(it->second(x(0)));
     }
+    // As in MBDyn: abs, max and min return real; sign returns integer.
     if (name == "abs") {
         nargs(1, 1);
-        if (args[0].type == Type::integer) return Value::of_int(checked_int(c, call, std::llabs(args[0].i)));
         return Value::of_real(std::fabs(x(0)));
+    }
+    if (name == "sign") {
+        nargs(1, 1);
+        return Value::of_int(x(0) > 0 ? 1 : x(0) < 0 ? -1 : 0);
     }
     if (name == "floor" || name == "ceil" || name == "round") {
         nargs(1, 1);
@@ -361,9 +363,7 @@ Value OperandVisitor::operator()(const ast::Call& call) const {
     if (name == "max" || name == "min") {
         nargs(2, 2);
         bool first = name == "max" ? x(0) >= x(1) : x(0) <= x(1);
-        const Value& w = first ? args[0] : args[1];
-        if (args[0].type == Type::integer && args[1].type == Type::integer) return w;
-        return Value::of_real(w.as_real());
+        return Value::of_real(first ? x(0) : x(1));
     }
     if (name == "sramp") {
         nargs(2, 2);
@@ -394,13 +394,32 @@ Value OperandVisitor::operator()(const ast::Call& call) const {
         return args[0];
     }
     if (name == "sprintf") {
+        // Only "%[flags][width][.precision]conversion" is accepted: no '*', no length modifiers,
+        // no %n, so a user's format can never read or write memory it should not.
         if (args.size() != 2 || args[0].type != Type::string)
             fail(c, call, "sprintf takes a format string and one value");
-        char buf[512];
         const std::string& fmt = args[0].s;
-        if (std::count(fmt.begin(), fmt.end(), '%') != 1)
-            fail(c, call, "sprintf format must contain exactly one conversion");
-        char conv = fmt[std::min(fmt.find_first_of("diouxXeEfFgGs", fmt.find('%')), fmt.size() - 1)];
+        std::size_t conv_pos = std::string::npos;
+        for (std::size_t i = 0; i < fmt.size(); ++i) {
+            if (fmt[i] != '%') continue;
+            if (i + 1 < fmt.size() && fmt[i + 1] == '%') { ++i; continue; }
+            if (conv_pos != std::string::npos) fail(c, call.args[0], "sprintf format must contain exactly one conversion");
+            std::size_t j = i + 1;
+            while (j < fmt.size() && std::strchr("-+ #0", fmt[j])) ++j;
+            while (j < fmt.size() && std::isdigit(static_cast<unsigned char>(fmt[j]))) ++j;
+            if (j < fmt.size() && fmt[j] == '.') {
+                ++j;
+                while (j < fmt.size() && std::isdigit(static_cast<unsigned char>(fmt[j]))) ++j;
+            }
+            if (j >= fmt.size() || !std::strchr("diouxXeEfFgGs", fmt[j]) || j - i > 12)
+                fail(c, call.args[0], "unsupported sprintf conversion in \"" + fmt + "\"",
+                     "use %d, %i, %u, %x, %e, %f, %g or %s with optional flags, width and precision");
+            conv_pos = j;
+            i = j;
+        }
+        if (conv_pos == std::string::npos) fail(c, call.args[0], "sprintf format must contain exactly one conversion");
+        char conv = fmt[conv_pos];
+        char buf[1024];
         if (std::strchr("diouxX", conv))
             std::snprintf(buf, sizeof buf, fmt.c_str(), static_cast<int>(x(1)));
         else if (conv == 's')
@@ -579,7 +598,8 @@ struct OperandCompiler {
             name == "sign")
             return true;
         if (name == "real") return false;
-        return (name == "max" || name == "min" || name == "abs") && all_int;
+        (void)all_int;  // abs, max, min return real (as in MBDyn)
+        return false;
     }
     bool operator()(const ast::StmtList& l) const {
         if (!k.has_runtime(ast::Operand(l))) return k.fold(l, OperandVisitor{k.c}(l));
@@ -603,7 +623,10 @@ bool Compiler::expr(const ast::Expression& e) {
             {"<=", Op::le}, {">", Op::gt}, {">=", Op::ge}, {"==", Op::eq}, {"!=", Op::ne},
             {"&&", Op::and_}, {"||", Op::or_}, {"~|", Op::xor_}};
         if (op == "/") emit(ints ? Op::idiv : Op::div, 0, -1);
-        else if (op == "%") emit(ints ? Op::imod : Op::mod, 0, -1);
+        else if (op == "%") {
+            if (!ints) throw InputError(c.origin.loc(e), "'%' needs integer operands (as in MBDyn)");
+            emit(Op::imod, 0, -1);
+        }
         else emit(ops.at(op), 0, -1);
         bool rel = op != "+" && op != "-" && op != "*" && op != "^";
         return rel || ints;

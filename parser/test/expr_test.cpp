@@ -258,16 +258,20 @@ const NumCase function_cases[] = {
 
 INSTANTIATE_TEST_SUITE_P(Functions, Numeric, ::testing::ValuesIn(function_cases));
 
-// The value of these is clear; their type differs between mbsolve and MBDyn's mathp.cc (which
-// declares abs/max/min real and sign integer), so only the value is checked here.
-TEST(Expr, FunctionValuesWithIntegerArguments) {
+// Typing as in MBDyn's mathp.cc: abs/max/min return real and sign returns integer, so
+// abs(-7)/2 is 3.5 and sign(-2.)/2 is 0 (integer division).
+TEST(Expr, FunctionResultTypesFollowMBDyn) {
     Lang l;
-    EXPECT_EQ(l.eval("abs(-4)").as_real(), 4);
-    EXPECT_EQ(l.eval("max(2, 7)").as_real(), 7);
+    EXPECT_EQ(l.eval("abs(-4)").type, Type::real);
+    EXPECT_EQ(l.eval("abs(-7)/2").as_real(), 3.5);
+    EXPECT_EQ(l.eval("max(2, 7)").type, Type::real);
     EXPECT_EQ(l.eval("min(2, 7)").as_real(), 2);
-    EXPECT_EQ(l.eval("sign(-2.)").as_real(), -1);
+    EXPECT_EQ(l.eval("sign(-2.)").type, Type::integer);
+    EXPECT_EQ(l.eval("sign(-2.)/2").as_real(), 0);
     EXPECT_EQ(l.eval("sign(0.)").as_real(), 0);
     EXPECT_EQ(l.eval("sign(3)").as_real(), 1);
+    // actan(x) = atan2(1, x): the arc-cotangent in (0, pi), also for negative x.
+    EXPECT_NEAR(l.eval("actan(-1.)").as_real(), 3 * pi / 4, 1e-15);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -369,6 +373,9 @@ const ErrCase error_cases[] = {
     {"1./0.", "division by zero", 3, {}},
     {"1./(2. - 2.)", "division by zero", 3, {}},
     {"5 % 0", "division by zero", 3, {}},
+    {"5. % 2", "needs integer operands", 4, {}},
+    {"sprintf(\"%n\", 1)", "unsupported sprintf conversion", 9, {}},
+    {"sprintf(\"%*d\", 1)", "unsupported sprintf conversion", 9, {}},
     {"zzz + 1", "unknown variable 'zzz'", 1, {}},
     {"2*lenght", "did you mean 'length'", 3, {"real length = 1"}},
     {"real x = 2", "variable 'x' is already defined", 6, {"real x = 1"}},
