@@ -100,11 +100,12 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
 std::string closest_match(std::string_view word, const std::vector<std::string>& candidates) {
     std::string best;
     std::size_t best_d = std::string::npos;
+    std::string w = normalize_keyword(word);
     for (const auto& c : candidates) {
-        std::size_t d = edit_distance(word, normalize_keyword(c));
+        std::size_t d = edit_distance(w, normalize_keyword(c));
         if (d < best_d) best_d = d, best = c;
     }
-    std::size_t limit = std::max<std::size_t>(2, word.size() / 3);
+    std::size_t limit = std::max<std::size_t>(2, w.size() / 3);
     return best_d <= limit ? best : std::string{};
 }
 

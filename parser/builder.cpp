@@ -104,6 +104,11 @@ private:
 };
 
 void Builder::run_file(const std::string& path, const SourceLoc& from) {
+    std::error_code dir_ec;
+    if (fs::is_directory(path, dir_ec)) {
+        if (from.valid()) throw InputError(from, "'" + path + "' is a directory, not a file to include");
+        throw InputError(SourceLoc{}, "'" + path + "' is a directory, not a deck");
+    }
     std::ifstream in(path, std::ios::binary);
     if (!in) {
         if (from.valid()) throw InputError(from, "cannot open included file '" + path + "'");

@@ -189,10 +189,14 @@ Mat3 DeckReader::orientation_plain(std::string_view what) {
         double tol = 1e-12 * 1e3;
         if (accept("tolerance")) tol = nonnegative("orthogonality tolerance");
         double err = (m.transpose() * m - Mat3::Identity()).norm();
-        if (!(err <= tol) || m.determinant() < 0) {
-            if (!(std::fabs(m.determinant()) > 1e-12))
-                throw InputError(at, "orientation matrix for " + std::string(what) + " is singular (determinant " +
-                                         Value::of_real(m.determinant()).to_string() + ")");
+        if (!(std::fabs(m.determinant()) > 1e-12))
+            throw InputError(at, "orientation matrix for " + std::string(what) + " is singular (determinant " +
+                                     Value::of_real(m.determinant()).to_string() + ")");
+        if (m.determinant() < 0)
+            throw InputError(at, "orientation matrix for " + std::string(what) + " is a reflection (determinant " +
+                                     Value::of_real(m.determinant()).to_string() + ")",
+                             "a rotation matrix has determinant +1; check the sign of one axis");
+        if (!(err <= tol)) {
             st_.diag.warn(at, "orientation matrix for " + std::string(what) + " is not orthogonal (|R^T R - I| = " +
                                   Value::of_real(err).to_string() + "); it is used as written");
         }
@@ -234,10 +238,17 @@ Mat3 DeckReader::orientation_plain(std::string_view what) {
     if (v1.norm() == 0.0) throw InputError(at1, "the first orientation vector is zero");
     Vec3 e1 = v1.normalized();
     if (guess) {
-        // Any vector not parallel to v1: the axis where v1 is smallest.
-        int k;
-        e1.cwiseAbs().minCoeff(&k);
-        v2 = Vec3::Unit(k);
+        // MBDyn's choice (GetMatR2vec): with i_min/i_max the smallest/largest |component| of v1,
+        // v2(i_min) = 1 and v2(i_max) = -v1(i_min)/v1(i_max): orthogonal to v1.
+        // Ties: the first smallest and the first largest component.
+        int kmin = 0, kmax = 0;
+        for (int k = 1; k < 3; ++k) {
+            if (std::fabs(v1[k]) < std::fabs(v1[kmin])) kmin = k;
+            if (std::fabs(v1[k]) > std::fabs(v1[kmax])) kmax = k;
+        }
+        v2.setZero();
+        v2[kmin] = 1.0;
+        if (kmax != kmin) v2[kmax] = -v1[kmin] / v1[kmax];
     } else {
         v2 = vec3("second orientation vector");
     }

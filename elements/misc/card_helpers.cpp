@@ -53,7 +53,7 @@ bool accept_orientation_keyword(Reader& r) {
 void read_optional_orientation_description(Reader& r, EntityDesc& e) {
     if (!r.accept("orientation description")) return;
     std::string od = r.keyword(
-        {"euler 123", "euler 313", "euler 321", "orientation vector", "orientation matrix"},
+        {"euler123", "euler313", "euler321", "orientation vector", "orientation matrix"},
         "orientation description");
     e.props.set("orientation description", od);
 }

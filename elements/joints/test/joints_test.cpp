@@ -102,7 +102,7 @@ TEST(ElementJoints, RevoluteHingeOtherFramesAndTrailingData) {
     expect_vec(e.props.get<Vec3>("offset2"),
                R2.transpose() * (x1 + R1 * (f1 + Vec3(0, 0, 1)) - x2));
     expect_mat(e.props.get<Mat3>("orientation2"), R2.transpose() * R1 * Rz90());
-    EXPECT_EQ(e.props.get<std::string>("orientation description"), "euler 321");
+    EXPECT_EQ(e.props.get<std::string>("orientation description"), "euler321");
     EXPECT_FALSE(e.output);
     EXPECT_DOUBLE_EQ(e.props.get<double>("initial theta"), 0.25);
 }
