@@ -120,6 +120,9 @@ public:
 
 private:
     const ArgView& next(std::string_view what);
+    // "expected N values ..." unless the next argument looks like a misspelt variable, in which
+    // case evaluating it reports "unknown variable" with a did-you-mean hint.
+    [[noreturn]] void values_missing(const std::string& message);
     Mat3 orientation_plain(std::string_view what);
 
     BuildState& st_;

@@ -56,7 +56,7 @@ Vec3 DeckReader::vec3(std::string_view what) {
     Vec3 v;
     for (int k = 0; k < 3; ++k) {
         if (!next_is_value())
-            error("expected 3 values for " + std::string(what) + " (Vec3), got " + std::to_string(k));
+            values_missing("expected 3 values for " + std::string(what) + " (Vec3), got " + std::to_string(k));
         v[k] = real(what);
     }
     if (accept("scale")) v *= real("scale factor");
@@ -68,7 +68,7 @@ Vec6 DeckReader::vec6(std::string_view what) {
     Vec6 v;
     for (int k = 0; k < 6; ++k) {
         if (!next_is_value())
-            error("expected 6 values for " + std::string(what) + " (Vec6), got " + std::to_string(k));
+            values_missing("expected 6 values for " + std::string(what) + " (Vec6), got " + std::to_string(k));
         v[k] = real(what);
     }
     if (accept("scale")) v *= real("scale factor");
@@ -81,7 +81,7 @@ Mat3 DeckReader::mat3(std::string_view what) {
         std::vector<double> v;
         for (int k = 0; k < n; ++k) {
             if (!next_is_value())
-                error("expected " + std::to_string(n) + " values for " + std::string(what) + " (" + form +
+                values_missing("expected " + std::to_string(n) + " values for " + std::string(what) + " (" + form +
                       "), got " + std::to_string(k));
             v.push_back(real(what));
         }
@@ -113,7 +113,7 @@ Mat6 DeckReader::mat6(std::string_view what) {
         std::vector<double> v;
         for (int k = 0; k < n; ++k) {
             if (!next_is_value())
-                error("expected " + std::to_string(n) + " values for " + std::string(what) + " (" + form +
+                values_missing("expected " + std::to_string(n) + " values for " + std::string(what) + " (" + form +
                       "), got " + std::to_string(k));
             v.push_back(real(what));
         }

@@ -1,4 +1,6 @@
 // DeckReader: reads a card's arguments in order for the registered card readers.
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 
 #include "core/registry.hpp"
@@ -195,6 +197,15 @@ bool DeckReader::is_value(std::size_t k) const {
 }
 
 bool DeckReader::next_is_value() const { return is_value(pos_); }
+
+void DeckReader::values_missing(const std::string& message) {
+    if (pos_ < args_.size() && !args_[pos_].ident.empty()) {
+        const std::string& id = args_[pos_].ident;
+        bool has_upper = std::any_of(id.begin(), id.end(), [](char ch) { return std::isupper(static_cast<unsigned char>(ch)); });
+        if (has_upper) value("value");  // throws "unknown variable" (keywords are lower case)
+    }
+    error(message);
+}
 
 void DeckReader::finish() {
     if (at_end()) return;
