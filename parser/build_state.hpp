@@ -123,6 +123,8 @@ private:
     // "expected N values ..." unless the next argument looks like a misspelt variable, in which
     // case evaluating it reports "unknown variable" with a did-you-mean hint.
     [[noreturn]] void values_missing(const std::string& message);
+    // Reads n numbers of a data form ("Vec3", "diag Mat3x3", ...), with a count error if short.
+    VecN reals(int n, std::string_view what, const std::string& form, const char* noun = "values");
     Mat3 orientation_plain(std::string_view what);
 
     BuildState& st_;

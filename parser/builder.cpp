@@ -948,47 +948,36 @@ void apply_definitions(BuildState& st) {
     for (const auto& [name, val] : st.options.defines) define(name, val, "", "-D " + name);
 }
 
-}  // namespace
-
-Model build_model(const std::string& path, const BuildOptions& options) {
-    BuildState st;
-    st.options = options;
-    st.diag.echo = options.echo_warnings;
-    st.model.deck_path = path;
-    apply_definitions(st);
-    Builder b(st);
-    b.run_file(path, SourceLoc{});
-    const SourceFile& f = *st.files.back();
-    for (const auto& file : st.files)
-        if (file->path == path) {
-            b.finish(SourceLoc{file.get(), static_cast<std::uint32_t>(file->text.size()), static_cast<std::uint32_t>(file->text.size())});
-            if (st.diag.echo && st.diag.suppressed())
-                std::cerr << "mbsolve: " << st.diag.suppressed() << " more warnings like the ones above were not shown\n";
-            st.model.warnings = st.diag.warnings();
-            st.model.sources = std::move(st.files);
-            return std::move(st.model);
-        }
-    b.finish(SourceLoc{&f, 0, 0});
-    st.model.warnings = st.diag.warnings();
-    st.model.sources = std::move(st.files);
-    return std::move(st.model);
-}
-
-Model build_model_from_text(const std::string& name, const std::string& text, const BuildOptions& options) {
+// Reads the deck (a file, or text held in memory), checks the end of input, hands over warnings
+// and the source files (every SourceLoc in the model points into them).
+template <class Read>
+Model build(const std::string& name, const BuildOptions& options, Read read) {
     BuildState st;
     st.options = options;
     st.diag.echo = options.echo_warnings;
     st.model.deck_path = name;
     apply_definitions(st);
+    std::size_t deck = st.files.size();  // the deck is the first file read after the definitions
     Builder b(st);
-    b.run_text(name, text);
-    const SourceFile* f = nullptr;
-    for (const auto& file : st.files)
-        if (file->path == name) f = file.get();
-    b.finish(SourceLoc{f, static_cast<std::uint32_t>(f->text.size()), static_cast<std::uint32_t>(f->text.size())});
+    read(b);
+    const SourceFile* f = st.files.at(deck).get();
+    auto eof = static_cast<std::uint32_t>(f->text.size());
+    b.finish(SourceLoc{f, eof, eof});
+    if (st.diag.echo && st.diag.suppressed())
+        std::cerr << "mbsolve: " << st.diag.suppressed() << " more warnings like the ones above were not shown\n";
     st.model.warnings = st.diag.warnings();
     st.model.sources = std::move(st.files);
     return std::move(st.model);
+}
+
+}  // namespace
+
+Model build_model(const std::string& path, const BuildOptions& options) {
+    return build(path, options, [&](Builder& b) { b.run_file(path, SourceLoc{}); });
+}
+
+Model build_model_from_text(const std::string& name, const std::string& text, const BuildOptions& options) {
+    return build(name, options, [&](Builder& b) { b.run_text(name, text); });
 }
 
 }  // namespace mbs::parser

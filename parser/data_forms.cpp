@@ -50,43 +50,38 @@ DeckReader::Frame DeckReader::frame_prefix(bool allow_other) {
     return f;
 }
 
+VecN DeckReader::reals(int n, std::string_view what, const std::string& form, const char* noun) {
+    VecN v;
+    v.reserve(n);
+    for (int k = 0; k < n; ++k) {
+        if (!next_is_value())
+            values_missing("expected " + std::to_string(n) + " " + noun + " for " + std::string(what) + " (" + form +
+                           "), got " + std::to_string(k));
+        v.push_back(real(what));
+    }
+    return v;
+}
+
 Vec3 DeckReader::vec3(std::string_view what) {
     if (accept("null")) return Vec3::Zero();
     if (peek("default")) error("'default' is not allowed for " + std::string(what) + " here", "give the 3 values");
-    Vec3 v;
-    for (int k = 0; k < 3; ++k) {
-        if (!next_is_value())
-            values_missing("expected 3 values for " + std::string(what) + " (Vec3), got " + std::to_string(k));
-        v[k] = real(what);
-    }
+    VecN r = reals(3, what, "Vec3");
+    Vec3 v(r[0], r[1], r[2]);
     if (accept("scale")) v *= real("scale factor");
     return v;
 }
 
 Vec6 DeckReader::vec6(std::string_view what) {
     if (accept("null")) return Vec6::Zero();
-    Vec6 v;
-    for (int k = 0; k < 6; ++k) {
-        if (!next_is_value())
-            values_missing("expected 6 values for " + std::string(what) + " (Vec6), got " + std::to_string(k));
-        v[k] = real(what);
-    }
+    VecN r = reals(6, what, "Vec6");
+    Vec6 v = Eigen::Map<const Vec6>(r.data());
     if (accept("scale")) v *= real("scale factor");
     return v;
 }
 
 Mat3 DeckReader::mat3(std::string_view what) {
     Mat3 m = Mat3::Zero();
-    auto values = [&](int n, const char* form) {
-        std::vector<double> v;
-        for (int k = 0; k < n; ++k) {
-            if (!next_is_value())
-                values_missing("expected " + std::to_string(n) + " values for " + std::string(what) + " (" + form +
-                      "), got " + std::to_string(k));
-            v.push_back(real(what));
-        }
-        return v;
-    };
+    auto values = [&](int n, const char* form) { return reals(n, what, form); };
     if (accept("eye")) m = Mat3::Identity();
     else if (accept("null")) m.setZero();
     else if (accept("sym")) {
@@ -109,16 +104,7 @@ Mat3 DeckReader::mat3(std::string_view what) {
 
 Mat6 DeckReader::mat6(std::string_view what) {
     Mat6 m = Mat6::Zero();
-    auto values = [&](int n, const char* form) {
-        std::vector<double> v;
-        for (int k = 0; k < n; ++k) {
-            if (!next_is_value())
-                values_missing("expected " + std::to_string(n) + " values for " + std::string(what) + " (" + form +
-                      "), got " + std::to_string(k));
-            v.push_back(real(what));
-        }
-        return v;
-    };
+    auto values = [&](int n, const char* form) { return reals(n, what, form); };
     if (accept("eye")) m = Mat6::Identity();
     else if (accept("null")) m.setZero();
     else if (accept("sym")) {
@@ -179,13 +165,7 @@ Mat3 DeckReader::orientation_plain(std::string_view what) {
     if (peek("euler parameters")) error("'euler parameters' orientation is not implemented (as in MBDyn)");
     if (accept("matr")) {
         SourceLoc at = loc();
-        Mat3 m;
-        for (int i = 0; i < 3; ++i)
-            for (int j = 0; j < 3; ++j) {
-                if (!next_is_value())
-                    error("expected 9 values for " + std::string(what) + " (matr), got " + std::to_string(3 * i + j));
-                m(i, j) = real(what);
-            }
+        Mat3 m = Eigen::Map<const Eigen::Matrix<double, 3, 3, Eigen::RowMajor>>(reals(9, what, "matr").data());
         double tol = 1e-12 * 1e3;
         if (accept("tolerance")) tol = nonnegative("orthogonality tolerance");
         double err = (m.transpose() * m - Mat3::Identity()).norm();
@@ -205,12 +185,8 @@ Mat3 DeckReader::orientation_plain(std::string_view what) {
     for (const char* kw : {"euler", "euler123", "euler313", "euler321"}) {
         if (!accept(kw)) continue;
         bool deg = accept("degrees");
-        Vec3 a;
-        for (int k = 0; k < 3; ++k) {
-            if (!next_is_value())
-                error("expected 3 angles for " + std::string(what) + " (" + kw + "), got " + std::to_string(k));
-            a[k] = real("Euler angle");
-        }
+        VecN r = reals(3, what, kw, "angles");
+        Vec3 a(r[0], r[1], r[2]);
         if (deg) a *= M_PI / 180.0;
         std::string k(kw);
         return k == "euler313" ? euler313_to_matrix(a) : k == "euler321" ? euler321_to_matrix(a) : euler123_to_matrix(a);

@@ -61,7 +61,6 @@ inline auto const keyword = [](const char* k) { return lexeme[lit(k) >> !name_ch
 inline auto const throw_unterminated_string = [](auto& ctx) {
     throw LexError{x3::_attr(ctx).begin(), "unterminated string"};
 };
-struct hex2_ : x3::uint_parser<unsigned char, 16, 2, 2> {};
 inline auto const escape = lit('\\') >> (char_('\\') | char_('"') | x3::uint_parser<unsigned char, 16, 2, 2>{} |
                                          (eol >> x3::attr('\n')) | char_);
 
