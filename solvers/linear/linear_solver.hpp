@@ -5,7 +5,7 @@
 #include <memory>
 #include <string>
 
-#include "solvers/linear/sparse_matrix.hpp"
+#include "core/sparse_matrix.hpp"
 
 namespace mbs {
 

@@ -1,5 +1,5 @@
 // CSC pattern construction (once) and slot look-up (set-up time).
-#include "solvers/linear/sparse_matrix.hpp"
+#include "core/sparse_matrix.hpp"
 
 #include <algorithm>
 #include <stdexcept>

@@ -1,0 +1,65 @@
+// Block pattern, slot tables and the element factory registry.
+#include "core/element.hpp"
+
+#include <map>
+#include <stdexcept>
+
+#include "core/source.hpp"
+
+namespace mbs {
+
+BlockId PatternBuilder::block(int r0, int nr, int c0, int nc) {
+    if (r0 < 0 || c0 < 0 || nr < 0 || nc < 0 || r0 + nr > n_ || c0 + nc > n_)
+        throw std::logic_error("Jacobian block outside the system");
+    blocks_.push_back({r0, nr, c0, nc, slots_});
+    slots_ += nr * nc;
+    return static_cast<BlockId>(blocks_.size() - 1);
+}
+
+namespace {
+std::vector<std::pair<int, int>> entries_of(const PatternBuilder& p) {
+    std::vector<std::pair<int, int>> e;
+    for (const auto& b : p.blocks())
+        for (int j = 0; j < b.nc; ++j)
+            for (int i = 0; i < b.nr; ++i) e.emplace_back(b.r0 + i, b.c0 + j);
+    // Every diagonal entry is in the pattern, so a row or column with no entries shows up as a
+    // zero pivot (with its equation named) rather than as a structurally singular pattern.
+    for (int i = 0; i < p.size(); ++i) e.emplace_back(i, i);
+    return e;
+}
+}  // namespace
+
+Jacobian::Jacobian(const PatternBuilder& p) : blocks_(p.blocks()), m_(p.size(), entries_of(p)) {
+    for (const auto& b : blocks_)
+        for (int j = 0; j < b.nc; ++j)
+            for (int i = 0; i < b.nr; ++i) slots_.push_back(m_.slot(b.r0 + i, b.c0 + j));
+}
+
+void Jacobian::add_diag(BlockId b, double v) {
+    const auto& blk = blocks_[b];
+    const int* s = slots_.data() + blk.slot0;
+    double* val = m_.values();
+    for (int i = 0; i < std::min(blk.nr, blk.nc); ++i) val[s[i * blk.nr + i]] += v;
+}
+
+namespace {
+std::map<std::string, ElementFactoryFn>& factories() {
+    static std::map<std::string, ElementFactoryFn> f;
+    return f;
+}
+std::string factory_key(const std::string& card, const std::string& subtype) {
+    return normalize_keyword(card) + "/" + normalize_keyword(subtype);
+}
+}  // namespace
+
+ElementFactoryRegistration::ElementFactoryRegistration(const char* card, const char* subtype,
+                                                       ElementFactoryFn fn) {
+    factories()[factory_key(card, subtype)] = fn;
+}
+
+const ElementFactoryFn* find_element_factory(const std::string& card, const std::string& subtype) {
+    auto it = factories().find(factory_key(card, subtype));
+    return it == factories().end() ? nullptr : &it->second;
+}
+
+}  // namespace mbs

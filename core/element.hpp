@@ -1,0 +1,169 @@
+// The runtime element interface of the absolute-coordinate DAE (DESIGN.md 2).
+//
+// Unknowns y and their derivatives y' live in two flat vectors. Newton iterates on y' (for
+// algebraic unknowns -- Lagrange multipliers -- the value itself sits in the y' slot), and
+// y = (known part) + dCoef * y', so the iteration matrix is  J = dr/dy' + dCoef * dr/dy.
+//
+// Each element:
+//  - may own unknowns (multipliers, internal states): own_dofs(), numbered by the engine;
+//  - declares once, after numbering, the dense blocks of J it writes (declare());
+//  - adds its terms to the residual r (residual()) and their derivatives to J (jacobian()).
+// Sign convention: r collects "applied minus inertial" terms, so a force F on a node is added to
+// the node's force rows as +F. Position-level constraints add phi/dCoef to their rows, so that
+// their J rows are dphi/dx with no dCoef (well scaled; DESIGN.md 3).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/drive.hpp"
+#include "core/model.hpp"
+#include "core/sparse_matrix.hpp"
+
+namespace mbs {
+
+enum class DofOrder : std::uint8_t { algebraic, differential };
+
+// What the engine is solving for when it calls an element.
+enum class Phase : std::uint8_t {
+    dynamic,      // a time step (or the derivatives phase, with dCoef = derivatives coefficient)
+    assembly,     // initial position assembly: unknowns are positions and multipliers, dCoef = 1
+};
+
+struct StepContext {
+    double time = 0.0;
+    double dt = 0.0;
+    double dCoef = 1.0;
+    Phase phase = Phase::dynamic;
+};
+
+// Read-only view of the unknowns.
+struct StateView {
+    const double* y = nullptr;
+    const double* yp = nullptr;
+};
+
+// A dense block of the iteration matrix, declared once. Column-major slot table.
+using BlockId = int;
+
+// Collects the blocks elements will write; after all declarations the engine builds the CSC
+// pattern and the slot tables (set-up time only).
+class PatternBuilder {
+public:
+    explicit PatternBuilder(int n) : n_(n) {}
+    // Rows [r0, r0 + nr) x cols [c0, c0 + nc).
+    BlockId block(int r0, int nr, int c0, int nc);
+    int size() const { return n_; }
+
+    struct Block {
+        int r0, nr, c0, nc;
+        int slot0;  // first entry in the slot table
+    };
+    const std::vector<Block>& blocks() const { return blocks_; }
+
+private:
+    int n_;
+    std::vector<Block> blocks_;
+    int slots_ = 0;
+};
+
+// The iteration matrix with its fixed pattern; elements add dense blocks through block ids.
+class Jacobian {
+public:
+    Jacobian(const PatternBuilder& p);
+    CscMatrix& matrix() { return m_; }
+    const CscMatrix& matrix() const { return m_; }
+    void set_zero() { m_.set_zero(); }
+
+    // Adds the top-left nr x nc part of `a` to block `b` (a may be larger, e.g. 6 node columns
+    // written into a 3-column block of a displacement-only node).
+    template <class M>
+    void add(BlockId b, const Eigen::MatrixBase<M>& a) {
+        const auto& blk = blocks_[b];
+        const int* s = slots_.data() + blk.slot0;
+        double* v = m_.values();
+        for (int j = 0; j < blk.nc; ++j)
+            for (int i = 0; i < blk.nr; ++i) v[s[j * blk.nr + i]] += a(i, j);
+    }
+    // Adds `v` * identity to a square block (diagonal only).
+    void add_diag(BlockId b, double v);
+
+private:
+    std::vector<PatternBuilder::Block> blocks_;
+    std::vector<int> slots_;
+    CscMatrix m_;
+};
+
+class Element {
+public:
+    explicit Element(const EntityDesc& d) : desc_(&d) {}
+    virtual ~Element() = default;
+    const EntityDesc& desc() const { return *desc_; }
+    long label() const { return desc_->label; }
+
+    // --- own unknowns
+    virtual int own_dofs() const { return 0; }
+    virtual DofOrder own_dof_order(int /*i*/) const { return DofOrder::algebraic; }
+    // Short name of own equation i for diagnostics ("constraint x", ...).
+    virtual std::string own_dof_name(int i) const { return "equation " + std::to_string(i + 1); }
+    void set_first_dof(int i) { first_dof_ = i; }
+    int first_dof() const { return first_dof_; }
+
+    // --- which phases the element takes part in
+    virtual bool in_assembly() const { return false; }
+
+    // --- sparsity, residual, Jacobian
+    virtual void declare(PatternBuilder& p) = 0;
+    virtual void residual(const StepContext& c, const StateView& s, double* r) const = 0;
+    virtual void jacobian(const StepContext& c, const StateView& s, Jacobian& J) const = 0;
+
+    // Called after each converged step (update of internal state, reactions for output).
+    virtual void after_step(const StepContext& /*c*/, const StateView& /*s*/) {}
+
+    // --- output: the text file the element writes to ("jnt", "frc", ...; nullptr: none) and
+    // the values after the label on its line (at most max_output_values).
+    static constexpr int max_output_values = 64;
+    virtual const char* output_file() const { return nullptr; }
+    virtual int output_values(double* /*v*/) const { return 0; }
+    // Reaction of a joint, for drives and the NetCDF/HDF5 writers: force and moment in the
+    // joint frame (f, m) and in the global frame (F, M). False if the element has none.
+    virtual bool reaction(Vec3& /*f*/, Vec3& /*m*/, Vec3& /*F*/, Vec3& /*M*/) const { return false; }
+
+private:
+    const EntityDesc* desc_;
+    int first_dof_ = -1;
+};
+
+// Everything an element factory may need: the model, the structural nodes of the run, drives.
+class BuildContext {
+public:
+    virtual ~BuildContext() = default;
+    virtual const Model& model() const = 0;
+    virtual class StructNode& struct_node(const EntityRef& ref, const EntityDesc& user) = 0;
+    virtual const DriveEnv& drive_env() const = 0;
+    // The gravity acceleration at the current time (always valid; zero without gravity).
+    virtual const Vec3* gravity() const = 0;
+    // Installs the gravity field (called by the gravity element).
+    virtual void set_gravity(const TplDrive<3>& g) = 0;
+    // Throws InputError at the element's card.
+    [[noreturn]] virtual void error(const EntityDesc& e, const std::string& what,
+                                    const std::string& hint = {}) const = 0;
+};
+
+// Self-registering element factories: "joint" + "revolute hinge" -> make function. A factory
+// may return nullptr for cards that add nothing to the equations (e.g. inertia reports).
+using ElementFactoryFn = std::unique_ptr<Element> (*)(const EntityDesc&, BuildContext&);
+struct ElementFactoryRegistration {
+    ElementFactoryRegistration(const char* card, const char* subtype, ElementFactoryFn fn);
+};
+const ElementFactoryFn* find_element_factory(const std::string& card, const std::string& subtype);
+
+#define MBS_EL_CONCAT2(a, b) a##b
+#define MBS_EL_CONCAT(a, b) MBS_EL_CONCAT2(a, b)
+#define MBS_REGISTER_ELEMENT_RUNTIME(card, subtype, fn)                                       \
+    static const ::mbs::ElementFactoryRegistration MBS_EL_CONCAT(mbs_el_rt_, __LINE__)(card, \
+                                                                                       subtype, fn)
+
+}  // namespace mbs

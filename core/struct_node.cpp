@@ -1,0 +1,123 @@
+// Runtime structural node: kinematics from the unknowns, rotation history for the integrator.
+#include "core/struct_node.hpp"
+
+#include <stdexcept>
+
+namespace mbs {
+
+StructNode::StructNode(const EntityDesc& d) : desc_(&d) {
+    if (d.type == "static") kind_ = Kind::static_rigid;
+    else if (d.type == "dynamic") kind_ = Kind::dynamic_rigid;
+    else if (d.type == "static displacement") kind_ = Kind::static_disp;
+    else if (d.type == "dynamic displacement") kind_ = Kind::dynamic_disp;
+    else if (d.type == "dummy") kind_ = Kind::dummy;
+    else throw std::logic_error("structural node type '" + d.type + "' has no runtime");
+    x = d.props.get<Vec3>("position");
+    R = d.props.get<Mat3>("orientation");
+    xdot = d.props.get<Vec3>("velocity");
+    w = d.props.get<Vec3>("angular velocity");
+    Rref = R_prev = R_prev2 = R;
+    w_prev = w_prev2 = w;
+    if (kind_ == Kind::dummy && d.props.get<std::string>("dummy type") == "offset") {
+        dummy_offset = d.props.get<Vec3>("offset");
+        dummy_R = d.props.get<Mat3>("relative orientation");
+    }
+}
+
+int StructNode::ndofs() const {
+    switch (kind_) {
+        case Kind::static_rigid: return 6;
+        case Kind::dynamic_rigid: return 12;
+        case Kind::static_disp: return 3;
+        case Kind::dynamic_disp: return 6;
+        case Kind::dummy: return 0;
+    }
+    return 0;
+}
+
+const char* StructNode::dof_name(int i, bool rotation) {
+    static const char* rigid[] = {"force x", "force y", "force z", "moment x", "moment y", "moment z",
+                                  "momentum x", "momentum y", "momentum z", "angular momentum x",
+                                  "angular momentum y", "angular momentum z"};
+    static const char* disp[] = {"force x", "force y", "force z", "momentum x", "momentum y", "momentum z"};
+    return rotation ? rigid[i] : disp[i];
+}
+
+void StructNode::initialize(double* y, double* yp) {
+    if (is_dummy()) return;
+    double* py = y + first_dof_;
+    double* pyp = yp + first_dof_;
+    for (int i = 0; i < 3; ++i) {
+        py[i] = x[i];
+        pyp[i] = xdot[i];
+    }
+    if (has_rotation())
+        for (int i = 0; i < 3; ++i) {
+            py[3 + i] = 0.0;    // g relative to Rref = R0
+            pyp[3 + i] = w[i];  // G(0) = I
+        }
+}
+
+void StructNode::update(const StateView& s) {
+    const double* py = s.y + first_dof_;
+    const double* pyp = s.yp + first_dof_;
+    x = Vec3(py[0], py[1], py[2]);
+    xdot = Vec3(pyp[0], pyp[1], pyp[2]);
+    int m = pos_cols();
+    if (has_rotation()) {
+        g = Vec3(py[3], py[4], py[5]);
+        gdot = Vec3(pyp[3], pyp[4], pyp[5]);
+        G = cgr_G(g);
+        R = cgr_to_matrix(g) * Rref;
+        w = G * gdot;
+        Gd = cgr_G_times_derivative(g, gdot);
+    }
+    if (is_dynamic()) {
+        beta = Vec3(py[m], py[m + 1], py[m + 2]);
+        beta_dot = Vec3(pyp[m], pyp[m + 1], pyp[m + 2]);
+        if (has_rotation()) {
+            gamma = Vec3(py[m + 3], py[m + 4], py[m + 5]);
+            gamma_dot = Vec3(pyp[m + 3], pyp[m + 4], pyp[m + 5]);
+        }
+    }
+}
+
+void StructNode::update_dummy(const StructNode& b) {
+    Vec3 f = b.R * dummy_offset;
+    x = b.x + f;
+    R = b.R * dummy_R;
+    w = b.w;
+    xdot = b.xdot + b.w.cross(f);
+}
+
+void StructNode::commit() {
+    R_prev2 = R_prev;
+    w_prev2 = w_prev;
+    R_prev = R;
+    w_prev = w;
+    Rref = R;
+}
+
+void StructNode::rebase(double* y1, double* yp1, double* y2, double* yp2) const {
+    if (!has_rotation()) return;
+    int o = first_dof_ + 3;
+    Vec3 g2 = matrix_to_cgr(R_prev2 * R_prev.transpose());
+    Vec3 gp2 = cgr_G_inverse(g2) * w_prev2;
+    for (int i = 0; i < 3; ++i) {
+        y1[o + i] = 0.0;
+        yp1[o + i] = w_prev[i];
+        y2[o + i] = g2[i];
+        yp2[o + i] = gp2[i];
+    }
+}
+
+Mat3 cgr_G_times_derivative(const Vec3& g, const Vec3& v) {
+    double c = 4.0 / (4.0 + g.squaredNorm());
+    return -(0.5 * c * c) * (v + 0.5 * g.cross(v)) * g.transpose() - (0.5 * c) * skew(v);
+}
+
+Mat3 cgr_G_inverse(const Vec3& g) {
+    return Mat3::Identity() - 0.5 * skew(g) + 0.25 * g * g.transpose();
+}
+
+}  // namespace mbs

@@ -1,0 +1,95 @@
+// Clamp joint: fixes a node's position x0 and orientation R0 (absolute).
+// Unknowns: reaction force F and moment M applied to the node (global frame).
+//   node rows:        r_F += F,  r_M += M
+//   constraint rows:  (x - x0)/dCoef,   e/dCoef  with  e = 1/2 ax(Q - Q^T), Q = R R0^T
+// e = sin(theta) n vanishes with the orientation error; de = 1/2 (tr(Q) I - Q^T) dtheta
+// (from skew(a) Q + Q^T skew(a) = skew((tr Q I - Q^T) a)).
+#include "elements/misc/element_util.hpp"
+
+namespace mbs {
+namespace {
+
+Vec3 axial(const Mat3& A) { return Vec3(A(2, 1) - A(1, 2), A(0, 2) - A(2, 0), A(1, 0) - A(0, 1)) * 0.5; }
+
+class Clamp final : public Element {
+public:
+    Clamp(const EntityDesc& d, StructNode& n) : Element(d), n_(&n) {
+        x0_ = d.props.get<Vec3>("position");
+        R0_ = d.props.get<Mat3>("orientation");
+    }
+    int own_dofs() const override { return n_->pos_cols(); }
+    std::string own_dof_name(int i) const override {
+        static const char* nm[] = {"position x", "position y", "position z",
+                                   "orientation x", "orientation y", "orientation z"};
+        return nm[i];
+    }
+    bool in_assembly() const override { return true; }
+
+    void declare(PatternBuilder& p) override {
+        int m = own_dofs();
+        nl_ = p.block(n_->first_dof(), m, first_dof(), m);
+        ln_ = p.block(first_dof(), m, n_->first_dof(), m);
+    }
+
+    void residual(const StepContext& c, const StateView& s, double* r) const override {
+        const int m = own_dofs();
+        const double* lam = s.yp + first_dof();
+        double* rn = r + n_->first_dof();
+        double* rc = r + first_dof();
+        for (int i = 0; i < m; ++i) rn[i] += lam[i];
+        Vec3 dx = (n_->x - x0_) / c.dCoef;
+        for (int i = 0; i < 3; ++i) rc[i] += dx[i];
+        if (m == 6) {
+            Vec3 e = axial(n_->R * R0_.transpose()) / c.dCoef;
+            for (int i = 0; i < 3; ++i) rc[3 + i] += e[i];
+        }
+    }
+
+    void jacobian(const StepContext&, const StateView&, Jacobian& J) const override {
+        J.add_diag(nl_, 1.0);
+        Eigen::Matrix<double, 6, 6> a = Eigen::Matrix<double, 6, 6>::Zero();
+        a.block<3, 3>(0, 0).setIdentity();
+        if (n_->has_rotation()) {
+            Mat3 Q = n_->R * R0_.transpose();
+            a.block<3, 3>(3, 3) = 0.5 * (Q.trace() * Mat3::Identity() - Q.transpose()) * n_->G;
+        }
+        J.add(ln_, a);
+    }
+
+    const char* output_file() const override { return "jnt"; }
+    bool reaction(Vec3& f, Vec3& m, Vec3& F, Vec3& M) const override {
+        F = F_;
+        M = M_;
+        f = R0_.transpose() * F_;
+        m = R0_.transpose() * M_;
+        return true;
+    }
+    int output_values(double* v) const override {
+        Vec3 f, m, F, M;
+        reaction(f, m, F, M);
+        for (int i = 0; i < 3; ++i) v[i] = f[i], v[3 + i] = m[i], v[6 + i] = F[i], v[9 + i] = M[i];
+        return 12;
+    }
+    void after_step(const StepContext&, const StateView& s) override {
+        const double* lam = s.yp + first_dof();
+        F_ = Vec3(lam[0], lam[1], lam[2]);
+        M_ = own_dofs() == 6 ? Vec3(lam[3], lam[4], lam[5]) : Vec3(Vec3::Zero());
+    }
+
+private:
+    StructNode* n_;
+    Vec3 x0_;
+    Mat3 R0_;
+    BlockId nl_ = -1, ln_ = -1;
+    Vec3 F_ = Vec3::Zero(), M_ = Vec3::Zero();
+};
+
+std::unique_ptr<Element> make(const EntityDesc& d, BuildContext& ctx) {
+    return std::make_unique<Clamp>(d, el::node_prop(ctx, d, "node"));
+}
+
+}  // namespace
+
+MBS_REGISTER_ELEMENT_RUNTIME("joint", "clamp", make);
+
+}  // namespace mbs

@@ -1,0 +1,130 @@
+// Spherical and revolute hinges and pins (mbdyn-syntax.md 5.2) on the joint kit.
+//
+// spherical: p1 = p2 (3 multipliers: the force F on end 1, global).
+// revolute:  p1 = p2 and axis 3 of end 2's hinge frame orthogonal to axes 1 and 2 of end 1's
+//            (2 more multipliers: moments about e1 x e3' and e2 x e3'); rotation is free about
+//            the common axis 3. Reaction output in end 1's hinge frame.
+// Pins use the ground as end 2 (so F is the force on the node).
+#include "core/rotations.hpp"
+#include "elements/joints/joint_kit.hpp"
+
+namespace mbs {
+namespace {
+
+using el::End;
+
+class HingeJoint final : public Element {
+public:
+    HingeJoint(const EntityDesc& d, End e1, End e2, bool revolute) : Element(d), revolute_(revolute) {
+        e_[0] = e1;
+        e_[1] = e2;
+    }
+    int own_dofs() const override { return revolute_ ? 5 : 3; }
+    std::string own_dof_name(int i) const override {
+        static const char* nm[] = {"position x", "position y", "position z", "axis 1 orthogonality",
+                                   "axis 2 orthogonality"};
+        return nm[i];
+    }
+    bool in_assembly() const override { return true; }
+
+    void declare(PatternBuilder& p) override { b_.declare(p, e_, 2, first_dof(), own_dofs()); }
+
+    void residual(const StepContext& c, const StateView& s, double* r) const override {
+        const double* lam = s.yp + first_dof();
+        double* rc = r + first_dof();
+        el::point_residual(e_, Vec3(lam[0], lam[1], lam[2]), c.dCoef, r, rc);
+        if (!revolute_) return;
+        Mat3 Ra = e_[0].frame(), Rb = e_[1].frame();
+        el::ortho_residual(e_, Ra.col(0), Rb.col(2), lam[3], c.dCoef, r, rc + 3);
+        el::ortho_residual(e_, Ra.col(1), Rb.col(2), lam[4], c.dCoef, r, rc + 4);
+    }
+
+    void jacobian(const StepContext& c, const StateView& s, Jacobian& J) const override {
+        const double* lam = s.yp + first_dof();
+        el::JointJac jj;
+        el::point_jacobian(e_, Vec3(lam[0], lam[1], lam[2]), 0, 0, jj);
+        if (revolute_) {
+            Mat3 Ra = e_[0].frame(), Rb = e_[1].frame();
+            el::ortho_jacobian(e_, Ra.col(0), Rb.col(2), lam[3], 3, 3, jj);
+            el::ortho_jacobian(e_, Ra.col(1), Rb.col(2), lam[4], 4, 4, jj);
+        }
+        jj.flush(e_, b_, c, J);
+    }
+
+    void after_step(const StepContext&, const StateView& s) override {
+        const double* lam = s.yp + first_dof();
+        F_ = Vec3(lam[0], lam[1], lam[2]);
+        M_.setZero();
+        if (revolute_) {
+            Mat3 Ra = e_[0].frame(), Rb = e_[1].frame();
+            M_ = lam[3] * Ra.col(0).cross(Rb.col(2)) + lam[4] * Ra.col(1).cross(Rb.col(2));
+        }
+    }
+    const char* output_file() const override { return "jnt"; }
+    bool reaction(Vec3& f, Vec3& m, Vec3& F, Vec3& M) const override {
+        Mat3 Ra = e_[0].frame();
+        F = F_;
+        M = M_;
+        f = Ra.transpose() * F_;
+        m = Ra.transpose() * M_;
+        return true;
+    }
+    int output_values(double* v) const override {
+        Vec3 f, m, F, M;
+        reaction(f, m, F, M);
+        for (int i = 0; i < 3; ++i) v[i] = f[i], v[3 + i] = m[i], v[6 + i] = F[i], v[9 + i] = M[i];
+        if (!revolute_) return 12;
+        Mat3 Ra = e_[0].frame(), Rb = e_[1].frame();
+        Vec3 ang = matrix_to_euler123(Ra.transpose() * Rb) * (180.0 / M_PI);
+        Vec3 wr = Ra.transpose() * (e_[1].omega() - e_[0].omega());
+        for (int i = 0; i < 3; ++i) v[12 + i] = ang[i], v[15 + i] = wr[i];
+        return 18;
+    }
+
+private:
+    End e_[2];
+    bool revolute_;
+    el::JointBlocks b_;
+    Vec3 F_ = Vec3::Zero(), M_ = Vec3::Zero();
+};
+
+End node_end(BuildContext& ctx, const EntityDesc& d, const std::string& k, const char* frame_key) {
+    End e;
+    e.node = &ctx.struct_node(d.props.get<EntityRef>("node" + k), d);
+    e.f = el::vec3_or_zero(d, ("offset" + k).c_str());
+    e.Rh = el::mat3_or_identity(d, frame_key);
+    return e;
+}
+
+End ground_end(const EntityDesc& d) {
+    End g;
+    g.f = d.props.get<Vec3>("position");
+    g.Rh = el::mat3_or_identity(d, "orientation");
+    return g;
+}
+
+template <bool Revolute>
+std::unique_ptr<Element> make_hinge(const EntityDesc& d, BuildContext& ctx) {
+    End e1 = node_end(ctx, d, "1", "orientation1"), e2 = node_end(ctx, d, "2", "orientation2");
+    if (Revolute && (!e1.node->has_rotation() || !e2.node->has_rotation()))
+        ctx.error(d, "a revolute hinge needs nodes with rotations");
+    return std::make_unique<HingeJoint>(d, e1, e2, Revolute);
+}
+
+template <bool Revolute>
+std::unique_ptr<Element> make_pin(const EntityDesc& d, BuildContext& ctx) {
+    End n = node_end(ctx, d, "", "hinge orientation");
+    return std::make_unique<HingeJoint>(d, n, ground_end(d), Revolute);
+}
+
+}  // namespace
+
+MBS_REGISTER_ELEMENT_RUNTIME("joint", "spherical hinge", make_hinge<false>);
+MBS_REGISTER_ELEMENT_RUNTIME("joint", "spherical pin", make_pin<false>);
+MBS_REGISTER_ELEMENT_RUNTIME("joint", "pin", make_pin<false>);
+MBS_REGISTER_ELEMENT_RUNTIME("joint", "revolute hinge", make_hinge<true>);
+MBS_REGISTER_ELEMENT_RUNTIME("joint", "plane hinge", make_hinge<true>);
+MBS_REGISTER_ELEMENT_RUNTIME("joint", "revolute pin", make_pin<true>);
+MBS_REGISTER_ELEMENT_RUNTIME("joint", "plane pin", make_pin<true>);
+
+}  // namespace mbs

@@ -1,0 +1,91 @@
+// Helpers shared by runtime elements: joint ends (a node, or the ground, with an offset and a
+// frame), block declarations for node-to-node and node-to-multiplier couplings, and small
+// fixed-size math.
+#pragma once
+
+#include <array>
+
+#include "core/element.hpp"
+#include "core/struct_node.hpp"
+
+namespace mbs::el {
+
+using Mat63 = Eigen::Matrix<double, 6, 3>;
+using Mat66 = Eigen::Matrix<double, 6, 6>;
+
+// The structural node an element property refers to.
+inline StructNode& node_prop(BuildContext& ctx, const EntityDesc& e, const char* key) {
+    return ctx.struct_node(e.props.get<EntityRef>(key), e);
+}
+
+inline Mat3 mat3_or_identity(const EntityDesc& e, const char* key) {
+    return e.props.has(key) ? e.props.get<Mat3>(key) : Mat3(Mat3::Identity());
+}
+inline Vec3 vec3_or_zero(const EntityDesc& e, const char* key) {
+    return e.props.has(key) ? e.props.get<Vec3>(key) : Vec3(Vec3::Zero());
+}
+
+// One side of a joint: a structural node with an offset f and a frame Rh (node frame), or the
+// ground with an absolute point f and orientation Rh.
+struct End {
+    StructNode* node = nullptr;
+    Vec3 f = Vec3::Zero();
+    Mat3 Rh = Mat3::Identity();
+
+    bool ground() const { return node == nullptr; }
+    Vec3 arm() const { return node ? Vec3(node->R * f) : Vec3(Vec3::Zero()); }  // global offset
+    Vec3 point() const { return node ? Vec3(node->x + node->R * f) : f; }
+    Mat3 frame() const { return node ? Mat3(node->R * Rh) : Rh; }
+    Vec3 velocity() const { return node ? Vec3(node->xdot + node->w.cross(node->R * f)) : Vec3(Vec3::Zero()); }
+    Vec3 omega() const { return node ? node->w : Vec3(Vec3::Zero()); }
+    int rows() const { return node ? node->pos_cols() : 0; }
+};
+
+// Blocks of a joint with two ends and m own multipliers:
+//   nn[k][j]: rows of end k's node x cols of end j's node
+//   nl[k]:    rows of end k's node x own cols
+//   ln[k]:    own rows x cols of end k's node
+//   ll:       own rows x own cols (only if requested)
+struct JointBlocks {
+    BlockId nn[2][2] = {{-1, -1}, {-1, -1}};
+    BlockId nl[2] = {-1, -1};
+    BlockId ln[2] = {-1, -1};
+    BlockId ll = -1;
+
+    void declare(PatternBuilder& p, const End* ends, int nends, int first, int m, bool own_own = false) {
+        for (int k = 0; k < nends; ++k) {
+            const StructNode* a = ends[k].node;
+            if (!a) continue;
+            for (int j = 0; j < nends; ++j) {
+                const StructNode* b = ends[j].node;
+                if (b) nn[k][j] = p.block(a->first_dof(), a->pos_cols(), b->first_dof(), b->pos_cols());
+            }
+            if (m > 0) {
+                nl[k] = p.block(a->first_dof(), a->pos_cols(), first, m);
+                ln[k] = p.block(first, m, a->first_dof(), a->pos_cols());
+            }
+        }
+        if (own_own && m > 0) ll = p.block(first, m, first, m);
+    }
+};
+
+// Constraint rows hold phi/dCoef (dynamic) or phi (assembly): their node columns are
+// [dphi/dx, dphi/dtheta G] with no dCoef either way.
+template <int Rows>
+Eigen::Matrix<double, Rows, 6> constraint_cols(const StructNode& n, const Eigen::Matrix<double, Rows, 3>& Dx,
+                                               const Eigen::Matrix<double, Rows, 3>& Dth) {
+    Eigen::Matrix<double, Rows, 6> out;
+    out.template leftCols<3>() = Dx;
+    out.template rightCols<3>() = Dth * n.G;
+    return out;
+}
+
+// Adds a 6-vector (force, moment) to a node's rows (moment rows skipped for displacement nodes).
+inline void add_wrench(double* r, const StructNode& n, const Vec3& F, const Vec3& M) {
+    double* p = r + n.first_dof();
+    for (int i = 0; i < 3; ++i) p[i] += F[i];
+    if (n.has_rotation())
+        for (int i = 0; i < 3; ++i) p[3 + i] += M[i];
+}
+
+}  // namespace mbs::el

@@ -1,0 +1,40 @@
+// MBDyn-style text output (mbdyn-syntax.md 8): .out (step log), .mov (structural nodes),
+// .ine (momenta of dynamic nodes), .jnt (joints), .frc (forces), .log (model description).
+#pragma once
+
+#include <cstdio>
+#include <map>
+#include <string>
+
+#include "solvers/dae/simulation.hpp"
+
+namespace mbs {
+
+class TextOutput final : public OutputSink {
+public:
+    // prefix: output path without extension. Files are created when first needed.
+    TextOutput(const Model& m, std::string prefix);
+    ~TextOutput() override;
+    TextOutput(const TextOutput&) = delete;
+    TextOutput& operator=(const TextOutput&) = delete;
+
+    void begin(const Engine& e) override;
+    void step(const Engine& e, const StepInfo& s) override;
+    void end(const Engine& e, const std::string& status) override;
+    // Paths of the files written so far.
+    std::vector<std::string> files() const;
+
+private:
+    std::FILE* file(const std::string& ext);
+    void write_nodes(const Engine& e);
+    void write_elements(const Engine& e);
+    void num(std::FILE* f, double v);
+
+    const Model* model_;
+    std::string prefix_;
+    int precision_ = 6;
+    std::string default_orientation_ = "euler123";
+    std::map<std::string, std::FILE*> files_;
+};
+
+}  // namespace mbs

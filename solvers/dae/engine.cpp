@@ -1,0 +1,163 @@
+// Engine set-up (nodes, elements, DOF numbering, pattern) and allocation-free assembly.
+#include "solvers/dae/engine.hpp"
+
+#include <algorithm>
+
+#include "core/source.hpp"
+
+namespace mbs {
+
+Engine::Engine(const Model& m, const std::string& linear_solver) : model_(&m) {
+    drive_env_.clock = &clock_;
+    drive_env_.model = model_;
+    build_nodes();
+    build_elements();
+    number_dofs();
+    build_pattern();
+    lin_ = make_linear_solver(linear_solver);
+    lin_->analyze(jac_->matrix());
+}
+
+void Engine::error(const EntityDesc& e, const std::string& what, const std::string& hint) const {
+    throw InputError(e.loc, what, hint);
+}
+
+void Engine::build_nodes() {
+    const auto& mn = model_->nodes;
+    node_index_.assign(mn.size(), -1);
+    nodes_.reserve(mn.size());
+    for (std::size_t i = 0; i < mn.size(); ++i) {
+        const EntityDesc& d = mn[i];
+        if (d.category != "structural")
+            error(d, "'" + d.category + "' nodes are not supported by the time integrator yet",
+                  "only structural nodes can be simulated in this version");
+        if (d.type == "modal")
+            error(d, "modal structural nodes are not supported by the time integrator yet");
+        if (d.type == "dummy" && d.props.get<std::string>("dummy type") != "offset")
+            error(d, "'relative frame' dummy nodes are not supported by the time integrator yet",
+                  "use 'dummy, base, offset, ...'");
+        node_index_[i] = static_cast<int>(nodes_.size());
+        nodes_.emplace_back(d);
+    }
+    for (auto& n : nodes_)
+        if (n.is_dummy()) {
+            const auto& ref = n.desc().props.get<EntityRef>("base node");
+            for (auto& b : nodes_)
+                if (b.label() == ref.label && !b.is_dummy()) n.base = &b;
+        }
+}
+
+StructNode& Engine::struct_node(const EntityRef& ref, const EntityDesc& user) {
+    for (auto& n : nodes_)
+        if (n.label() == ref.label) {
+            if (n.is_dummy())
+                error(user, "structural node " + std::to_string(ref.label) +
+                                " is a dummy node: it has no degrees of freedom and cannot carry elements",
+                      "connect the element to the dummy node's base node, with an offset");
+            return n;
+        }
+    error(user, "structural node " + std::to_string(ref.label) + " does not exist");
+}
+
+void Engine::set_gravity(const TplDrive<3>& g) {
+    has_gravity_ = true;
+    gravity_drive_ = g;
+}
+
+void Engine::build_elements() {
+    // Automatic structural elements (inertia bookkeeping of dynamic nodes) first.
+    for (auto& n : nodes_)
+        if (n.is_dynamic()) {
+            const ElementFactoryFn* f = find_element_factory("structural", "automatic");
+            if (!f) throw std::logic_error("automatic structural element is not registered");
+            elements_.push_back((*f)(n.desc(), *this));
+        }
+    for (const EntityDesc& d : model_->elements) {
+        const ElementFactoryFn* f = find_element_factory(d.category, d.type);
+        if (!f) {
+            std::string what = d.category + (d.type.empty() ? "" : " '" + d.type + "'");
+            error(d, what + " is not supported by the time integrator yet",
+                  "remove the element or run with --check to only read the deck");
+        }
+        if (auto el = (*f)(d, *this)) elements_.push_back(std::move(el));
+    }
+}
+
+void Engine::number_dofs() {
+    int k = 0;
+    for (auto& n : nodes_) {
+        n.set_first_dof(k);
+        for (int i = 0; i < n.ndofs(); ++i) {
+            order_.push_back(DofOrder::differential);
+            eq_info_.push_back({"structural node " + std::to_string(n.label()),
+                                StructNode::dof_name(i, n.has_rotation())});
+        }
+        k += n.ndofs();
+    }
+    for (auto& e : elements_) {
+        e->set_first_dof(k);
+        const EntityDesc& d = e->desc();
+        std::string owner = d.category + " " + std::to_string(d.label) + (d.type.empty() ? "" : " (" + d.type + ")");
+        for (int i = 0; i < e->own_dofs(); ++i) {
+            order_.push_back(e->own_dof_order(i));
+            eq_info_.push_back({owner, e->own_dof_name(i)});
+        }
+        k += e->own_dofs();
+    }
+    n_ = k;
+    y.assign(n_, 0.0);
+    yp.assign(n_, 0.0);
+    for (auto& n : nodes_) n.initialize(y.data(), yp.data());
+}
+
+void Engine::build_pattern() {
+    PatternBuilder p(n_);
+    for (auto& e : elements_) e->declare(p);
+    jac_ = std::make_unique<Jacobian>(p);
+}
+
+void Engine::update(double t, double dt) {
+    clock_.time = t;
+    clock_.timestep = dt;
+    if (has_gravity_) gravity_now_ = gravity_drive_.value(t);
+    StateView s = state();
+    for (auto& n : nodes_)
+        if (!n.is_dummy()) n.update(s);
+    for (auto& n : nodes_)
+        if (n.is_dummy() && n.base) n.update_dummy(*n.base);
+}
+
+void Engine::residual(const StepContext& c, double* r) {
+    std::fill(r, r + n_, 0.0);
+    StateView s = state();
+    for (const auto& e : elements_)
+        if (c.phase == Phase::dynamic || e->in_assembly()) e->residual(c, s, r);
+}
+
+void Engine::jacobian(const StepContext& c) {
+    jac_->set_zero();
+    StateView s = state();
+    for (const auto& e : elements_)
+        if (c.phase == Phase::dynamic || e->in_assembly()) e->jacobian(c, s, *jac_);
+}
+
+void Engine::commit(const StepContext& c) {
+    StateView s = state();
+    for (auto& e : elements_) e->after_step(c, s);
+    for (auto& n : nodes_) n.commit();
+}
+
+void Engine::initialize_momenta(const StepContext& c, double* r) {
+    // With beta = gamma = 0 the momentum rows hold exactly m xdot + w x S and S x xdot + J w.
+    for (auto& n : nodes_)
+        if (n.is_dynamic())
+            for (int i = 0; i < n.ndofs() - n.pos_cols(); ++i) y[n.momentum_dof() + i] = 0.0;
+    update(c.time, c.dt);
+    residual(c, r);
+    for (auto& n : nodes_)
+        if (n.is_dynamic())
+            for (int i = 0; i < n.ndofs() - n.pos_cols(); ++i) y[n.momentum_dof() + i] = r[n.momentum_dof() + i];
+    update(c.time, c.dt);
+}
+
+}  // namespace mbs

@@ -1,0 +1,85 @@
+// The absolute-coordinate DAE engine (DESIGN.md 2-5): immutable set-up (nodes, elements, DOF
+// numbering, Jacobian pattern) and the preallocated workspace the time loop runs in.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/element.hpp"
+#include "core/struct_node.hpp"
+#include "solvers/linear/linear_solver.hpp"
+
+namespace mbs {
+
+// Where an equation comes from, for diagnostics ("node 2, moment z").
+struct EquationInfo {
+    std::string owner;  // "structural node 2", "joint 3 (revolute hinge)"
+    std::string name;   // "moment z", "constraint 4"
+};
+
+class Engine final : public BuildContext {
+public:
+    // Builds nodes and elements from the model (throws InputError for unsupported cards).
+    explicit Engine(const Model& m, const std::string& linear_solver = "klu");
+    Engine(const Engine&) = delete;
+    Engine& operator=(const Engine&) = delete;
+
+    // --- BuildContext
+    const Model& model() const override { return *model_; }
+    StructNode& struct_node(const EntityRef& ref, const EntityDesc& user) override;
+    const DriveEnv& drive_env() const override { return drive_env_; }
+    const Vec3* gravity() const override { return &gravity_now_; }
+    void set_gravity(const TplDrive<3>& g) override;
+    [[noreturn]] void error(const EntityDesc& e, const std::string& what,
+                            const std::string& hint = {}) const override;
+
+    // --- sizes and data
+    int size() const { return n_; }
+    std::vector<StructNode>& nodes() { return nodes_; }
+    const std::vector<StructNode>& nodes() const { return nodes_; }
+    const std::vector<std::unique_ptr<Element>>& elements() const { return elements_; }
+    DofOrder order(int i) const { return order_[i]; }
+    const EquationInfo& equation(int i) const { return eq_info_[i]; }
+    SimClock& clock() { return clock_; }
+
+    // Unknowns and their derivatives (current iterate).
+    std::vector<double> y, yp;
+    StateView state() const { return {y.data(), yp.data()}; }
+
+    // --- assembly (no allocation)
+    // Sets the clock and the gravity field for time t, updates the node kinematics from y, y'.
+    void update(double t, double dt);
+    void residual(const StepContext& c, double* r);
+    void jacobian(const StepContext& c);
+    Jacobian& jac() { return *jac_; }
+    LinearSolver& linear_solver() { return *lin_; }
+    // Called after each converged step: elements' after_step, node history.
+    void commit(const StepContext& c);
+
+    // Initial momenta consistent with the initial velocities (beta = m xdot + w x S, ...).
+    void initialize_momenta(const StepContext& c, double* scratch);
+
+private:
+    void build_nodes();
+    void build_elements();
+    void number_dofs();
+    void build_pattern();
+
+    const Model* model_;
+    int n_ = 0;
+    std::vector<StructNode> nodes_;
+    std::vector<int> node_index_;  // parallel to model.nodes: index in nodes_ or -1
+    std::vector<std::unique_ptr<Element>> elements_;
+    std::vector<DofOrder> order_;
+    std::vector<EquationInfo> eq_info_;
+    std::unique_ptr<Jacobian> jac_;
+    std::unique_ptr<LinearSolver> lin_;
+    SimClock clock_;
+    DriveEnv drive_env_;
+    bool has_gravity_ = false;
+    TplDrive<3> gravity_drive_;
+    Vec3 gravity_now_ = Vec3::Zero();
+};
+
+}  // namespace mbs

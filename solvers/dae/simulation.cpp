@@ -1,0 +1,272 @@
+// Derivatives phase, time loop, Newton iterations and step control.
+#include "solvers/dae/simulation.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "core/source.hpp"
+
+namespace mbs {
+
+namespace {
+
+// Spectral radii are drive callers restricted to constants (mbdyn-syntax.md 2.1).
+double const_drive(const Props& p, const char* key, double fallback) {
+    const auto* v = p.find(key);
+    if (!v) return fallback;
+    if (const auto* d = std::get_if<std::shared_ptr<const DriveSpec>>(v)) {
+        const DriveSpec& s = **d;
+        if (s.type == "const") return s.params.get<double>("value");
+        if (s.type == "null") return 0.0;
+        if (s.type == "unit" || s.type == "one") return 1.0;
+        throw InputError(s.loc, "the spectral radius must be a constant", "write a number in [0, 1]");
+    }
+    if (const auto* x = std::get_if<double>(v)) return *x;
+    return fallback;
+}
+
+double real_or(const Props& p, const char* key, double fallback) {
+    const auto* v = p.find(key);
+    if (!v) return fallback;
+    if (const auto* x = std::get_if<double>(v)) return *x;
+    if (const auto* l = std::get_if<long>(v)) return static_cast<double>(*l);
+    return fallback;
+}
+
+}  // namespace
+
+SolverSettings SolverSettings::from_model(const Model& m) {
+    const Props& p = m.solver;
+    SolverSettings s;
+    s.t0 = real_or(p, "initial time", 0.0);
+    if (p.get_or<std::string>("final time", "") == "forever") s.forever = true;
+    else s.tf = real_or(p, "final time", s.t0 + 1.0);
+    s.dt = real_or(p, "time step", 1e-3);
+    s.min_dt = real_or(p, "min time step", 0.0);
+    s.tol = real_or(p, "residual tolerance", 1e-6);
+    std::string test = p.get_or<std::string>("residual test", "norm");
+    s.test = test == "minmax" ? Test::minmax : test == "none" ? Test::none : Test::norm;
+    s.sol_tol = real_or(p, "solution tolerance", 0.0);
+    s.max_iter = static_cast<int>(p.get_or<long>("max iterations", 1));
+    s.modified_newton = static_cast<int>(p.get_or<long>("newton modified iterations", 0));
+    s.linear_solver = p.get_or<std::string>("linear solver", "klu");
+    s.der_coef = real_or(p, "derivatives coefficient", 1e-6);
+    s.der_tol = real_or(p, "derivatives tolerance", 1e-6);
+    s.der_max_iter = static_cast<int>(p.get_or<long>("derivatives max iterations", 1));
+
+    std::string method = p.get_or<std::string>("method", "bdf");
+    Method& md = s.method;
+    md.name = method;
+    if (method == "ms") {
+        md.kind = Method::Kind::ms;
+        md.rho = const_drive(p, "rho", 0.0);
+        md.rho_alg = const_drive(p, "rho algebraic", md.rho);
+    } else if (method == "bdf") {
+        md.kind = p.get_or<long>("bdf order", 2) == 1 ? Method::Kind::implicit_euler : Method::Kind::ms;
+        md.rho = md.rho_alg = 0.0;
+    } else if (method == "implicit euler") {
+        md.kind = Method::Kind::implicit_euler;
+    } else if (method == "crank nicolson") {
+        md.kind = Method::Kind::crank_nicolson;
+    } else {
+        throw InputError(m.sources.empty() ? SourceLoc{} : SourceLoc{},
+                         "integration method '" + method + "' is not supported yet",
+                         "use ms, bdf, implicit euler or crank nicolson");
+    }
+    for (double r : {md.rho, md.rho_alg})
+        if (r < 0.0 || r > 1.0)
+            throw InputError(SourceLoc{}, "spectral radius " + std::to_string(r) + " is outside [0, 1]");
+
+    if (p.get_or<std::string>("strategy", "") == "factor") {
+        s.strategy_factor = true;
+        s.red_factor = real_or(p, "strategy reduction factor", 0.5);
+        s.steps_before_red = static_cast<int>(p.get_or<long>("strategy steps before reduction", 1));
+        s.raise_factor = real_or(p, "strategy raise factor", 1.0);
+        s.steps_before_raise = static_cast<int>(p.get_or<long>("strategy steps before raise", 1));
+        s.min_iter = static_cast<int>(p.get_or<long>("strategy min iterations", 1));
+        s.max_iter_raise = static_cast<int>(p.get_or<long>("strategy max iterations", 0));
+        if (const auto* v = p.find("max time step"))
+            if (const auto* d = std::get_if<std::shared_ptr<const DriveSpec>>(v))
+                if ((*d)->type == "const") s.max_dt = (*d)->params.get<double>("value");
+        if (s.min_dt <= 0.0) s.min_dt = s.dt * 1e-6;
+    }
+    return s;
+}
+
+Simulation::Simulation(const Model& m, const SolverSettings& s) : set_(s) {
+    engine_ = std::make_unique<Engine>(m, s.linear_solver);
+    int n = engine_->size();
+    for (auto* v : {&r_, &y1_, &yp1_, &y2_, &yp2_, &ysave_, &ypsave_}) v->assign(n, 0.0);
+    t_ = s.t0;
+    T_ = s.dt;
+}
+
+double Simulation::residual_norm() const {
+    double acc = 0.0;
+    if (set_.test == SolverSettings::Test::minmax) {
+        for (double v : r_) acc = std::max(acc, std::fabs(v));
+        return acc;
+    }
+    for (double v : r_) acc += v * v;
+    return std::sqrt(acc);
+}
+
+std::string Simulation::describe_failure(const std::string& what, const StepInfo& info) const {
+    int worst = 0;
+    for (int i = 1; i < engine_->size(); ++i)
+        if (!(std::fabs(r_[i]) <= std::fabs(r_[worst]))) worst = i;
+    char buf[512];
+    std::snprintf(buf, sizeof buf, "%s at t = %.9g (step %ld, dt = %.6g), iteration %d, residual norm %.6g",
+                  what.c_str(), info.time, info.step, info.dt, info.iterations, info.res_err);
+    std::string s = buf;
+    if (engine_->size() > 0) {
+        const EquationInfo& e = engine_->equation(worst);
+        std::snprintf(buf, sizeof buf, "\n  worst equation: %s, %s (residual %.6g)", e.owner.c_str(), e.name.c_str(),
+                      r_[worst]);
+        s += buf;
+    }
+    return s;
+}
+
+// Newton on y' with y = (known) + b0 y' (DESIGN.md 3). Returns true on convergence.
+bool Simulation::newton(const StepContext& c, const StepCoefficients& cd, const StepCoefficients& ca, int max_iter,
+                        double tol, StepInfo& info, bool derivatives_phase) {
+    Engine& e = *engine_;
+    const int n = e.size();
+    double* y = e.y.data();
+    double* yp = e.yp.data();
+    for (int it = 0;; ++it) {
+        e.update(c.time, c.dt);
+        e.residual(c, r_.data());
+        info.iterations = it;
+        info.res_err = residual_norm();
+        if (!std::isfinite(info.res_err)) throw SolverFailure(describe_failure("non-finite residual", info));
+        if (set_.test == SolverSettings::Test::none ? it > 0 : info.res_err <= tol) return true;
+        if (info.sol_conv) return true;
+        if (it >= max_iter) return false;
+        e.jacobian(c);
+        ++stats_.factorizations;
+        if (!e.linear_solver().factor(e.jac().matrix()))
+            throw SolverFailure(describe_failure("singular iteration matrix", info));
+        for (int i = 0; i < n; ++i) r_[i] = -r_[i];
+        e.linear_solver().solve(r_.data());
+        double dnorm = 0.0;
+        for (int i = 0; i < n; ++i) {
+            double b0 = derivatives_phase ? c.dCoef : (e.order(i) == DofOrder::differential ? cd.b0 : ca.b0);
+            yp[i] += r_[i];
+            y[i] += b0 * r_[i];
+            dnorm += r_[i] * r_[i];
+        }
+        info.sol_err = std::sqrt(dnorm);
+        info.sol_conv = set_.sol_tol > 0.0 && info.sol_err <= set_.sol_tol;
+        ++stats_.iterations;
+    }
+}
+
+void Simulation::derivatives() {
+    Engine& e = *engine_;
+    StepContext c{t_, set_.dt, set_.der_coef, Phase::dynamic};
+    e.initialize_momenta(c, r_.data());
+    StepInfo info;
+    info.time = t_;
+    info.dt = set_.dt;
+    StepCoefficients none;
+    // MBDyn's default is one iteration; more are allowed when the residual is not yet small.
+    int max_iter = std::max(set_.der_max_iter, 10);
+    if (!newton(c, none, none, max_iter, set_.der_tol, info, true))
+        throw SolverFailure(describe_failure("derivatives phase did not converge", info));
+    e.update(t_, set_.dt);
+    e.commit(c);
+    info.step = 0;
+    emit(info);
+}
+
+bool Simulation::step(double h, StepInfo& info) {
+    Engine& e = *engine_;
+    const int n = e.size();
+    bool first = !have_two_;
+    StepCoefficients cd = set_.method.differential(h, T_, first);
+    StepCoefficients ca = set_.method.algebraic(h, T_, first);
+    // History: y1 = current converged state; y2 = the one before (kept from the last step).
+    ysave_ = e.y;
+    ypsave_ = e.yp;
+    y1_ = e.y;
+    yp1_ = e.yp;
+    for (auto& nd : e.nodes()) nd.rebase(y1_.data(), yp1_.data(), y2_.data(), yp2_.data());
+    double* y = e.y.data();
+    double* yp = e.yp.data();
+    for (int i = 0; i < n; ++i) {
+        const StepCoefficients& k = e.order(i) == DofOrder::differential ? cd : ca;
+        double ypp = k.two_step ? (k.m0 * y1_[i] + k.m1 * y2_[i]) / T_ + k.n0 * yp1_[i] + k.n1 * yp2_[i] : yp1_[i];
+        yp[i] = ypp;
+        y[i] = k.a1 * y1_[i] + k.a2 * y2_[i] + k.b0 * ypp + k.b1 * yp1_[i] + k.b2 * yp2_[i];
+    }
+    StepContext c{t_ + h, h, cd.b0, Phase::dynamic};
+    info = StepInfo{};
+    info.step = step_ + 1;
+    info.time = t_ + h;
+    info.dt = h;
+    bool ok = newton(c, cd, ca, set_.max_iter, set_.tol, info, false);
+    if (!ok) {
+        e.y = ysave_;
+        e.yp = ypsave_;
+        e.update(t_, T_);
+        return false;
+    }
+    e.commit(c);
+    y2_ = y1_;
+    yp2_ = yp1_;
+    have_two_ = true;
+    t_ += h;
+    T_ = h;
+    ++step_;
+    return true;
+}
+
+void Simulation::emit(const StepInfo& info) {
+    StepInfo s = info;
+    s.output = !is_output_step || is_output_step(s.step, s.time);
+    for (auto* k : sinks_) k->step(*engine_, s);
+}
+
+RunStats Simulation::run() {
+    for (auto* k : sinks_) k->begin(*engine_);
+    try {
+        derivatives();
+        double h = set_.dt;
+        int easy_steps = 0;
+        const double eps = 1e-9 * set_.dt;
+        while (set_.forever || t_ < set_.tf - eps) {
+            if (keep_going && !keep_going(t_)) break;
+            StepInfo info;
+            if (!step(h, info)) {
+                ++stats_.rejected;
+                if (set_.strategy_factor && h * set_.red_factor >= set_.min_dt * (1.0 - 1e-12)) {
+                    h *= set_.red_factor;
+                    easy_steps = 0;
+                    continue;
+                }
+                throw SolverFailure(describe_failure("Newton iterations did not converge (max iterations " +
+                                                         std::to_string(set_.max_iter) + ")",
+                                                     info));
+            }
+            ++stats_.steps;
+            emit(info);
+            if (set_.strategy_factor) {
+                easy_steps = info.iterations <= set_.min_iter ? easy_steps + 1 : 0;
+                if (easy_steps >= set_.steps_before_raise && set_.raise_factor > 1.0) {
+                    h = std::min(h * set_.raise_factor, set_.max_dt);
+                    easy_steps = 0;
+                }
+            }
+        }
+    } catch (const SolverFailure& f) {
+        for (auto* k : sinks_) k->end(*engine_, f.what());
+        throw;
+    }
+    for (auto* k : sinks_) k->end(*engine_, "");
+    return stats_;
+}
+
+}  // namespace mbs

@@ -1,0 +1,104 @@
+// The initial-value run: derivatives phase, then the time loop with Newton iterations, step
+// control (`strategy: factor`) and output sinks fed once per step.
+#pragma once
+
+#include <functional>
+#include <limits>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "solvers/dae/engine.hpp"
+#include "solvers/dae/integrator.hpp"
+
+namespace mbs {
+
+// Solver settings from the `initial value` block (mbdyn-syntax.md 2.1).
+struct SolverSettings {
+    double t0 = 0.0, tf = 1.0, dt = 1e-3;
+    bool forever = false;
+    double min_dt = 0.0, max_dt = std::numeric_limits<double>::infinity();
+    Method method;
+    double tol = 1e-6;
+    enum class Test { norm, minmax, none } test = Test::norm;
+    double sol_tol = 0.0;
+    int max_iter = 1;
+    int modified_newton = 0;  // keep the factorization for this many iterations (0: full Newton)
+    std::string linear_solver = "klu";
+    double der_coef = 1e-6, der_tol = 1e-6;
+    int der_max_iter = 1;
+    // strategy: factor
+    bool strategy_factor = false;
+    double red_factor = 0.5, raise_factor = 1.0;
+    int steps_before_red = 1, steps_before_raise = 1, min_iter = 1, max_iter_raise = 0;
+
+    static SolverSettings from_model(const Model& m);
+};
+
+struct StepInfo {
+    long step = 0;
+    double time = 0.0, dt = 0.0;
+    int iterations = 0;
+    double res_err = 0.0, sol_err = 0.0;
+    bool sol_conv = false;
+    bool output = true;
+};
+
+// What a run writes: sinks receive every step (StepInfo::output says whether it is an
+// output step) and the end of the run, also when it stops on a failure.
+class OutputSink {
+public:
+    virtual ~OutputSink() = default;
+    virtual void begin(const Engine& /*e*/) {}
+    virtual void step(const Engine& e, const StepInfo& s) = 0;
+    virtual void end(const Engine& /*e*/, const std::string& /*status*/) {}
+};
+
+// A run that cannot continue (exit status 3): time, step, iteration, residual and the worst
+// equation, already formatted.
+class SolverFailure : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+struct RunStats {
+    long steps = 0, rejected = 0, iterations = 0, factorizations = 0;
+};
+
+class Simulation {
+public:
+    Simulation(const Model& m, const SolverSettings& s);
+    Engine& engine() { return *engine_; }
+    void add_sink(OutputSink* s) { sinks_.push_back(s); }
+    // Called before each step with the current time; returning false stops the run cleanly.
+    std::function<bool(double)> keep_going;
+    // Whether step n (at time t) is an output step (default: all).
+    std::function<bool(long, double)> is_output_step;
+
+    // Runs the derivatives phase and the time loop; throws SolverFailure.
+    RunStats run();
+
+    // Individual phases (tests).
+    void derivatives();
+    // One step of size h from the current state; returns false if Newton did not converge.
+    bool step(double h, StepInfo& info);
+
+private:
+    bool newton(const StepContext& c, const StepCoefficients& cd, const StepCoefficients& ca, int max_iter,
+                double tol, StepInfo& info, bool derivatives_phase);
+    double residual_norm() const;
+    std::string describe_failure(const std::string& what, const StepInfo& info) const;
+    void emit(const StepInfo& info);
+
+    SolverSettings set_;
+    std::unique_ptr<Engine> engine_;
+    std::vector<double> r_, y1_, yp1_, y2_, yp2_, ysave_, ypsave_;
+    double t_ = 0.0, T_ = 0.0;
+    long step_ = 0;
+    bool have_two_ = false;
+    std::vector<OutputSink*> sinks_;
+    RunStats stats_;
+};
+
+}  // namespace mbs
