@@ -2,8 +2,8 @@
 // Unknowns: reaction force F and moment M applied to the node (global frame).
 //   node rows:        r_F += F,  r_M += M
 //   constraint rows:  (x - x0)/dCoef,   e/dCoef  with  e = 1/2 ax(Q - Q^T), Q = R R0^T
-// e = sin(theta) n vanishes with the orientation error; de = 1/2 (tr(Q) I - Q^T) dtheta
-// (from skew(a) Q + Q^T skew(a) = skew((tr Q I - Q^T) a)).
+// e = sin(theta) n vanishes with the orientation error; de = 1/2 (tr(Q) I - Q) dtheta
+// (from skew(a) Q + Q^T skew(a) = skew((tr Q I - Q) a)).
 #include "elements/misc/element_util.hpp"
 
 namespace mbs {
@@ -51,7 +51,7 @@ public:
         a.block<3, 3>(0, 0).setIdentity();
         if (n_->has_rotation()) {
             Mat3 Q = n_->R * R0_.transpose();
-            a.block<3, 3>(3, 3) = 0.5 * (Q.trace() * Mat3::Identity() - Q.transpose()) * n_->G;
+            a.block<3, 3>(3, 3) = 0.5 * (Q.trace() * Mat3::Identity() - Q) * n_->G;
         }
         J.add(ln_, a);
     }

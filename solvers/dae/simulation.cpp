@@ -153,7 +153,8 @@ bool Simulation::newton(const StepContext& c, const StepCoefficients& cd, const 
         e.linear_solver().solve(r_.data());
         double dnorm = 0.0;
         for (int i = 0; i < n; ++i) {
-            double b0 = derivatives_phase ? c.dCoef : (e.order(i) == DofOrder::differential ? cd.b0 : ca.b0);
+            // The derivatives phase keeps y fixed (DESIGN.md 4); dCoef only regularizes J.
+            double b0 = derivatives_phase ? 0.0 : (e.order(i) == DofOrder::differential ? cd.b0 : ca.b0);
             yp[i] += r_[i];
             y[i] += b0 * r_[i];
             dnorm += r_[i] * r_[i];
