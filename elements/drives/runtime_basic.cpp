@@ -1,0 +1,251 @@
+// Runtime of the constant, polynomial, step, ramp and tabulated drive callers (mbdyn-syntax.md
+// section 7): const, null, unit, time, timestep, direct, linear, parabolic, cubic, step,
+// double step, ramp, double ramp, tanh, exponential, piecewise linear, meter. Parameter names
+// are those the readers store (basic_drives.cpp, step_ramp_drives.cpp, table_event_drives.cpp).
+//
+// Derivatives are MBDyn's dGetP, with two of its slips corrected: tanh gives A b (1 - tanh^2)
+// (MBDyn: A b (1 - tanh)) and exponential gives +A/tau e^(-(t - t0)/tau) (MBDyn: the opposite
+// sign). At a kink the derivative is the mean of the one-sided ones; at a jump it is 0.
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+#include "elements/drives/runtime_util.hpp"
+
+namespace mbs::drives {
+namespace {
+
+using rt::real;
+
+// c0 + c1 x + c2 x^2 + c3 x^3: const, null, unit, time, direct and the polynomials.
+class Polynomial final : public Drive {
+  public:
+    explicit Polynomial(std::array<double, 4> c) : c_(c) {}
+    double value(double x) const override { return c_[0] + x * (c_[1] + x * (c_[2] + x * c_[3])); }
+    double deriv(double x) const override { return c_[1] + x * (2.0 * c_[2] + 3.0 * x * c_[3]); }
+
+  private:
+    std::array<double, 4> c_;
+};
+
+DrivePtr polynomial(double c0, double c1 = 0.0, double c2 = 0.0, double c3 = 0.0) {
+    return rt::make<Polynomial>(std::array<double, 4>{c0, c1, c2, c3});
+}
+
+DrivePtr make_const(const DriveSpec& d, const DriveEnv&) { return polynomial(real(d, "value")); }
+DrivePtr make_null(const DriveSpec&, const DriveEnv&) { return polynomial(0.0); }
+DrivePtr make_unit(const DriveSpec&, const DriveEnv&) { return polynomial(1.0); }
+// `time` and `direct` both return their input (MBDyn's TimeDriveCaller::dGet(dVar) is dVar).
+DrivePtr make_identity(const DriveSpec&, const DriveEnv&) { return polynomial(0.0, 1.0); }
+
+DrivePtr make_linear(const DriveSpec& d, const DriveEnv&) {
+    return polynomial(real(d, "c0"), real(d, "c1"));
+}
+DrivePtr make_parabolic(const DriveSpec& d, const DriveEnv&) {
+    return polynomial(real(d, "c0"), real(d, "c1"), real(d, "c2"));
+}
+DrivePtr make_cubic(const DriveSpec& d, const DriveEnv&) {
+    return polynomial(real(d, "c0"), real(d, "c1"), real(d, "c2"), real(d, "c3"));
+}
+
+// The current step size; MBDyn gives it no derivative.
+class TimeStep final : public Drive {
+  public:
+    explicit TimeStep(const SimClock& c) : clock_(&c) {}
+    double value(double) const override { return clock_->timestep; }
+    double deriv(double) const override { return 0.0; }
+    bool differentiable() const override { return false; }
+
+  private:
+    const SimClock* clock_;
+};
+
+DrivePtr make_timestep(const DriveSpec& d, const DriveEnv& env) {
+    return rt::make<TimeStep>(rt::clock(d, env));
+}
+
+// initial + step on [t0, t1], initial elsewhere (a single step has t1 = +inf).
+class Step final : public Drive {
+  public:
+    Step(double t0, double t1, double step, double initial)
+        : t0_(t0), t1_(t1), step_(step), initial_(initial) {}
+    double value(double x) const override {
+        return x >= t0_ && x <= t1_ ? initial_ + step_ : initial_;
+    }
+    double deriv(double) const override { return 0.0; }
+
+  private:
+    double t0_, t1_, step_, initial_;
+};
+
+DrivePtr make_step(const DriveSpec& d, const DriveEnv&) {
+    return rt::make<Step>(real(d, "initial time"), rt::inf, real(d, "step value"),
+                          real(d, "initial value"));
+}
+
+DrivePtr make_double_step(const DriveSpec& d, const DriveEnv&) {
+    return rt::make<Step>(real(d, "initial time"), real(d, "final time"), real(d, "step value"),
+                          real(d, "initial value"));
+}
+
+// One ramp segment: 0 before t0, slope (min(x, t1) - t0) after (t0 = +inf: never starts).
+struct RampSegment {
+    double slope = 0.0, t0 = rt::inf, t1 = rt::inf;
+    double value(double x) const { return x > t0 ? slope * (std::min(x, t1) - t0) : 0.0; }
+    double deriv(double x) const {
+        if (x < t0 || x > t1 || t1 <= t0) return 0.0;
+        return x == t0 || x == t1 ? rt::at_kink(slope) : slope;
+    }
+};
+
+// initial + up to two ramp segments: `ramp` uses one, `double ramp` both; the descending
+// segment adds to the value the ascending one holds.
+class Ramp final : public Drive {
+  public:
+    Ramp(RampSegment up, RampSegment down, double initial)
+        : up_(up), down_(down), initial_(initial) {}
+    double value(double x) const override { return initial_ + up_.value(x) + down_.value(x); }
+    double deriv(double x) const override { return up_.deriv(x) + down_.deriv(x); }
+
+  private:
+    RampSegment up_, down_;
+    double initial_;
+};
+
+DrivePtr make_ramp(const DriveSpec& d, const DriveEnv&) {
+    RampSegment up{real(d, "slope"), real(d, "initial time"), real(d, "final time")};
+    return rt::make<Ramp>(up, RampSegment{}, real(d, "initial value"));
+}
+
+DrivePtr make_double_ramp(const DriveSpec& d, const DriveEnv&) {
+    RampSegment up{real(d, "ascending slope"), real(d, "ascending initial time"),
+                   real(d, "ascending final time")};
+    RampSegment down{real(d, "descending slope"), real(d, "descending initial time"),
+                     real(d, "descending final time")};
+    return rt::make<Ramp>(up, down, real(d, "initial value"));
+}
+
+// initial + A tanh(b (x - t0)).
+class Tanh final : public Drive {
+  public:
+    Tanh(double t0, double a, double b, double initial)
+        : t0_(t0), a_(a), b_(b), initial_(initial) {}
+    double value(double x) const override { return initial_ + a_ * std::tanh(b_ * (x - t0_)); }
+    double deriv(double x) const override {
+        double th = std::tanh(b_ * (x - t0_));
+        return a_ * b_ * (1.0 - th * th);
+    }
+
+  private:
+    double t0_, a_, b_, initial_;
+};
+
+DrivePtr make_tanh(const DriveSpec& d, const DriveEnv&) {
+    return rt::make<Tanh>(real(d, "initial time"), real(d, "amplitude"), real(d, "slope"),
+                          real(d, "initial value"));
+}
+
+// initial + A (1 - e^(-(x - t0)/tau)) after t0, initial before.
+class Exponential final : public Drive {
+  public:
+    Exponential(double a, double tau, double t0, double initial)
+        : a_(a), tau_(tau), t0_(t0), initial_(initial) {}
+    double value(double x) const override {
+        return x <= t0_ ? initial_ : initial_ + a_ * (1.0 - std::exp((t0_ - x) / tau_));
+    }
+    double deriv(double x) const override {
+        if (x < t0_) return 0.0;
+        double d = a_ / tau_ * std::exp((t0_ - x) / tau_);
+        return x == t0_ ? rt::at_kink(d) : d;
+    }
+
+  private:
+    double a_, tau_, t0_, initial_;
+};
+
+DrivePtr make_exponential(const DriveSpec& d, const DriveEnv&) {
+    return rt::make<Exponential>(real(d, "amplitude"), real(d, "time constant"),
+                                 real(d, "initial time"), real(d, "initial value"));
+}
+
+// Linear interpolation of (x_i, v_i), end values held outside [x_1, x_n]. At an inner point
+// the derivative is the mean of the two slopes, at an end point half the end slope.
+class PiecewiseLinear final : public Drive {
+  public:
+    PiecewiseLinear(VecN x, VecN v) : x_(std::move(x)), v_(std::move(v)) {}
+    double value(double x) const override {
+        if (x <= x_.front()) return v_.front();
+        if (x >= x_.back()) return v_.back();
+        std::size_t i = segment(x);
+        return v_[i] + slope(i) * (x - x_[i]);
+    }
+    double deriv(double x) const override {
+        const std::size_t n = x_.size();
+        if (x < x_.front() || x > x_.back()) return 0.0;
+        if (x == x_.front()) return rt::at_kink(slope(0));
+        if (x == x_.back()) return rt::at_kink(slope(n - 2));
+        std::size_t i = segment(x);
+        return x == x_[i] ? 0.5 * (slope(i - 1) + slope(i)) : slope(i);
+    }
+
+  private:
+    // The i with x_i <= x < x_{i+1}, for x_1 < x < x_n.
+    std::size_t segment(double x) const {
+        auto it = std::upper_bound(x_.begin(), x_.end(), x);
+        return static_cast<std::size_t>(it - x_.begin()) - 1;
+    }
+    double slope(std::size_t i) const { return (v_[i + 1] - v_[i]) / (x_[i + 1] - x_[i]); }
+
+    VecN x_, v_;
+};
+
+DrivePtr make_piecewise_linear(const DriveSpec& d, const DriveEnv&) {
+    return rt::make<PiecewiseLinear>(d.params.get<VecN>("x"), d.params.get<VecN>("v"));
+}
+
+// 1 on the steps whose counter is a multiple of n while t0 <= x <= tf, else 0; not
+// differentiable (MBDyn's meter).
+class Meter final : public Drive {
+  public:
+    Meter(double t0, double tf, long steps, const SimClock& c)
+        : t0_(t0), tf_(tf), steps_(steps), clock_(&c) {}
+    double value(double x) const override {
+        if (x < t0_ || x > tf_) return 0.0;
+        return clock_->step % steps_ == 0 ? 1.0 : 0.0;
+    }
+    double deriv(double) const override { return 0.0; }
+    bool differentiable() const override { return false; }
+
+  private:
+    double t0_, tf_;
+    long steps_;
+    const SimClock* clock_;
+};
+
+DrivePtr make_meter(const DriveSpec& d, const DriveEnv& env) {
+    return rt::make<Meter>(real(d, "initial time"), real(d, "final time"),
+                           d.params.get<long>("steps"), rt::clock(d, env));
+}
+
+}  // namespace
+
+MBS_REGISTER_DRIVE_RUNTIME("const", make_const);
+MBS_REGISTER_DRIVE_RUNTIME("null", make_null);
+MBS_REGISTER_DRIVE_RUNTIME("unit", make_unit);
+MBS_REGISTER_DRIVE_RUNTIME("one", make_unit);
+MBS_REGISTER_DRIVE_RUNTIME("time", make_identity);
+MBS_REGISTER_DRIVE_RUNTIME("direct", make_identity);
+MBS_REGISTER_DRIVE_RUNTIME("timestep", make_timestep);
+MBS_REGISTER_DRIVE_RUNTIME("linear", make_linear);
+MBS_REGISTER_DRIVE_RUNTIME("parabolic", make_parabolic);
+MBS_REGISTER_DRIVE_RUNTIME("cubic", make_cubic);
+MBS_REGISTER_DRIVE_RUNTIME("step", make_step);
+MBS_REGISTER_DRIVE_RUNTIME("double step", make_double_step);
+MBS_REGISTER_DRIVE_RUNTIME("ramp", make_ramp);
+MBS_REGISTER_DRIVE_RUNTIME("double ramp", make_double_ramp);
+MBS_REGISTER_DRIVE_RUNTIME("tanh", make_tanh);
+MBS_REGISTER_DRIVE_RUNTIME("exponential", make_exponential);
+MBS_REGISTER_DRIVE_RUNTIME("piecewise linear", make_piecewise_linear);
+MBS_REGISTER_DRIVE_RUNTIME("meter", make_meter);
+
+}  // namespace mbs::drives
