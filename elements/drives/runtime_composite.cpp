@@ -14,7 +14,7 @@ namespace {
 // d/dt with dVar/dt = 1, exact when x is the time (time drives) or when the expression reads
 // Var only (a function fed by another drive).
 class StringDrive final : public Drive {
-  public:
+public:
     StringDrive(std::shared_ptr<const CompiledExpr> e, const SimClock& c)
         : expr_(std::move(e)), clock_(&c) {}
     double value(double x) const override { return expr_->eval(inputs(x)); }
@@ -24,7 +24,7 @@ class StringDrive final : public Drive {
         return d;
     }
 
-  private:
+private:
     CompiledExpr::Inputs inputs(double x) const {
         CompiledExpr::Inputs in;
         in.time = clock_->time;
@@ -46,7 +46,7 @@ DrivePtr make_string(const DriveSpec& d, const DriveEnv& env) {
 
 // Base of drives made of sub-drives: differentiable when all are, after_step passed on.
 class Composite : public Drive {
-  public:
+public:
     explicit Composite(std::vector<DrivePtr> parts) : parts_(std::move(parts)) {}
     bool differentiable() const override {
         for (const DrivePtr& p : parts_)
@@ -57,13 +57,13 @@ class Composite : public Drive {
         for (const DrivePtr& p : parts_) p->after_step();
     }
 
-  protected:
+protected:
     std::vector<DrivePtr> parts_;
 };
 
 // dc1 + ... + dcn.
 class Sum final : public Composite {
-  public:
+public:
     using Composite::Composite;
     double value(double x) const override {
         double v = 0.0;
@@ -79,7 +79,7 @@ class Sum final : public Composite {
 
 // dc1 dc2; (dc1 dc2)' = dc1' dc2 + dc1 dc2'.
 class Product final : public Composite {
-  public:
+public:
     using Composite::Composite;
     double value(double x) const override { return parts_[0]->value(x) * parts_[1]->value(x); }
     double deriv(double x) const override {
@@ -90,7 +90,7 @@ class Product final : public Composite {
 
 // outer(inner(x)); d/dx = outer'(inner(x)) inner'(x).
 class Chain final : public Composite {
-  public:
+public:
     using Composite::Composite;
     double value(double x) const override { return parts_[0]->value(parts_[1]->value(x)); }
     double deriv(double x) const override {

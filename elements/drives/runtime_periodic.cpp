@@ -29,7 +29,7 @@ struct Window {
 // sine:   initial + A sin(omega (x - t0))
 // cosine: initial + A (1 - cos(omega (x - t0)))
 class Harmonic final : public Drive {
-  public:
+public:
     Harmonic(bool cosine, const DriveSpec& d) : cosine_(cosine) {
         w_.t0 = real(d, "initial time");
         omega_ = real(d, "omega");
@@ -58,7 +58,7 @@ class Harmonic final : public Drive {
         return w_.at_edge(x) ? rt::at_kink(d) : d;
     }
 
-  private:
+private:
     bool cosine_;
     Window w_;
     double omega_, a_, initial_, final_;
@@ -70,7 +70,7 @@ DrivePtr make_cosine(const DriveSpec& d, const DriveEnv&) { return rt::make<Harm
 // initial + a0/2 + sum_k (a_k cos(k omega t') + b_k sin(k omega t')), t' = x - t0, on
 // [t0, t0 + N T) (forever: no end); `initial` elsewhere.
 class FourierSeries final : public Drive {
-  public:
+public:
     explicit FourierSeries(const DriveSpec& d) : coef_(d.params.get<VecN>("coefficients")) {
         w_.t0 = real(d, "initial time");
         omega_ = real(d, "omega");
@@ -100,7 +100,7 @@ class FourierSeries final : public Drive {
         return w_.at_edge(x) ? rt::at_kink(d) : d;
     }
 
-  private:
+private:
     VecN coef_;  // a0, a1, b1, ..., an, bn
     Window w_;
     double omega_, initial_;
@@ -114,7 +114,7 @@ DrivePtr make_fourier_series(const DriveSpec& d, const DriveEnv&) {
 // initial + A(x) sin(omega(x) (x - t0)) on (t0, tf), `final value` after tf; tf == t0 means
 // no end (MBDyn).
 class FrequencySweep final : public Drive {
-  public:
+public:
     FrequencySweep(const DriveSpec& d, DrivePtr omega, DrivePtr amplitude)
         : omega_(std::move(omega)), amp_(std::move(amplitude)) {
         w_.t0 = real(d, "initial time");
@@ -144,7 +144,7 @@ class FrequencySweep final : public Drive {
         amp_->after_step();
     }
 
-  private:
+private:
     DrivePtr omega_, amp_;
     Window w_;
     double initial_, final_;
@@ -158,14 +158,14 @@ DrivePtr make_frequency_sweep(const DriveSpec& d, const DriveEnv& env) {
 // 0 before t0, then f(t') with t' = (x - t0) mod T: the function sees the time since the start
 // of the current period (MBDyn's PeriodicDriveCaller).
 class Periodic final : public Drive {
-  public:
+public:
     Periodic(double t0, double period, DrivePtr f) : t0_(t0), period_(period), f_(std::move(f)) {}
     double value(double x) const override { return x < t0_ ? 0.0 : f_->value(local(x)); }
     double deriv(double x) const override { return x < t0_ ? 0.0 : f_->deriv(local(x)); }
     bool differentiable() const override { return f_->differentiable(); }
     void after_step() const override { f_->after_step(); }
 
-  private:
+private:
     double local(double x) const {
         const double t = x - t0_;
         return t - std::floor(t / period_) * period_;

@@ -21,7 +21,7 @@ using mbs::DrivePtr;
 using std::numbers::pi;
 
 class DriveRuntime : public ::testing::Test {
-  protected:
+protected:
     mbs::SimClock clock;
 
     // The runtime drive of `drive caller: 99, <text>`, after the cards `before`.
@@ -67,7 +67,7 @@ class DriveRuntime : public ::testing::Test {
         EXPECT_NEAR(d.deriv(t), fd, 1e-6 * std::max(1.0, std::fabs(fd))) << "at t = " << t;
     }
 
-  private:
+private:
     // Models stay alive: drive specs point into their source text.
     const mbs::Model& keep(mbs::Model m) {
         models_.push_back(std::make_unique<mbs::Model>(std::move(m)));
