@@ -5,7 +5,7 @@
 MBS_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 MBS_BUILD_DIR="$MBS_ROOT/build"
 MBS_DEB_PACKAGES=(build-essential cmake pkg-config libsuitesparse-dev libeigen3-dev libboost-dev
-                  libhdf5-dev libnetcdf-dev libgtest-dev python3)
+                  libhdf5-dev libnetcdf-dev libgtest-dev python3 python3-numpy)
 
 mbs_log() { printf 'mbsolve setup: %s\n' "$*" >&2; }
 

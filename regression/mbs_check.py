@@ -1,0 +1,72 @@
+"""Helpers for regression checks: run mbsolve, read MBDyn-style text output, compare numbers.
+
+Usage from regression/<name>/check.py:
+    import sys, os; sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..'))
+    from mbs_check import Run, close
+"""
+import os
+import subprocess
+import sys
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+EXAMPLES = os.path.join(os.path.dirname(HERE), 'input-examples')
+
+failures = []
+
+
+class Run:
+    """One mbsolve run of `deck` with -D definitions; outputs under work/prefix."""
+
+    def __init__(self, exe, deck, work, prefix, defines=None, expect_rc=0):
+        self.prefix = os.path.join(work, prefix)
+        cmd = [exe, '--quiet', '-f', deck, '-o', self.prefix]
+        for k, v in (defines or {}).items():
+            cmd += ['-D', f'{k}={v}']
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        self.rc, self.stdout, self.stderr = p.returncode, p.stdout, p.stderr
+        if p.returncode != expect_rc:
+            print(' '.join(cmd))
+            print(p.stdout, p.stderr)
+            sys.exit(f'mbsolve exited with {p.returncode}, expected {expect_rc}')
+
+    def rows(self, ext, label):
+        """The rows of entity `label` in prefix.<ext> (label in column 0), one per output step.
+        Lines of other entities may have other lengths."""
+        out = []
+        with open(self.prefix + '.' + ext) as f:
+            for line in f:
+                w = line.split()
+                if w and not w[0].startswith('#') and int(w[0]) == label:
+                    out.append([float(v) for v in w])
+        return np.array(out)
+
+    def times(self):
+        """Simulated time of each output step, from the .out log."""
+        t = []
+        with open(self.prefix + '.out') as f:
+            for line in f:
+                w = line.split()
+                if w and w[0] == 'Step' and w[-1] == '1':
+                    t.append(float(w[2]))
+        return np.array(t)
+
+
+def close(what, value, reference, tol, relative=False):
+    """Records a failure if |value - reference| (relative if asked) exceeds tol; prints a line."""
+    err = abs(value - reference)
+    if relative:
+        err /= abs(reference)
+    ok = err <= tol
+    print(f"{'ok  ' if ok else 'FAIL'} {what}: {value:.12g} vs {reference:.12g} "
+          f"({'rel' if relative else 'abs'} err {err:.3g}, tol {tol:.3g})")
+    if not ok:
+        failures.append(what)
+    return ok
+
+
+def finish():
+    if failures:
+        sys.exit(f'{len(failures)} check(s) failed: ' + ', '.join(failures))
+    print('all checks passed')
