@@ -33,6 +33,7 @@ Jacobian::Jacobian(const PatternBuilder& p) : blocks_(p.blocks()), m_(p.size(), 
     for (const auto& b : blocks_)
         for (int j = 0; j < b.nc; ++j)
             for (int i = 0; i < b.nr; ++i) slots_.push_back(m_.slot(b.r0 + i, b.c0 + j));
+    for (int i = 0; i < p.size(); ++i) diag_slots_.push_back(m_.slot(i, i));
 }
 
 void Jacobian::add_diag(BlockId b, double v) {

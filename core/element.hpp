@@ -89,11 +89,14 @@ public:
     }
     // Adds `v` * identity to a square block (diagonal only).
     void add_diag(BlockId b, double v);
+    // Adds v to the diagonal entry (i, i) (always in the pattern).
+    void add_to_diagonal(int i, double v) { m_.values()[diag_slots_[i]] += v; }
 
 private:
     std::vector<PatternBuilder::Block> blocks_;
     std::vector<int> slots_;
     CscMatrix m_;
+    std::vector<int> diag_slots_;
 };
 
 class Element {

@@ -1,6 +1,7 @@
 // mbsolve: read a deck, build the model, run the analysis. Exit status: 0 ok, 1 internal error,
 // 2 bad input, 3 solver failure.
 #include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <iostream>
 
@@ -12,6 +13,10 @@
 #include "parser/dump.hpp"
 
 namespace {
+
+// SIGINT/SIGTERM stop the time loop after the current step; outputs are closed normally.
+volatile std::sig_atomic_t g_stop = 0;
+extern "C" void on_stop_signal(int) { g_stop = 1; }
 
 // Output prefix: -o, else the deck path without its extension (MBDyn's rule).
 std::string output_prefix(const mbs::cli::Options& opt) {
@@ -25,12 +30,15 @@ int run(const mbs::Model& model, const mbs::cli::Options& opt) {
     mbs::Simulation sim(model, settings);
     mbs::TextOutput text(model, output_prefix(opt));
     sim.add_sink(&text);
+    std::signal(SIGINT, on_stop_signal);
+    std::signal(SIGTERM, on_stop_signal);
+    sim.keep_going = [](double) { return g_stop == 0; };
     auto t0 = std::chrono::steady_clock::now();
     try {
         mbs::RunStats st = sim.run();
         double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         if (!opt.quiet)
-            std::cout << "mbsolve: " << st.steps << " steps, " << st.rejected << " rejected, " << st.iterations
+            std::cout << "mbsolve: " << (g_stop ? "stopped by a signal after " : "") << st.steps << " steps, " << st.rejected << " rejected, " << st.iterations
                       << " iterations, " << st.factorizations << " factorizations, " << wall << " s\n";
         return 0;
     } catch (const mbs::SolverFailure& f) {

@@ -78,6 +78,12 @@ SolverSettings SolverSettings::from_model(const Model& m) {
         if (r < 0.0 || r > 1.0)
             throw InputError(SourceLoc{}, "spectral radius " + std::to_string(r) + " is outside [0, 1]");
 
+    const Props& ctl = m.control;
+    s.skip_assembly = ctl.get_or<bool>("skip initial joint assembly", false);
+    s.assembly_stiffness = real_or(ctl, "initial stiffness", 1.0);
+    s.assembly_tol = real_or(ctl, "assembly tolerance", 1e-6);
+    s.assembly_max_iter = static_cast<int>(ctl.get_or<long>("assembly max iterations", 1));
+
     if (p.get_or<std::string>("strategy", "") == "factor") {
         s.strategy_factor = true;
         s.red_factor = real_or(p, "strategy reduction factor", 0.5);
@@ -169,6 +175,74 @@ bool Simulation::newton(const StepContext& c, const StepCoefficients& cd, const 
     }
 }
 
+// Unknowns: node positions and incremental rotations (in y), multipliers of the joints that take
+// part (in y'). Node rows get the regularization -Kp (x - x0) and -Kp g (g: the rotation from
+// the initial orientation); momentum unknowns and the multipliers of other elements are frozen
+// (identity rows, zero residual).
+int Simulation::assemble() {
+    Engine& e = *engine_;
+    const int n = e.size();
+    if (set_.skip_assembly || n == 0) return 0;
+    std::vector<char> active(n, 0);
+    std::vector<double> kp(n, 0.0), x0(n, 0.0);
+    bool any = false;
+    for (const auto& el : e.elements())
+        if (el->in_assembly()) {
+            any = any || el->own_dofs() > 0;
+            for (int i = 0; i < el->own_dofs(); ++i) active[el->first_dof() + i] = 1;
+        }
+    if (!any) return 0;
+    for (const auto& nd : e.nodes()) {
+        if (nd.is_dummy()) continue;
+        double k = nd.desc().props.get_or<double>("assembly position stiffness", set_.assembly_stiffness);
+        for (int i = 0; i < nd.pos_cols(); ++i) {
+            active[nd.first_dof() + i] = 1;
+            kp[nd.first_dof() + i] = k;
+            x0[nd.first_dof() + i] = e.y[nd.first_dof() + i];
+        }
+    }
+    StepContext c{t_, set_.dt, 1.0, Phase::assembly};
+    StepInfo info;
+    info.time = t_;
+    int max_iter = std::max(set_.assembly_max_iter, 1);
+    for (int it = 0;; ++it) {
+        e.update(c.time, c.dt);
+        e.residual(c, r_.data());
+        for (int i = 0; i < n; ++i) r_[i] = active[i] ? r_[i] - kp[i] * (e.y[i] - x0[i]) : 0.0;
+        info.iterations = it;
+        info.res_err = residual_norm();
+        if (!std::isfinite(info.res_err))
+            throw SolverFailure(describe_failure("non-finite residual in the initial assembly", info));
+        if (info.res_err <= set_.assembly_tol) break;
+        if (it >= max_iter)
+            throw SolverFailure(describe_failure("initial assembly did not converge (max iterations " +
+                                                     std::to_string(max_iter) + ")",
+                                                 info) +
+                                "\n  hint: check the joints' initial geometry, raise 'max iterations' in control "
+                                "data, or 'skip initial joint assembly;'");
+        e.jacobian(c);
+        for (int i = 0; i < n; ++i) e.jac().add_to_diagonal(i, active[i] ? -kp[i] : 1.0);
+        if (!e.linear_solver().factor(e.jac().matrix()))
+            throw SolverFailure(describe_failure("singular matrix in the initial assembly", info));
+        for (int i = 0; i < n; ++i) r_[i] = -r_[i];
+        e.linear_solver().solve(r_.data());
+        for (int i = 0; i < n; ++i)
+            if (active[i]) (e.order(i) == DofOrder::differential ? e.y[i] : e.yp[i]) += r_[i];
+        ++stats_.factorizations;
+    }
+    // The assembled orientations become the reference ones (g = 0), velocities stay as given.
+    e.update(c.time, c.dt);
+    for (auto& nd : e.nodes()) {
+        if (nd.is_dummy() || !nd.has_rotation()) continue;
+        nd.Rref = nd.R_prev = nd.R_prev2 = nd.R;
+        for (int i = 3; i < 6; ++i) e.y[nd.first_dof() + i] = 0.0;
+    }
+    for (const auto& el : e.elements())
+        for (int i = 0; i < el->own_dofs(); ++i) e.yp[el->first_dof() + i] = 0.0;
+    e.update(c.time, c.dt);
+    return info.iterations;
+}
+
 void Simulation::derivatives() {
     Engine& e = *engine_;
     StepContext c{t_, set_.dt, set_.der_coef, Phase::dynamic};
@@ -238,6 +312,7 @@ void Simulation::emit(const StepInfo& info) {
 RunStats Simulation::run() {
     for (auto* k : sinks_) k->begin(*engine_);
     try {
+        assemble();
         derivatives();
         double h = set_.dt;
         int easy_steps = 0;

@@ -32,6 +32,10 @@ struct SolverSettings {
     bool strategy_factor = false;
     double red_factor = 0.5, raise_factor = 1.0;
     int steps_before_red = 1, steps_before_raise = 1, min_iter = 1, max_iter_raise = 0;
+    // initial assembly (control data)
+    bool skip_assembly = false;
+    double assembly_stiffness = 1.0, assembly_tol = 1e-6;
+    int assembly_max_iter = 1;
 
     static SolverSettings from_model(const Model& m);
 };
@@ -80,6 +84,9 @@ public:
     RunStats run();
 
     // Individual phases (tests).
+    // Initial position assembly (DESIGN.md 4): Kp (x - x0) + phi_x^T lambda = 0, phi = 0.
+    // Returns the number of iterations (0 when the initial state already satisfies it).
+    int assemble();
     void derivatives();
     // One step of size h from the current state; returns false if Newton did not converge.
     bool step(double h, StepInfo& info);
