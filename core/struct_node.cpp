@@ -43,6 +43,14 @@ const char* StructNode::dof_name(int i, bool rotation) {
     return rotation ? rigid[i] : disp[i];
 }
 
+const char* StructNode::unknown_name(int i, bool rotation) {
+    static const char* rigid[] = {"position x", "position y", "position z", "rotation x", "rotation y", "rotation z",
+                                  "momentum x", "momentum y", "momentum z", "angular momentum x",
+                                  "angular momentum y", "angular momentum z"};
+    static const char* disp[] = {"position x", "position y", "position z", "momentum x", "momentum y", "momentum z"};
+    return rotation ? rigid[i] : disp[i];
+}
+
 void StructNode::initialize(double* y, double* yp) {
     if (is_dummy()) return;
     double* py = y + first_dof_;

@@ -38,6 +38,7 @@ public:
     void set_first_dof(int i) { first_dof_ = i; }
     int momentum_dof() const { return first_dof_ + pos_cols(); }
     static const char* dof_name(int i, bool rotation);  // "force x", "moment z", "momentum y", ...
+    static const char* unknown_name(int i, bool rotation);  // "position x", "rotation z", ...
 
     // --- initial values (from the deck) written into y and y'
     void initialize(double* y, double* yp);

@@ -33,6 +33,15 @@ int run(const mbs::Model& model, const mbs::cli::Options& opt) {
     std::signal(SIGINT, on_stop_signal);
     std::signal(SIGTERM, on_stop_signal);
     sim.keep_going = [](double) { return g_stop == 0; };
+    // Output steps: `output meter` (a drive, non-zero = output) or the deprecated `output frequency`.
+    mbs::DrivePtr meter;
+    if (const auto* v = model.control.find("output meter"))
+        meter = mbs::make_drive(*std::get<std::shared_ptr<const mbs::DriveSpec>>(*v), sim.engine().drive_env());
+    long every = model.control.get_or<long>("output frequency", 1);
+    sim.is_output_step = [meter, every](long step, double t) {
+        if (meter) return meter->value(t) != 0.0;
+        return every <= 1 || step % every == 0;
+    };
     auto t0 = std::chrono::steady_clock::now();
     try {
         mbs::RunStats st = sim.run();

@@ -111,7 +111,9 @@ void TextOutput::step(const Engine& e, const StepInfo& s) {
 void TextOutput::end(const Engine&, const std::string& status) {
     if (!status.empty()) {
         std::FILE* out = file("out");
-        std::fprintf(out, "# run stopped: %s\n", status.c_str());
+        std::string text = status;
+        for (std::size_t k = 0; (k = text.find('\n', k)) != std::string::npos; k += 2) text.insert(k + 1, "#");
+        std::fprintf(out, "# run stopped: %s\n", text.c_str());
     }
     for (auto& [k, f] : files_) std::fflush(f);
 }

@@ -90,7 +90,8 @@ void Engine::number_dofs() {
         for (int i = 0; i < n.ndofs(); ++i) {
             order_.push_back(DofOrder::differential);
             eq_info_.push_back({"structural node " + std::to_string(n.label()),
-                                StructNode::dof_name(i, n.has_rotation())});
+                                StructNode::dof_name(i, n.has_rotation()),
+                                StructNode::unknown_name(i, n.has_rotation())});
         }
         k += n.ndofs();
     }
@@ -100,7 +101,7 @@ void Engine::number_dofs() {
         std::string owner = d.category + " " + std::to_string(d.label) + (d.type.empty() ? "" : " (" + d.type + ")");
         for (int i = 0; i < e->own_dofs(); ++i) {
             order_.push_back(e->own_dof_order(i));
-            eq_info_.push_back({owner, e->own_dof_name(i)});
+            eq_info_.push_back({owner, e->own_dof_name(i), "multiplier of " + e->own_dof_name(i)});
         }
         k += e->own_dofs();
     }

@@ -14,8 +14,9 @@ namespace mbs {
 
 // Where an equation comes from, for diagnostics ("node 2, moment z").
 struct EquationInfo {
-    std::string owner;  // "structural node 2", "joint 3 (revolute hinge)"
-    std::string name;   // "moment z", "constraint 4"
+    std::string owner;    // "structural node 2", "joint 3 (revolute hinge)"
+    std::string name;     // equation: "moment z", "position x" (a constraint)
+    std::string unknown;  // unknown in the same index: "rotation z", "multiplier position x"
 };
 
 class Engine final : public BuildContext {

@@ -119,18 +119,37 @@ double Simulation::residual_norm() const {
 }
 
 std::string Simulation::describe_failure(const std::string& what, const StepInfo& info) const {
+    // The first non-finite entry, else the largest one.
     int worst = 0;
-    for (int i = 1; i < engine_->size(); ++i)
-        if (!(std::fabs(r_[i]) <= std::fabs(r_[worst]))) worst = i;
+    for (int i = 0; i < engine_->size(); ++i) {
+        if (!std::isfinite(r_[i])) {
+            worst = i;
+            break;
+        }
+        if (std::fabs(r_[i]) > std::fabs(r_[worst])) worst = i;
+    }
     char buf[512];
     std::snprintf(buf, sizeof buf, "%s at t = %.9g (step %ld, dt = %.6g), iteration %d, residual norm %.6g",
                   what.c_str(), info.time, info.step, info.dt, info.iterations, info.res_err);
     std::string s = buf;
-    if (engine_->size() > 0) {
+    if (engine_->size() > 0 && r_[worst] != 0.0) {
         const EquationInfo& e = engine_->equation(worst);
         std::snprintf(buf, sizeof buf, "\n  worst equation: %s, %s (residual %.6g)", e.owner.c_str(), e.name.c_str(),
                       r_[worst]);
         s += buf;
+    }
+    return s;
+}
+
+std::string Simulation::singular_failure(const std::string& what, const StepInfo& info) const {
+    std::string s = describe_failure(what, info);
+    int k = engine_->linear_solver().singular_index();
+    if (k >= 0 && k < engine_->size()) {
+        const EquationInfo& q = engine_->equation(k);
+        s += "\n  no equation determines the unknown '" + q.unknown + "' of " + q.owner;
+        if (q.owner.rfind("structural node", 0) == 0)
+            s += "\n  hint: a dynamic node needs a mass (a body) in every direction it can move, or a joint "
+                 "that holds it";
     }
     return s;
 }
@@ -157,8 +176,7 @@ bool Simulation::newton(const StepContext& c, const StepCoefficients& cd, const 
         if (it >= max_iter) return false;
         e.jacobian(c);
         ++stats_.factorizations;
-        if (!e.linear_solver().factor(e.jac().matrix()))
-            throw SolverFailure(describe_failure("singular iteration matrix", info));
+        if (!e.linear_solver().factor(e.jac().matrix())) throw SolverFailure(singular_failure("singular iteration matrix", info));
         for (int i = 0; i < n; ++i) r_[i] = -r_[i];
         e.linear_solver().solve(r_.data());
         double dnorm = 0.0;
@@ -223,7 +241,7 @@ int Simulation::assemble() {
         e.jacobian(c);
         for (int i = 0; i < n; ++i) e.jac().add_to_diagonal(i, active[i] ? -kp[i] : 1.0);
         if (!e.linear_solver().factor(e.jac().matrix()))
-            throw SolverFailure(describe_failure("singular matrix in the initial assembly", info));
+            throw SolverFailure(singular_failure("singular matrix in the initial assembly", info));
         for (int i = 0; i < n; ++i) r_[i] = -r_[i];
         e.linear_solver().solve(r_.data());
         for (int i = 0; i < n; ++i)
@@ -281,6 +299,7 @@ bool Simulation::step(double h, StepInfo& info) {
         yp[i] = ypp;
         y[i] = k.a1 * y1_[i] + k.a2 * y2_[i] + k.b0 * ypp + k.b1 * yp1_[i] + k.b2 * yp2_[i];
     }
+    e.clock().step = step_ + 1;
     StepContext c{t_ + h, h, cd.b0, Phase::dynamic};
     info = StepInfo{};
     info.step = step_ + 1;

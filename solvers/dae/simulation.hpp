@@ -96,6 +96,7 @@ private:
                 double tol, StepInfo& info, bool derivatives_phase);
     double residual_norm() const;
     std::string describe_failure(const std::string& what, const StepInfo& info) const;
+    std::string singular_failure(const std::string& what, const StepInfo& info) const;
     void emit(const StepInfo& info);
 
     SolverSettings set_;

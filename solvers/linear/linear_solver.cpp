@@ -44,6 +44,9 @@ public:
     void solve(double* b) override { klu_solve(symbolic_, numeric_, n_, 1, b, &common_); }
     double rcond() const override { return common_.rcond; }
     const char* name() const override { return "klu"; }
+    int singular_index() const override {
+        return common_.status == KLU_SINGULAR ? static_cast<int>(common_.singular_col) : -1;
+    }
 
 private:
     klu_common common_{};

@@ -21,6 +21,8 @@ public:
     // Reciprocal condition estimate of the last factorization (0 if unknown).
     virtual double rcond() const { return 0.0; }
     virtual const char* name() const = 0;
+    // After a failed factor(): a column (unknown) found singular, or -1 if not known.
+    virtual int singular_index() const { return -1; }
 };
 
 // "klu", "umfpack" or "naive" (dense LU); throws std::invalid_argument for another name.
