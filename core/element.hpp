@@ -53,13 +53,19 @@ using BlockId = int;
 class PatternBuilder {
 public:
     explicit PatternBuilder(int n) : n_(n) {}
-    // Rows [r0, r0 + nr) x cols [c0, c0 + nc).
-    BlockId block(int r0, int nr, int c0, int nc);
+    // Rows [r0, r0 + nr) x cols [c0, c0 + nc). `mask` (optional) gives the structure of the
+    // block by 3 x 3 sub-blocks, one row of sub-blocks per '|'-separated group, one character
+    // per sub-block: '.' zero, 'I' diagonal, 'F' full; e.g. "..I.|F.FI" for a 6 x 12 block.
+    // Masked-out entries stay out of the pattern (less fill in the factorization); what the
+    // element writes there is ignored, so the finite-difference tests check masks too.
+    // Sub-blocks beyond a smaller block (a 3-column displacement node) are ignored.
+    BlockId block(int r0, int nr, int c0, int nc, const char* mask = nullptr);
     int size() const { return n_; }
 
     struct Block {
         int r0, nr, c0, nc;
         int slot0;  // first entry in the slot table
+        std::vector<bool> keep;  // per entry (column-major); empty = all
     };
     const std::vector<Block>& blocks() const { return blocks_; }
 
@@ -85,7 +91,10 @@ public:
         const int* s = slots_.data() + blk.slot0;
         double* v = m_.values();
         for (int j = 0; j < blk.nc; ++j)
-            for (int i = 0; i < blk.nr; ++i) v[s[j * blk.nr + i]] += a(i, j);
+            for (int i = 0; i < blk.nr; ++i) {
+                int k = s[j * blk.nr + i];
+                if (k >= 0) v[k] += a(i, j);
+            }
     }
     // Adds `v` * identity to a square block (diagonal only).
     void add_diag(BlockId b, double v);

@@ -27,7 +27,9 @@ public:
     }
 
     void declare(PatternBuilder& p) override {
-        block_ = p.block(n_->first_dof(), n_->ndofs(), n_->first_dof(), n_->pos_cols());
+        // rows force, moment [, momentum, angular momentum] x cols x, g (see above)
+        const char* mask = n_->has_rotation() ? (n_->is_dynamic() ? "..|.F|IF|FF" : "..|.F") : ".|I";
+        block_ = p.block(n_->first_dof(), n_->ndofs(), n_->first_dof(), n_->pos_cols(), mask);
     }
 
     void residual(const StepContext&, const StateView&, double* r) const override {

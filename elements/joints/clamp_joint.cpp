@@ -27,8 +27,8 @@ public:
 
     void declare(PatternBuilder& p) override {
         int m = own_dofs();
-        nl_ = p.block(n_->first_dof(), m, first_dof(), m);
-        ln_ = p.block(first_dof(), m, n_->first_dof(), m);
+        nl_ = p.block(n_->first_dof(), m, first_dof(), m, "I.|.I");
+        ln_ = p.block(first_dof(), m, n_->first_dof(), m, "I.|.F");
     }
 
     void residual(const StepContext& c, const StateView& s, double* r) const override {

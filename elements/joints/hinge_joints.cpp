@@ -27,7 +27,14 @@ public:
     }
     bool in_assembly() const override { return true; }
 
-    void declare(PatternBuilder& p) override { b_.declare(p, e_, 2, first_dof(), own_dofs()); }
+    // Force rows depend only on the multipliers; moment rows on rotations and multipliers;
+    // position rows on positions and rotations, orthogonality rows on rotations only.
+    void declare(PatternBuilder& p) override {
+        b_.nn_mask = "..|.F";
+        b_.nl_mask = revolute_ ? "I.|FF" : "I|F";
+        b_.ln_mask = revolute_ ? "IF|.F" : "IF";
+        b_.declare(p, e_, 2, first_dof(), own_dofs());
+    }
 
     void residual(const StepContext& c, const StateView& s, double* r) const override {
         const double* lam = s.yp + first_dof();

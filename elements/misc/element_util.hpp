@@ -52,17 +52,22 @@ struct JointBlocks {
     BlockId ln[2] = {-1, -1};
     BlockId ll = -1;
 
+    // Optional masks (PatternBuilder::block) for the nn, nl and ln blocks; nullptr = full.
+    const char* nn_mask = nullptr;
+    const char* nl_mask = nullptr;
+    const char* ln_mask = nullptr;
+
     void declare(PatternBuilder& p, const End* ends, int nends, int first, int m, bool own_own = false) {
         for (int k = 0; k < nends; ++k) {
             const StructNode* a = ends[k].node;
             if (!a) continue;
             for (int j = 0; j < nends; ++j) {
                 const StructNode* b = ends[j].node;
-                if (b) nn[k][j] = p.block(a->first_dof(), a->pos_cols(), b->first_dof(), b->pos_cols());
+                if (b) nn[k][j] = p.block(a->first_dof(), a->pos_cols(), b->first_dof(), b->pos_cols(), nn_mask);
             }
             if (m > 0) {
-                nl[k] = p.block(a->first_dof(), a->pos_cols(), first, m);
-                ln[k] = p.block(first, m, a->first_dof(), a->pos_cols());
+                nl[k] = p.block(a->first_dof(), a->pos_cols(), first, m, nl_mask);
+                ln[k] = p.block(first, m, a->first_dof(), a->pos_cols(), ln_mask);
             }
         }
         if (own_own && m > 0) ll = p.block(first, m, first, m);

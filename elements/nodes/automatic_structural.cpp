@@ -19,7 +19,9 @@ public:
     AutomaticStructural(const EntityDesc& d, StructNode& n) : Element(d), n_(&n) {}
 
     void declare(PatternBuilder& p) override {
-        block_ = p.block(n_->first_dof(), n_->ndofs(), n_->first_dof(), n_->ndofs());
+        // rows force, moment, momentum, angular momentum x cols x, g, beta, gamma (see above)
+        const char* mask = n_->has_rotation() ? "..I.|F.FI|..I.|...I" : ".I|.I";
+        block_ = p.block(n_->first_dof(), n_->ndofs(), n_->first_dof(), n_->ndofs(), mask);
     }
 
     void residual(const StepContext&, const StateView&, double* r) const override {

@@ -65,6 +65,7 @@ public:
         n_ = a.size();
         x_.resize(n_);
         umfpack_di_defaults(control_);
+        control_[UMFPACK_IRSTEP] = 0;  // Newton corrects the solution anyway: no iterative refinement
         // The symbolic step needs values only for pivoting heuristics; the pattern is what matters.
         if (umfpack_di_symbolic(n_, n_, a.col_start(), a.row_index(), a.values(), &symbolic_, control_, info_) !=
             UMFPACK_OK)
