@@ -174,9 +174,13 @@ bool Simulation::newton(const StepContext& c, const StepCoefficients& cd, const 
         if (may_stop && (set_.test == SolverSettings::Test::none || info.res_err <= tol)) return true;
         if (info.sol_conv) return true;
         if (it >= max_iter) return false;
-        e.jacobian(c);
-        ++stats_.factorizations;
-        if (!e.linear_solver().factor(e.jac().matrix())) throw SolverFailure(singular_failure("singular iteration matrix", info));
+        // `newton raphson: modified, n`: a new iteration matrix every n iterations of a step.
+        if (set_.modified_newton <= 1 || it % set_.modified_newton == 0) {
+            e.jacobian(c);
+            ++stats_.factorizations;
+            if (!e.linear_solver().factor(e.jac().matrix()))
+                throw SolverFailure(singular_failure("singular iteration matrix", info));
+        }
         for (int i = 0; i < n; ++i) r_[i] = -r_[i];
         e.linear_solver().solve(r_.data());
         double dnorm = 0.0;
