@@ -304,10 +304,11 @@ bool Simulation::step(double h, StepInfo& info) {
         y[i] = k.a1 * y1_[i] + k.a2 * y2_[i] + k.b0 * ypp + k.b1 * yp1_[i] + k.b2 * yp2_[i];
     }
     e.clock().step = step_ + 1;
-    StepContext c{t_ + h, h, cd.b0, Phase::dynamic};
+    double t_new = (h == T_ && k_const_ > 0) ? t_base_ + static_cast<double>(k_const_ + 1) * h : t_ + h;
+    StepContext c{t_new, h, cd.b0, Phase::dynamic};
     info = StepInfo{};
     info.step = step_ + 1;
-    info.time = t_ + h;
+    info.time = t_new;
     info.dt = h;
     bool ok = newton(c, cd, ca, set_.max_iter, set_.tol, info, false);
     if (!ok) {
@@ -320,7 +321,9 @@ bool Simulation::step(double h, StepInfo& info) {
     y2_ = y1_;
     yp2_ = yp1_;
     have_two_ = true;
-    t_ += h;
+    // Time as t_base + k h while the step is constant: no drift from repeated additions.
+    if (h != T_ || k_const_ == 0) t_base_ = t_, k_const_ = 0;
+    t_ = t_base_ + static_cast<double>(++k_const_) * h;
     T_ = h;
     ++step_;
     return true;
@@ -339,7 +342,7 @@ RunStats Simulation::run() {
         derivatives();
         double h = set_.dt;
         int easy_steps = 0;
-        const double eps = 1e-9 * set_.dt;
+        const double eps = 1e-6 * set_.dt;
         while (set_.forever || t_ < set_.tf - eps) {
             if (keep_going && !keep_going(t_)) break;
             StepInfo info;

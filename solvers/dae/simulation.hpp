@@ -103,6 +103,8 @@ private:
     std::unique_ptr<Engine> engine_;
     std::vector<double> r_, y1_, yp1_, y2_, yp2_, ysave_, ypsave_;
     double t_ = 0.0, T_ = 0.0;
+    double t_base_ = 0.0;  // time of the last step-size change
+    long k_const_ = 0;     // steps of the current size since then
     long step_ = 0;
     bool have_two_ = false;
     std::vector<OutputSink*> sinks_;
