@@ -1,0 +1,496 @@
+// Runtime total joint and the joints that are special cases of it (mbdyn-syntax.md 5.2):
+// `total joint`, `total pin joint`, `drive hinge`, `drive displacement`, `drive displacement pin`
+// and `axial rotation`. Each component of the relative position and of the relative rotation is
+// inactive, imposed at position level, or imposed at velocity level; only the imposed components
+// own a multiplier.
+//
+// End 1 (a node, or the ground for the pins) carries the frames: Rp = R1 R1p (position frame) and
+// Ra = R1 R1r (rotation frame); end 2 the rotation frame Rb = R2 R2r. p_k = x_k + R_k f_k are the
+// two points, b1 = p2 - x1, b2 = R2 f2, s = xdot2 + w2 x b2 - xdot1 - w1 x b1 (= d/dt (p2 - p1)
+// seen from the rotating frame Rp). d(t) and theta(t) are the imposed vectors (template drives);
+// only the components with a position-level status enter R0 = exp(theta) (MBDyn zeroes the others
+// too).
+//
+// Constraints (rows: r = -phi/dCoef at position level, r = -phi at velocity level):
+//   position:          phi_i = e_i . (Rp^T (p2 - p1) - d)
+//   velocity:          phi_i = e_i . (Rp^T s - d)
+//   rotation:          phi_i = e_i . log(E),  E = R0^T Ra^T Rb   (exact for any imposed rotation)
+//   angular velocity:  phi_i = e_i . (Ra^T (w2 - w1) - theta)
+// Multipliers: the force components Fl (frame Rp) and the couples Mr (rotation rows), Mw (angular
+// velocity rows). With F = Rp Fl and M = A^T Mr + Ra Mw the joint applies F, b1 x F + M to end 1
+// and -F, -(b2 x F + M) to end 2 (r_node = -(dphi/dq)^T lambda: the matrix is symmetric).
+//
+// Variations (dtheta_k: virtual rotations; dRp = skew(dtheta1) Rp, ...):
+//   d(Rp^T (p2 - p1)) = Rp^T (dx2 - skew(b2) dtheta2 - dx1 + skew(b1) dtheta1)
+//   dE = skew(R0^T Ra^T (dtheta2 - dtheta1)) E, so  d log(E) = A (dtheta2 - dtheta1),
+//        A = Jl^-1(phi) R0^T Ra^T,  Jl^-1(phi) = I - 1/2 skew(phi) + c(a) skew(phi)^2,
+//        c(a) = (1 - a/2 cot(a/2)) / a^2, a = |phi|
+//   A^T Mr = Ra R0 g(phi),  g(phi) = Mr + 1/2 phi x Mr + c(a) phi x (phi x Mr),
+//        dg/dphi = -1/2 skew(Mr) + c ((phi.Mr) I + phi Mr^T - 2 Mr phi^T)
+//                  + c'(a)/a (phi (phi.Mr) - a^2 Mr) phi^T;   K = Ra R0 dg/dphi A
+//   d(b1 x F + M) = skew(F) (dx1 - dx2) + skew(F) skew(b2) dtheta2 + K dtheta2
+//                   - (skew(b1) skew(F) + skew(M) + K) dtheta1
+//   d(b2 x F) = -skew(F) skew(b2) dtheta2 - skew(b2) skew(F) dtheta1;  dF = -skew(F) dtheta1
+//   d(Rp^T s) = Rp^T (skew(s) dtheta1 + dxd2 - skew(b2) dw2 - skew(w2 - w1) skew(b2) dtheta2
+//               - dxd1 + skew(b1) dw1 + skew(w1) (dx1 - dx2))
+//   d(Ra^T (w2 - w1)) = Ra^T (skew(w2 - w1) dtheta1 + dw2 - dw1)
+// Velocity-level rows go through the node chain rule with velocities (not divided by dCoef). In the
+// initial assembly their multipliers are held at zero (the row is lambda = 0).
+//
+// .jnt output: label, F and M in the joint frame (f = Rp^T F, m = Ra^T M), F and M global (the
+// reaction on end 1, the ground for the pins), then per joint type what MBDyn writes:
+//   total (pin) joint:   Rp^T (p2 - p1), log(Ra^T Rb), Rp^T s, Ra^T (w2 - w1)
+//   drive hinge:         Euler 123 angles of Ra^T Rb (degrees), log(Ra^T Rb)
+//   drive displacement:  p2 - p1 (global)
+//   axial rotation:      Euler 123 angles of Ra^T Rb (degrees), omega(t), Ra^T (w2 - w1)
+#include <array>
+#include <cmath>
+#include <sstream>
+#include <vector>
+
+#include "core/rotations.hpp"
+#include "elements/joints/joint_kit.hpp"
+
+namespace mbs {
+namespace {
+
+using el::End;
+using el::Mat63;
+
+enum class Level : std::uint8_t { inactive, position, velocity };
+enum class Style : std::uint8_t { total, drive_hinge, drive_displacement, axial_rotation };
+
+// c(a) = (1 - a/2 cot(a/2)) / a^2 and c'(a)/a, by series below a = 0.05 (cancellation).
+void log_coefficients(double a, double& c, double& dc_a) {
+    double a2 = a * a;
+    if (a < 0.05) {
+        c = 1.0 / 12.0 + a2 / 720.0 + a2 * a2 / 30240.0;
+        dc_a = 1.0 / 360.0 + a2 / 7560.0 + a2 * a2 / 201600.0;
+        return;
+    }
+    double ct = 1.0 / std::tan(0.5 * a), s = std::sin(0.5 * a);
+    double h = 1.0 - 0.5 * a * ct, dh = -0.5 * ct + 0.25 * a / (s * s);
+    c = h / a2;
+    dc_a = dh / (a2 * a) - 2.0 * h / (a2 * a2);
+}
+
+// Jl^-1(phi): d log(E) for a left increment skew(v) E.
+Mat3 log_jacobian_inverse(const Vec3& phi) {
+    double c, dc_a;
+    log_coefficients(phi.norm(), c, dc_a);
+    Mat3 S = skew(phi);
+    return Mat3::Identity() - 0.5 * S + c * S * S;
+}
+
+// d(Jl^-1(phi)^T mu)/dphi.
+Mat3 log_jacobian_inverse_transpose_derivative(const Vec3& phi, const Vec3& mu) {
+    double a = phi.norm(), c, dc_a;
+    log_coefficients(a, c, dc_a);
+    double pm = phi.dot(mu);
+    return -0.5 * skew(mu) +
+           c * (pm * Mat3::Identity() + phi * mu.transpose() - 2.0 * mu * phi.transpose()) +
+           dc_a * (phi * pm - a * a * mu) * phi.transpose();
+}
+
+struct Config {
+    End e[2];                    // e[0] may be the ground; e[1] is a node
+    Mat3 Rp = Mat3::Identity();  // position frame of end 1 (node frame, or absolute)
+    Mat3 Rr[2] = {Mat3::Identity(), Mat3::Identity()};  // rotation frames
+    std::array<Level, 3> pos{}, rot{};
+    TplDrive<3> pos_drive, rot_drive;  // null unless given
+    DrivePtr axial;                    // axial rotation: imposed angular velocity about axis 3
+    Style style = Style::total;
+};
+
+struct Row {
+    bool rotation;
+    bool velocity;
+    int comp;
+};
+
+// Kinematics shared by residual, Jacobian and output.
+struct Kin {
+    Mat3 Rp, Ra, Rb, R0;
+    Vec3 x1, w1, w2, p1, p2, b1, b2, s;
+    Vec3 phi;  // log(E)
+    Mat3 A;    // d phi = A (dtheta2 - dtheta1)
+    Vec3 d, theta;
+};
+
+class TotalJoint final : public Element {
+public:
+    TotalJoint(const EntityDesc& desc, Config cfg) : Element(desc), k_(std::move(cfg)) {
+        for (int i = 0; i < 3; ++i)
+            if (k_.pos[i] != Level::inactive)
+                rows_.push_back({false, k_.pos[i] == Level::velocity, i});
+        for (int i = 0; i < 3; ++i)
+            if (k_.rot[i] != Level::inactive)
+                rows_.push_back({true, k_.rot[i] == Level::velocity, i});
+        for (const Row& r : rows_) has_velocity_rows_ = has_velocity_rows_ || r.velocity;
+    }
+
+    int own_dofs() const override { return static_cast<int>(rows_.size()); }
+    std::string own_dof_name(int i) const override {
+        static const char* kind[2][2] = {{"position", "velocity"},
+                                         {"rotation", "angular velocity"}};
+        const Row& r = rows_[i];
+        return std::string(kind[r.rotation][r.velocity]) + " " + "xyz"[r.comp];
+    }
+    bool in_assembly() const override {
+        for (const Row& r : rows_)
+            if (!r.velocity) return true;
+        return false;
+    }
+
+    void declare(PatternBuilder& p) override {
+        b_.declare(p, k_.e, 2, first_dof(), own_dofs(), has_velocity_rows_);
+    }
+
+    void residual(const StepContext& c, const StateView& s, double* r) const override {
+        if (rows_.empty()) return;
+        Kin q = kinematics(c.time);
+        const double* lam = s.yp + first_dof();
+        double* rc = r + first_dof();
+        Vec3 F, M;
+        wrench(q, lam, F, M);
+        if (!k_.e[0].ground()) el::add_wrench(r, *k_.e[0].node, F, q.b1.cross(F) + M);
+        el::add_wrench(r, *k_.e[1].node, -F, -(q.b2.cross(F) + M));
+        Vec3 dpos = q.Rp.transpose() * (q.p2 - q.p1) - q.d;
+        Vec3 dvel = q.Rp.transpose() * q.s - q.d;
+        Vec3 dw = q.Ra.transpose() * (q.w2 - q.w1) - q.theta;
+        for (std::size_t k = 0; k < rows_.size(); ++k) {
+            const Row& w = rows_[k];
+            if (w.velocity && c.phase == Phase::assembly)
+                rc[k] += lam[k];
+            else if (w.velocity)
+                rc[k] -= w.rotation ? dw[w.comp] : dvel[w.comp];
+            else
+                rc[k] -= (w.rotation ? q.phi[w.comp] : dpos[w.comp]) / c.dCoef;
+        }
+    }
+
+    void jacobian(const StepContext& c, const StateView& s, Jacobian& J) const override {
+        if (rows_.empty()) return;
+        Kin q = kinematics(c.time);
+        const double* lam = s.yp + first_dof();
+        Vec3 F, M, Fl = Vec3::Zero(), Mr = Vec3::Zero(), Mw = Vec3::Zero();
+        wrench(q, lam, F, M);
+        split(lam, Fl, Mr, Mw);
+        Mat3 K = q.Ra * q.R0 * log_jacobian_inverse_transpose_derivative(q.phi, Mr) * q.A;
+        const bool node1 = !k_.e[0].ground();
+        Mat3 sF = skew(F), sb1 = skew(q.b1), sb2 = skew(q.b2);
+
+        // Node rows (force 0..2, moment 3..5) w.r.t. x and theta of both ends.
+        el::JointJac jj;
+        if (node1) {
+            jj.nDth[0][0].topRows<3>() = -sF;
+            jj.nDx[0][0].bottomRows<3>() = sF;
+            jj.nDx[0][1].bottomRows<3>() = -sF;
+            jj.nDth[0][1].bottomRows<3>() = sF * sb2 + K;
+            jj.nDth[0][0].bottomRows<3>() = -sb1 * sF - skew(M) - K;
+            jj.nDth[1][0].topRows<3>() = sF;
+            jj.nDth[1][0].bottomRows<3>() = sb2 * sF + skew(M) + K;
+        }
+        jj.nDth[1][1].bottomRows<3>() = -sF * sb2 - K;
+
+        // Multiplier columns and constraint rows.
+        Mat3 RpT = q.Rp.transpose(), RaT = q.Ra.transpose();
+        Mat3 Dth1 = RpT * sb1, Dth2 = RpT * sb2;
+        Mat63 vDx[2], vDth[2], vDxd[2], vDw[2];
+        for (int k = 0; k < 2; ++k)
+            vDx[k].setZero(), vDth[k].setZero(), vDxd[k].setZero(), vDw[k].setZero();
+        Mat6 ll = Mat6::Zero();
+        for (std::size_t k = 0; k < rows_.size(); ++k) {
+            const Row& w = rows_[k];
+            const int i = w.comp;
+            if (!w.rotation) {
+                Vec3 u = q.Rp.col(i);
+                jj.nl[0].block<3, 1>(0, k) = u;
+                jj.nl[0].block<3, 1>(3, k) = q.b1.cross(u);
+                jj.nl[1].block<3, 1>(0, k) = -u;
+                jj.nl[1].block<3, 1>(3, k) = -q.b2.cross(u);
+            } else {
+                Vec3 u = w.velocity ? Vec3(q.Ra.col(i)) : Vec3(q.A.row(i).transpose());
+                jj.nl[0].block<3, 1>(3, k) = u;
+                jj.nl[1].block<3, 1>(3, k) = -u;
+            }
+            if (w.velocity && c.phase == Phase::assembly) {
+                ll(k, k) = 1.0;
+            } else if (!w.rotation && !w.velocity) {
+                jj.lDx[0].row(k) = RpT.row(i);
+                jj.lDth[0].row(k) = -Dth1.row(i);
+                jj.lDx[1].row(k) = -RpT.row(i);
+                jj.lDth[1].row(k) = Dth2.row(i);
+            } else if (w.rotation && !w.velocity) {
+                jj.lDth[0].row(k) = q.A.row(i);
+                jj.lDth[1].row(k) = -q.A.row(i);
+            } else if (!w.rotation) {
+                vDxd[0].row(k) = RpT.row(i);
+                vDw[0].row(k) = -Dth1.row(i);
+                vDx[0].row(k) = -(RpT * skew(q.w1)).row(i);
+                vDth[0].row(k) = -(RpT * skew(q.s)).row(i);
+                vDxd[1].row(k) = -RpT.row(i);
+                vDw[1].row(k) = Dth2.row(i);
+                vDx[1].row(k) = (RpT * skew(q.w1)).row(i);
+                vDth[1].row(k) = (RpT * skew(q.w2 - q.w1) * sb2).row(i);
+            } else {
+                vDth[0].row(k) = -(RaT * skew(q.w2 - q.w1)).row(i);
+                vDw[0].row(k) = RaT.row(i);
+                vDw[1].row(k) = -RaT.row(i);
+            }
+        }
+        jj.flush(k_.e, b_, c, J);
+        if (!has_velocity_rows_) return;
+        if (c.phase == Phase::assembly) {
+            J.add(b_.ll, ll);
+            return;
+        }
+        for (int k = 0; k < 2; ++k)
+            if (!k_.e[k].ground())
+                J.add(b_.ln[k], k_.e[k].node->chain<6>(vDx[k], vDth[k], vDxd[k], vDw[k], c));
+    }
+
+    void after_step(const StepContext& c, const StateView& s) override {
+        k_.pos_drive.after_step();
+        k_.rot_drive.after_step();
+        if (k_.axial) k_.axial->after_step();
+        time_ = c.time;
+        if (rows_.empty()) return;
+        Kin q = kinematics(c.time);
+        wrench(q, s.yp + first_dof(), F_, M_);
+    }
+
+    const char* output_file() const override { return "jnt"; }
+    bool reaction(Vec3& f, Vec3& m, Vec3& F, Vec3& M) const override {
+        Kin q = kinematics(time_);
+        F = F_;
+        M = M_;
+        f = q.Rp.transpose() * F_;
+        m = q.Ra.transpose() * M_;
+        return true;
+    }
+    int output_values(double* v) const override {
+        Vec3 f, m, F, M;
+        reaction(f, m, F, M);
+        Kin q = kinematics(time_);
+        int n = 0;
+        auto put = [&](const Vec3& a) {
+            for (int i = 0; i < 3; ++i) v[n++] = a[i];
+        };
+        put(f), put(m), put(F), put(M);
+        Mat3 Rrel = q.Ra.transpose() * q.Rb;
+        Vec3 wrel = q.Ra.transpose() * (q.w2 - q.w1);
+        switch (k_.style) {
+            case Style::total:
+                put(q.Rp.transpose() * (q.p2 - q.p1));
+                put(matrix_to_rotation_vector(Rrel));
+                put(q.Rp.transpose() * q.s);
+                put(wrel);
+                break;
+            case Style::drive_hinge:
+                put(matrix_to_euler123(Rrel) * (180.0 / M_PI));
+                put(matrix_to_rotation_vector(Rrel));
+                break;
+            case Style::drive_displacement:
+                put(q.p2 - q.p1);
+                break;
+            case Style::axial_rotation:
+                put(matrix_to_euler123(Rrel) * (180.0 / M_PI));
+                v[n++] = k_.axial->value(time_);
+                put(wrel);
+                break;
+        }
+        return n;
+    }
+
+private:
+    Kin kinematics(double t) const {
+        const End& e1 = k_.e[0];
+        const StructNode& n2 = *k_.e[1].node;
+        Kin q;
+        q.Rp = e1.ground() ? k_.Rp : Mat3(e1.node->R * k_.Rp);
+        q.Ra = e1.ground() ? k_.Rr[0] : Mat3(e1.node->R * k_.Rr[0]);
+        q.Rb = n2.R * k_.Rr[1];
+        q.x1 = e1.ground() ? Vec3(Vec3::Zero()) : e1.node->x;
+        q.w1 = e1.omega();
+        q.w2 = n2.w;
+        q.p1 = e1.point();
+        q.p2 = k_.e[1].point();
+        q.b1 = q.p2 - q.x1;
+        q.b2 = k_.e[1].arm();
+        q.s = n2.xdot + q.w2.cross(q.b2) - (e1.ground() ? Vec3(Vec3::Zero()) : e1.node->xdot) -
+              q.w1.cross(q.b1);
+        q.d = k_.pos_drive.value(t);
+        q.theta = k_.rot_drive.value(t);
+        if (k_.axial) q.theta[2] += k_.axial->value(t);
+        Vec3 th0 = Vec3::Zero();
+        for (int i = 0; i < 3; ++i)
+            if (k_.rot[i] == Level::position) th0[i] = q.theta[i];
+        q.R0 = rotation_vector_to_matrix(th0);
+        q.phi = matrix_to_rotation_vector(q.R0.transpose() * q.Ra.transpose() * q.Rb);
+        q.A = log_jacobian_inverse(q.phi) * q.R0.transpose() * q.Ra.transpose();
+        return q;
+    }
+
+    // The multipliers by kind, in the frames of their rows.
+    void split(const double* lam, Vec3& Fl, Vec3& Mr, Vec3& Mw) const {
+        for (std::size_t k = 0; k < rows_.size(); ++k) {
+            const Row& w = rows_[k];
+            (!w.rotation ? Fl : w.velocity ? Mw : Mr)[w.comp] = lam[k];
+        }
+    }
+    // Force and couple applied to end 1 (global).
+    void wrench(const Kin& q, const double* lam, Vec3& F, Vec3& M) const {
+        Vec3 Fl = Vec3::Zero(), Mr = Vec3::Zero(), Mw = Vec3::Zero();
+        split(lam, Fl, Mr, Mw);
+        F = q.Rp * Fl;
+        M = q.A.transpose() * Mr + q.Ra * Mw;
+    }
+
+    Config k_;
+    std::vector<Row> rows_;
+    bool has_velocity_rows_ = false;
+    el::JointBlocks b_;
+    Vec3 F_ = Vec3::Zero(), M_ = Vec3::Zero();
+    double time_ = 0.0;
+};
+
+// --- factories
+
+End node_end(BuildContext& ctx, const EntityDesc& d, const std::string& node_key,
+             const char* offset_key) {
+    End e;
+    e.node = &ctx.struct_node(d.props.get<EntityRef>(node_key), d);
+    if (offset_key) e.f = el::vec3_or_zero(d, offset_key);
+    return e;
+}
+
+std::array<Level, 3> parse_statuses(const EntityDesc& d, const char* key, BuildContext& ctx) {
+    std::array<Level, 3> out{};
+    std::stringstream ss(d.props.get_or<std::string>(key, "inactive, inactive, inactive"));
+    std::string item;
+    for (int i = 0; i < 3 && std::getline(ss, item, ','); ++i) {
+        item.erase(0, item.find_first_not_of(' '));
+        if (item == "position" || item == "rotation")
+            out[i] = Level::position;
+        else if (item == "velocity" || item == "angular velocity")
+            out[i] = Level::velocity;
+        else if (item != "inactive")
+            ctx.error(d, "unknown constraint status '" + item + "'");
+    }
+    return out;
+}
+
+TplDrive<3> tpl_drive(const EntityDesc& d, const char* key, BuildContext& ctx) {
+    if (!d.props.has(key)) return {};
+    return TplDrive<3>::make(*d.props.get<std::shared_ptr<const TplDriveSpec>>(key),
+                             ctx.drive_env());
+}
+
+std::unique_ptr<Element> finish(const EntityDesc& d, BuildContext& ctx, Config& k) {
+    bool rot = false;
+    for (Level l : k.rot) rot = rot || l != Level::inactive;
+    for (const End& e : k.e)
+        if (rot && e.node && !e.node->has_rotation())
+            ctx.error(d, "orientation constraints need structural nodes with rotations",
+                      "use static or dynamic (not displacement) nodes");
+    return std::make_unique<TotalJoint>(d, std::move(k));
+}
+
+void read_constraints(const EntityDesc& d, BuildContext& ctx, Config& k) {
+    k.pos = parse_statuses(d, "status position", ctx);
+    k.rot = parse_statuses(d, "status orientation", ctx);
+    k.pos_drive = tpl_drive(d, "position drive", ctx);
+    k.rot_drive = tpl_drive(d, "orientation drive", ctx);
+}
+
+// Total joint between ends e1 and e2; the props named give the position frame of end 1 and the
+// rotation frames of both ends.
+std::unique_ptr<Element> total_between(const EntityDesc& d, BuildContext& ctx, const End& e1,
+                                       const End& e2, const char* position_frame1,
+                                       const char* rotation_frame1, const char* rotation_frame2) {
+    Config k;
+    k.e[0] = e1;
+    k.e[1] = e2;
+    k.Rp = el::mat3_or_identity(d, position_frame1);
+    k.Rr[0] = el::mat3_or_identity(d, rotation_frame1);
+    k.Rr[1] = el::mat3_or_identity(d, rotation_frame2);
+    read_constraints(d, ctx, k);
+    return finish(d, ctx, k);
+}
+
+std::unique_ptr<Element> make_total(const EntityDesc& d, BuildContext& ctx) {
+    return total_between(d, ctx, node_end(ctx, d, "node1", "offset1"),
+                         node_end(ctx, d, "node2", "offset2"), "position orientation1",
+                         "rotation orientation1", "rotation orientation2");
+}
+
+// The ground is end 1, as in MBDyn: the reaction reported is the one on the ground.
+std::unique_ptr<Element> make_total_pin(const EntityDesc& d, BuildContext& ctx) {
+    End ground;
+    ground.f = el::vec3_or_zero(d, "position");
+    return total_between(d, ctx, ground, node_end(ctx, d, "node", "offset"),
+                         "ground position orientation", "ground rotation orientation",
+                         "rotation orientation");
+}
+
+std::unique_ptr<Element> make_drive_hinge(const EntityDesc& d, BuildContext& ctx) {
+    Config k;
+    k.e[0] = node_end(ctx, d, "node1", nullptr);
+    k.e[1] = node_end(ctx, d, "node2", nullptr);
+    k.Rr[0] = el::mat3_or_identity(d, "orientation1");
+    k.Rr[1] = el::mat3_or_identity(d, "orientation2");
+    k.rot.fill(Level::position);
+    k.rot_drive = tpl_drive(d, "drive", ctx);
+    k.style = Style::drive_hinge;
+    return finish(d, ctx, k);
+}
+
+// Drive displacement: p2 - p1 = R1 d(t) (node 1 frame); pin: p - x = d(t) (ground as end 1).
+std::unique_ptr<Element> displacement_between(const EntityDesc& d, BuildContext& ctx, const End& e1,
+                                              const End& e2) {
+    Config k;
+    k.e[0] = e1;
+    k.e[1] = e2;
+    k.pos.fill(Level::position);
+    k.pos_drive = tpl_drive(d, "drive", ctx);
+    k.style = Style::drive_displacement;
+    return finish(d, ctx, k);
+}
+
+std::unique_ptr<Element> make_drive_displacement(const EntityDesc& d, BuildContext& ctx) {
+    return displacement_between(d, ctx, node_end(ctx, d, "node1", "offset1"),
+                                node_end(ctx, d, "node2", "offset2"));
+}
+
+std::unique_ptr<Element> make_drive_displacement_pin(const EntityDesc& d, BuildContext& ctx) {
+    End ground;
+    ground.f = d.props.get<Vec3>("position");
+    return displacement_between(d, ctx, ground, node_end(ctx, d, "node", "offset"));
+}
+
+// Point coincidence in the hinge frame of node 1, axes 3 aligned (rotation rows 1 and 2) and the
+// relative angular velocity about axis 3 imposed.
+std::unique_ptr<Element> make_axial_rotation(const EntityDesc& d, BuildContext& ctx) {
+    Config k;
+    k.e[0] = node_end(ctx, d, "node1", "offset1");
+    k.e[1] = node_end(ctx, d, "node2", "offset2");
+    k.Rp = k.Rr[0] = el::mat3_or_identity(d, "orientation1");
+    k.Rr[1] = el::mat3_or_identity(d, "orientation2");
+    k.pos.fill(Level::position);
+    k.rot = {Level::position, Level::position, Level::velocity};
+    k.axial = make_drive(*d.props.get<std::shared_ptr<const DriveSpec>>("omega"), ctx.drive_env());
+    k.style = Style::axial_rotation;
+    return finish(d, ctx, k);
+}
+
+}  // namespace
+
+MBS_REGISTER_ELEMENT_RUNTIME("joint", "total joint", make_total);
+MBS_REGISTER_ELEMENT_RUNTIME("joint", "total pin joint", make_total_pin);
+MBS_REGISTER_ELEMENT_RUNTIME("joint", "drive hinge", make_drive_hinge);
+MBS_REGISTER_ELEMENT_RUNTIME("joint", "drive displacement", make_drive_displacement);
+MBS_REGISTER_ELEMENT_RUNTIME("joint", "drive displacement pin", make_drive_displacement_pin);
+MBS_REGISTER_ELEMENT_RUNTIME("joint", "axial rotation", make_axial_rotation);
+
+}  // namespace mbs
