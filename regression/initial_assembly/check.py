@@ -19,7 +19,9 @@ mov = r.rows('mov', 2)
 x, y = mov[0, 1], mov[0, 2]
 close('assembled link length [m]', math.hypot(x, y), 1.0, 1e-10)
 close('node axis 1 along the link [deg]', mov[0, 6], math.degrees(math.atan2(y, x)), 1e-8)
-close('assembly displacement below 0.1 m', min(math.hypot(x - 1.05, y - 0.1), 0.1), 0.1 - 1e-9, 0.1)
+# regularized: the node moves less than its distance to the circle's far side; 0.05 m is the
+# distance along the radius, the rotation penalty adds a tangential part: accept up to 0.1 m
+close('assembly displacement [m] (at most 0.1)', math.hypot(x - 1.05, y - 0.1), 0.05, 0.05)
 close('speed at step 0 [m/s]', math.hypot(mov[0, 7], mov[0, 8]), 0.0, 1e-9)
 close('max link length error over the run [m]', max(abs(math.hypot(a, b) - 1.0) for a, b in mov[:, 1:3]), 0.0, 1e-10)
 finish()
