@@ -4,18 +4,20 @@
 
 namespace mbs::test {
 namespace {
-void fd_report(const std::string& d){ for(unsigned st=1;st<=3;++st){auto r=check_jacobian(d,st); printf("FD %s state %u: max|J-FD|=%.3g max|J|=%.3g rel=%.3g\n", ::testing::UnitTest::GetInstance()->current_test_info()->name(), st, r.max_abs_err, r.max_abs_J, r.rel()); EXPECT_LT(r.rel(),1e-6);} }
 
 // Two rigid dynamic nodes, one static rigid node and two dynamic displacement nodes, with bodies
-// so that the iteration matrix is regular; the cards under test follow.
-std::string deck(int forces, int couples, const std::string& elements) {
+// so that the iteration matrix is regular; `loads` cards (forces and couples count together)
+// follow.
+std::string deck(int loads, const std::string& elements) {
     return deck_head + "begin: control data; structural nodes: 5; rigid bodies: 4; forces: " +
-           std::to_string(forces + couples) +  // couples count as forces
+           std::to_string(loads) +
            "; end: control data;\n"
            "begin: nodes;\n"
            "structural: 1, static, 0.1, 0.2, 0.3, euler123, 0.1, 0.2, 0.3, null, null;\n"
-           "structural: 2, dynamic, 1., 0.5, -0.2, euler123, -0.4, 0.3, 1.1, 0.3, -0.1, 0.2, 0.5, 0.4, -0.6;\n"
-           "structural: 3, dynamic, 0.3, -1., 0.7, euler123, 0.7, -0.2, 0.4, -0.2, 0.6, 0.1, -0.3, 0.8, 0.2;\n"
+           "structural: 2, dynamic, 1., 0.5, -0.2, euler123, -0.4, 0.3, 1.1,"
+           " 0.3, -0.1, 0.2, 0.5, 0.4, -0.6;\n"
+           "structural: 3, dynamic, 0.3, -1., 0.7, euler123, 0.7, -0.2, 0.4,"
+           " -0.2, 0.6, 0.1, -0.3, 0.8, 0.2;\n"
            "structural: 4, dynamic displacement, 0.5, 0.4, 0.3, 0.1, 0.2, 0.3;\n"
            "structural: 5, dynamic displacement, -0.5, 0.2, 0.1, -0.1, 0.3, 0.2;\n"
            "end: nodes;\nbegin: elements;\n"
@@ -26,76 +28,74 @@ std::string deck(int forces, int couples, const std::string& elements) {
            elements + "end: elements;\n";
 }
 
-// Template drives that are nonzero and vary with time at t = 0.3 (so a missing time derivative
-// or a wrong frame would show), in the component and single forms.
-const std::string vec_drive = "component, sine, 0., 2., 1.5, forever, 0.2, ramp, 3., 0., 1., -0.5, const, 0.7";
-const std::string single_drive = "single, 0.3, -0.8, 0.5, sine, 0., 1.7, 2., forever, 0.4";
+// Template drives, nonzero and time-varying at t = 0.3, in the component and single forms.
+const std::string vec =
+    "component, sine, 0., 2., 1.5, forever, 0.2, ramp, 3., 0., 1., -0.5, const, 0.7";
+const std::string single = "single, 0.3, -0.8, 0.5, sine, 0., 1.7, 2., forever, 0.4";
+// Arms of the two nodes and two orientations (force, moment) for the total forces.
+const std::string arm2 = "position, 0.2, -0.4, 0.3, ";
+const std::string arm3 = "position, -0.1, 0.3, 0.5, ";
+const std::string orients =
+    "force orientation, euler123, 0.3, -0.2, 0.5, "
+    "moment orientation, euler123, -0.4, 0.1, 0.2, ";
 
 TEST(ForcesJacobian, AbsoluteForceWithArm) {
-    fd_report(deck(2, 0,
-                               "force: 1, absolute, 2, position, 0.2, -0.4, 0.3, " + vec_drive + ";\n"
-                               "force: 2, absolute, 1, position, -0.1, 0.3, 0.5, " + single_drive + ";\n"));
+    expect_exact_jacobian(deck(2, "force: 1, absolute, 2, " + arm2 + vec + ";\n" +
+                                      "force: 2, absolute, 1, " + arm3 + single + ";\n"));
 }
 
 TEST(ForcesJacobian, FollowerForceWithArm) {
-    fd_report(deck(2, 0,
-                               "force: 1, follower, 2, position, 0.2, -0.4, 0.3, " + vec_drive + ";\n"
-                               "force: 2, follower, 3, position, -0.1, 0.3, 0.5, " + single_drive +
-                                   ", output relative;\n"));
+    expect_exact_jacobian(deck(2, "force: 1, follower, 2, " + arm2 + vec + ";\n" +
+                                      "force: 2, follower, 3, " + arm3 + single +
+                                      ", output relative;\n"));
 }
 
 TEST(ForcesJacobian, AbsoluteInternalForce) {
-    fd_report(deck(1, 0,
-                               "force: 1, absolute internal, 2, position, 0.2, -0.4, 0.3, 3, position, -0.1, "
-                               "0.3, 0.5, " + vec_drive + ";\n"));
+    expect_exact_jacobian(
+        deck(1, "force: 1, absolute internal, 2, " + arm2 + "3, " + arm3 + vec + ";\n"));
 }
 
 TEST(ForcesJacobian, FollowerInternalForce) {
-    fd_report(deck(1, 0,
-                               "force: 1, follower internal, 2, position, 0.2, -0.4, 0.3, 3, position, -0.1, "
-                               "0.3, 0.5, " + vec_drive + ";\n"));
+    expect_exact_jacobian(
+        deck(1, "force: 1, follower internal, 2, " + arm2 + "3, " + arm3 + vec + ";\n"));
 }
 
+// Displacement-only nodes: force rows only, no rotation columns.
 TEST(ForcesJacobian, AbsoluteDisplacementForces) {
-    fd_report(deck(2, 0,
-                               "force: 1, absolute displacement, 4, " + vec_drive + ";\n"
-                               "force: 2, absolute internal displacement, 4, 5, " + single_drive + ";\n"));
+    expect_exact_jacobian(deck(2, "force: 1, absolute displacement, 4, " + vec + ";\n" +
+                                      "force: 2, absolute internal displacement, 4, 5, " + single +
+                                      ";\n"));
 }
 
 TEST(ForcesJacobian, AbsoluteCouples) {
-    fd_report(deck(0, 2,
-                               "couple: 1, absolute, 2, " + vec_drive + ";\n"
-                               "couple: 2, absolute internal, 2, 3, " + single_drive + ";\n"));
+    expect_exact_jacobian(deck(2, "couple: 1, absolute, 2, " + vec + ";\n" +
+                                      "couple: 2, absolute internal, 2, 3, " + single + ";\n"));
 }
 
 TEST(ForcesJacobian, FollowerCouple) {
-    fd_report(deck(0, 1, "couple: 1, follower, 3, position, 0.1, 0.2, 0.3, " + vec_drive + ";\n"));
+    expect_exact_jacobian(
+        deck(1, "couple: 1, follower, 3, position, 0.1, 0.2, 0.3, " + vec + ";\n"));
 }
 
 TEST(ForcesJacobian, FollowerInternalCouple) {
-    fd_report(deck(0, 1, "couple: 1, follower internal, 3, 2, " + single_drive + ";\n"));
+    expect_exact_jacobian(deck(1, "couple: 1, follower internal, 3, 2, " + single + ";\n"));
 }
 
 TEST(ForcesJacobian, TotalForce) {
-    fd_report(deck(1, 0,
-                               "force: 1, total, 2, position, 0.2, -0.4, 0.3, force orientation, euler123, "
-                               "0.3, -0.2, 0.5, moment orientation, euler123, -0.4, 0.1, 0.2, force, " +
-                                   vec_drive + ", moment, " + single_drive + ";\n"));
+    expect_exact_jacobian(deck(1, "force: 1, total, 2, " + arm2 + orients + "force, " + vec +
+                                      ", moment, " + single + ";\n"));
 }
 
+// Both nodes loaded at node 2's point: node 1's moment rows depend on x1, x2 and theta2.
 TEST(ForcesJacobian, TotalInternalForce) {
-    fd_report(deck(1, 0,
-                               "force: 1, total internal, 2, position, 0.2, -0.4, 0.3, force orientation, "
-                               "euler123, 0.3, -0.2, 0.5, moment orientation, euler123, -0.4, 0.1, 0.2, "
-                               "3, position, -0.1, 0.3, 0.5, force, " +
-                                   vec_drive + ", moment, " + single_drive + ";\n"));
+    expect_exact_jacobian(deck(1, "force: 1, total internal, 2, " + arm2 + orients + "3, " + arm3 +
+                                      "force, " + vec + ", moment, " + single + ";\n"));
 }
 
-// A force on a static node mixes into the static node's rows only (no momentum rows).
+// A static node: the loads enter its force and moment rows only.
 TEST(ForcesJacobian, ForcesOnStaticNode) {
-    fd_report(deck(1, 1,
-                               "force: 1, follower, 1, position, 0.2, 0.1, -0.3, " + vec_drive + ";\n"
-                               "couple: 2, follower, 1, " + single_drive + ";\n"));
+    expect_exact_jacobian(deck(2, "force: 1, follower, 1, " + arm2 + vec + ";\n" +
+                                      "couple: 2, follower, 1, " + single + ";\n"));
 }
 
 }  // namespace

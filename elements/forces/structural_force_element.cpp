@@ -1,0 +1,300 @@
+// Runtime structural forces and couples (mbdyn-syntax.md 5.4): absolute, follower, their internal
+// forms, absolute displacement [internal], couples, and total [internal] forces. The card readers
+// are structural_force.cpp and total_force.cpp; this file turns their props into one element.
+//
+// One formulation serves every card. The load has a force F and a couple C, each from a template
+// drive v(t), w(t) and resolved either in the global frame (absolute) or in node 1's frame with a
+// fixed relative orientation (follower, total):
+//   F = v              or  F = R1 Rf v            C = w   or   C = R1 Rm w
+// It acts on node k (k = 1, and k = 2 for internal loads, with s_1 = +1, s_2 = -1) at the point
+//   P_k = x_o + b_k,  b_k = R_o a_k   (o: the node carrying the point; o = k but for total
+//                                      internal forces)
+// so node k receives, with the lever c_k = P_k - x_k,
+//   force rows:  s_k F                  moment rows:  s_k (C + c_k x F)
+// (displacement-only nodes have no moment rows and no arm).
+//
+// Jacobian (virtual rotations: dR = skew(dtheta) R, so d(R u) = -skew(R u) dtheta):
+//   dF   = -skew(F) dtheta_1     (follower force; 0 if absolute)
+//   dC   = -skew(C) dtheta_1     (follower couple)
+//   dc_k = dx_o - skew(b_k) dtheta_o - dx_k
+//   d(s_k F)                = s_k dF
+//   d(s_k (C + c_k x F))    = s_k (dC + skew(c_k) dF - skew(F) dc_k)
+// i.e. moment rows of node k get  s_k skew(F) skew(b_k)  in node o's theta columns, -s_k skew(F) in
+// x_o and +s_k skew(F) in x_k (the two cancel when o = k). Everything is position-level, so
+// chain_pos() scales by dCoef. The drives depend on time only (drive-dependent feedback adds
+// nothing to the Jacobian, as in MBDyn).
+//
+// Total internal force (MBDyn's TotalForce): F and C are resolved in node 1's force and moment
+// orientations and act on both nodes at node 2's point P = x2 + R2 a2 (node 1's arm and node 2's
+// orientations are read but unused, as in MBDyn). The single-node `total` form (which MBDyn does
+// not build) is the same with node 1's own arm.
+//
+// Output (.frc, MBDyn's columns; "point" is the global point of application x + R a):
+//   force:           label node F(3) point(3)
+//   internal force:  label n1 F(3) point1(3) n2 -F(3) point2(3)
+//   couple:          label node C(3)
+//   internal couple: label n1 C(3) n2 -C(3)
+//   total [internal]: label f(3) m(3) (the drive values, in the force/moment frames, as MBDyn)
+// Follower forms with `output relative` write the force/couple in the node-1 frame.
+#include <optional>
+
+#include "elements/misc/element_util.hpp"
+
+namespace mbs {
+namespace {
+
+using TplSpecPtr = std::shared_ptr<const TplDriveSpec>;
+
+enum class OutputForm { force, couple, total };
+
+// How a card's load is built: which vectors follow node 1, and the output layout.
+struct LoadSpec {
+    bool follower_force = false;
+    bool follower_couple = false;
+    bool internal = false;
+    OutputForm output = OutputForm::force;
+};
+
+class StructuralLoad final : public Element {
+public:
+    struct Side {
+        StructNode* node = nullptr;
+        StructNode* point_node = nullptr;  // node o carrying the point of application
+        Vec3 arm = Vec3::Zero();           // a_k, in point_node's frame
+        double sign = 1.0;
+    };
+
+    StructuralLoad(const EntityDesc& d, const LoadSpec& spec, Side s1, Side s2,
+                   const TplDrive<3>* force, const TplDrive<3>* couple, const Mat3& Rf,
+                   const Mat3& Rm, bool output_relative)
+        : Element(d),
+          spec_(spec),
+          nsides_(spec.internal ? 2 : 1),
+          Rf_(Rf),
+          Rm_(Rm),
+          output_relative_(output_relative) {
+        side_[0] = s1;
+        side_[1] = s2;
+        if (force && !force->is_null()) has_force_ = true, force_ = *force;
+        if (couple && !couple->is_null()) has_couple_ = true, couple_ = *couple;
+        // A load that does not depend on the state (absolute couple; absolute force without
+        // lever) writes no Jacobian and declares no blocks.
+        state_dependent_ =
+            (has_couple_ && spec.follower_couple) || (has_force_ && spec.follower_force);
+        for (int k = 0; k < nsides_; ++k) {
+            const Side& s = side_[k];
+            bool lever =
+                s.point_node != s.node || (s.node->has_rotation() && s.arm.squaredNorm() > 0.0);
+            state_dependent_ = state_dependent_ || (has_force_ && lever);
+        }
+    }
+
+    // Block (k, j): node k's rows (force, moment) x node j's columns (x, theta), masked by 3 x 3
+    // sub-blocks as derived above; blocks with nothing in them are not declared.
+    void declare(PatternBuilder& p) override {
+        if (!state_dependent_) return;
+        const bool follows =
+            (has_force_ && spec_.follower_force) || (has_couple_ && spec_.follower_couple);
+        for (int k = 0; k < nsides_; ++k) {
+            const Side& s = side_[k];
+            const int o = index_of(s.point_node);
+            const bool arm = s.point_node->has_rotation() && s.arm.squaredNorm() > 0.0;
+            for (int j = 0; j < nsides_; ++j) {
+                const bool f_th = has_force_ && spec_.follower_force && j == 0;
+                const bool m_x = has_force_ && o != k && (j == o || j == k);
+                const bool m_th = (j == 0 && follows) || (has_force_ && j == o && arm);
+                if (!f_th && !m_x && !m_th) continue;
+                const char mask[] = {'.', f_th ? 'F' : '.', '|', m_x ? 'F' : '.', m_th ? 'F' : '.',
+                                     '\0'};
+                const StructNode* a = side_[k].node;
+                const StructNode* b = side_[j].node;
+                blocks_[k][j] =
+                    p.block(a->first_dof(), a->pos_cols(), b->first_dof(), b->pos_cols(), mask);
+            }
+        }
+    }
+
+    void residual(const StepContext& c, const StateView&, double* r) const override {
+        Vec3 v, w;
+        drive_values(c.time, v, w);
+        Vec3 F = force(v), C = couple(w);
+        for (int k = 0; k < nsides_; ++k) {
+            const Side& s = side_[k];
+            el::add_wrench(r, *s.node, s.sign * F, s.sign * (C + lever(k).cross(F)));
+        }
+    }
+
+    void jacobian(const StepContext& c, const StateView&, Jacobian& J) const override {
+        if (!state_dependent_) return;
+        Vec3 v, w;
+        drive_values(c.time, v, w);
+        Vec3 F = force(v), C = couple(w);
+        const Mat3 sF = skew(F);
+        // Derivatives of F and C with respect to theta_1 (zero when absolute).
+        Mat3 dF_dth1 = spec_.follower_force ? Mat3(-sF) : Mat3(Mat3::Zero());
+        Mat3 dC_dth1 = spec_.follower_couple ? Mat3(-skew(C)) : Mat3(Mat3::Zero());
+        for (int k = 0; k < nsides_; ++k) {
+            const Side& s = side_[k];
+            const double sk = s.sign;
+            // Columns of each node j: [d/dx_j, d/dtheta_j] of node k's 6 rows (force, moment).
+            el::Mat63 Dx[2], Dth[2];
+            for (int j = 0; j < nsides_; ++j) Dx[j].setZero(), Dth[j].setZero();
+            Dth[0].topRows<3>() += sk * dF_dth1;
+            Dth[0].bottomRows<3>() += sk * (dC_dth1 + skew(lever(k)) * dF_dth1);
+            int o = index_of(s.point_node);
+            Dx[o].bottomRows<3>() -= sk * sF;
+            Dx[k].bottomRows<3>() += sk * sF;
+            if (s.point_node->has_rotation())
+                Dth[o].bottomRows<3>() += sk * sF * skew(Vec3(s.point_node->R * s.arm));
+            for (int j = 0; j < nsides_; ++j)
+                if (blocks_[k][j] >= 0)
+                    J.add(blocks_[k][j], side_[j].node->chain_pos<6>(Dx[j], Dth[j], c));
+        }
+    }
+
+    void after_step(const StepContext& c, const StateView&) override {
+        if (has_force_) force_.after_step();
+        if (has_couple_) couple_.after_step();
+        drive_values(c.time, v_out_, w_out_);
+    }
+
+    const char* output_file() const override { return "frc"; }
+
+    int output_values(double* out) const override {
+        int n = 0;
+        auto put = [&](const Vec3& a) {
+            for (int i = 0; i < 3; ++i) out[n++] = a[i];
+        };
+        if (spec_.output == OutputForm::total) {
+            put(v_out_);
+            put(w_out_);
+            return n;
+        }
+        const bool couple_card = spec_.output == OutputForm::couple;
+        Vec3 V = couple_card ? couple(w_out_) : force(v_out_);
+        if (output_relative_) V = side_[0].node->R.transpose() * V;
+        for (int k = 0; k < nsides_; ++k) {
+            const Side& s = side_[k];
+            out[n++] = static_cast<double>(s.node->label());
+            put(s.sign * V);
+            if (!couple_card) put(point(k));
+        }
+        return n;
+    }
+
+private:
+    void drive_values(double t, Vec3& v, Vec3& w) const {
+        v = has_force_ ? force_.value(t) : Vec3(Vec3::Zero());
+        w = has_couple_ ? couple_.value(t) : Vec3(Vec3::Zero());
+    }
+    Vec3 force(const Vec3& v) const {
+        return spec_.follower_force ? Vec3(side_[0].node->R * (Rf_ * v)) : v;
+    }
+    Vec3 couple(const Vec3& w) const {
+        return spec_.follower_couple ? Vec3(side_[0].node->R * (Rm_ * w)) : w;
+    }
+    Vec3 point(int k) const {
+        const StructNode& o = *side_[k].point_node;
+        return o.has_rotation() ? Vec3(o.x + o.R * side_[k].arm) : o.x;
+    }
+    Vec3 lever(int k) const { return point(k) - side_[k].node->x; }
+    int index_of(const StructNode* n) const { return n == side_[0].node ? 0 : 1; }
+
+    LoadSpec spec_;
+    int nsides_;
+    Side side_[2];
+    bool has_force_ = false, has_couple_ = false, state_dependent_ = false;
+    TplDrive<3> force_, couple_;
+    Mat3 Rf_, Rm_;
+    bool output_relative_;
+    BlockId blocks_[2][2] = {{-1, -1}, {-1, -1}};
+    Vec3 v_out_ = Vec3::Zero(), w_out_ = Vec3::Zero();
+};
+
+TplDrive<3> tpl_drive(const EntityDesc& d, BuildContext& ctx, const char* key) {
+    return TplDrive<3>::make(*d.props.get<TplSpecPtr>(key), ctx.drive_env());
+}
+
+// force/couple: absolute | follower [internal], absolute [internal] displacement.
+template <bool Couple, bool Follower, bool Internal>
+std::unique_ptr<Element> make_structural(const EntityDesc& d, BuildContext& ctx) {
+    LoadSpec spec;
+    spec.follower_force = Follower && !Couple;
+    spec.follower_couple = Follower && Couple;
+    spec.internal = Internal;
+    spec.output = Couple ? OutputForm::couple : OutputForm::force;
+    StructuralLoad::Side s[2];
+    const char* node_key[2] = {Internal ? "node1" : "node", "node2"};
+    const char* arm_key[2] = {Internal ? "offset1" : "offset", "offset2"};
+    for (int k = 0; k < (Internal ? 2 : 1); ++k) {
+        s[k].node = &el::node_prop(ctx, d, node_key[k]);
+        s[k].point_node = s[k].node;
+        s[k].arm = el::vec3_or_zero(d, arm_key[k]);
+        s[k].sign = k == 0 ? 1.0 : -1.0;
+    }
+    TplDrive<3> drive = tpl_drive(d, ctx, Couple ? "moment" : "force");
+    bool relative = d.props.get_or<bool>("output relative", false);
+    return std::make_unique<StructuralLoad>(d, spec, s[0], s[1], Couple ? nullptr : &drive,
+                                            Couple ? &drive : nullptr, Mat3::Identity(),
+                                            Mat3::Identity(), relative);
+}
+
+// force: total [internal]: follower force and couple in node 1's force/moment orientations.
+template <bool Internal>
+std::unique_ptr<Element> make_total(const EntityDesc& d, BuildContext& ctx) {
+    LoadSpec spec;
+    spec.follower_force = spec.follower_couple = true;
+    spec.internal = Internal;
+    spec.output = OutputForm::total;
+    const std::string s1 = Internal ? "1" : "";
+    StructuralLoad::Side s[2];
+    s[0].node = &ctx.struct_node(d.props.get<EntityRef>("node" + s1), d);
+    if (!s[0].node->has_rotation())
+        ctx.error(d, "a total force needs a structural node with rotations");
+    s[0].point_node = s[0].node;
+    s[0].arm = el::vec3_or_zero(d, ("offset" + s1).c_str());
+    if (Internal) {
+        // MBDyn's TotalForce: both nodes are loaded at node 2's point.
+        s[1].node = &ctx.struct_node(d.props.get<EntityRef>("node2"), d);
+        if (!s[1].node->has_rotation())
+            ctx.error(d, "a total force needs a structural node with rotations");
+        s[1].point_node = s[1].node;
+        s[1].arm = el::vec3_or_zero(d, "offset2");
+        s[1].sign = -1.0;
+        s[0].point_node = s[1].node;
+        s[0].arm = s[1].arm;
+    }
+    std::optional<TplDrive<3>> f, m;
+    if (d.props.has("force")) f = tpl_drive(d, ctx, "force");
+    if (d.props.has("moment")) m = tpl_drive(d, ctx, "moment");
+    Mat3 Rf = el::mat3_or_identity(d, ("force orientation" + s1).c_str());
+    Mat3 Rm = el::mat3_or_identity(d, ("moment orientation" + s1).c_str());
+    return std::make_unique<StructuralLoad>(d, spec, s[0], s[1], f ? &*f : nullptr,
+                                            m ? &*m : nullptr, Rf, Rm, false);
+}
+
+}  // namespace
+
+MBS_REGISTER_ELEMENT_RUNTIME("force", "absolute", (make_structural<false, false, false>));
+MBS_REGISTER_ELEMENT_RUNTIME("force", "conservative", (make_structural<false, false, false>));
+MBS_REGISTER_ELEMENT_RUNTIME("force", "follower", (make_structural<false, true, false>));
+MBS_REGISTER_ELEMENT_RUNTIME("force", "absolute displacement",
+                             (make_structural<false, false, false>));
+MBS_REGISTER_ELEMENT_RUNTIME("force", "absolute internal", (make_structural<false, false, true>));
+MBS_REGISTER_ELEMENT_RUNTIME("force", "conservative internal",
+                             (make_structural<false, false, true>));
+MBS_REGISTER_ELEMENT_RUNTIME("force", "follower internal", (make_structural<false, true, true>));
+MBS_REGISTER_ELEMENT_RUNTIME("force", "absolute internal displacement",
+                             (make_structural<false, false, true>));
+MBS_REGISTER_ELEMENT_RUNTIME("force", "total", make_total<false>);
+MBS_REGISTER_ELEMENT_RUNTIME("force", "total internal", make_total<true>);
+
+MBS_REGISTER_ELEMENT_RUNTIME("couple", "absolute", (make_structural<true, false, false>));
+MBS_REGISTER_ELEMENT_RUNTIME("couple", "conservative", (make_structural<true, false, false>));
+MBS_REGISTER_ELEMENT_RUNTIME("couple", "follower", (make_structural<true, true, false>));
+MBS_REGISTER_ELEMENT_RUNTIME("couple", "absolute internal", (make_structural<true, false, true>));
+MBS_REGISTER_ELEMENT_RUNTIME("couple", "conservative internal",
+                             (make_structural<true, false, true>));
+MBS_REGISTER_ELEMENT_RUNTIME("couple", "follower internal", (make_structural<true, true, true>));
+
+}  // namespace mbs
