@@ -170,7 +170,10 @@ bool Simulation::newton(const StepContext& c, const StepCoefficients& cd, const 
         // At least one iteration per time step: accepting the predicted state when its residual is
         // already below the tolerance leaves the multipliers inconsistent with the positions by
         // O(tol / h^2), which the two-step formula then carries along (index-3 sensitivity).
-        bool may_stop = it > 0 || derivatives_phase;
+        // The derivatives phase converges linearly (its matrix carries dCoef terms the residual
+        // does not have, y being fixed): one more iteration after convergence takes the error
+        // from tol to about dCoef * tol.
+        bool may_stop = derivatives_phase ? it != 1 : it > 0;
         if (may_stop && (set_.test == SolverSettings::Test::none || info.res_err <= tol)) return true;
         if (info.sol_conv) return true;
         if (it >= max_iter) return false;
