@@ -353,10 +353,12 @@ RunStats Simulation::run() {
         while (set_.forever || t_ < set_.tf - eps) {
             if (keep_going && !keep_going(t_)) break;
             StepInfo info;
-            if (!step(h, info)) {
+            // The last step lands on the final time.
+            double hs = set_.forever ? h : std::min(h, set_.tf - t_);
+            if (!step(hs, info)) {
                 ++stats_.rejected;
-                if (set_.strategy_factor && h * set_.red_factor >= set_.min_dt * (1.0 - 1e-12)) {
-                    h *= set_.red_factor;
+                if (set_.strategy_factor && hs * set_.red_factor >= set_.min_dt * (1.0 - 1e-12)) {
+                    h = hs * set_.red_factor;
                     easy_steps = 0;
                     continue;
                 }
