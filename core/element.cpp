@@ -20,10 +20,12 @@ BlockId PatternBuilder::block(int r0, int nr, int c0, int nc, const char* mask) 
                 ++gr, gc = 0;
                 continue;
             }
-            if (*m != '.' && *m != 'I' && *m != 'F') throw std::logic_error("bad block mask character");
+            if (*m != '.' && *m != 'I' && *m != 'F')
+                throw std::logic_error("bad block mask character");
             for (int i = 3 * gr; i < std::min(3 * gr + 3, nr); ++i)
                 for (int j = 3 * gc; j < std::min(3 * gc + 3, nc); ++j)
-                    if (*m == 'F' || (*m == 'I' && i - 3 * gr == j - 3 * gc)) b.keep[j * nr + i] = true;
+                    if (*m == 'F' || (*m == 'I' && i - 3 * gr == j - 3 * gc))
+                        b.keep[j * nr + i] = true;
             ++gc;
         }
     }
@@ -50,8 +52,19 @@ Jacobian::Jacobian(const PatternBuilder& p) : blocks_(p.blocks()), m_(p.size(), 
     for (const auto& b : blocks_)
         for (int j = 0; j < b.nc; ++j)
             for (int i = 0; i < b.nr; ++i)
-                slots_.push_back(b.keep.empty() || b.keep[j * b.nr + i] ? m_.slot(b.r0 + i, b.c0 + j) : -1);
+                slots_.push_back(
+                    b.keep.empty() || b.keep[j * b.nr + i] ? m_.slot(b.r0 + i, b.c0 + j) : -1);
     for (int i = 0; i < p.size(); ++i) diag_slots_.push_back(m_.slot(i, i));
+    for (const auto& b : blocks_) {
+        entry_begin_.push_back(static_cast<int>(entries_.size()));
+        const int* s = slots_.data() + b.slot0;
+        for (int j = 0; j < b.nc; ++j)
+            for (int i = 0; i < b.nr; ++i)
+                if (s[j * b.nr + i] >= 0)
+                    entries_.push_back({s[j * b.nr + i], static_cast<std::uint16_t>(i),
+                                        static_cast<std::uint16_t>(j)});
+    }
+    entry_begin_.push_back(static_cast<int>(entries_.size()));
 }
 
 void Jacobian::add_diag(BlockId b, double v) {

@@ -28,8 +28,8 @@ enum class DofOrder : std::uint8_t { algebraic, differential };
 
 // What the engine is solving for when it calls an element.
 enum class Phase : std::uint8_t {
-    dynamic,      // a time step (or the derivatives phase, with dCoef = derivatives coefficient)
-    assembly,     // initial position assembly: unknowns are positions and multipliers, dCoef = 1
+    dynamic,   // a time step (or the derivatives phase, with dCoef = derivatives coefficient)
+    assembly,  // initial position assembly: unknowns are positions and multipliers, dCoef = 1
 };
 
 struct StepContext {
@@ -51,7 +51,7 @@ using BlockId = int;
 // Collects the blocks elements will write; after all declarations the engine builds the CSC
 // pattern and the slot tables (set-up time only).
 class PatternBuilder {
-public:
+  public:
     explicit PatternBuilder(int n) : n_(n) {}
     // Rows [r0, r0 + nr) x cols [c0, c0 + nc). `mask` (optional) gives the structure of the
     // block by 3 x 3 sub-blocks, one row of sub-blocks per '|'-separated group, one character
@@ -64,12 +64,12 @@ public:
 
     struct Block {
         int r0, nr, c0, nc;
-        int slot0;  // first entry in the slot table
+        int slot0;               // first entry in the slot table
         std::vector<bool> keep;  // per entry (column-major); empty = all
     };
     const std::vector<Block>& blocks() const { return blocks_; }
 
-private:
+  private:
     int n_;
     std::vector<Block> blocks_;
     int slots_ = 0;
@@ -77,7 +77,7 @@ private:
 
 // The iteration matrix with its fixed pattern; elements add dense blocks through block ids.
 class Jacobian {
-public:
+  public:
     Jacobian(const PatternBuilder& p);
     CscMatrix& matrix() { return m_; }
     const CscMatrix& matrix() const { return m_; }
@@ -85,31 +85,35 @@ public:
 
     // Adds the top-left nr x nc part of `a` to block `b` (a may be larger, e.g. 6 node columns
     // written into a 3-column block of a displacement-only node).
+    // Only the entries the block's mask keeps are visited (precomputed list, column-major).
     template <class M>
     void add(BlockId b, const Eigen::MatrixBase<M>& a) {
-        const auto& blk = blocks_[b];
-        const int* s = slots_.data() + blk.slot0;
         double* v = m_.values();
-        for (int j = 0; j < blk.nc; ++j)
-            for (int i = 0; i < blk.nr; ++i) {
-                int k = s[j * blk.nr + i];
-                if (k >= 0) v[k] += a(i, j);
-            }
+        const Entry* e = entries_.data() + entry_begin_[b];
+        const Entry* end = entries_.data() + entry_begin_[b + 1];
+        for (; e != end; ++e) v[e->slot] += a(e->i, e->j);
     }
     // Adds `v` * identity to a square block (diagonal only).
     void add_diag(BlockId b, double v);
     // Adds v to the diagonal entry (i, i) (always in the pattern).
     void add_to_diagonal(int i, double v) { m_.values()[diag_slots_[i]] += v; }
 
-private:
+  private:
+    // A kept entry of a block: its place (i, j) in the block and its value slot.
+    struct Entry {
+        int slot;
+        std::uint16_t i, j;
+    };
     std::vector<PatternBuilder::Block> blocks_;
     std::vector<int> slots_;
+    std::vector<Entry> entries_;
+    std::vector<int> entry_begin_;  // block b's entries: [entry_begin_[b], entry_begin_[b + 1])
     CscMatrix m_;
     std::vector<int> diag_slots_;
 };
 
 class Element {
-public:
+  public:
     explicit Element(const EntityDesc& d) : desc_(&d) {}
     virtual ~Element() = default;
     const EntityDesc& desc() const { return *desc_; }
@@ -141,16 +145,18 @@ public:
     virtual int output_values(double* /*v*/) const { return 0; }
     // Reaction of a joint, for drives and the NetCDF/HDF5 writers: force and moment in the
     // joint frame (f, m) and in the global frame (F, M). False if the element has none.
-    virtual bool reaction(Vec3& /*f*/, Vec3& /*m*/, Vec3& /*F*/, Vec3& /*M*/) const { return false; }
+    virtual bool reaction(Vec3& /*f*/, Vec3& /*m*/, Vec3& /*F*/, Vec3& /*M*/) const {
+        return false;
+    }
 
-private:
+  private:
     const EntityDesc* desc_;
     int first_dof_ = -1;
 };
 
 // Everything an element factory may need: the model, the structural nodes of the run, drives.
 class BuildContext {
-public:
+  public:
     virtual ~BuildContext() = default;
     virtual const Model& model() const = 0;
     virtual class StructNode& struct_node(const EntityRef& ref, const EntityDesc& user) = 0;
@@ -174,8 +180,8 @@ const ElementFactoryFn* find_element_factory(const std::string& card, const std:
 
 #define MBS_EL_CONCAT2(a, b) a##b
 #define MBS_EL_CONCAT(a, b) MBS_EL_CONCAT2(a, b)
-#define MBS_REGISTER_ELEMENT_RUNTIME(card, subtype, fn)                                       \
-    static const ::mbs::ElementFactoryRegistration MBS_EL_CONCAT(mbs_el_rt_, __LINE__)(card, \
-                                                                                       subtype, fn)
+#define MBS_REGISTER_ELEMENT_RUNTIME(card, subtype, fn)                                 \
+    static const ::mbs::ElementFactoryRegistration MBS_EL_CONCAT(mbs_el_rt_, __LINE__)( \
+        card, subtype, fn)
 
 }  // namespace mbs
