@@ -64,12 +64,7 @@ public:
         m = R0_.transpose() * M_;
         return true;
     }
-    int output_values(double* v) const override {
-        Vec3 f, m, F, M;
-        reaction(f, m, F, M);
-        for (int i = 0; i < 3; ++i) v[i] = f[i], v[3 + i] = m[i], v[6 + i] = F[i], v[9 + i] = M[i];
-        return 12;
-    }
+    int output_values(double* v) const override { return el::put_reaction(*this, v); }
     void after_step(const StepContext&, const StateView& s) override {
         const double* lam = s.yp + first_dof();
         F_ = Vec3(lam[0], lam[1], lam[2]);

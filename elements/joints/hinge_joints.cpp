@@ -77,9 +77,7 @@ public:
         return true;
     }
     int output_values(double* v) const override {
-        Vec3 f, m, F, M;
-        reaction(f, m, F, M);
-        for (int i = 0; i < 3; ++i) v[i] = f[i], v[3 + i] = m[i], v[6 + i] = F[i], v[9 + i] = M[i];
+        el::put_reaction(*this, v);
         if (!revolute_) return 12;
         Mat3 Ra = e_[0].frame(), Rb = e_[1].frame();
         Vec3 ang = matrix_to_euler123(Ra.transpose() * Rb) * (180.0 / M_PI);

@@ -93,4 +93,13 @@ inline void add_wrench(double* r, const StructNode& n, const Vec3& F, const Vec3
         for (int i = 0; i < 3; ++i) p[3 + i] += M[i];
 }
 
+// The first 12 columns of a .jnt line: reaction force and moment in the joint frame, then in the
+// global frame (Element::reaction). Returns 12, the number of values written.
+inline int put_reaction(const Element& e, double* v) {
+    Vec3 f, m, F, M;
+    e.reaction(f, m, F, M);
+    for (int i = 0; i < 3; ++i) v[i] = f[i], v[3 + i] = m[i], v[6 + i] = F[i], v[9 + i] = M[i];
+    return 12;
+}
+
 }  // namespace mbs::el
