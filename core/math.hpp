@@ -18,6 +18,11 @@ inline Mat3 skew(const Vec3& a) {
     return m;
 }
 
+// Axial vector of the skew-symmetric part of A: axial(skew(a)) = a; axial(R) = sin(theta) n.
+inline Vec3 axial(const Mat3& A) {
+    return 0.5 * Vec3(A(2, 1) - A(1, 2), A(0, 2) - A(2, 0), A(1, 0) - A(0, 1));
+}
+
 // Elementary rotations about the axes of the moving frame (angles in radians).
 inline Mat3 rot_x(double a) { return Eigen::AngleAxisd(a, Vec3::UnitX()).toRotationMatrix(); }
 inline Mat3 rot_y(double a) { return Eigen::AngleAxisd(a, Vec3::UnitY()).toRotationMatrix(); }

@@ -20,9 +20,8 @@ Mat3 cgr_G(const Vec3& g) {
 // From R = I + c (gx + 1/2 gx gx): the skew part of R is c gx and trace(R) = 3 - c g.g,
 // so 1 + trace(R) = 4 c and g = 2 axial(R - R^T)/2 / (1 + trace(R)) * 2.
 Vec3 matrix_to_cgr(const Mat3& R) {
-    Vec3 ax(R(2, 1) - R(1, 2), R(0, 2) - R(2, 0), R(1, 0) - R(0, 1));  // = 2 c g
-    double one_plus_tr = 1.0 + R.trace();                               // = 4 c
-    return 2.0 * ax / one_plus_tr;
+    double one_plus_tr = 1.0 + R.trace();  // = 4 c
+    return 4.0 * axial(R) / one_plus_tr;   // axial(R) = c g
 }
 
 Vec3 matrix_to_rotation_vector(const Mat3& R) {

@@ -32,12 +32,6 @@ std::FILE* TextOutput::file(const std::string& ext) {
     return f;
 }
 
-std::vector<std::string> TextOutput::files() const {
-    std::vector<std::string> v;
-    for (const auto& [k, f] : files_) v.push_back(prefix_ + "." + k);
-    return v;
-}
-
 void TextOutput::begin_line(std::FILE* f, long label) {
     line_file_ = f;
     line_len_ = static_cast<int>(std::to_chars(line_, line_ + sizeof line_, label).ptr - line_);

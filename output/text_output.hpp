@@ -21,8 +21,6 @@ class TextOutput final : public OutputSink {
     void begin(const Engine& e) override;
     void step(const Engine& e, const StepInfo& s) override;
     void end(const Engine& e, const std::string& status) override;
-    // Paths of the files written so far.
-    std::vector<std::string> files() const;
 
   private:
     std::FILE* file(const std::string& ext);

@@ -17,23 +17,12 @@
 #include <string>
 
 #include "core/registry.hpp"
+#include "core/rotations.hpp"
 #include "elements/misc/card_helpers.hpp"
 
 namespace mbs {
 namespace {
 
-// Cayley-Gibbs-Rodrigues parameters: g = 2 tan(theta/2) n = 4 ax(R) / (1 + tr R), with
-// ax(R) = sin(theta) n the axial vector of (R - R^T)/2.
-Vec3 cgr_param(const Mat3& R) {
-    Vec3 ax(R(2, 1) - R(1, 2), R(0, 2) - R(2, 0), R(1, 0) - R(0, 1));
-    return 2.0 * ax / (1.0 + R.trace());
-}
-
-// R(g) = I + 4/(4 + g.g) (g x + 1/2 g x g x).
-Mat3 cgr_rotation(const Vec3& g) {
-    Mat3 G = skew(g);
-    return Mat3::Identity() + 4.0 / (4.0 + g.squaredNorm()) * (G + 0.5 * G * G);
-}
 
 struct BeamNode {
     const EntityDesc* node = nullptr;
@@ -125,11 +114,11 @@ void read_beam3(Reader& r, EntityDesc& e) {
     if (from_I || from_II) {
         // Relative to node 2's frame: g1, 0, g3 interpolated with the 3-node shape functions.
         Mat3 R2 = cards::node_orientation(*n[1].node) * n[1].R;
-        Vec3 g1 = cgr_param(R2.transpose() * cards::node_orientation(*n[0].node) * n[0].R);
-        Vec3 g3 = cgr_param(R2.transpose() * cards::node_orientation(*n[2].node) * n[2].R);
+        Vec3 g1 = matrix_to_cgr(R2.transpose() * cards::node_orientation(*n[0].node) * n[0].R);
+        Vec3 g3 = matrix_to_cgr(R2.transpose() * cards::node_orientation(*n[2].node) * n[2].R);
         auto interp = [&](double xi) {
             Vec3 g = 0.5 * xi * (xi - 1.0) * g1 + 0.5 * xi * (xi + 1.0) * g3;
-            return Mat3(R2 * cgr_rotation(g));
+            return Mat3(R2 * cgr_to_matrix(g));
         };
         const double xi = 1.0 / std::sqrt(3.0);
         if (from_I) R_I = interp(-xi);
@@ -154,8 +143,8 @@ void read_beam2(Reader& r, EntityDesc& e) {
     if (from) {
         // Midpoint: R = R2 exp(g/2), g the parameters of node 1 relative to node 2.
         Mat3 R2 = cards::node_orientation(*n[1].node) * n[1].R;
-        Vec3 g = cgr_param(R2.transpose() * cards::node_orientation(*n[0].node) * n[0].R);
-        R = R2 * cgr_rotation(0.5 * g);
+        Vec3 g = matrix_to_cgr(R2.transpose() * cards::node_orientation(*n[0].node) * n[0].R);
+        R = R2 * cgr_to_matrix(0.5 * g);
     }
     e.props.set("section orientation", R);
     if (from) e.props.set("section from nodes", true);

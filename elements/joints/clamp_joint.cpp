@@ -9,8 +9,6 @@
 namespace mbs {
 namespace {
 
-Vec3 axial(const Mat3& A) { return Vec3(A(2, 1) - A(1, 2), A(0, 2) - A(2, 0), A(1, 0) - A(0, 1)) * 0.5; }
-
 class Clamp final : public Element {
 public:
     Clamp(const EntityDesc& d, StructNode& n) : Element(d), n_(&n) {

@@ -11,19 +11,22 @@ namespace mbs {
 
 namespace {
 
-// Spectral radii are drive callers restricted to constants (mbdyn-syntax.md 2.1).
-double const_drive(const Props& p, const char* key, double fallback) {
+// Spectral radii are drive callers restricted to constants in [0, 1] (mbdyn-syntax.md 2.1);
+// errors point at the drive in the deck.
+double spectral_radius(const Props& p, const char* key, double fallback) {
     const auto* v = p.find(key);
-    if (!v) return fallback;
-    if (const auto* d = std::get_if<std::shared_ptr<const DriveSpec>>(v)) {
-        const DriveSpec& s = **d;
-        if (s.type == "const") return s.params.get<double>("value");
-        if (s.type == "null") return 0.0;
-        if (s.type == "unit" || s.type == "one") return 1.0;
+    const auto* d = v ? std::get_if<std::shared_ptr<const DriveSpec>>(v) : nullptr;
+    if (!d) return fallback;
+    const DriveSpec& s = **d;
+    double rho = s.type == "const" ? s.params.get<double>("value")
+                 : s.type == "null" ? 0.0
+                 : (s.type == "unit" || s.type == "one") ? 1.0
+                 : -1.0;
+    if (s.type != "const" && rho < 0.0)
         throw InputError(s.loc, "the spectral radius must be a constant", "write a number in [0, 1]");
-    }
-    if (const auto* x = std::get_if<double>(v)) return *x;
-    return fallback;
+    if (rho < 0.0 || rho > 1.0)
+        throw InputError(s.loc, "spectral radius " + std::to_string(rho) + " is outside [0, 1]");
+    return rho;
 }
 
 double real_or(const Props& p, const char* key, double fallback) {
@@ -60,8 +63,8 @@ SolverSettings SolverSettings::from_model(const Model& m) {
     md.name = method;
     if (method == "ms") {
         md.kind = Method::Kind::ms;
-        md.rho = const_drive(p, "rho", 0.0);
-        md.rho_alg = const_drive(p, "rho algebraic", md.rho);
+        md.rho = spectral_radius(p, "rho", 0.0);
+        md.rho_alg = spectral_radius(p, "rho algebraic", md.rho);
     } else if (method == "bdf") {
         md.kind = p.get_or<long>("bdf order", 2) == 1 ? Method::Kind::implicit_euler : Method::Kind::ms;
         md.rho = md.rho_alg = 0.0;
@@ -70,13 +73,10 @@ SolverSettings SolverSettings::from_model(const Model& m) {
     } else if (method == "crank nicolson") {
         md.kind = Method::Kind::crank_nicolson;
     } else {
-        throw InputError(m.sources.empty() ? SourceLoc{} : SourceLoc{},
-                         "integration method '" + method + "' is not supported yet",
+        // The solver block keeps no location for its cards.
+        throw InputError(SourceLoc{}, "integration method '" + method + "' is not supported yet",
                          "use ms, bdf, implicit euler or crank nicolson");
     }
-    for (double r : {md.rho, md.rho_alg})
-        if (r < 0.0 || r > 1.0)
-            throw InputError(SourceLoc{}, "spectral radius " + std::to_string(r) + " is outside [0, 1]");
 
     const Props& ctl = m.control;
     s.skip_assembly = ctl.get_or<bool>("skip initial joint assembly", false);
@@ -103,7 +103,7 @@ SolverSettings SolverSettings::from_model(const Model& m) {
 Simulation::Simulation(const Model& m, const SolverSettings& s) : set_(s) {
     engine_ = std::make_unique<Engine>(m, s.linear_solver);
     int n = engine_->size();
-    for (auto* v : {&r_, &y1_, &yp1_, &y2_, &yp2_, &ysave_, &ypsave_}) v->assign(n, 0.0);
+    for (auto* v : {&r_, &y1_, &yp1_, &y2_, &yp2_}) v->assign(n, 0.0);
     t_ = s.t0;
     T_ = s.dt;
 }
@@ -297,8 +297,6 @@ bool Simulation::step(double h, StepInfo& info) {
     StepCoefficients cd = set_.method.differential(h, T_, first);
     StepCoefficients ca = set_.method.algebraic(h, T_, first);
     // History: y1 = current converged state; y2 = the one before (kept from the last step).
-    ysave_ = e.y;
-    ypsave_ = e.yp;
     y1_ = e.y;
     yp1_ = e.yp;
     for (auto& nd : e.nodes()) nd.rebase(y1_.data(), yp1_.data(), y2_.data(), yp2_.data());
@@ -319,8 +317,9 @@ bool Simulation::step(double h, StepInfo& info) {
     info.dt = h;
     bool ok = newton(c, cd, ca, set_.max_iter, set_.tol, info, false);
     if (!ok) {
-        e.y = ysave_;
-        e.yp = ypsave_;
+        // The rebased history is the last converged state in the current node frames.
+        e.y = y1_;
+        e.yp = yp1_;
         e.update(t_, T_);
         return false;
     }

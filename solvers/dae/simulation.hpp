@@ -101,7 +101,7 @@ private:
 
     SolverSettings set_;
     std::unique_ptr<Engine> engine_;
-    std::vector<double> r_, y1_, yp1_, y2_, yp2_, ysave_, ypsave_;
+    std::vector<double> r_, y1_, yp1_, y2_, yp2_;
     double t_ = 0.0, T_ = 0.0;
     double t_base_ = 0.0;  // time of the last step-size change
     long k_const_ = 0;     // steps of the current size since then
