@@ -26,6 +26,14 @@ Tolerances (observed when written in brackets):
   rho = 0.6: per-step ratio a_40/a_39 within 1e-6 of the model's [0.6148633, 5e-10 from the
       model; still 8e-3 above the exact radius: the 1/k approach], and a_40 < 1e-4 [3.7e-8];
   rho = 0 (BDF2): a_2 < 1e-3 [2.5e-4], a_4 < 1e-7 [2.25e-8].
+
+`method: hope, RHO, RHO` (MBDyn's alternating method) on the same device, RHO = 0.6 and 1: the
+deck is copied with `ms` replaced by `hope`; the model alternates Crank-Nicolson (odd steps) and
+MBDyn's constant-step hope formula y_k = a1 y_{k-1} + a2 y_{k-2} + b0 y'_k + b1 y'_{k-1}, A =
+4 rho/(3 + rho), a1 = (4 - A)/3, a2 = (A - 1)/3, b0 = h (4 - A)/6, b1 = h A/2 (even steps),
+written here from MBDyn's published coefficients. Tolerance: |a_k - model_k| <= 1e-6 model_k +
+1e-12 [4.4e-8 relative]; rho = 0.6: two-step ratio a_40/a_38 within 1e-5 of rho [5e-8] (stiff
+limit: -1 then -rho per pair of steps).
 Runtime: < 1 s.
 """
 import cmath
@@ -96,4 +104,45 @@ for rho in (0.0, 0.6, 1.0):
     else:
         close('rho=0: a_2 (first BDF2 step) < 1e-3', a[2], 0.0, 1e-3)
         close('rho=0: a_4 < 1e-7', a[4], 0.0, 1e-7)
+
+
+def hope_model(rho, wh, n):
+    S, I = np.array([[0.0, wh], [-wh, 0.0]]), np.eye(2)
+    A = 4 * rho / (3 + rho)
+    a1, a2, b0, b1 = (4 - A) / 3, (A - 1) / 3, (4 - A) / 6, A / 2
+    u1, u2 = np.array([1.0, 0.0]), None
+    d1, d2 = S @ u1, None
+    amps = [1.0]
+    for k in range(1, n + 1):
+        if k % 2 == 1:
+            u = np.linalg.solve(I - 0.5 * S, u1 + 0.5 * d1)
+        else:
+            u = np.linalg.solve(I - b0 * S, a1 * u1 + a2 * u2 + b1 * d1)
+        u2, d2, u1, d1 = u1, d1, u, S @ u
+        amps.append(np.linalg.norm(u))
+    return np.array(amps)
+
+
+with open(deck) as f:
+    text = f.read()
+assert 'method: ms, RHO, RHO;' in text
+hope_deck = os.path.join(work, 'stiff_pendulum_hope.mbd')
+with open(hope_deck, 'w') as f:
+    f.write(text.replace('method: ms, RHO, RHO;', 'method: hope, RHO, RHO;'))
+for rho in (0.6, 1.0):
+    r = Run(exe, hope_deck, work, f'stiff_pendulum_hope_rho{rho:g}', {'RHO': rho, 'WH': WH, 'NSTEPS': NSTEPS})
+    mov = r.rows('mov', MASS)
+    a = np.hypot(np.arctan2(mov[:, 1], -mov[:, 2]), mov[:, 12])
+    a = a / a[0]
+    m = hope_model(rho, WH, NSTEPS)
+    close(f'hope rho={rho:g}: number of output steps', len(a), NSTEPS + 1, 0)
+    dev = np.abs(a - m) / np.maximum(m, 1e-12)
+    print(f'hope rho={rho:g}: a_1..a_4 = {", ".join(f"{v:.6g}" for v in a[1:5])}; a_{NSTEPS} = {a[-1]:.4g} '
+          f'(model {m[-1]:.4g}); largest relative deviation {dev.max():.3g}')
+    excess = (np.abs(a - m) - (1e-6 * m + 1e-12)).max()
+    close(f'hope rho={rho:g}: max(|a_k - model_k| - (1e-6 model_k + 1e-12)) <= 0', max(excess, 0.0), 0.0, 0.0)
+    if rho == 0.6:
+        close('hope rho=0.6: two-step ratio a_40/a_38', a[-1] / a[-3], 0.6, 1e-5)
+    else:
+        close('hope rho=1: max |a_k - 1| (no dissipation)', np.abs(a - 1).max(), 0.0, 1e-6)
 finish()

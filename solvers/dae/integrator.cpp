@@ -43,18 +43,42 @@ StepCoefficients implicit_euler_coefficients(double h) {
     return c;
 }
 
-StepCoefficients Method::differential(double h, double T, bool first) const {
+// MBDyn's `hope`: every other step is y_k = a1 y_{k-1} + a2 y_{k-2} + b0 y'_k + b1 y'_{k-1}
+// (no y'_{k-2} term). With A = 4 rho / (3 + rho), b0 = h (4 - A) / 6 is MBDyn's; a1, a2, b1
+// follow from the order conditions for y = 1, t, t^2 with t_{k-1} = -h, t_{k-2} = -(h + T):
+//   a1 + a2 = 1,  b0 + b1 = h + a2 T,  a2 T^2 = h (h - 2 b0),
+// which at T = h give MBDyn's constant-step values a1 = (4 - A)/3, a2 = (A - 1)/3, b1 = h A / 2
+// (rho = 1: trapezoidal rule; rho = 0: BDF2). Predictor as for ms.
+StepCoefficients hope_coefficients(double rho, double h, double T) {
+    StepCoefficients c = ms_coefficients(rho, h, T);  // predictor coefficients
+    double A = 4.0 * rho / (3.0 + rho);
+    c.b0 = h * (4.0 - A) / 6.0;
+    c.a2 = h * (h - 2.0 * c.b0) / (T * T);
+    c.a1 = 1.0 - c.a2;
+    c.b1 = h + c.a2 * T - c.b0;
+    c.b2 = 0.0;
+    c.two_step = true;
+    return c;
+}
+
+StepCoefficients Method::differential(double h, double T, bool first, long k) const {
     switch (kind) {
         case Kind::crank_nicolson: return crank_nicolson_coefficients(h);
         case Kind::implicit_euler: return implicit_euler_coefficients(h);
         case Kind::ms: return first ? crank_nicolson_coefficients(h) : ms_coefficients(rho, h, T);
+        case Kind::hope:
+            return (first || k % 2 == 1) ? crank_nicolson_coefficients(h) : hope_coefficients(rho, h, T);
     }
     return {};
 }
 
-StepCoefficients Method::algebraic(double h, double T, bool first) const {
-    if (kind != Kind::ms) return differential(h, T, first);
-    return first ? crank_nicolson_coefficients(h) : ms_coefficients(rho_alg, h, T);
+StepCoefficients Method::algebraic(double h, double T, bool first, long k) const {
+    switch (kind) {
+        case Kind::ms: return first ? crank_nicolson_coefficients(h) : ms_coefficients(rho_alg, h, T);
+        case Kind::hope:
+            return (first || k % 2 == 1) ? crank_nicolson_coefficients(h) : hope_coefficients(rho_alg, h, T);
+        default: return differential(h, T, first, k);
+    }
 }
 
 }  // namespace mbs

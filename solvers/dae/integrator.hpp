@@ -22,19 +22,22 @@ struct StepCoefficients {
 StepCoefficients ms_coefficients(double rho, double h, double T);
 StepCoefficients crank_nicolson_coefficients(double h);
 StepCoefficients implicit_euler_coefficients(double h);
+// The non-trapezoidal step of MBDyn's `hope` method (one-step-back form, b2 = 0) with radius rho.
+StepCoefficients hope_coefficients(double rho, double h, double T);
 
 // The method chosen in the deck's `method:` card.
 struct Method {
-    enum class Kind { ms, crank_nicolson, implicit_euler };
+    enum class Kind { ms, hope, crank_nicolson, implicit_euler };
     Kind kind = Kind::ms;
     double rho = 0.0;      // differential unknowns
     double rho_alg = 0.0;  // algebraic unknowns (prediction only: multipliers are solved for)
     std::string name = "ms";
 
-    // Coefficients for a step h after a step T; the first step (no y_{k-2}) uses
-    // Crank-Nicolson for the two-step method.
-    StepCoefficients differential(double h, double T, bool first) const;
-    StepCoefficients algebraic(double h, double T, bool first) const;
+    // Coefficients for step number k (1, 2, ...) of size h after a step T; the first step (no
+    // y_{k-2}) uses Crank-Nicolson for the two-step methods. `hope` alternates Crank-Nicolson
+    // (odd k) and hope_coefficients (even k).
+    StepCoefficients differential(double h, double T, bool first, long k = 0) const;
+    StepCoefficients algebraic(double h, double T, bool first, long k = 0) const;
 };
 
 }  // namespace mbs

@@ -61,8 +61,8 @@ SolverSettings SolverSettings::from_model(const Model& m) {
     std::string method = p.get_or<std::string>("method", "bdf");
     Method& md = s.method;
     md.name = method;
-    if (method == "ms") {
-        md.kind = Method::Kind::ms;
+    if (method == "ms" || method == "hope") {
+        md.kind = method == "ms" ? Method::Kind::ms : Method::Kind::hope;
         md.rho = spectral_radius(p, "rho", 0.0);
         md.rho_alg = spectral_radius(p, "rho algebraic", md.rho);
     } else if (method == "bdf") {
@@ -75,7 +75,7 @@ SolverSettings SolverSettings::from_model(const Model& m) {
     } else {
         // The solver block keeps no location for its cards.
         throw InputError(SourceLoc{}, "integration method '" + method + "' is not supported yet",
-                         "use ms, bdf, implicit euler or crank nicolson");
+                         "use ms, hope, bdf, implicit euler or crank nicolson");
     }
 
     const Props& ctl = m.control;
@@ -294,8 +294,8 @@ bool Simulation::step(double h, StepInfo& info) {
     Engine& e = *engine_;
     const int n = e.size();
     bool first = !have_two_;
-    StepCoefficients cd = set_.method.differential(h, T_, first);
-    StepCoefficients ca = set_.method.algebraic(h, T_, first);
+    StepCoefficients cd = set_.method.differential(h, T_, first, step_ + 1);
+    StepCoefficients ca = set_.method.algebraic(h, T_, first, step_ + 1);
     // History: y1 = current converged state; y2 = the one before (kept from the last step).
     y1_ = e.y;
     yp1_ = e.yp;

@@ -56,7 +56,7 @@ void integrate(const Oscillator& osc, const Method& m, double h, int n, V2 u0, b
     V2 y1 = u0, yp1 = osc.f(u0), y2{0, 0}, yp2{0, 0};
     double T = h;
     for (int k = 1; k <= n; ++k) {
-        StepCoefficients c = m.differential(h, T, k == 1);
+        StepCoefficients c = m.differential(h, T, k == 1, k);
         V2 yp, known, y;
         for (int i = 0; i < 2; ++i) {
             yp[i] = c.two_step ? (c.m0 * y1[i] + c.m1 * y2[i]) / T + c.n0 * yp1[i] + c.n1 * yp2[i] : yp1[i];
@@ -254,5 +254,68 @@ TEST(Integrator, NoDissipationAtRhoOne) {
             EXPECT_LT(amp, 1.0 - 1e-7);
             EXPECT_NEAR((1.0 - amp) / (1.0 - std::pow(z, n)), 1.0, 1e-3);
         }
+    }
+}
+
+// MBDyn's `hope`: Crank-Nicolson on odd steps, on even steps the one-back formula with
+// A = 4 rho / (3 + rho): a1 = (4 - A)/3, a2 = (A - 1)/3, b0 = h (4 - A)/6, b1 = h A / 2 (MBDyn's
+// constant-step values); its variable-step form satisfies the order conditions for t^0..t^2.
+TEST(Integrator, HopeCoefficients) {
+    for (double rho : {0.0, 0.6, 1.0}) {
+        double A = 4.0 * rho / (3.0 + rho), h = 0.01;
+        StepCoefficients c = hope_coefficients(rho, h, h);
+        EXPECT_NEAR(c.a1, (4.0 - A) / 3.0, 1e-14);
+        EXPECT_NEAR(c.a2, (A - 1.0) / 3.0, 1e-14);
+        EXPECT_NEAR(c.b0, h * (4.0 - A) / 6.0, 1e-16);
+        EXPECT_NEAR(c.b1, h * A / 2.0, 1e-16);
+        EXPECT_EQ(c.b2, 0.0);
+        for (double alpha : {0.5, 1.0, 2.0}) {
+            double T = 0.3, hh = alpha * T, t1 = -hh, t2 = -hh - T;
+            StepCoefficients v = hope_coefficients(rho, hh, T);
+            for (int p = 0; p <= 2; ++p) {
+                auto y = [p](double t) { return std::pow(t, p); };
+                auto yp = [p](double t) { return p == 0 ? 0.0 : p * std::pow(t, p - 1); };
+                double corr = v.a1 * y(t1) + v.a2 * y(t2) + v.b0 * yp(0.0) + v.b1 * yp(t1);
+                EXPECT_NEAR(corr, y(0.0), 1e-14) << "rho " << rho << " alpha " << alpha << " t^" << p;
+            }
+        }
+    }
+    Method m;
+    m.kind = Method::Kind::hope;
+    m.rho = 0.6;
+    m.rho_alg = 0.2;
+    EXPECT_FALSE(m.differential(0.1, 0.1, false, 3).two_step);  // odd step: trapezoidal
+    EXPECT_DOUBLE_EQ(m.differential(0.1, 0.1, false, 4).b0, hope_coefficients(0.6, 0.1, 0.1).b0);
+    EXPECT_DOUBLE_EQ(m.algebraic(0.1, 0.1, false, 4).b0, hope_coefficients(0.2, 0.1, 0.1).b0);
+}
+
+// In the stiff limit the hope step maps y_{k-1} to -(b1/b0) y_{k-1} = -rho y_{k-1} and the
+// trapezoidal step to -y_{k-1}: the amplitude ratio over two steps tends to rho. At low frequency
+// the method is second order.
+TEST(Integrator, HopeDissipationAndOrder) {
+    for (double rho : {0.0, 0.6, 1.0}) {
+        Method m;
+        m.kind = Method::Kind::hope;
+        m.rho = m.rho_alg = rho;
+        Oscillator stiff{1e8};
+        double prev = 1.0, pair = 0.0;
+        integrate(stiff, m, 1.0, 400, {1.0, 0.0}, false, [&](int k, const V2& u) {
+            double a = stiff.amplitude(u);
+            if (k % 2 == 0 && k > 100 && prev > 1e-250) pair = a / prev;
+            if (k % 2 == 0) prev = a;
+        });
+        if (rho > 0.0) EXPECT_NEAR(pair, rho, 1e-3) << "rho " << rho;
+        else EXPECT_LT(prev, 1e-100);
+        Oscillator osc{1.0};
+        std::vector<double> err;
+        for (double h : {0.01, 0.005}) {
+            V2 y{};
+            integrate(osc, m, h, static_cast<int>(std::lround(1.0 / h)), {1.0, 0.0}, false,
+                      [&](int, const V2& u) { y = u; });
+            err.push_back(std::hypot(y[0] - std::cos(1.0), y[1] + std::sin(1.0)));
+        }
+        std::printf("hope rho = %.1f: two-step ratio at w h = 1e8: %.6f; errors %.4g %.4g (ratio %.3f)\n", rho, pair,
+                    err[0], err[1], err[0] / err[1]);
+        EXPECT_NEAR(err[0] / err[1], 4.0, 0.1) << "rho " << rho;
     }
 }
