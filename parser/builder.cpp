@@ -590,8 +590,13 @@ void Builder::problem_card(const std::string& name, DeckReader& r) {
     else if (name == "derivativescoefficient") {
         if (!r.peek("auto")) s.set("derivatives coefficient", r.positive("derivatives coefficient"));
         if (r.accept("auto")) {
+            // `auto [, max iterations, n] [, factor, f]`: on failure the coefficient grows by f, n times.
             s.set("derivatives coefficient auto", true);
-            store_raw(s, "derivatives coefficient options", r);
+            while (!r.at_end()) {
+                if (r.accept("max iterations")) s.set("derivatives coefficient max iterations", r.integer("max iterations"));
+                else if (r.accept("factor")) s.set("derivatives coefficient factor", r.positive("factor"));
+                else r.keyword({"max iterations", "factor"}, "derivatives coefficient option");
+            }
         }
     } else if (name.rfind("dummysteps", 0) == 0 || name.rfind("fictitioussteps", 0) == 0) {
         std::string what = name.substr(name.rfind("steps") + 5);

@@ -1,7 +1,9 @@
 """Solver failures stop cleanly (exit status 3) with a diagnosis, and keep the output written.
 
 Decks: no_mass.mbd (singular iteration matrix: a free dynamic node without mass),
-nan_gravity.mbd (a NaN load after t = 0.05 s), no_convergence.mbd (unreachable tolerance).
+nan_gravity.mbd (a NaN load after t = 0.05 s), no_convergence.mbd (unreachable tolerance),
+derivatives_auto.mbd (unreachable derivatives tolerance with `derivatives coefficient: auto`:
+two retries, coefficient 1e-6 -> 1e-4 -> 1e-2).
 Checks: exit status 3; the message names time, step, iteration and residual norm, and the
 node/unknown or equation at fault; the .out log and .mov file hold every step before the failure
 (and end with the '# run stopped' line).
@@ -38,4 +40,8 @@ r = Run(exe, 'no_convergence.mbd', work, 'noconv', expect_rc=3)
 expect('no convergence: message', 'did not converge (max iterations 3) at t = ' in r.stderr)
 expect('no convergence: iteration and residual', 'iteration 3, residual norm' in r.stderr)
 expect('no convergence: worst equation', 'worst equation:' in r.stderr)
+
+r = Run(exe, 'derivatives_auto.mbd', work, 'der_auto', expect_rc=3)
+expect('derivatives auto: last coefficient 1e-6 * 100^2 named',
+       'derivatives phase did not converge (derivatives coefficient 0.01) at t = 0' in r.stderr)
 finish()

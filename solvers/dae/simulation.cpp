@@ -57,6 +57,9 @@ SolverSettings SolverSettings::from_model(const Model& m) {
     s.der_coef = real_or(p, "derivatives coefficient", 1e-6);
     s.der_tol = real_or(p, "derivatives tolerance", 1e-6);
     s.der_max_iter = static_cast<int>(p.get_or<long>("derivatives max iterations", 1));
+    s.der_auto = p.get_or<bool>("derivatives coefficient auto", false);
+    s.der_auto_tries = static_cast<int>(p.get_or<long>("derivatives coefficient max iterations", 6));
+    s.der_auto_factor = real_or(p, "derivatives coefficient factor", 10.0);
 
     std::string method = p.get_or<std::string>("method", "bdf");
     Method& md = s.method;
@@ -282,8 +285,33 @@ void Simulation::derivatives() {
     StepCoefficients none;
     // MBDyn's default is one iteration; more are allowed when the residual is not yet small.
     int max_iter = std::max(set_.der_max_iter, 10);
-    if (!newton(c, none, none, max_iter, set_.der_tol, info, true))
-        throw SolverFailure(describe_failure("derivatives phase did not converge", info));
+    // y stays fixed in this phase: a failed try is undone by restoring y' (`auto` retries with a
+    // larger coefficient, which regularizes the matrix more).
+    const std::vector<double> yp0 = e.yp;
+    for (int attempt = 0;; ++attempt) {
+        bool ok = false;
+        try {
+            ok = newton(c, none, none, max_iter, set_.der_tol, info, true);
+        } catch (const SolverFailure& f) {
+            if (!set_.der_auto) throw;
+            if (attempt >= set_.der_auto_tries) {
+                char tries[128];
+                std::snprintf(tries, sizeof tries, "\n  derivatives coefficient: auto, last tried %.3g (%d tries)",
+                              c.dCoef, attempt + 1);
+                throw SolverFailure(f.what() + std::string(tries));
+            }
+        }
+        if (ok) break;
+        if (!set_.der_auto || attempt >= set_.der_auto_tries) {
+            char coef[64];
+            std::snprintf(coef, sizeof coef, " (derivatives coefficient %.3g)", c.dCoef);
+            throw SolverFailure(describe_failure(std::string("derivatives phase did not converge") + coef, info) +
+                                (set_.der_auto ? "" : "\n  hint: 'derivatives coefficient: auto;' retries with larger "
+                                                      "coefficients; or raise 'derivatives max iterations'"));
+        }
+        c.dCoef *= set_.der_auto_factor;
+        e.yp = yp0;
+    }
     e.update(t_, set_.dt);
     e.commit(c);
     info.step = 0;

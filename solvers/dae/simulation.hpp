@@ -28,6 +28,11 @@ struct SolverSettings {
     std::string linear_solver = "klu";
     double der_coef = 1e-6, der_tol = 1e-6;
     int der_max_iter = 1;
+    // `derivatives coefficient: auto`: when the phase fails, retry with the coefficient times
+    // der_auto_factor, at most der_auto_tries more times.
+    bool der_auto = false;
+    int der_auto_tries = 6;
+    double der_auto_factor = 10.0;
     // strategy: factor
     bool strategy_factor = false;
     double red_factor = 0.5, raise_factor = 1.0;
