@@ -18,9 +18,11 @@ StructNode::StructNode(const EntityDesc& d) : desc_(&d) {
     w = d.props.get<Vec3>("angular velocity");
     Rref = R_prev = R_prev2 = R;
     w_prev = w_prev2 = w;
-    if (kind_ == Kind::dummy && d.props.get<std::string>("dummy type") == "offset") {
-        dummy_offset = d.props.get<Vec3>("offset");
-        dummy_R = d.props.get<Mat3>("relative orientation");
+    if (kind_ == Kind::dummy) {
+        dummy_offset = d.props.get_or<Vec3>("offset", Vec3::Zero());
+        dummy_R = d.props.get_or<Mat3>("relative orientation", Mat3::Identity());
+        pivot_offset = d.props.get_or<Vec3>("pivot offset", Vec3::Zero());
+        pivot_R = d.props.get_or<Mat3>("pivot orientation", Mat3::Identity());
     }
 }
 
@@ -90,12 +92,40 @@ void StructNode::update(const StateView& s) {
     }
 }
 
+// offset: a point rigidly attached to the base node b, x = x_b + R_b f, R = R_b R_f.
+// relative frame (MBDyn's definition): the base node b seen from the frame of the reference node
+// r displaced by (f_h, R_h): with Q = R_h^T R_r^T and d = x_b - x_r,
+//   x = Q d - R_h^T f_h,  R = Q R_b,  w = Q (w_b - w_r),  v = Q (v_b - v_r - w_r x d),
+// i.e. the inverse of R_b = R_r R_h R, x_b = x_r + R_r (f_h + R_h x) differentiated in time
+// (w is MBDyn's Q (w_b - w_r): the relative angular velocity in the relative frame).
+// With a pivot node p (offset f_p, orientation R_p) that relative motion is then placed on p:
+//   x <- x_p + R_p (R_hp x + f_p), R <- R_p R_hp R, w <- w_p + R_p R_hp w,
+//   v <- v_p + w_p x (R_p (R_hp x + f_p)) + R_p R_hp v.
 void StructNode::update_dummy(const StructNode& b) {
-    Vec3 f = b.R * dummy_offset;
-    x = b.x + f;
-    R = b.R * dummy_R;
-    w = b.w;
-    xdot = b.xdot + b.w.cross(f);
+    if (!frame_ref) {
+        Vec3 f = b.R * dummy_offset;
+        x = b.x + f;
+        R = b.R * dummy_R;
+        w = b.w;
+        xdot = b.xdot + b.w.cross(f);
+        return;
+    }
+    const StructNode& r = *frame_ref;
+    Mat3 Q = dummy_R.transpose() * r.R.transpose();
+    Vec3 d = b.x - r.x;
+    x = Q * d - dummy_R.transpose() * dummy_offset;
+    R = Q * b.R;
+    w = Q * (b.w - r.w);
+    xdot = Q * (b.xdot - r.xdot - r.w.cross(d));
+    if (pivot) {
+        const StructNode& p = *pivot;
+        Mat3 R2 = p.R * pivot_R;
+        Vec3 arm = p.R * (pivot_R * x + pivot_offset);
+        w = p.w + R2 * w;
+        xdot = p.xdot + p.w.cross(arm) + R2 * xdot;
+        R = R2 * R;
+        x = p.x + arm;
+    }
 }
 
 void StructNode::commit() {

@@ -97,10 +97,14 @@ public:
     Mat3 R_prev = Mat3::Identity(), R_prev2 = Mat3::Identity();
     Vec3 w_prev = Vec3::Zero(), w_prev2 = Vec3::Zero();
 
-    // Dummy nodes: base node and offset.
+    // Dummy nodes: base node and offset (`offset`), or the frame the base node is seen from
+    // (`relative frame`: ref node with offset/orientation, optional pivot node; see update_dummy).
     const StructNode* base = nullptr;
-    Vec3 dummy_offset = Vec3::Zero();
-    Mat3 dummy_R = Mat3::Identity();
+    const StructNode* frame_ref = nullptr;
+    const StructNode* pivot = nullptr;
+    Vec3 dummy_offset = Vec3::Zero(), pivot_offset = Vec3::Zero();
+    Mat3 dummy_R = Mat3::Identity(), pivot_R = Mat3::Identity();
+    bool relative_frame() const { return frame_ref != nullptr; }
 
 private:
     const EntityDesc* desc_;

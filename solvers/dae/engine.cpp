@@ -33,17 +33,29 @@ void Engine::build_nodes() {
                   "only structural nodes can be simulated in this version");
         if (d.type == "modal")
             error(d, "modal structural nodes are not supported by the time integrator yet");
-        if (d.type == "dummy" && d.props.get<std::string>("dummy type") != "offset")
-            error(d, "'relative frame' dummy nodes are not supported by the time integrator yet",
-                  "use 'dummy, base, offset, ...'");
         node_index_[i] = static_cast<int>(nodes_.size());
         nodes_.emplace_back(d);
     }
+    // Dummy nodes see non-dummy nodes only (they are updated after all of those).
+    auto find = [&](const StructNode& n, const char* key, const char* what) -> const StructNode* {
+        const auto* v = n.desc().props.find(key);
+        if (!v) return nullptr;
+        const auto& ref = std::get<EntityRef>(*v);
+        for (auto& b : nodes_)
+            if (b.label() == ref.label) {
+                if (b.is_dummy())
+                    error(n.desc(), std::string("the ") + what + " of dummy node " + std::to_string(n.label()) +
+                                        " is dummy node " + std::to_string(b.label()) + ": not supported",
+                          "refer to the dummy node's base node");
+                return &b;
+            }
+        return nullptr;
+    };
     for (auto& n : nodes_)
         if (n.is_dummy()) {
-            const auto& ref = n.desc().props.get<EntityRef>("base node");
-            for (auto& b : nodes_)
-                if (b.label() == ref.label && !b.is_dummy()) n.base = &b;
+            n.base = find(n, "base node", "base node");
+            n.frame_ref = find(n, "reference node", "reference node");
+            n.pivot = find(n, "pivot node", "pivot node");
         }
 }
 
