@@ -1,0 +1,94 @@
+// Helpers shared by the runtime constitutive laws (elements/laws/runtime_*.cpp): parameters of
+// a LawSpec as fixed-size Eigen values, the switch of the bistop laws, scalar functions.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "core/constitutive_law.hpp"
+#include "core/source.hpp"
+
+namespace mbs::laws::rt {
+
+template <int N>
+using Vn = Eigen::Matrix<double, N, 1>;
+template <int N>
+using Mn = Eigen::Matrix<double, N, N>;
+
+inline double real(const LawSpec& s, std::string_view key) { return s.params.get<double>(key); }
+
+// A DerivEntity stored by the readers: a double (isotropic, K I) or N x N values, row-major.
+template <int N>
+Mn<N> deriv_entity(const LawSpec& s, std::string_view key) {
+    const PropValue* v = s.params.find(key);
+    if (!v) throw std::logic_error("missing law parameter " + std::string(key));
+    if (const double* d = std::get_if<double>(v)) return Mn<N>::Identity() * *d;
+    const VecN& a = std::get<VecN>(*v);
+    if (a.size() != static_cast<std::size_t>(N * N))
+        throw InputError(s.loc, "law parameter '" + std::string(key) + "' has " +
+                                    std::to_string(a.size()) + " values, expected " +
+                                    std::to_string(N * N));
+    Mn<N> m;
+    for (int i = 0; i < N; ++i)
+        for (int j = 0; j < N; ++j) m(i, j) = a[static_cast<std::size_t>(i * N + j)];
+    return m;
+}
+
+// An Entity (N values) stored as VecN.
+template <int N>
+Vn<N> entity(const LawSpec& s, std::string_view key) {
+    const VecN& a = s.params.get<VecN>(key);
+    if (a.size() != static_cast<std::size_t>(N))
+        throw InputError(s.loc, "law parameter '" + std::string(key) + "' has " +
+                                    std::to_string(a.size()) + " values, expected " +
+                                    std::to_string(N));
+    Vn<N> v;
+    for (int i = 0; i < N; ++i) v[i] = a[static_cast<std::size_t>(i)];
+    return v;
+}
+
+inline DrivePtr drive(const LawSpec& s, std::string_view key, const LawEnv& env) {
+    return make_drive(*s.params.get<std::shared_ptr<const DriveSpec>>(key), env.drives);
+}
+
+// A scalar function named by parameter `key` (an inline definition under "<key> definition",
+// or a `scalar function:` card of the model), as a drive f(x) with exact f'(x).
+inline DrivePtr scalar_function(const LawSpec& s, const std::string& key, const LawEnv& env) {
+    if (const PropValue* def = s.params.find(key + " definition"))
+        return make_drive(*std::get<std::shared_ptr<const DriveSpec>>(*def), env.drives);
+    const std::string& name = s.params.get<std::string>(key);
+    if (env.drives.model) {
+        auto it = env.drives.model->scalar_functions.find(name);
+        if (it != env.drives.model->scalar_functions.end())
+            return make_drive(*it->second, env.drives);
+    }
+    throw InputError(s.loc, "scalar function \"" + name + "\" is not defined");
+}
+
+// The on/off switch of the bistop laws (MBDyn's BiStop): while inactive, becomes active (and
+// takes the current strain as its reference) when the activation drive is non-zero; while
+// active, becomes inactive when the deactivation drive is non-zero. Checked after each
+// converged step, at that step's time.
+template <int N>
+struct BistopSwitch {
+    DrivePtr on, off;
+    bool active = false;
+    Vn<N> eps_ref = Vn<N>::Zero();
+
+    BistopSwitch(const LawSpec& s, const LawEnv& env)
+        : on(drive(s, "activate", env)),
+          off(drive(s, "deactivate", env)),
+          active(s.params.get<bool>("initial status")) {}
+
+    void update(const Vn<N>& eps, double t) {
+        on->after_step();
+        off->after_step();
+        if (!active && on->value(t) != 0.0) {
+            active = true;
+            eps_ref = eps;
+        }
+        if (active && off->value(t) != 0.0) active = false;
+    }
+};
+
+}  // namespace mbs::laws::rt
