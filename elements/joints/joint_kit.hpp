@@ -93,4 +93,96 @@ inline void ortho_jacobian(const End* e, const Vec3& u, const Vec3& v, double mu
     }
 }
 
+// Projection of the gap p1 - p2 on a unit vector u fixed in end 1's frame (u = R1 u0; the ground's
+// u is constant): c = u . (p1 - p2) = 0 (one row), multiplier F: force F u on end 1, -F u on end 2
+// (the reaction of in-line and in-plane joints). With b1 = p2 - x1 and a2 = R2 f2:
+//   dc = u.dx1 + (b1 x u).dtheta1 - u.dx2 + (u x a2).dtheta2
+//   end 1 rows: F u, F (b1 x u);   end 2 rows: -F u, -F (a2 x u)
+//   d(F u)/dtheta1 = -F skew(u)
+//   d(F b1 x u) = F [skew(u) (dx1 - dx2) + skew(u) skew(a2) dtheta2 - skew(b1) skew(u) dtheta1]
+//   d(F a2 x u) = F [skew(u) skew(a2) dtheta2 - skew(a2) skew(u) dtheta1]
+// (u is the ground's vector when end 1 is the ground; then only the end-2 terms remain.)
+inline Vec3 gap_origin(const End& e) { return e.node ? e.node->x : Vec3(Vec3::Zero()); }
+
+inline void project_residual(const End* e, const Vec3& u, double F, double dCoef, double* r, double* rc) {
+    Vec3 b1 = e[1].point() - gap_origin(e[0]);
+    Vec3 a2 = e[1].arm();
+    if (!e[0].ground()) add_wrench(r, *e[0].node, F * u, F * b1.cross(u));
+    if (!e[1].ground()) add_wrench(r, *e[1].node, -F * u, -F * a2.cross(u));
+    *rc += u.dot(e[0].point() - e[1].point()) / dCoef;
+}
+
+inline void project_jacobian(const End* e, const Vec3& u, double F, int row, int col, JointJac& jj) {
+    Vec3 b1 = e[1].point() - gap_origin(e[0]);
+    Vec3 a2 = e[1].arm();
+    Mat3 su = skew(u), sa2 = skew(a2);
+    const bool n1 = !e[0].ground(), n2 = !e[1].ground();
+    if (n1) {
+        jj.nDth[0][0].block<3, 3>(0, 0) += -F * su;
+        jj.nDth[0][0].block<3, 3>(3, 0) += -F * skew(b1) * su;
+        jj.nDx[0][0].block<3, 3>(3, 0) += F * su;
+        if (n2) {
+            jj.nDx[0][1].block<3, 3>(3, 0) += -F * su;
+            jj.nDth[0][1].block<3, 3>(3, 0) += F * su * sa2;
+            jj.nDth[1][0].block<3, 3>(0, 0) += F * su;
+            jj.nDth[1][0].block<3, 3>(3, 0) += F * sa2 * su;
+        }
+        jj.nl[0].block<3, 1>(0, col) += u;
+        jj.nl[0].block<3, 1>(3, col) += b1.cross(u);
+        jj.lDx[0].block<1, 3>(row, 0) += u.transpose();
+        jj.lDth[0].block<1, 3>(row, 0) += b1.cross(u).transpose();
+    }
+    if (n2) {
+        jj.nDth[1][1].block<3, 3>(3, 0) += -F * su * sa2;
+        jj.nl[1].block<3, 1>(0, col) += -u;
+        jj.nl[1].block<3, 1>(3, col) += -a2.cross(u);
+        jj.lDx[1].block<1, 3>(row, 0) += -u.transpose();
+        jj.lDth[1].block<1, 3>(row, 0) += u.cross(a2).transpose();
+    }
+}
+
+// Distance between the two points: c = L(t) - |p2 - p1| = 0 (one row), multiplier F: force F e on
+// end 1 and -F e on end 2, e = (p2 - p1)/l (F > 0 pulls the ends together: tension). With
+// w = dp2 - dp1 = dx2 - skew(a2) dtheta2 - dx1 + skew(a1) dtheta1 and P = (I - e e^T)/l:
+//   dc = -e.w;  d(F e) = F P w
+//   end 1 rows: F e, a1 x F e;   end 2 rows: -F e, -a2 x F e
+//   d(a x F e) = skew(F e) skew(a) dtheta + skew(a) d(F e)   (dtheta of that end)
+inline void distance_residual(const End* e, double L, double F, double dCoef, double* r, double* rc) {
+    Vec3 d = e[1].point() - e[0].point();
+    double l = d.norm();
+    Vec3 Fe = F * d / l;
+    for (int k = 0; k < 2; ++k)
+        if (!e[k].ground()) add_wrench(r, *e[k].node, side(k) * Fe, side(k) * e[k].arm().cross(Fe));
+    *rc += (L - l) / dCoef;
+}
+
+inline void distance_jacobian(const End* e, double F, int row, int col, JointJac& jj) {
+    Vec3 d = e[1].point() - e[0].point();
+    double l = d.norm();
+    Vec3 u = d / l;
+    Mat3 P = F * (Mat3::Identity() - u * u.transpose()) / l;
+    Vec3 Fe = F * u;
+    // d(F e) = sum_j (Wx[j] dx_j + Wth[j] dtheta_j)
+    Mat3 Wx[2] = {-P, P};
+    Mat3 Wth[2] = {P * skew(e[0].arm()), -P * skew(e[1].arm())};
+    for (int k = 0; k < 2; ++k) {
+        if (e[k].ground()) continue;
+        double s = side(k);
+        Vec3 a = e[k].arm();
+        Mat3 sa = skew(a);
+        for (int j = 0; j < 2; ++j) {
+            if (e[j].ground()) continue;
+            jj.nDx[k][j].block<3, 3>(0, 0) += s * Wx[j];
+            jj.nDth[k][j].block<3, 3>(0, 0) += s * Wth[j];
+            jj.nDx[k][j].block<3, 3>(3, 0) += s * sa * Wx[j];
+            jj.nDth[k][j].block<3, 3>(3, 0) += s * sa * Wth[j];
+        }
+        jj.nDth[k][k].block<3, 3>(3, 0) += s * skew(Fe) * sa;
+        jj.nl[k].block<3, 1>(0, col) += s * u;
+        jj.nl[k].block<3, 1>(3, col) += s * a.cross(u);
+        jj.lDx[k].block<1, 3>(row, 0) += s * u.transpose();
+        jj.lDth[k].block<1, 3>(row, 0) += s * a.cross(u).transpose();
+    }
+}
+
 }  // namespace mbs::el

@@ -1,0 +1,183 @@
+// Cardano (universal) joints and the revolute rotation (mbdyn-syntax.md 5.2) on the joint kit.
+//
+// With ea = axes of end 1's hinge frame R1 R1h and eb = axes of end 2's R2 R2h:
+//   cardano hinge:     p1 = p2 (3 rows, multiplier F = force on end 1) and e3a . e2b = 0
+//                      (1 row, couple mu e3a x e2b on end 1): rotation is free about e3a and e2b.
+//   cardano rotation:  e3a . e2b = 0 only (offsets are read and ignored, as in MBDyn).
+//   cardano pin:       the node is end 1, the ground (absolute point x0 and frame R0) end 2; the
+//                      node's point stays at x0, and the ground's axis 3 stays orthogonal to the
+//                      node's hinge axis 2 (MBDyn's pin: e3 of R0 . e2 of R Rh = 0).
+//   revolute rotation: e1a . e3b = e2a . e3b = 0 (the rotation rows of the revolute hinge): only
+//                      the relative rotation about the common axis 3 is free.
+// Residual and Jacobian terms: point_* and ortho_* in joint_kit.hpp.
+//
+// .jnt output: the reaction on end 1 in its hinge frame (f = Ra^T F, m = Ra^T M) and global, then
+//   cardano hinge, pin, rotation: Euler 123 angles of Rb^T Ra in degrees (MBDyn's order);
+//   revolute rotation: Euler 123 angles of Ra^T Rb in degrees and Ra^T (w2 - w1), as the revolute
+//   hinge.
+#include "core/rotations.hpp"
+#include "elements/joints/joint_kit.hpp"
+
+namespace mbs {
+namespace {
+
+using el::End;
+
+enum class Kind : std::uint8_t { cardano_hinge, cardano_rotation, cardano_pin, revolute_rotation };
+
+class CardanoJoint final : public Element {
+public:
+    CardanoJoint(const EntityDesc& d, End e1, End e2, Kind k) : Element(d), kind_(k) {
+        e_[0] = e1;
+        e_[1] = e2;
+        point_ = k == Kind::cardano_hinge || k == Kind::cardano_pin;
+        nrot_ = k == Kind::revolute_rotation ? 2 : 1;
+    }
+    int own_dofs() const override { return (point_ ? 3 : 0) + nrot_; }
+    std::string own_dof_name(int i) const override {
+        static const char* pos[] = {"position x", "position y", "position z"};
+        if (point_ && i < 3) return pos[i];
+        if (kind_ == Kind::revolute_rotation)
+            return i == 0 ? "axis 1 orthogonality" : "axis 2 orthogonality";
+        return "cardano axes orthogonality";
+    }
+    bool in_assembly() const override { return true; }
+
+    void declare(PatternBuilder& p) override {
+        if (point_) {
+            b_.nn_mask = "..|.F";
+            b_.nl_mask = "I.|FF";
+            b_.ln_mask = "IF|.F";
+        } else {
+            b_.nn_mask = "..|.F";
+            b_.nl_mask = ".|F";
+            b_.ln_mask = ".F";
+        }
+        b_.declare(p, e_, 2, first_dof(), own_dofs());
+    }
+
+    void residual(const StepContext& c, const StateView& s, double* r) const override {
+        const double* lam = s.yp + first_dof();
+        double* rc = r + first_dof();
+        int k = 0;
+        if (point_) {
+            el::point_residual(e_, Vec3(lam[0], lam[1], lam[2]), c.dCoef, r, rc);
+            k = 3;
+        }
+        Vec3 u[2], v[2];
+        axes(u, v);
+        for (int i = 0; i < nrot_; ++i) el::ortho_residual(e_, u[i], v[i], lam[k + i], c.dCoef, r, rc + k + i);
+    }
+
+    void jacobian(const StepContext& c, const StateView& s, Jacobian& J) const override {
+        const double* lam = s.yp + first_dof();
+        el::JointJac jj;
+        int k = 0;
+        if (point_) {
+            el::point_jacobian(e_, Vec3(lam[0], lam[1], lam[2]), 0, 0, jj);
+            k = 3;
+        }
+        Vec3 u[2], v[2];
+        axes(u, v);
+        for (int i = 0; i < nrot_; ++i) el::ortho_jacobian(e_, u[i], v[i], lam[k + i], k + i, k + i, jj);
+        jj.flush(e_, b_, c, J);
+    }
+
+    void after_step(const StepContext&, const StateView& s) override {
+        const double* lam = s.yp + first_dof();
+        int k = point_ ? 3 : 0;
+        F_ = point_ ? Vec3(lam[0], lam[1], lam[2]) : Vec3(Vec3::Zero());
+        Vec3 u[2], v[2];
+        axes(u, v);
+        M_.setZero();
+        for (int i = 0; i < nrot_; ++i) M_ += lam[k + i] * u[i].cross(v[i]);
+    }
+    const char* output_file() const override { return "jnt"; }
+    bool reaction(Vec3& f, Vec3& m, Vec3& F, Vec3& M) const override {
+        Mat3 Ra = e_[0].frame();
+        F = F_;
+        M = M_;
+        f = Ra.transpose() * F_;
+        m = Ra.transpose() * M_;
+        return true;
+    }
+    int output_values(double* v) const override {
+        el::put_reaction(*this, v);
+        Mat3 Ra = e_[0].frame(), Rb = e_[1].frame();
+        if (kind_ != Kind::revolute_rotation) {
+            Vec3 ang = matrix_to_euler123(Rb.transpose() * Ra) * (180.0 / M_PI);
+            for (int i = 0; i < 3; ++i) v[12 + i] = ang[i];
+            return 15;
+        }
+        Vec3 ang = matrix_to_euler123(Ra.transpose() * Rb) * (180.0 / M_PI);
+        Vec3 wr = Ra.transpose() * (e_[1].omega() - e_[0].omega());
+        for (int i = 0; i < 3; ++i) v[12 + i] = ang[i], v[15 + i] = wr[i];
+        return 18;
+    }
+
+private:
+    // The pairs of axes kept orthogonal: u[i] of end 1, v[i] of end 2.
+    void axes(Vec3* u, Vec3* v) const {
+        Mat3 Ra = e_[0].frame(), Rb = e_[1].frame();
+        switch (kind_) {
+            case Kind::cardano_hinge:
+            case Kind::cardano_rotation:
+                u[0] = Ra.col(2), v[0] = Rb.col(1);
+                break;
+            case Kind::cardano_pin:  // node (end 1) axis 2, ground (end 2) axis 3
+                u[0] = Ra.col(1), v[0] = Rb.col(2);
+                break;
+            case Kind::revolute_rotation:
+                u[0] = Ra.col(0), v[0] = Rb.col(2);
+                u[1] = Ra.col(1), v[1] = Rb.col(2);
+                break;
+        }
+    }
+
+    End e_[2];
+    Kind kind_;
+    bool point_ = false;
+    int nrot_ = 1;
+    el::JointBlocks b_;
+    Vec3 F_ = Vec3::Zero(), M_ = Vec3::Zero();
+};
+
+End node_end(BuildContext& ctx, const EntityDesc& d, const std::string& k, const char* frame_key, bool offset) {
+    End e;
+    e.node = &ctx.struct_node(d.props.get<EntityRef>("node" + k), d);
+    if (offset) e.f = el::vec3_or_zero(d, ("offset" + k).c_str());
+    e.Rh = el::mat3_or_identity(d, frame_key);
+    return e;
+}
+
+template <Kind K>
+std::unique_ptr<Element> make_pair(const EntityDesc& d, BuildContext& ctx) {
+    const bool offsets = K == Kind::cardano_hinge;
+    End e1 = node_end(ctx, d, "1", "orientation1", offsets), e2 = node_end(ctx, d, "2", "orientation2", offsets);
+    if (!e1.node->has_rotation() || !e2.node->has_rotation())
+        ctx.error(d, "this joint constrains rotations: it needs nodes with rotations",
+                  "use static or dynamic (not displacement) nodes");
+    return std::make_unique<CardanoJoint>(d, e1, e2, K);
+}
+
+std::unique_ptr<Element> make_cardano_pin(const EntityDesc& d, BuildContext& ctx) {
+    End n = node_end(ctx, d, "", "hinge orientation", true);
+    if (!n.node->has_rotation())
+        ctx.error(d, "a cardano pin needs a node with rotations", "use a static or dynamic node");
+    End g;
+    g.f = d.props.get<Vec3>("position");
+    g.Rh = el::mat3_or_identity(d, "orientation");
+    return std::make_unique<CardanoJoint>(d, n, g, Kind::cardano_pin);
+}
+
+}  // namespace
+
+MBS_REGISTER_ELEMENT_RUNTIME("joint", "cardano hinge", make_pair<Kind::cardano_hinge>);
+MBS_REGISTER_ELEMENT_RUNTIME("joint", "universal hinge", make_pair<Kind::cardano_hinge>);
+MBS_REGISTER_ELEMENT_RUNTIME("joint", "cardano rotation", make_pair<Kind::cardano_rotation>);
+MBS_REGISTER_ELEMENT_RUNTIME("joint", "universal rotation", make_pair<Kind::cardano_rotation>);
+MBS_REGISTER_ELEMENT_RUNTIME("joint", "revolute rotation", make_pair<Kind::revolute_rotation>);
+MBS_REGISTER_ELEMENT_RUNTIME("joint", "cardano pin", make_cardano_pin);
+MBS_REGISTER_ELEMENT_RUNTIME("joint", "universal pin", make_cardano_pin);
+
+}  // namespace mbs

@@ -1,0 +1,123 @@
+// Imposed velocity components (mbdyn-syntax.md 5.2): `linear velocity` and `angular velocity`.
+// One velocity-level row and one multiplier each (DESIGN.md 2: A ydot = b).
+//
+// linear velocity:   d . xdot = v(t), d a fixed unit vector. MBDyn reads the direction in the
+//                    node frame and then uses its components as global ones (the node's initial
+//                    orientation is not applied); so do we, so that decks move the same way.
+//                    Force lambda d on the node.
+// angular velocity:  u . w = w(t), u = R d (the direction turns with the node). Couple lambda u.
+//
+// Rows (velocity level, not divided by dCoef): r_c = v(t) - d . xdot, or w(t) - u . w.
+// Node rows: +lambda d (force) or +lambda u (moment). Variations:
+//   d(lambda u)/dtheta = -lambda skew(u);   d(u . w) = u . dw - (u x w) . dtheta
+// Velocity rows go through the node chain rule with velocities. The rows take no part in the
+// initial assembly (their multipliers are held there), as the total joint's velocity rows.
+//
+// .jnt output: the reaction on the node, (F, 0, 0) and F d for the linear joint, (M, 0, 0) and
+// M u for the angular one, then MBDyn's extra column: the imposed value v(t) or w(t).
+#include "elements/joints/joint_kit.hpp"
+
+namespace mbs {
+namespace {
+
+using el::End;
+using el::Mat63;
+using Row6 = Eigen::Matrix<double, 1, 6>;
+using Row3 = Eigen::Matrix<double, 1, 3>;
+
+class VelocityJoint final : public Element {
+public:
+    VelocityJoint(const EntityDesc& d, StructNode& n, const Vec3& dir, DrivePtr drive, bool angular)
+        : Element(d), dir_(dir), drive_(std::move(drive)), angular_(angular) {
+        e_.node = &n;
+    }
+    int own_dofs() const override { return 1; }
+    std::string own_dof_name(int) const override {
+        return angular_ ? "imposed angular velocity" : "imposed velocity";
+    }
+
+    // Node rows x node columns: only the angular joint's moment rows depend on the rotation.
+    void declare(PatternBuilder& p) override {
+        b_.nn_mask = angular_ ? "..|.F" : "..|..";
+        b_.declare(p, &e_, 1, first_dof(), 1);
+    }
+
+    void residual(const StepContext& c, const StateView& s, double* r) const override {
+        const StructNode& n = *e_.node;
+        double lam = s.yp[first_dof()];
+        Vec3 u = direction();
+        if (angular_)
+            el::add_wrench(r, n, Vec3::Zero(), lam * u);
+        else
+            el::add_wrench(r, n, lam * u, Vec3::Zero());
+        r[first_dof()] += drive_->value(c.time) - u.dot(angular_ ? n.w : n.xdot);
+    }
+
+    void jacobian(const StepContext& c, const StateView& s, Jacobian& J) const override {
+        const StructNode& n = *e_.node;
+        double lam = s.yp[first_dof()];
+        Vec3 u = direction();
+        Eigen::Matrix<double, 6, 1> nl = Eigen::Matrix<double, 6, 1>::Zero();
+        Row3 Dx = Row3::Zero(), Dth = Row3::Zero(), Dxd = Row3::Zero(), Dw = Row3::Zero();
+        if (angular_) {
+            nl.tail<3>() = u;
+            Mat63 Dmth = Mat63::Zero();
+            Dmth.bottomRows<3>() = -lam * skew(u);
+            J.add(b_.nn[0][0], n.chain_pos<6>(Mat63::Zero(), Dmth, c));
+            Dth = -u.cross(n.w).transpose();
+            Dw = -u.transpose();
+        } else {
+            nl.head<3>() = u;
+            Dxd = -u.transpose();
+        }
+        J.add(b_.nl[0], nl);
+        Row6 row = n.chain<1>(Dx, Dth, Dxd, Dw, c);
+        J.add(b_.ln[0], row);
+    }
+
+    void after_step(const StepContext& c, const StateView& s) override {
+        drive_->after_step();
+        time_ = c.time;
+        lam_ = s.yp[first_dof()];
+    }
+    const char* output_file() const override { return "jnt"; }
+    bool reaction(Vec3& f, Vec3& m, Vec3& F, Vec3& M) const override {
+        Vec3 local(lam_, 0.0, 0.0), global = lam_ * direction();
+        f = angular_ ? Vec3(Vec3::Zero()) : local;
+        F = angular_ ? Vec3(Vec3::Zero()) : global;
+        m = angular_ ? local : Vec3(Vec3::Zero());
+        M = angular_ ? global : Vec3(Vec3::Zero());
+        return true;
+    }
+    int output_values(double* v) const override {
+        el::put_reaction(*this, v);
+        v[12] = drive_->value(time_);
+        return 13;
+    }
+
+private:
+    Vec3 direction() const { return angular_ ? Vec3(e_.node->R * dir_) : dir_; }
+
+    End e_;
+    Vec3 dir_;
+    DrivePtr drive_;
+    bool angular_;
+    el::JointBlocks b_;
+    double lam_ = 0.0, time_ = 0.0;
+};
+
+template <bool Angular>
+std::unique_ptr<Element> make_velocity(const EntityDesc& d, BuildContext& ctx) {
+    StructNode& n = el::node_prop(ctx, d, "node");
+    if (Angular && !n.has_rotation())
+        ctx.error(d, "an angular velocity joint needs a node with rotations", "use a static or dynamic node");
+    DrivePtr drive = make_drive(*d.props.get<std::shared_ptr<const DriveSpec>>("drive"), ctx.drive_env());
+    return std::make_unique<VelocityJoint>(d, n, d.props.get<Vec3>("direction"), std::move(drive), Angular);
+}
+
+}  // namespace
+
+MBS_REGISTER_ELEMENT_RUNTIME("joint", "linear velocity", make_velocity<false>);
+MBS_REGISTER_ELEMENT_RUNTIME("joint", "angular velocity", make_velocity<true>);
+
+}  // namespace mbs
