@@ -1,0 +1,290 @@
+// Runtime deformable hinge (3D law on the relative rotation), deformable displacement joint (3D
+// law on the relative position) and deformable joint (6D law on both) (mbdyn-syntax.md 5.2;
+// reader: deformable.cpp). One formulation, MBDyn's (vehj.cc, vehj2.cc, vehj3.cc); the 3D
+// elements use the first or the last three of its six strains.
+//
+// Kinematics (global frame). End k: node x_k, R_k, offset f_k, hinge frame Rh_k; a_k = R_k f_k,
+// p_k = x_k + a_k, Ra = R_1 Rh_1, Rb = R_2 Rh_2, d = p_2 - p_1, c = p_2 - x_1 = a_1 + d,
+// ddot = xdot_2 + w_2 x a_2 - xdot_1 - w_1 x a_1,  u = ddot - w_1 x d.
+//   e_d   = Ra^T d                      relative position in the frame of end 1
+//   theta = rotvec(Ra^T Rb)             relative rotation vector
+//   ed    = Ra^T u                      time derivative of e_d
+//   omega = Ra^T (w_2 - w_1)            relative angular velocity in the frame of end 1
+// The law gives the local force f and moment m; F = Ra f, M = Ra m act on node 1 at p_2 and
+// oppositely on node 2:  node 1: (F, c x F + M),  node 2: (-F, -a_2 x F - M).
+// (Applying both at p_2 makes the elastic forces the gradient of an energy in e_d.)
+//
+// Jacobian, with virtual rotations (dR = [dth] R) and J^-1 the inverse of the left Jacobian
+// of the rotation vector (exp(theta + dtheta) = exp(J dtheta) exp(theta)):
+//   de_d   = Ra^T (dx_2 - dx_1 - [a_2] dth_2 + [c] dth_1)
+//   dtheta = J^-1(theta) Ra^T (dth_2 - dth_1)
+//   ded    = Ra^T (dxdot_2 - dxdot_1 - [a_2] dw_2 + [c] dw_1 + [w_1] (dx_1 - dx_2)
+//                  + [w_1 - w_2][a_2] dth_2 + [u] dth_1)
+//   domega = Ra^T (dw_2 - dw_1 + [w_2 - w_1] dth_1)
+//   d(f, m) = K d(e_d, theta) + C d(ed, omega)        (K, C: the law's tangents)
+//   dF = Ra df - [F] dth_1,  dM = Ra dm - [M] dth_1
+//   node 1 moment: [c] dF - [F] (dx_2 - [a_2] dth_2 - dx_1) + dM
+//   node 2 moment: -[a_2] dF - [F][a_2] dth_2 - dM
+// Rotations must stay below pi (rotvec is discontinuous there), as in MBDyn.
+//
+// Output (.jnt, MBDyn's columns after the reaction f, m (local) and F, M (global)):
+//   deformable hinge:              E, then omega if the law is viscous
+//   deformable displacement joint: e_d, then ed if the law is viscous
+//   deformable joint:              e_d, E, then (ed, omega) if the law is viscous
+// E is the relative rotation in the `orientation description` (default: the control data's
+// `default orientation`, else euler123): Euler angles in degrees, the rotation vector, or the
+// 9 entries of Ra^T Rb by rows.
+#include <array>
+#include <cmath>
+#include <string>
+
+#include "core/constitutive_law.hpp"
+#include "core/rotations.hpp"
+#include "elements/misc/element_util.hpp"
+
+namespace mbs {
+namespace {
+
+using el::Mat63;
+using Mat6 = Eigen::Matrix<double, 6, 6>;
+using Vec6 = Eigen::Matrix<double, 6, 1>;
+
+// Inverse of the left Jacobian of the rotation vector:
+//   J^-1 = I - 1/2 [theta] + (1 - a sin a / (2 (1 - cos a))) / a^2 [theta]^2,  a = |theta|
+// (series 1/12 + a^2/720 near 0).
+Mat3 rotvec_jacobian_inverse(const Vec3& th) {
+    const double a2 = th.squaredNorm(), a = std::sqrt(a2);
+    const Mat3 K = skew(th);
+    const double c = a < 1e-4 ? 1.0 / 12.0 + a2 / 720.0
+                              : (1.0 - a * std::sin(a) / (2.0 * (1.0 - std::cos(a)))) / a2;
+    return Mat3::Identity() - 0.5 * K + c * K * K;
+}
+
+enum class Mode { displacement, hinge, joint };
+
+// Output format of the relative rotation.
+enum class Od { euler123, euler313, euler321, vector, matrix };
+
+Od parse_od(const std::string& s) {
+    if (s == "euler313") return Od::euler313;
+    if (s == "euler321") return Od::euler321;
+    if (s == "orientation vector") return Od::vector;
+    if (s == "orientation matrix") return Od::matrix;
+    return Od::euler123;
+}
+
+// The kinematics of the file comment at the current iterate.
+struct Kin {
+    Vec3 a[2], c, u, theta;
+    Mat3 Ra;
+    Vec6 e, ed;
+};
+
+template <int N, Mode Md>
+class Deformable final : public Element {
+public:
+    static constexpr int off = Md == Mode::hinge ? 3 : 0;  // first of the six strains used
+
+    Deformable(const EntityDesc& d, std::array<StructNode*, 2> nodes, std::array<Vec3, 2> f,
+               std::array<Mat3, 2> Rh, LawPtr<N> law, Od od)
+        : Element(d), n_(nodes), f_(f), Rh_(Rh), law_(std::move(law)), od_(od) {}
+
+    void declare(PatternBuilder& p) override {
+        for (int k = 0; k < 2; ++k)
+            for (int j = 0; j < 2; ++j)
+                blocks_[k][j] = p.block(n_[k]->first_dof(), 6, n_[j]->first_dof(), 6);
+    }
+
+    void residual(const StepContext& c, const StateView&, double* r) const override {
+        const Kin k = kinematics();
+        Vec6 fl;
+        Mat6 Kl, Cl;
+        local_law(k, c.time, fl, Kl, Cl);
+        const Vec3 F = k.Ra * fl.head<3>(), M = k.Ra * fl.tail<3>();
+        el::add_wrench(r, *n_[0], F, k.c.cross(F) + M);
+        el::add_wrench(r, *n_[1], -F, -k.a[1].cross(F) - M);
+    }
+
+    // See the file comment for the derivation.
+    void jacobian(const StepContext& c, const StateView&, Jacobian& J) const override {
+        const Kin k = kinematics();
+        Vec6 fl;
+        Mat6 Kl, Cl;
+        local_law(k, c.time, fl, Kl, Cl);
+        const Vec3 F = k.Ra * fl.head<3>(), M = k.Ra * fl.tail<3>();
+        const Mat3 RaT = k.Ra.transpose();
+        const Mat3 Jinv = rotvec_jacobian_inverse(k.theta);
+        const Mat3 A2 = skew(k.a[1]), W1 = skew(n_[0]->w);
+        const Mat3 sF = skew(F), sM = skew(M);
+        // Strain and strain-rate derivatives per node j and variable v (x, theta, xdot, w).
+        for (int j = 0; j < 2; ++j) {
+            Mat63 De[4], Ded[4];
+            for (int v = 0; v < 4; ++v) De[v].setZero(), Ded[v].setZero();
+            if (j == 0) {
+                De[0].topRows<3>() = -RaT;
+                De[1].topRows<3>() = RaT * skew(k.c);
+                De[1].bottomRows<3>() = -Jinv * RaT;
+                Ded[0].topRows<3>() = RaT * W1;
+                Ded[1].topRows<3>() = RaT * skew(k.u);
+                Ded[2].topRows<3>() = -RaT;
+                Ded[3].topRows<3>() = RaT * skew(k.c);
+                Ded[1].bottomRows<3>() = RaT * skew(Vec3(n_[1]->w - n_[0]->w));
+                Ded[3].bottomRows<3>() = -RaT;
+            } else {
+                De[0].topRows<3>() = RaT;
+                De[1].topRows<3>() = -RaT * A2;
+                De[1].bottomRows<3>() = Jinv * RaT;
+                Ded[0].topRows<3>() = -RaT * W1;
+                Ded[1].topRows<3>() = RaT * skew(Vec3(n_[0]->w - n_[1]->w)) * A2;
+                Ded[2].topRows<3>() = RaT;
+                Ded[3].topRows<3>() = -RaT * A2;
+                Ded[3].bottomRows<3>() = RaT;
+            }
+            Mat3 DF[4], DM[4], Dc[4];
+            for (int v = 0; v < 4; ++v) {
+                const Mat63 Dfl = Kl * De[v] + Cl * Ded[v];
+                DF[v] = k.Ra * Dfl.topRows<3>();
+                DM[v] = k.Ra * Dfl.bottomRows<3>();
+                Dc[v].setZero();
+            }
+            if (j == 0) {
+                DF[1] -= sF, DM[1] -= sM;
+                Dc[0] = -Mat3::Identity();
+            } else {
+                Dc[0] = Mat3::Identity();
+                Dc[1] = -A2;
+            }
+            Mat63 D1[4], D2[4];
+            for (int v = 0; v < 4; ++v) {
+                D1[v].topRows<3>() = DF[v];
+                D1[v].bottomRows<3>() = skew(k.c) * DF[v] - sF * Dc[v] + DM[v];
+                D2[v].topRows<3>() = -DF[v];
+                D2[v].bottomRows<3>() = -A2 * DF[v] - DM[v];
+            }
+            if (j == 1) D2[1].bottomRows<3>() -= sF * A2;
+            J.add(blocks_[0][j], n_[j]->chain<6>(D1[0], D1[1], D1[2], D1[3], c));
+            J.add(blocks_[1][j], n_[j]->chain<6>(D2[0], D2[1], D2[2], D2[3], c));
+        }
+    }
+
+    void after_step(const StepContext& c, const StateView&) override {
+        const Kin k = kinematics();
+        law_->after_step(k.e.template segment<N>(off), k.ed.template segment<N>(off), c.time);
+        Mat6 Kl, Cl;
+        local_law(k, c.time, fl_, Kl, Cl);
+        Ra_ = k.Ra;
+        e_ = k.e;
+        ed_ = k.ed;
+        Rr_ = k.Ra.transpose() * n_[1]->R * Rh_[1];
+    }
+
+    const char* output_file() const override { return "jnt"; }
+    bool reaction(Vec3& f, Vec3& m, Vec3& F, Vec3& M) const override {
+        f = fl_.head<3>();
+        m = fl_.tail<3>();
+        F = Ra_ * f;
+        M = Ra_ * m;
+        return true;
+    }
+    int output_values(double* v) const override {
+        int n = el::put_reaction(*this, v);
+        auto put = [&](const auto& a) {
+            for (int i = 0; i < a.size(); ++i) v[n++] = a[i];
+        };
+        const bool viscous = (law_->kind() & law_viscous) != 0;
+        if (Md != Mode::hinge) put(e_.head<3>());
+        if (Md != Mode::displacement) put_rotation(v, n);
+        if (viscous) put(ed_.template segment<Md == Mode::joint ? 6 : 3>(off));
+        return n;
+    }
+
+private:
+    Kin kinematics() const {
+        Kin k;
+        const StructNode &n1 = *n_[0], &n2 = *n_[1];
+        k.a[0] = n1.R * f_[0];
+        k.a[1] = n2.R * f_[1];
+        k.Ra = n1.R * Rh_[0];
+        const Mat3 Rb = n2.R * Rh_[1];
+        const Vec3 d = n2.x + k.a[1] - n1.x - k.a[0];
+        const Vec3 ddot = n2.xdot + n2.w.cross(k.a[1]) - n1.xdot - n1.w.cross(k.a[0]);
+        k.c = k.a[0] + d;
+        k.u = ddot - n1.w.cross(d);
+        k.theta = matrix_to_rotation_vector(k.Ra.transpose() * Rb);
+        k.e.head<3>() = k.Ra.transpose() * d;
+        k.e.tail<3>() = k.theta;
+        k.ed.head<3>() = k.Ra.transpose() * k.u;
+        k.ed.tail<3>() = k.Ra.transpose() * (n2.w - n1.w);
+        return k;
+    }
+
+    // The law on the used strains, its force and tangents placed in the six local components.
+    void local_law(const Kin& k, double t, Vec6& fl, Mat6& Kl, Mat6& Cl) const {
+        typename ConstitutiveLaw<N>::V F;
+        typename ConstitutiveLaw<N>::M K, C;
+        law_->eval(k.e.template segment<N>(off), k.ed.template segment<N>(off), t, F, K, C);
+        fl.setZero(), Kl.setZero(), Cl.setZero();
+        fl.template segment<N>(off) = F;
+        Kl.template block<N, N>(off, off) = K;
+        Cl.template block<N, N>(off, off) = C;
+    }
+
+    void put_rotation(double* v, int& n) const {
+        Vec3 E;
+        switch (od_) {
+            case Od::matrix:
+                for (int i = 0; i < 3; ++i)
+                    for (int j = 0; j < 3; ++j) v[n++] = Rr_(i, j);
+                return;
+            case Od::vector:
+                E = matrix_to_rotation_vector(Rr_);
+                break;
+            case Od::euler313:
+                E = matrix_to_euler313(Rr_) * (180.0 / M_PI);
+                break;
+            case Od::euler321:
+                E = matrix_to_euler321(Rr_) * (180.0 / M_PI);
+                break;
+            case Od::euler123:
+                E = matrix_to_euler123(Rr_) * (180.0 / M_PI);
+                break;
+        }
+        for (int i = 0; i < 3; ++i) v[n++] = E[i];
+    }
+
+    std::array<StructNode*, 2> n_;
+    std::array<Vec3, 2> f_;
+    std::array<Mat3, 2> Rh_;
+    LawPtr<N> law_;
+    Od od_;
+    BlockId blocks_[2][2] = {{-1, -1}, {-1, -1}};
+    Vec6 fl_ = Vec6::Zero(), e_ = Vec6::Zero(), ed_ = Vec6::Zero();
+    Mat3 Ra_ = Mat3::Identity(), Rr_ = Mat3::Identity();
+};
+
+template <int N, Mode Md>
+std::unique_ptr<Element> make_deformable(const EntityDesc& d, BuildContext& ctx) {
+    std::array<StructNode*, 2> nodes{&el::node_prop(ctx, d, "node1"), &el::node_prop(ctx, d, "node2")};
+    for (StructNode* n : nodes)
+        if (!n->has_rotation()) ctx.error(d, "a " + d.type + " needs nodes with rotations");
+    std::array<Vec3, 2> f{el::vec3_or_zero(d, "offset1"), el::vec3_or_zero(d, "offset2")};
+    std::array<Mat3, 2> Rh{el::mat3_or_identity(d, "orientation1"),
+                           el::mat3_or_identity(d, "orientation2")};
+    LawEnv env{ctx.drive_env()};
+    auto law = make_law<N>(*d.props.get<std::shared_ptr<const LawSpec>>("law"), env);
+    const std::string od = d.props.get_or<std::string>(
+        "orientation description",
+        ctx.model().control.get_or<std::string>("default orientation", "euler123"));
+    return std::make_unique<Deformable<N, Md>>(d, nodes, f, Rh, std::move(law), parse_od(od));
+}
+
+}  // namespace
+
+MBS_REGISTER_ELEMENT_RUNTIME("joint", "deformable hinge", (make_deformable<3, Mode::hinge>));
+MBS_REGISTER_ELEMENT_RUNTIME("joint", "deformable displacement joint",
+                             (make_deformable<3, Mode::displacement>));
+MBS_REGISTER_ELEMENT_RUNTIME("joint", "deformable displacement hinge",
+                             (make_deformable<3, Mode::displacement>));
+MBS_REGISTER_ELEMENT_RUNTIME("joint", "deformable joint", (make_deformable<6, Mode::joint>));
+
+}  // namespace mbs

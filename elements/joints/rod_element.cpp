@@ -1,0 +1,169 @@
+// Runtime rod (mbdyn-syntax.md 5.2; reader: rod.cpp): a 1D constitutive law along the line
+// between two points, with or without offsets, on rigid or displacement-only nodes.
+//
+// Kinematics (global frame; end k: node x_k, R_k, offset f_k, arm a_k = R_k f_k, zero for
+// displacement-only nodes):
+//   p_k = x_k + a_k,  d = p_2 - p_1,  l = |d|,  n = d / l
+//   ddot = xdot_2 + w_2 x a_2 - xdot_1 - w_1 x a_1
+//   eps = (l - l0) / l0,  epsdot = n . ddot / l0          (MBDyn's Rod)
+// Force: T = law(eps, epsdot) (tension positive); F = T n acts on node 1 at p_1 and -F on node 2
+// at p_2:  node 1: (F, a_1 x F),  node 2: (-F, -a_2 x F).
+//
+// Jacobian. With s_1 = -1, s_2 = +1 (d = sum s_k p_k) and virtual rotations (da_k = -[a_k] dth_k):
+//   dd    = s_k (dx_k - [a_k] dth_k)
+//   dddot = s_k (dxdot_k - [a_k] dw_k - [w_k][a_k] dth_k)
+//   deps = n^T dd / l0,   depsdot = (ddot^T P dd / l + n^T dddot) / l0,   P = I - n n^T
+//   dT = K deps + C depsdot,   dF = n dT + T P dd / l
+//   force rows of node k:  -s_k dF
+//   moment rows of node k: -s_k ([a_k] dF + [F][a_k] dth_k)       (the last term: own theta only)
+// The blocks of node k's rows x node j's columns go through node j's chain rule (dCoef, G).
+//
+// Output (.jnt, MBDyn's Rod): label, T 0 0, 0 0 0, F(3), 0 0 0, l, n(3), ldot.
+#include <array>
+
+#include "core/constitutive_law.hpp"
+#include "elements/misc/element_util.hpp"
+
+namespace mbs {
+namespace {
+
+using el::Mat63;
+using M11 = Eigen::Matrix<double, 1, 1>;
+using M13 = Eigen::Matrix<double, 1, 3>;
+
+class Rod final : public Element {
+public:
+    Rod(const EntityDesc& d, std::array<StructNode*, 2> nodes, std::array<Vec3, 2> offsets,
+        double l0, LawPtr<1> law)
+        : Element(d), n_(nodes), f_(offsets), l0_(l0), law_(std::move(law)) {}
+
+    void declare(PatternBuilder& p) override {
+        for (int k = 0; k < 2; ++k)
+            for (int j = 0; j < 2; ++j)
+                blocks_[k][j] = p.block(n_[k]->first_dof(), n_[k]->pos_cols(), n_[j]->first_dof(),
+                                        n_[j]->pos_cols());
+    }
+
+    void residual(const StepContext& c, const StateView&, double* r) const override {
+        const Kin k = kinematics();
+        Law1 L = law(k, c.time);
+        const Vec3 F = L.F[0] * k.n;
+        el::add_wrench(r, *n_[0], F, k.a[0].cross(F));
+        el::add_wrench(r, *n_[1], -F, -k.a[1].cross(F));
+    }
+
+    // See the file comment for the derivation.
+    void jacobian(const StepContext& c, const StateView&, Jacobian& J) const override {
+        const Kin k = kinematics();
+        const Law1 L = law(k, c.time);
+        const double T = L.F[0];
+        const Vec3 F = T * k.n;
+        const Mat3 P = Mat3::Identity() - k.n * k.n.transpose();
+        const M13 deps_dd = k.n.transpose() / l0_;
+        const M13 depsdot_dd = k.ddot.transpose() * P / (k.l * l0_);
+        const M13 depsdot_dddot = k.n.transpose() / l0_;
+        // dF for the four kinematic variables (x, theta, xdot, w) of each node j.
+        for (int j = 0; j < 2; ++j) {
+            const double sj = j == 0 ? -1.0 : 1.0;
+            const Mat3 Aj = skew(k.a[j]);
+            const Mat3 dd[4] = {sj * Mat3::Identity(), -sj * Aj, Mat3::Zero(), Mat3::Zero()};
+            const Mat3 dddot[4] = {Mat3::Zero(), -sj * skew(n_[j]->w) * Aj, sj * Mat3::Identity(),
+                                   -sj * Aj};
+            Mat3 dF[4];
+            for (int v = 0; v < 4; ++v) {
+                const M13 dT = L.K(0, 0) * deps_dd * dd[v] +
+                               L.C(0, 0) * (depsdot_dd * dd[v] + depsdot_dddot * dddot[v]);
+                dF[v] = k.n * dT + (T / k.l) * P * dd[v];
+            }
+            for (int i = 0; i < 2; ++i) {
+                const double si = i == 0 ? -1.0 : 1.0;
+                const Mat3 Ai = skew(k.a[i]);
+                Mat63 D[4];
+                for (int v = 0; v < 4; ++v) {
+                    D[v].topRows<3>() = -si * dF[v];
+                    D[v].bottomRows<3>() = -si * Ai * dF[v];
+                }
+                if (i == j) D[1].bottomRows<3>() += -si * skew(F) * Ai;
+                J.add(blocks_[i][j], n_[j]->chain<6>(D[0], D[1], D[2], D[3], c));
+            }
+        }
+    }
+
+    void after_step(const StepContext& c, const StateView&) override {
+        const Kin k = kinematics();
+        law_->after_step(M11::Constant(k.eps), M11::Constant(k.epsdot), c.time);
+        const Law1 L = law(k, c.time);
+        T_ = L.F[0], l_ = k.l, dir_ = k.n, ldot_ = k.epsdot * l0_;
+    }
+
+    const char* output_file() const override { return "jnt"; }
+    bool reaction(Vec3& f, Vec3& m, Vec3& F, Vec3& M) const override {
+        f = Vec3(T_, 0.0, 0.0);
+        m.setZero();
+        F = T_ * dir_;
+        M.setZero();
+        return true;
+    }
+    int output_values(double* v) const override {
+        int n = el::put_reaction(*this, v);
+        v[n++] = l_;
+        for (int i = 0; i < 3; ++i) v[n++] = dir_[i];
+        v[n++] = ldot_;
+        return n;
+    }
+
+private:
+    struct Kin {
+        Vec3 a[2], d, ddot, n;
+        double l, eps, epsdot;
+    };
+    struct Law1 {
+        Eigen::Matrix<double, 1, 1> F, K, C;
+    };
+
+    Kin kinematics() const {
+        Kin k;
+        Vec3 p[2], v[2];
+        for (int i = 0; i < 2; ++i) {
+            const StructNode& nd = *n_[i];
+            k.a[i] = nd.has_rotation() ? Vec3(nd.R * f_[i]) : Vec3(Vec3::Zero());
+            p[i] = nd.x + k.a[i];
+            v[i] = nd.xdot + nd.w.cross(k.a[i]);
+        }
+        k.d = p[1] - p[0];
+        k.ddot = v[1] - v[0];
+        k.l = std::max(k.d.norm(), 1e-300);
+        k.n = k.d / k.l;
+        k.eps = (k.l - l0_) / l0_;
+        k.epsdot = k.n.dot(k.ddot) / l0_;
+        return k;
+    }
+    Law1 law(const Kin& k, double t) const {
+        Law1 L;
+        law_->eval(M11::Constant(k.eps), M11::Constant(k.epsdot), t, L.F, L.K, L.C);
+        return L;
+    }
+
+    std::array<StructNode*, 2> n_;
+    std::array<Vec3, 2> f_;
+    double l0_;
+    LawPtr<1> law_;
+    BlockId blocks_[2][2] = {{-1, -1}, {-1, -1}};
+    double T_ = 0.0, l_ = 0.0, ldot_ = 0.0;
+    Vec3 dir_ = Vec3::Zero();
+};
+
+std::unique_ptr<Element> make_rod(const EntityDesc& d, BuildContext& ctx) {
+    std::array<StructNode*, 2> nodes{&el::node_prop(ctx, d, "node1"), &el::node_prop(ctx, d, "node2")};
+    std::array<Vec3, 2> offsets{el::vec3_or_zero(d, "offset1"), el::vec3_or_zero(d, "offset2")};
+    LawEnv env{ctx.drive_env()};
+    auto law = make_law<1>(*d.props.get<std::shared_ptr<const LawSpec>>("law"), env);
+    return std::make_unique<Rod>(d, nodes, offsets, d.props.get<double>("l0"), std::move(law));
+}
+
+}  // namespace
+
+MBS_REGISTER_ELEMENT_RUNTIME("joint", "rod", make_rod);
+MBS_REGISTER_ELEMENT_RUNTIME("joint", "rod with offset", make_rod);
+
+}  // namespace mbs
