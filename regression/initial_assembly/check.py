@@ -5,6 +5,13 @@ References (closed form): after assembly the node is 1 m from the pivot and its 
 along the link (orientation angle = atan2(y, x)); the assembly is regularized, so the node moves
 less than 0.1 m. The run then keeps the link length to 1e-10 m at every step and starts from
 rest (|v| at step 0 below 1e-9 m/s).
+
+Deck: velocity_assembly.mbd (velocity part of the assembly; closed forms in the deck): a hinged
+node given inadmissible velocities gets the closest admissible ones, v = (0, 2, 0),
+w = (0, 0, 2) (least squares with unit velocity stiffness), and a driven point given at rest gets
+the drive's rate (1, 0.1, 0) while its free rotation keeps w0 = (0, 0.4, 0). Tolerance 1e-8
+(the drive's rate is a forward difference in time: round-off ~4e-10 observed); after one step
+the driven point's velocity is 0.5 * 2 cos(2 h) to 1e-6 (no start jump).
 """
 import math
 import os
@@ -24,4 +31,16 @@ close('node axis 1 along the link [deg]', mov[0, 6], math.degrees(math.atan2(y, 
 close('assembly displacement [m] (at most 0.1)', math.hypot(x - 1.05, y - 0.1), 0.05, 0.05)
 close('speed at step 0 [m/s]', math.hypot(mov[0, 7], mov[0, 8]), 0.0, 1e-9)
 close('max link length error over the run [m]', max(abs(math.hypot(a, b) - 1.0) for a, b in mov[:, 1:3]), 0.0, 1e-10)
+
+r = Run(exe, 'velocity_assembly.mbd', work, 'vel')
+m2, m3 = r.rows('mov', 2), r.rows('mov', 3)
+for i, ref in enumerate((0.0, 2.0, 0.0)):
+    close(f'hinged node: assembled velocity[{i}] [m/s]', m2[0, 7 + i], ref, 1e-8)
+for i, ref in enumerate((0.0, 0.0, 2.0)):
+    close(f'hinged node: assembled angular velocity[{i}] [rad/s]', m2[0, 10 + i], ref, 1e-8)
+for i, ref in enumerate((1.0, 0.1, 0.0)):
+    close(f'driven point: assembled velocity[{i}] [m/s] (drive rate)', m3[0, 7 + i], ref, 1e-8)
+for i, ref in enumerate((0.0, 0.4, 0.0)):
+    close(f'driven point: free angular velocity[{i}] kept [rad/s]', m3[0, 10 + i], ref, 1e-12)
+close('driven point: v_x after one step [m/s]', m3[1, 7], math.cos(2e-3), 1e-6)
 finish()

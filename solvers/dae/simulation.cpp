@@ -84,6 +84,7 @@ SolverSettings SolverSettings::from_model(const Model& m) {
     const Props& ctl = m.control;
     s.skip_assembly = ctl.get_or<bool>("skip initial joint assembly", false);
     s.assembly_stiffness = real_or(ctl, "initial stiffness", 1.0);
+    s.assembly_vel_stiffness = real_or(ctl, "initial velocity stiffness", 1.0);
     s.assembly_tol = real_or(ctl, "assembly tolerance", 1e-6);
     s.assembly_max_iter = static_cast<int>(ctl.get_or<long>("assembly max iterations", 1));
 
@@ -272,7 +273,70 @@ int Simulation::assemble() {
     for (const auto& el : e.elements())
         for (int i = 0; i < el->own_dofs(); ++i) e.yp[el->first_dof() + i] = 0.0;
     e.update(c.time, c.dt);
+    assemble_velocities(active);
     return info.iterations;
+}
+
+// Velocity part of the initial assembly (DESIGN.md 4): the velocities closest to the given ones
+// v0 in the norm of the velocity stiffnesses Kv that satisfy the constraints' time derivative,
+//   Kv (v - v0) - B mu = 0,   Phi_q v + Phi_t = 0,
+// where v = (xdot, w) of the nodes (w = g' at g = 0, which assemble() has just set) and B mu the
+// constraint reactions. With dv = v - v0 this is the assembly matrix [-Kv B; Phi_q 0] at zero
+// multipliers (its constraint rows are r_c(y, t) with Phi_q = dr_c/dy) and the right-hand side
+// -(Phi_q v0 + Phi_t) on the constraint rows; Phi_t is a forward difference in time of r_c at
+// fixed positions. Linear in dv: one solve.
+void Simulation::assemble_velocities(const std::vector<char>& active) {
+    Engine& e = *engine_;
+    const int n = e.size();
+    std::vector<char> node_col(n, 0);
+    std::vector<double> kv(n, 0.0), v0(n, 0.0), rt(n, 0.0);
+    for (const auto& nd : e.nodes()) {
+        if (nd.is_dummy()) continue;
+        double k = nd.desc().props.get_or<double>("assembly velocity stiffness", set_.assembly_vel_stiffness);
+        for (int i = 0; i < nd.pos_cols(); ++i) {
+            node_col[nd.first_dof() + i] = 1;
+            kv[nd.first_dof() + i] = k;
+            v0[nd.first_dof() + i] = e.yp[nd.first_dof() + i];
+        }
+    }
+    // Phi_t by a one-sided (second-order) difference of the constraint rows at fixed positions:
+    // drives usually start at the initial time and are constant before it, so a central
+    // difference would see half their slope.
+    const double eps = 1e-6 * std::max(1.0, std::fabs(t_));
+    for (int k : {0, 1, 2}) {
+        StepContext c{t_ + k * eps, set_.dt, 1.0, Phase::assembly};
+        e.update(c.time, c.dt);
+        e.residual(c, r_.data());
+        const double w = k == 0 ? -3.0 : k == 1 ? 4.0 : -1.0;
+        for (int i = 0; i < n; ++i) rt[i] += w * r_[i] / (2.0 * eps);
+    }
+    StepContext c{t_, set_.dt, 1.0, Phase::assembly};
+    e.update(c.time, c.dt);
+    e.jacobian(c);
+    const CscMatrix& J = e.jac().matrix();
+    // rhs = -(Phi_q v0 + Phi_t) on constraint rows, 0 on node rows and frozen rows.
+    for (int i = 0; i < n; ++i) r_[i] = (active[i] && !node_col[i]) ? -rt[i] : 0.0;
+    double norm = 0.0;
+    for (int col = 0; col < n; ++col) {
+        if (!node_col[col] || v0[col] == 0.0) continue;
+        for (int k = J.col_start()[col]; k < J.col_start()[col + 1]; ++k) {
+            int row = J.row_index()[k];
+            if (active[row] && !node_col[row]) r_[row] -= J.values()[k] * v0[col];
+        }
+    }
+    for (int i = 0; i < n; ++i) norm = std::max(norm, std::fabs(r_[i]));
+    if (norm <= 1e-14) return;  // the given velocities already satisfy the constraints
+    for (int i = 0; i < n; ++i) e.jac().add_to_diagonal(i, !active[i] ? 1.0 : node_col[i] ? -kv[i] : 0.0);
+    ++stats_.factorizations;
+    if (!e.linear_solver().factor(e.jac().matrix())) {
+        StepInfo info;
+        info.time = t_;
+        throw SolverFailure(singular_failure("singular matrix in the velocity part of the initial assembly", info));
+    }
+    e.linear_solver().solve(r_.data());
+    for (int i = 0; i < n; ++i)
+        if (node_col[i]) e.yp[i] += r_[i];
+    e.update(t_, set_.dt);
 }
 
 void Simulation::derivatives() {

@@ -39,7 +39,7 @@ struct SolverSettings {
     int steps_before_red = 1, steps_before_raise = 1, min_iter = 1, max_iter_raise = 0;
     // initial assembly (control data)
     bool skip_assembly = false;
-    double assembly_stiffness = 1.0, assembly_tol = 1e-6;
+    double assembly_stiffness = 1.0, assembly_vel_stiffness = 1.0, assembly_tol = 1e-6;
     int assembly_max_iter = 1;
 
     static SolverSettings from_model(const Model& m);
@@ -92,6 +92,8 @@ public:
     // Initial position assembly (DESIGN.md 4): Kp (x - x0) + phi_x^T lambda = 0, phi = 0.
     // Returns the number of iterations (0 when the initial state already satisfies it).
     int assemble();
+    // Its velocity part (called by assemble()): active = unknowns taking part in the assembly.
+    void assemble_velocities(const std::vector<char>& active);
     void derivatives();
     // One step of size h from the current state; returns false if Newton did not converge.
     bool step(double h, StepInfo& info);
