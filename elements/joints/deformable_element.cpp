@@ -89,10 +89,12 @@ public:
                std::array<Mat3, 2> Rh, LawPtr<N> law, Od od)
         : Element(d), n_(nodes), f_(f), Rh_(Rh), law_(std::move(law)), od_(od) {}
 
+    // The hinge writes moment rows x rotation columns only.
     void declare(PatternBuilder& p) override {
+        const char* mask = Md == Mode::hinge ? "..|.F" : nullptr;
         for (int k = 0; k < 2; ++k)
             for (int j = 0; j < 2; ++j)
-                blocks_[k][j] = p.block(n_[k]->first_dof(), 6, n_[j]->first_dof(), 6);
+                blocks_[k][j] = p.block(n_[k]->first_dof(), 6, n_[j]->first_dof(), 6, mask);
     }
 
     void residual(const StepContext& c, const StateView&, double* r) const override {

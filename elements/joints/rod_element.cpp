@@ -37,11 +37,16 @@ public:
         double l0, LawPtr<1> law)
         : Element(d), n_(nodes), f_(offsets), l0_(l0), law_(std::move(law)) {}
 
+    // Without arms (no offsets, or displacement-only nodes) only force rows x position
+    // columns are written.
     void declare(PatternBuilder& p) override {
+        bool arms = false;
+        for (int k = 0; k < 2; ++k) arms = arms || (n_[k]->has_rotation() && f_[k].squaredNorm() > 0.0);
+        const char* mask = arms ? nullptr : "F.|..";
         for (int k = 0; k < 2; ++k)
             for (int j = 0; j < 2; ++j)
                 blocks_[k][j] = p.block(n_[k]->first_dof(), n_[k]->pos_cols(), n_[j]->first_dof(),
-                                        n_[j]->pos_cols());
+                                        n_[j]->pos_cols(), mask);
     }
 
     void residual(const StepContext& c, const StateView&, double* r) const override {
