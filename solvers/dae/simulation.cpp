@@ -58,6 +58,19 @@ SolverSettings SolverSettings::from_model(const Model& m) {
     s.der_tol = real_or(p, "derivatives tolerance", 1e-6);
     s.der_max_iter = static_cast<int>(p.get_or<long>("derivatives max iterations", 1));
     s.der_auto = p.get_or<bool>("derivatives coefficient auto", false);
+    s.dummy_steps = static_cast<int>(p.get_or<long>("dummy steps number", 0));
+    s.dummy_ratio = real_or(p, "dummy steps ratio", 1e-3);
+    s.dummy_tol = real_or(p, "dummy steps tolerance", s.tol);
+    s.dummy_max_iter = static_cast<int>(p.get_or<long>("dummy steps max iterations", s.max_iter));
+    if (p.find("dummy steps method"))
+        throw InputError(SourceLoc{}, "'dummy steps method' is not supported yet",
+                         "remove it: dummy steps use the integration method of the run");
+    std::string abort = p.get_or<std::string>("abort after", "");
+    s.abort_after = abort == "input"         ? Abort::input
+                    : abort == "assembly"    ? Abort::assembly
+                    : abort == "derivatives" ? Abort::derivatives
+                    : abort == "dummy steps" ? Abort::dummy_steps
+                                             : Abort::none;
     s.der_auto_tries = static_cast<int>(p.get_or<long>("derivatives coefficient max iterations", 6));
     s.der_auto_factor = real_or(p, "derivatives coefficient factor", 10.0);
 
@@ -378,11 +391,38 @@ void Simulation::derivatives() {
     }
     e.update(t_, set_.dt);
     e.commit(c);
-    info.step = 0;
-    emit(info);
+    last_info_ = info;
 }
 
-bool Simulation::step(double h, StepInfo& info) {
+// MBDyn's dummy steps: `number` steps of size ratio * dt after the derivatives phase, with their
+// own tolerance and iteration limit. Time advances by them; the regular integration then starts
+// afresh (one-step first step) from the state they reach, which is output as step 0. Their use:
+// multipliers and accelerations consistent with the positions before the first regular step
+// (the index-3 start transient decays during the tiny steps).
+void Simulation::dummy_steps() {
+    if (set_.dummy_steps <= 0) return;
+    const double h = set_.dummy_ratio * set_.dt;
+    for (int k = 0; k < set_.dummy_steps; ++k) {
+        StepInfo info;
+        if (!step(h, info, set_.dummy_max_iter, set_.dummy_tol))
+            throw SolverFailure(describe_failure("dummy step " + std::to_string(k + 1) + " of " +
+                                                     std::to_string(set_.dummy_steps) + " did not converge",
+                                                 info));
+        last_info_ = info;
+    }
+    // Regular steps restart from here: numbering, history, time base.
+    step_ = 0;
+    have_two_ = false;
+    T_ = set_.dt;
+    k_const_ = 0;
+    t_base_ = t_;
+    last_info_.step = 0;
+    last_info_.time = t_;
+}
+
+bool Simulation::step(double h, StepInfo& info) { return step(h, info, set_.max_iter, set_.tol); }
+
+bool Simulation::step(double h, StepInfo& info, int max_iter, double tol) {
     Engine& e = *engine_;
     const int n = e.size();
     bool first = !have_two_;
@@ -407,7 +447,7 @@ bool Simulation::step(double h, StepInfo& info) {
     info.step = step_ + 1;
     info.time = t_new;
     info.dt = h;
-    bool ok = newton(c, cd, ca, set_.max_iter, set_.tol, info, false);
+    bool ok = newton(c, cd, ca, max_iter, tol, info, false);
     if (!ok) {
         // The rebased history is the last converged state in the current node frames.
         e.y = y1_;
@@ -436,8 +476,21 @@ void Simulation::emit(const StepInfo& info) {
 RunStats Simulation::run() {
     for (auto* k : sinks_) k->begin(*engine_);
     try {
-        assemble();
-        derivatives();
+        using Abort = SolverSettings::Abort;
+        last_info_.time = t_;
+        last_info_.dt = set_.dt;
+        if (set_.abort_after != Abort::input) {
+            assemble();
+            if (set_.abort_after != Abort::assembly) {
+                derivatives();
+                if (set_.abort_after != Abort::derivatives) dummy_steps();
+            }
+        }
+        emit(last_info_);
+        if (set_.abort_after != Abort::none) {
+            for (auto* k : sinks_) k->end(*engine_, "");
+            return stats_;
+        }
         double h = set_.dt;
         int easy_steps = 0;
         const double eps = 1e-6 * set_.dt;

@@ -31,6 +31,12 @@ struct SolverSettings {
     // `derivatives coefficient: auto`: when the phase fails, retry with the coefficient times
     // der_auto_factor, at most der_auto_tries more times.
     bool der_auto = false;
+    // dummy steps (mbdyn-syntax.md 2.1): number, size ratio to dt, tolerance, max iterations
+    int dummy_steps = 0;
+    double dummy_ratio = 1e-3, dummy_tol = 1e-6;
+    int dummy_max_iter = 1;
+    // `abort after:` stop (successfully) after that phase
+    enum class Abort { none, input, assembly, derivatives, dummy_steps } abort_after = Abort::none;
     int der_auto_tries = 6;
     double der_auto_factor = 10.0;
     // strategy: factor
@@ -95,8 +101,11 @@ public:
     // Its velocity part (called by assemble()): active = unknowns taking part in the assembly.
     void assemble_velocities(const std::vector<char>& active);
     void derivatives();
+    // The dummy steps (after derivatives(); restart the regular step numbering).
+    void dummy_steps();
     // One step of size h from the current state; returns false if Newton did not converge.
     bool step(double h, StepInfo& info);
+    bool step(double h, StepInfo& info, int max_iter, double tol);
 
 private:
     bool newton(const StepContext& c, const StepCoefficients& cd, const StepCoefficients& ca, int max_iter,
@@ -115,6 +124,7 @@ private:
     long step_ = 0;
     bool have_two_ = false;
     std::vector<OutputSink*> sinks_;
+    StepInfo last_info_;  // step 0 (after derivatives or dummy steps), emitted by run()
     RunStats stats_;
 };
 
