@@ -1,5 +1,6 @@
-// Imposed velocity components (mbdyn-syntax.md 5.2): `linear velocity` and `angular velocity`.
-// One velocity-level row and one multiplier each (DESIGN.md 2: A ydot = b).
+// Imposed velocity and acceleration components (mbdyn-syntax.md 5.2): `linear velocity`,
+// `angular velocity`, `linear acceleration`, `angular acceleration`. One velocity-level row and one
+// multiplier each (DESIGN.md 2: A ydot = b); the acceleration joints add a differential unknown.
 //
 // linear velocity:   d . xdot = v(t), d a fixed unit vector. MBDyn reads the direction in the
 //                    node frame and then uses its components as global ones (the node's initial
@@ -13,8 +14,15 @@
 // Velocity rows go through the node chain rule with velocities. The rows take no part in the
 // initial assembly (their multipliers are held there), as the total joint's velocity rows.
 //
-// .jnt output: the reaction on the node, (F, 0, 0) and F d for the linear joint, (M, 0, 0) and
-// M u for the angular one, then MBDyn's extra column: the imposed value v(t) or w(t).
+// Acceleration joints (MBDyn: a differential unknown q with q' = a(t) and the velocity row
+// d . xdot = q): here q is the velocity gained since the start, q(t0) = 0, and the row is
+//   d . xdot = v0 + q   (u . w = w0 + q),   with v0 = d . xdot(t0) (w0 = u(t0) . w(t0)) taken
+// from the node's initial state, which MBDyn copies into q at the start. Own unknowns: q
+// (differential), then the multiplier. Rows: a(t) - q' (dr/dq' = -1), then the velocity row
+// (dr/dq = 1, so dCoef in the iteration matrix).
+//
+// .jnt output: the reaction on the node, (F, 0, 0) and F d for the linear joints, (M, 0, 0) and
+// M u for the angular ones, then MBDyn's extra column: the imposed value v(t), w(t) or a(t).
 #include "elements/joints/joint_kit.hpp"
 
 namespace mbs {
@@ -22,63 +30,82 @@ namespace {
 
 using el::End;
 using el::Mat63;
-using Row6 = Eigen::Matrix<double, 1, 6>;
 using Row3 = Eigen::Matrix<double, 1, 3>;
 
 class VelocityJoint final : public Element {
 public:
-    VelocityJoint(const EntityDesc& d, StructNode& n, const Vec3& dir, DrivePtr drive, bool angular)
-        : Element(d), dir_(dir), drive_(std::move(drive)), angular_(angular) {
+    // accel: an acceleration joint, whose velocity row starts from v0 (see the file comment).
+    VelocityJoint(const EntityDesc& d, StructNode& n, const Vec3& dir, DrivePtr drive, bool angular, bool accel)
+        : Element(d), dir_(dir), drive_(std::move(drive)), angular_(angular), accel_(accel) {
         e_.node = &n;
+        if (accel_) v0_ = direction().dot(angular_ ? n.w : n.xdot);
     }
-    int own_dofs() const override { return 1; }
-    std::string own_dof_name(int) const override {
+    int own_dofs() const override { return accel_ ? 2 : 1; }
+    DofOrder own_dof_order(int i) const override {
+        return accel_ && i == 0 ? DofOrder::differential : DofOrder::algebraic;
+    }
+    std::string own_dof_name(int i) const override {
+        if (accel_ && i == 0) return angular_ ? "imposed angular acceleration" : "imposed acceleration";
         return angular_ ? "imposed angular velocity" : "imposed velocity";
     }
 
     // Node rows x node columns: only the angular joint's moment rows depend on the rotation.
     void declare(PatternBuilder& p) override {
         b_.nn_mask = angular_ ? "..|.F" : "..|..";
-        b_.declare(p, &e_, 1, first_dof(), 1);
+        b_.declare(p, &e_, 1, first_dof(), own_dofs(), accel_);
     }
 
     void residual(const StepContext& c, const StateView& s, double* r) const override {
         const StructNode& n = *e_.node;
-        double lam = s.yp[first_dof()];
+        const int f = first_dof(), li = f + (accel_ ? 1 : 0);
+        double lam = s.yp[li];
         Vec3 u = direction();
         if (angular_)
             el::add_wrench(r, n, Vec3::Zero(), lam * u);
         else
             el::add_wrench(r, n, lam * u, Vec3::Zero());
-        r[first_dof()] += drive_->value(c.time) - u.dot(angular_ ? n.w : n.xdot);
+        double imposed = drive_->value(c.time);
+        if (accel_) {
+            r[f] += imposed - s.yp[f];
+            imposed = v0_ + s.y[f];
+        }
+        r[li] += imposed - u.dot(angular_ ? n.w : n.xdot);
     }
 
     void jacobian(const StepContext& c, const StateView& s, Jacobian& J) const override {
         const StructNode& n = *e_.node;
-        double lam = s.yp[first_dof()];
+        const int li = accel_ ? 1 : 0;
+        double lam = s.yp[first_dof() + li];
         Vec3 u = direction();
-        Eigen::Matrix<double, 6, 1> nl = Eigen::Matrix<double, 6, 1>::Zero();
+        Eigen::Matrix<double, 6, 2> nl = Eigen::Matrix<double, 6, 2>::Zero();
         Row3 Dx = Row3::Zero(), Dth = Row3::Zero(), Dxd = Row3::Zero(), Dw = Row3::Zero();
         if (angular_) {
-            nl.tail<3>() = u;
+            nl.block<3, 1>(3, li) = u;
             Mat63 Dmth = Mat63::Zero();
             Dmth.bottomRows<3>() = -lam * skew(u);
             J.add(b_.nn[0][0], n.chain_pos<6>(Mat63::Zero(), Dmth, c));
             Dth = -u.cross(n.w).transpose();
             Dw = -u.transpose();
         } else {
-            nl.head<3>() = u;
+            nl.block<3, 1>(0, li) = u;
             Dxd = -u.transpose();
         }
         J.add(b_.nl[0], nl);
-        Row6 row = n.chain<1>(Dx, Dth, Dxd, Dw, c);
-        J.add(b_.ln[0], row);
+        Eigen::Matrix<double, 2, 6> rows = Eigen::Matrix<double, 2, 6>::Zero();
+        rows.row(li) = n.chain<1>(Dx, Dth, Dxd, Dw, c);
+        J.add(b_.ln[0], rows);
+        if (accel_) {
+            Eigen::Matrix2d ll = Eigen::Matrix2d::Zero();
+            ll(0, 0) = -1.0;
+            ll(1, 0) = c.dCoef;
+            J.add(b_.ll, ll);
+        }
     }
 
     void after_step(const StepContext& c, const StateView& s) override {
         drive_->after_step();
         time_ = c.time;
-        lam_ = s.yp[first_dof()];
+        lam_ = s.yp[first_dof() + (accel_ ? 1 : 0)];
     }
     const char* output_file() const override { return "jnt"; }
     bool reaction(Vec3& f, Vec3& m, Vec3& F, Vec3& M) const override {
@@ -101,23 +128,27 @@ private:
     End e_;
     Vec3 dir_;
     DrivePtr drive_;
-    bool angular_;
+    bool angular_, accel_;
+    double v0_ = 0.0;
     el::JointBlocks b_;
     double lam_ = 0.0, time_ = 0.0;
 };
 
-template <bool Angular>
+template <bool Angular, bool Accel>
 std::unique_ptr<Element> make_velocity(const EntityDesc& d, BuildContext& ctx) {
     StructNode& n = el::node_prop(ctx, d, "node");
     if (Angular && !n.has_rotation())
-        ctx.error(d, "an angular velocity joint needs a node with rotations", "use a static or dynamic node");
+        ctx.error(d, "an angular velocity or acceleration joint needs a node with rotations",
+                  "use a static or dynamic node");
     DrivePtr drive = make_drive(*d.props.get<std::shared_ptr<const DriveSpec>>("drive"), ctx.drive_env());
-    return std::make_unique<VelocityJoint>(d, n, d.props.get<Vec3>("direction"), std::move(drive), Angular);
+    return std::make_unique<VelocityJoint>(d, n, d.props.get<Vec3>("direction"), std::move(drive), Angular, Accel);
 }
 
 }  // namespace
 
-MBS_REGISTER_ELEMENT_RUNTIME("joint", "linear velocity", make_velocity<false>);
-MBS_REGISTER_ELEMENT_RUNTIME("joint", "angular velocity", make_velocity<true>);
+MBS_REGISTER_ELEMENT_RUNTIME("joint", "linear velocity", (make_velocity<false, false>));
+MBS_REGISTER_ELEMENT_RUNTIME("joint", "angular velocity", (make_velocity<true, false>));
+MBS_REGISTER_ELEMENT_RUNTIME("joint", "linear acceleration", (make_velocity<false, true>));
+MBS_REGISTER_ELEMENT_RUNTIME("joint", "angular acceleration", (make_velocity<true, true>));
 
 }  // namespace mbs

@@ -1,7 +1,7 @@
 // Finite-difference Jacobian tests of the constraint joints: in line, in plane, prismatic, cardano
 // hinge/pin/rotation, revolute rotation, distance (constant, `from nodes`, driven, displacement
-// nodes) and linear/angular velocity, at random states (jacobian_check.hpp), with offsets and
-// frames off the identity so that every term of the derivations is exercised.
+// nodes), linear/angular velocity and acceleration, at random states (jacobian_check.hpp), with
+// offsets and frames off the identity so that every term of the derivations is exercised.
 #include "solvers/dae/test/jacobian_check.hpp"
 
 namespace mbs::test {
@@ -87,6 +87,14 @@ TEST(ConstraintJointsJacobian, LinearAndAngularVelocity) {
                                "joint: 2, angular velocity, 3, -0.2, 0.4, 1., const, 1.5;\n"
                                "joint: 3, linear velocity, 1, 1., 0., 0., const, 0.2;\n",
                                3));
+}
+
+// The acceleration joints' differential unknown (the velocity gained) enters the velocity row with
+// dCoef; random states give it a nonzero value and derivative.
+TEST(ConstraintJointsJacobian, LinearAndAngularAcceleration) {
+    expect_exact_jacobian(deck("joint: 1, linear acceleration, 2, 0.3, -0.5, 0.8, sine, 0., 2., 0.5, forever, 0.1;\n"
+                               "joint: 2, angular acceleration, 3, -0.2, 0.4, 1., const, 1.5;\n",
+                               2));
 }
 
 }  // namespace
