@@ -27,8 +27,15 @@
 //   node 2 moment: -[a_2] dF - [F][a_2] dth_2 - dM
 // Rotations must stay below pi (rotvec is discontinuous there), as in MBDyn.
 //
+// Invariant deformable hinge (MBDyn's ElasticHingeJointInv / ViscousHingeJointInv): the moment
+// and omega use the mid frame Rm = Ra exp(theta/2) instead of Ra: omega = Rm^T (w_2 - w_1),
+// M = Rm m. With dRm = [psi] Rm, psi = dth_1 + 1/2 Ra J(theta/2) dtheta = (I - P) dth_1 + P dth_2,
+// P = 1/2 Ra J(theta/2) J^-1(theta) Ra^T (J: the left Jacobian), the terms [.] dth_1 of domega and
+// dM become [.] psi. (P = 0 gives the plain hinge.)
+//
 // Output (.jnt, MBDyn's columns after the reaction f, m (local) and F, M (global)):
-//   deformable hinge:              E, then omega if the law is viscous
+//   deformable hinge:              E, then omega if the law is viscous (the invariant hinge:
+//                                  m, M = Rm m and omega in the mid frame Rm, as MBDyn)
 //   deformable displacement joint: e_d, then ed if the law is viscous
 //   deformable joint:              e_d, E, then (ed, omega) if the law is viscous
 // E is the relative rotation in the `orientation description` (default: the control data's
@@ -49,6 +56,16 @@ using el::Mat63;
 using Mat6 = Eigen::Matrix<double, 6, 6>;
 using Vec6 = Eigen::Matrix<double, 6, 1>;
 
+// Left Jacobian of the rotation vector, exp(phi + dphi) = exp(J dphi) exp(phi):
+//   J = I + (1 - cos a)/a^2 [phi] + (a - sin a)/a^3 [phi]^2,  a = |phi|.
+Mat3 rotvec_jacobian(const Vec3& phi) {
+    const double a2 = phi.squaredNorm(), a = std::sqrt(a2);
+    const Mat3 K = skew(phi);
+    const double c1 = a < 1e-4 ? 0.5 - a2 / 24.0 : (1.0 - std::cos(a)) / a2;
+    const double c2 = a < 1e-4 ? 1.0 / 6.0 - a2 / 120.0 : (a - std::sin(a)) / (a2 * a);
+    return Mat3::Identity() + c1 * K + c2 * K * K;
+}
+
 // Inverse of the left Jacobian of the rotation vector:
 //   J^-1 = I - 1/2 [theta] + (1 - a sin a / (2 (1 - cos a))) / a^2 [theta]^2,  a = |theta|
 // (series 1/12 + a^2/720 near 0).
@@ -60,7 +77,7 @@ Mat3 rotvec_jacobian_inverse(const Vec3& th) {
     return Mat3::Identity() - 0.5 * K + c * K * K;
 }
 
-enum class Mode { displacement, hinge, joint };
+enum class Mode { displacement, hinge, invariant_hinge, joint };
 
 // Output format of the relative rotation.
 enum class Od { euler123, euler313, euler321, vector, matrix };
@@ -77,13 +94,16 @@ Od parse_od(const std::string& s) {
 struct Kin {
     Vec3 a[2], c, u, theta;
     Mat3 Ra;
+    Mat3 Rl;  // frame of the moment and of omega: Ra, or the mid frame of the invariant hinge
+    Mat3 P;   // dRl = [(I - P) dth_1 + P dth_2] Rl
     Vec6 e, ed;
 };
 
 template <int N, Mode Md>
 class Deformable final : public Element {
 public:
-    static constexpr int off = Md == Mode::hinge ? 3 : 0;  // first of the six strains used
+    static constexpr bool hinge = Md == Mode::hinge || Md == Mode::invariant_hinge;
+    static constexpr int off = hinge ? 3 : 0;  // first of the six strains used
 
     Deformable(const EntityDesc& d, std::array<StructNode*, 2> nodes, std::array<Vec3, 2> f,
                std::array<Mat3, 2> Rh, LawPtr<N> law, Od od)
@@ -91,7 +111,7 @@ public:
 
     // The hinge writes moment rows x rotation columns only.
     void declare(PatternBuilder& p) override {
-        const char* mask = Md == Mode::hinge ? "..|.F" : nullptr;
+        const char* mask = hinge ? "..|.F" : nullptr;
         for (int k = 0; k < 2; ++k)
             for (int j = 0; j < 2; ++j)
                 blocks_[k][j] = p.block(n_[k]->first_dof(), 6, n_[j]->first_dof(), 6, mask);
@@ -102,7 +122,7 @@ public:
         Vec6 fl;
         Mat6 Kl, Cl;
         local_law(k, c.time, fl, Kl, Cl);
-        const Vec3 F = k.Ra * fl.head<3>(), M = k.Ra * fl.tail<3>();
+        const Vec3 F = k.Ra * fl.head<3>(), M = k.Rl * fl.tail<3>();
         el::add_wrench(r, *n_[0], F, k.c.cross(F) + M);
         el::add_wrench(r, *n_[1], -F, -k.a[1].cross(F) - M);
     }
@@ -113,8 +133,10 @@ public:
         Vec6 fl;
         Mat6 Kl, Cl;
         local_law(k, c.time, fl, Kl, Cl);
-        const Vec3 F = k.Ra * fl.head<3>(), M = k.Ra * fl.tail<3>();
-        const Mat3 RaT = k.Ra.transpose();
+        const Vec3 F = k.Ra * fl.head<3>(), M = k.Rl * fl.tail<3>();
+        const Mat3 RaT = k.Ra.transpose(), RlT = k.Rl.transpose();
+        const Mat3 Psi[2] = {Mat3::Identity() - k.P, k.P};
+        const Mat3 W21 = skew(Vec3(n_[1]->w - n_[0]->w));
         const Mat3 Jinv = rotvec_jacobian_inverse(k.theta);
         const Mat3 A2 = skew(k.a[1]), W1 = skew(n_[0]->w);
         const Mat3 sF = skew(F), sM = skew(M);
@@ -130,8 +152,8 @@ public:
                 Ded[1].topRows<3>() = RaT * skew(k.u);
                 Ded[2].topRows<3>() = -RaT;
                 Ded[3].topRows<3>() = RaT * skew(k.c);
-                Ded[1].bottomRows<3>() = RaT * skew(Vec3(n_[1]->w - n_[0]->w));
-                Ded[3].bottomRows<3>() = -RaT;
+                Ded[1].bottomRows<3>() = RlT * W21 * Psi[0];
+                Ded[3].bottomRows<3>() = -RlT;
             } else {
                 De[0].topRows<3>() = RaT;
                 De[1].topRows<3>() = -RaT * A2;
@@ -140,17 +162,19 @@ public:
                 Ded[1].topRows<3>() = RaT * skew(Vec3(n_[0]->w - n_[1]->w)) * A2;
                 Ded[2].topRows<3>() = RaT;
                 Ded[3].topRows<3>() = -RaT * A2;
-                Ded[3].bottomRows<3>() = RaT;
+                Ded[1].bottomRows<3>() = RlT * W21 * Psi[1];
+                Ded[3].bottomRows<3>() = RlT;
             }
             Mat3 DF[4], DM[4], Dc[4];
             for (int v = 0; v < 4; ++v) {
                 const Mat63 Dfl = Kl * De[v] + Cl * Ded[v];
                 DF[v] = k.Ra * Dfl.topRows<3>();
-                DM[v] = k.Ra * Dfl.bottomRows<3>();
+                DM[v] = k.Rl * Dfl.bottomRows<3>();
                 Dc[v].setZero();
             }
+            DM[1] -= sM * Psi[j];
             if (j == 0) {
-                DF[1] -= sF, DM[1] -= sM;
+                DF[1] -= sF;
                 Dc[0] = -Mat3::Identity();
             } else {
                 Dc[0] = Mat3::Identity();
@@ -175,6 +199,7 @@ public:
         Mat6 Kl, Cl;
         local_law(k, c.time, fl_, Kl, Cl);
         Ra_ = k.Ra;
+        Rl_ = k.Rl;
         e_ = k.e;
         ed_ = k.ed;
         Rr_ = k.Ra.transpose() * n_[1]->R * Rh_[1];
@@ -185,7 +210,7 @@ public:
         f = fl_.head<3>();
         m = fl_.tail<3>();
         F = Ra_ * f;
-        M = Ra_ * m;
+        M = Rl_ * m;
         return true;
     }
     int output_values(double* v) const override {
@@ -194,7 +219,7 @@ public:
             for (int i = 0; i < a.size(); ++i) v[n++] = a[i];
         };
         const bool viscous = (law_->kind() & law_viscous) != 0;
-        if (Md != Mode::hinge) put(e_.head<3>());
+        if (!hinge) put(e_.head<3>());
         if (Md != Mode::displacement) put_rotation(v, n);
         if (viscous) put(ed_.template segment<Md == Mode::joint ? 6 : 3>(off));
         return n;
@@ -213,10 +238,17 @@ private:
         k.c = k.a[0] + d;
         k.u = ddot - n1.w.cross(d);
         k.theta = matrix_to_rotation_vector(k.Ra.transpose() * Rb);
+        k.Rl = k.Ra;
+        k.P.setZero();
+        if constexpr (Md == Mode::invariant_hinge) {
+            k.Rl = k.Ra * rotation_vector_to_matrix(0.5 * k.theta);
+            k.P = 0.5 * k.Ra * rotvec_jacobian(0.5 * k.theta) * rotvec_jacobian_inverse(k.theta) *
+                  k.Ra.transpose();
+        }
         k.e.head<3>() = k.Ra.transpose() * d;
         k.e.tail<3>() = k.theta;
         k.ed.head<3>() = k.Ra.transpose() * k.u;
-        k.ed.tail<3>() = k.Ra.transpose() * (n2.w - n1.w);
+        k.ed.tail<3>() = k.Rl.transpose() * (n2.w - n1.w);
         return k;
     }
 
@@ -261,7 +293,7 @@ private:
     Od od_;
     BlockId blocks_[2][2] = {{-1, -1}, {-1, -1}};
     Vec6 fl_ = Vec6::Zero(), e_ = Vec6::Zero(), ed_ = Vec6::Zero();
-    Mat3 Ra_ = Mat3::Identity(), Rr_ = Mat3::Identity();
+    Mat3 Ra_ = Mat3::Identity(), Rl_ = Mat3::Identity(), Rr_ = Mat3::Identity();
 };
 
 template <int N, Mode Md>
@@ -283,6 +315,8 @@ std::unique_ptr<Element> make_deformable(const EntityDesc& d, BuildContext& ctx)
 }  // namespace
 
 MBS_REGISTER_ELEMENT_RUNTIME("joint", "deformable hinge", (make_deformable<3, Mode::hinge>));
+MBS_REGISTER_ELEMENT_RUNTIME("joint", "invariant deformable hinge",
+                             (make_deformable<3, Mode::invariant_hinge>));
 MBS_REGISTER_ELEMENT_RUNTIME("joint", "deformable displacement joint",
                              (make_deformable<3, Mode::displacement>));
 MBS_REGISTER_ELEMENT_RUNTIME("joint", "deformable displacement hinge",

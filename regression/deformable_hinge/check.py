@@ -15,6 +15,13 @@ References (closed form, no external data):
  - .jnt: the rotation columns (orientation vector) = psi RH^T z and the relative angular velocity
    = wz RH^T z (1e-12); the local moment = KT theta + CT omega, the global moment = RH m =
    (0, 0, KT psi + CT wz), the force columns 0 (1e-9: 16 digits of output).
+Large 3D rotations (tumbling.mbd here: a body tumbling on an isotropic elastic hinge, plain and
+invariant, |theta| up to ~1.8 rad):
+ - energy 1/2 w.(R J R^T) w + 1/2 K |theta|^2 conserved (both moments are its gradient): drift
+   below 1e-6 relative at h = 1e-3 (the method's O((w h)^2) energy error; observed 3.8e-7,
+   9.4e-8 at h/2);
+ - the plain and the invariant hinge give the same motion (their moments are equal for an
+   isotropic law): positions, orientations and angular velocities to 1e-9.
 """
 import os
 import sys
@@ -94,4 +101,28 @@ M_ref = np.column_stack([0 * t, 0 * t, KT * psi + CT * wz])
 close('.jnt global moment (0, 0, KT psi + CT wz) [N m]', np.abs(jnt[:, 10:13] - M_ref).max(), 0.0,
       1e-9)
 close('.jnt force columns', max(np.abs(jnt[:, 1:4]).max(), np.abs(jnt[:, 7:10]).max()), 0.0, 0.0)
+
+# --- tumbling: plain and invariant hinges, energy
+
+
+def euler123(deg):
+    a = np.radians(deg)
+    return rot(0, a[0]) @ rot(1, a[1]) @ rot(2, a[2])
+
+
+here = os.path.dirname(os.path.abspath(__file__))
+r = Run(exe, os.path.join(here, 'tumbling.mbd'), work, 'tumbling')
+J, KH = np.diag([1.0, 2.0, 3.0]), 5.0
+for node, joint, name in ((2, 1, 'plain'), (4, 2, 'invariant')):
+    b, j = r.rows('mov', node), r.rows('jnt', joint)
+    E = []
+    for k in range(len(b)):
+        R, w, th = euler123(b[k, 4:7]), b[k, 10:13], j[k, 13:16]
+        E.append(0.5 * w @ (R @ J @ R.T) @ w + 0.5 * KH * th @ th)
+    E = np.array(E)
+    print(f'     {name}: max |theta| = {np.linalg.norm(j[:, 13:16], axis=1).max():.3f} rad')
+    close(f'{name} hinge: energy drift max |E - E0| / E0', np.abs(E - E[0]).max() / E[0], 0.0, 1e-6)
+b2, b4 = r.rows('mov', 2), r.rows('mov', 4)
+b4[:, 3] -= 1.0
+close('plain and invariant hinges move alike', np.abs(b2[:, 1:] - b4[:, 1:]).max(), 0.0, 1e-9)
 finish()

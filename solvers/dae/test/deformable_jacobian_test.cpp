@@ -90,6 +90,13 @@ TEST(DeformableJacobian, DeformableHinge) {
                                       visco3 + ";\n"));
 }
 
+// Moment and omega in the mid frame Ra exp(theta/2).
+TEST(DeformableJacobian, InvariantDeformableHinge) {
+    expect_exact_jacobian(deck(1, "joint: 1, invariant deformable hinge, 2, orientation, euler123,"
+                                  " 0.2, -0.5, 0.3, 3, orientation, euler123, -0.1, 0.4, 0.2, " +
+                                      visco3 + ";\n"));
+}
+
 TEST(DeformableJacobian, DeformableJoint) {
     expect_exact_jacobian(
         deck(1, "joint: 1, deformable joint, 2, 0.1, -0.2, 0.3, orientation, euler123, 0.2, -0.5,"
