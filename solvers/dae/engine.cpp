@@ -145,6 +145,7 @@ void Engine::residual(const StepContext& c, double* r) {
     StateView s = state();
     for (const auto& e : elements_)
         if (c.phase == Phase::dynamic || e->in_assembly()) e->residual(c, s, r);
+    for (int i : redundant_) r[i] = yp[i];
 }
 
 void Engine::jacobian(const StepContext& c) {
@@ -152,6 +153,20 @@ void Engine::jacobian(const StepContext& c) {
     StateView s = state();
     for (const auto& e : elements_)
         if (c.phase == Phase::dynamic || e->in_assembly()) e->jacobian(c, s, *jac_);
+    double* v = jac_->matrix().values();
+    for (int k : redundant_slots_) v[k] = 0.0;
+    for (int i : redundant_) jac_->add_to_diagonal(i, 1.0);
+}
+
+void Engine::set_redundant(const std::vector<int>& rows) {
+    redundant_ = rows;
+    std::vector<char> mark(n_, 0);
+    for (int i : rows) mark[i] = 1;
+    redundant_slots_.clear();
+    const CscMatrix& A = jac_->matrix();
+    for (int col = 0; col < n_; ++col)
+        for (int k = A.col_start()[col]; k < A.col_start()[col + 1]; ++k)
+            if (mark[A.row_index()[k]]) redundant_slots_.push_back(k);
 }
 
 void Engine::commit(const StepContext& c) {

@@ -61,6 +61,11 @@ public:
     // Initial momenta consistent with the initial velocities (beta = m xdot + w x S, ...).
     void initialize_momenta(const StepContext& c, double* scratch);
 
+    // Redundant constraint equations (rows of element-owned algebraic unknowns): each is
+    // replaced by lambda_i = 0 (residual y'_i, Jacobian row e_i). Set-up time only.
+    void set_redundant(const std::vector<int>& rows);
+    const std::vector<int>& redundant() const { return redundant_; }
+
 private:
     void build_nodes();
     void build_elements();
@@ -75,6 +80,7 @@ private:
     std::vector<DofOrder> order_;
     std::vector<EquationInfo> eq_info_;
     std::unique_ptr<Jacobian> jac_;
+    std::vector<int> redundant_, redundant_slots_;  // rows, and the value slots of those rows
     std::unique_ptr<LinearSolver> lin_;
     SimClock clock_;
     DriveEnv drive_env_;

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include <Eigen/Dense>
+
 #include "core/source.hpp"
 
 namespace mbs {
@@ -198,8 +200,14 @@ bool Simulation::newton(const StepContext& c, const StepCoefficients& cd, const 
         if (set_.modified_newton <= 1 || it % set_.modified_newton == 0) {
             e.jacobian(c);
             ++stats_.factorizations;
-            if (!e.linear_solver().factor(e.jac().matrix()))
-                throw SolverFailure(singular_failure("singular iteration matrix", info));
+            if (!e.linear_solver().factor(e.jac().matrix())) {
+                if (!resolve_redundancy()) throw SolverFailure(singular_failure("singular iteration matrix", info));
+                e.update(c.time, c.dt);
+                e.residual(c, r_.data());
+                e.jacobian(c);
+                if (!e.linear_solver().factor(e.jac().matrix()))
+                    throw SolverFailure(singular_failure("singular iteration matrix", info));
+            }
         }
         for (int i = 0; i < n; ++i) r_[i] = -r_[i];
         e.linear_solver().solve(r_.data());
@@ -215,6 +223,71 @@ bool Simulation::newton(const StepContext& c, const StepCoefficients& cd, const 
         info.sol_conv = set_.sol_tol > 0.0 && info.sol_err <= set_.sol_tol;
         ++stats_.iterations;
     }
+}
+
+// A factorization that KLU reports singular, or whose pivot-ratio estimate is below 1e-13
+// (dependent rows leave round-off pivots that KLU does not call singular).
+bool Simulation::factor_checked() {
+    LinearSolver& ls = engine_->linear_solver();
+    return ls.factor(engine_->jac().matrix()) && !(ls.rcond() < 1e-13);
+}
+
+// Redundant constraints (closed loops with more equations than independent ones, e.g. a planar
+// four-bar modelled with spatial revolute hinges). The constraint rows of the iteration matrix
+// just built, restricted to the node columns, are Phi_q (for position constraints the phi/dCoef
+// scaling makes them exactly dphi/dy; velocity constraints contribute their dr/dy' + dCoef dr/dy).
+// They are orthogonalized in deck order (modified Gram-Schmidt, applied twice for stability); a
+// row whose remainder is below 1e-9 of its norm depends on earlier rows. Each such equation is
+// replaced by lambda = 0 (Engine::set_redundant): the motion is that of the independent
+// equations; the reactions of the joints involved are not unique (this choice carries them on
+// the earlier equations). Done once, at the first singular factorization; dense, so limited to
+// (constraint rows) x (node unknowns) <= 1e7.
+bool Simulation::resolve_redundancy() {
+    if (redundancy_checked_) return false;
+    redundancy_checked_ = true;
+    Engine& e = *engine_;
+    const int n = e.size();
+    int nn = n;  // node unknowns come first
+    for (const auto& el : e.elements())
+        if (el->own_dofs() > 0) nn = std::min(nn, el->first_dof());
+    std::vector<int> rows;
+    for (int i = nn; i < n; ++i)
+        if (e.order(i) == DofOrder::algebraic) rows.push_back(i);
+    if (rows.empty() || static_cast<double>(rows.size()) * nn > 1e7) return false;
+    std::vector<int> where(n, -1);
+    for (std::size_t k = 0; k < rows.size(); ++k) where[rows[k]] = static_cast<int>(k);
+    Eigen::MatrixXd A = Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(rows.size()), nn);
+    const CscMatrix& J = e.jac().matrix();
+    for (int col = 0; col < nn; ++col)
+        for (int k = J.col_start()[col]; k < J.col_start()[col + 1]; ++k)
+            if (int r = where[J.row_index()[k]]; r >= 0) A(r, col) = J.values()[k];
+    std::vector<Eigen::VectorXd> basis;
+    std::vector<int> redundant;
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+        Eigen::VectorXd v = A.row(static_cast<Eigen::Index>(k)).transpose();
+        const double norm0 = v.norm();
+        for (int pass = 0; pass < 2; ++pass)
+            for (const auto& q : basis) v -= q.dot(v) * q;
+        if (norm0 == 0.0 || v.norm() <= 1e-9 * norm0) {
+            redundant.push_back(rows[k]);
+        } else {
+            basis.push_back(v / v.norm());
+        }
+    }
+    if (redundant.empty()) return false;
+    e.set_redundant(redundant);
+    std::string msg = "redundant constraints: " + std::to_string(redundant.size()) + " of " +
+                      std::to_string(rows.size()) + " constraint equations depend on the others";
+    std::string owner;
+    for (int i : redundant) {
+        const EquationInfo& q = e.equation(i);
+        if (q.owner != owner) msg += "\n  " + q.owner + ":", owner = q.owner;
+        msg += " " + q.name + ";";
+    }
+    msg += "\n  they are replaced by zero multipliers: the motion is unaffected, the reactions of these "
+           "joints are not unique";
+    if (on_warning) on_warning(msg);
+    return true;
 }
 
 // Unknowns: node positions and incremental rotations (in y), multipliers of the joints that take
@@ -266,10 +339,20 @@ int Simulation::assemble() {
                                                  info) +
                                 "\n  hint: check the joints' initial geometry, raise 'max iterations' in control "
                                 "data, or 'skip initial joint assembly;'");
-        e.jacobian(c);
-        for (int i = 0; i < n; ++i) e.jac().add_to_diagonal(i, active[i] ? -kp[i] : 1.0);
-        if (!e.linear_solver().factor(e.jac().matrix()))
-            throw SolverFailure(singular_failure("singular matrix in the initial assembly", info));
+        auto build = [&] {
+            e.jacobian(c);
+            for (int i = 0; i < n; ++i) e.jac().add_to_diagonal(i, active[i] ? -kp[i] : 1.0);
+        };
+        build();
+        if (!factor_checked()) {
+            if (!resolve_redundancy()) throw SolverFailure(singular_failure("singular matrix in the initial assembly", info));
+            e.update(c.time, c.dt);
+            e.residual(c, r_.data());
+            for (int i = 0; i < n; ++i) r_[i] = active[i] ? r_[i] - kp[i] * (e.y[i] - x0[i]) : 0.0;
+            build();
+            if (!factor_checked())
+                throw SolverFailure(singular_failure("singular matrix in the initial assembly", info));
+        }
         for (int i = 0; i < n; ++i) r_[i] = -r_[i];
         e.linear_solver().solve(r_.data());
         for (int i = 0; i < n; ++i)

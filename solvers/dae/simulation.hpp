@@ -2,6 +2,7 @@
 // control (`strategy: factor`) and output sinks fed once per step.
 #pragma once
 
+#include <cstdio>
 #include <functional>
 #include <limits>
 #include <memory>
@@ -90,6 +91,10 @@ public:
     std::function<bool(double)> keep_going;
     // Whether step n (at time t) is an output step (default: all).
     std::function<bool(long, double)> is_output_step;
+    // Warnings of the run (redundant constraints); default: printed to stderr.
+    std::function<void(const std::string&)> on_warning = [](const std::string& w) {
+        std::fprintf(stderr, "mbsolve: warning: %s\n", w.c_str());
+    };
 
     // Runs the derivatives phase and the time loop; throws SolverFailure.
     RunStats run();
@@ -111,6 +116,8 @@ private:
     bool newton(const StepContext& c, const StepCoefficients& cd, const StepCoefficients& ca, int max_iter,
                 double tol, StepInfo& info, bool derivatives_phase);
     double residual_norm() const;
+    bool factor_checked();
+    bool resolve_redundancy();
     std::string describe_failure(const std::string& what, const StepInfo& info) const;
     std::string singular_failure(const std::string& what, const StepInfo& info) const;
     void emit(const StepInfo& info);
@@ -124,6 +131,7 @@ private:
     long step_ = 0;
     bool have_two_ = false;
     std::vector<OutputSink*> sinks_;
+    bool redundancy_checked_ = false;
     StepInfo last_info_;  // step 0 (after derivatives or dummy steps), emitted by run()
     RunStats stats_;
 };
