@@ -1,5 +1,6 @@
 // Runtime deformable hinge (3D law on the relative rotation), deformable displacement joint (3D
-// law on the relative position) and deformable joint (6D law on both) (mbdyn-syntax.md 5.2;
+// law on the relative position), deformable joint (6D law on both) and deformable axial joint
+// (1D law on the third component of the relative rotation) (mbdyn-syntax.md 5.2;
 // reader: deformable.cpp). One formulation, MBDyn's (vehj.cc, vehj2.cc, vehj3.cc); the 3D
 // elements use the first or the last three of its six strains.
 //
@@ -38,6 +39,8 @@
 //                                  m, M = Rm m and omega in the mid frame Rm, as MBDyn)
 //   deformable displacement joint: e_d, then ed if the law is viscous
 //   deformable joint:              e_d, E, then (ed, omega) if the law is viscous
+//   deformable axial joint:        theta_3, then omega_3 if the law is viscous (a 1D law on the
+//                                  third component of theta and omega; moment about axis 3)
 // E is the relative rotation in the `orientation description` (default: the control data's
 // `default orientation`, else euler123): Euler angles in degrees, the rotation vector, or the
 // 9 entries of Ra^T Rb by rows.
@@ -77,7 +80,7 @@ Mat3 rotvec_jacobian_inverse(const Vec3& th) {
     return Mat3::Identity() - 0.5 * K + c * K * K;
 }
 
-enum class Mode { displacement, hinge, invariant_hinge, joint };
+enum class Mode { displacement, hinge, invariant_hinge, axial, joint };
 
 // Output format of the relative rotation.
 enum class Od { euler123, euler313, euler321, vector, matrix };
@@ -102,8 +105,10 @@ struct Kin {
 template <int N, Mode Md>
 class Deformable final : public Element {
 public:
-    static constexpr bool hinge = Md == Mode::hinge || Md == Mode::invariant_hinge;
-    static constexpr int off = hinge ? 3 : 0;  // first of the six strains used
+    static constexpr bool hinge =
+        Md == Mode::hinge || Md == Mode::invariant_hinge || Md == Mode::axial;
+    // First of the six strains used: [e_d | theta], theta only, or theta_3 only (axial).
+    static constexpr int off = Md == Mode::axial ? 5 : hinge ? 3 : 0;
 
     Deformable(const EntityDesc& d, std::array<StructNode*, 2> nodes, std::array<Vec3, 2> f,
                std::array<Mat3, 2> Rh, LawPtr<N> law, Od od)
@@ -219,6 +224,11 @@ public:
             for (int i = 0; i < a.size(); ++i) v[n++] = a[i];
         };
         const bool viscous = (law_->kind() & law_viscous) != 0;
+        if constexpr (Md == Mode::axial) {
+            v[n++] = e_[5];
+            if (viscous) v[n++] = ed_[5];
+            return n;
+        }
         if (!hinge) put(e_.head<3>());
         if (Md != Mode::displacement) put_rotation(v, n);
         if (viscous) put(ed_.template segment<Md == Mode::joint ? 6 : 3>(off));
@@ -315,6 +325,7 @@ std::unique_ptr<Element> make_deformable(const EntityDesc& d, BuildContext& ctx)
 }  // namespace
 
 MBS_REGISTER_ELEMENT_RUNTIME("joint", "deformable hinge", (make_deformable<3, Mode::hinge>));
+MBS_REGISTER_ELEMENT_RUNTIME("joint", "deformable axial joint", (make_deformable<1, Mode::axial>));
 MBS_REGISTER_ELEMENT_RUNTIME("joint", "invariant deformable hinge",
                              (make_deformable<3, Mode::invariant_hinge>));
 MBS_REGISTER_ELEMENT_RUNTIME("joint", "deformable displacement joint",

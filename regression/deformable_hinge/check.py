@@ -15,6 +15,9 @@ References (closed form, no external data):
  - .jnt: the rotation columns (orientation vector) = psi RH^T z and the relative angular velocity
    = wz RH^T z (1e-12); the local moment = KT theta + CT omega, the global moment = RH m =
    (0, 0, KT psi + CT wz), the force columns 0 (1e-9: 16 digits of output).
+The same oscillator with a deformable axial joint (axial.mbd here, a 1D law on theta_3): psi(t)
+against the closed form (1e-7 rad), .jnt theta_3 = psi and omega_3 = wz (1e-12), moment
+(0, 0, KT psi + CT wz) local and global (1e-9).
 Large 3D rotations (tumbling.mbd here: a body tumbling on an isotropic elastic hinge, plain and
 invariant, |theta| up to ~1.8 rad):
  - energy 1/2 w.(R J R^T) w + 1/2 K |theta|^2 conserved (both moments are its gradient): drift
@@ -102,6 +105,25 @@ close('.jnt global moment (0, 0, KT psi + CT wz) [N m]', np.abs(jnt[:, 10:13] - 
       1e-9)
 close('.jnt force columns', max(np.abs(jnt[:, 1:4]).max(), np.abs(jnt[:, 7:10]).max()), 0.0, 0.0)
 
+# --- deformable axial joint
+here = os.path.dirname(os.path.abspath(__file__))
+r = Run(exe, os.path.join(here, 'axial.mbd'), work, 'axial')
+t = r.times()
+mov = r.rows('mov', 2)
+psi, wz = np.radians(mov[:, 6]), mov[:, 12]
+close('axial: psi(t) vs closed form, max [rad]',
+      np.abs(psi - W0 / WD * np.exp(-SIGMA * t) * np.sin(WD * t)).max(), 0.0, 1e-7)
+close('axial: rotation about z only', max(np.abs(mov[:, 4:6]).max(), np.abs(mov[:, 10:12]).max()),
+      0.0, 1e-10)
+jnt = r.rows('jnt', 1)
+close('axial: .jnt theta_3 = psi, omega_3 = wz',
+      max(np.abs(jnt[:, 13] - psi).max(), np.abs(jnt[:, 14] - wz).max()), 0.0, 1e-12)
+mz = KT * psi + CT * wz
+close('axial: .jnt moment (0, 0, KT psi + CT wz) local and global [N m]',
+      max(np.abs(jnt[:, 6] - mz).max(), np.abs(jnt[:, 12] - mz).max(),
+          np.abs(jnt[:, [4, 5, 10, 11]]).max()), 0.0, 1e-9)
+close('axial: .jnt line = label + 14 values', jnt.shape[1], 15, 0)
+
 # --- tumbling: plain and invariant hinges, energy
 
 
@@ -110,7 +132,6 @@ def euler123(deg):
     return rot(0, a[0]) @ rot(1, a[1]) @ rot(2, a[2])
 
 
-here = os.path.dirname(os.path.abspath(__file__))
 r = Run(exe, os.path.join(here, 'tumbling.mbd'), work, 'tumbling')
 J, KH = np.diag([1.0, 2.0, 3.0]), 5.0
 for node, joint, name in ((2, 1, 'plain'), (4, 2, 'invariant')):

@@ -97,6 +97,13 @@ TEST(DeformableJacobian, InvariantDeformableHinge) {
                                       visco3 + ";\n"));
 }
 
+// A 1D law on theta_3 and omega_3.
+TEST(DeformableJacobian, DeformableAxialJoint) {
+    expect_exact_jacobian(deck(1, "joint: 1, deformable axial joint, 2, orientation, euler123,"
+                                  " 0.2, -0.5, 0.3, 3, orientation, euler123, -0.1, 0.4, 0.2, "
+                                  "cubic viscoelastic generic, 10., 20., 30., 2.;\n"));
+}
+
 TEST(DeformableJacobian, DeformableJoint) {
     expect_exact_jacobian(
         deck(1, "joint: 1, deformable joint, 2, 0.1, -0.2, 0.3, orientation, euler123, 0.2, -0.5,"
