@@ -19,6 +19,7 @@ public:
 
     // --- position and diagnostics
     virtual bool at_end() const = 0;             // no argument left before ';'
+    virtual std::size_t remaining() const = 0;   // arguments left before ';' (empty ones included)
     virtual SourceLoc loc() const = 0;           // the next argument (or the ';')
     virtual SourceLoc card_loc() const = 0;      // the whole card
     [[noreturn]] virtual void error(const std::string& what, const std::string& hint = {}) const = 0;

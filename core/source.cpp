@@ -10,6 +10,8 @@ namespace mbs {
 
 SourceFile::SourceFile(std::string path_, std::string text_)
     : path(std::move(path_)), text(std::move(text_)) {
+    // A UTF-8 byte order mark (Windows editors) is not part of the deck; columns count without it.
+    if (text.compare(0, 3, "\xEF\xBB\xBF") == 0) text.erase(0, 3);
     line_starts.push_back(0);
     for (std::size_t i = 0; i < text.size(); ++i)
         if (text[i] == '\n') line_starts.push_back(static_cast<std::uint32_t>(i + 1));
@@ -37,11 +39,38 @@ std::string SourceLoc::where() const {
     return file->path + ":" + std::to_string(l) + ":" + std::to_string(c);
 }
 
+// Messages quote the deck's text, which may be binary: control bytes and bytes that are not
+// UTF-8 are written as \xNN (a newline as \n), so a diagnostic stays one line of valid text.
+std::string printable(std::string_view s) {
+    static const char* hex = "0123456789abcdef";
+    std::string out;
+    out.reserve(s.size());
+    for (std::size_t i = 0; i < s.size();) {
+        auto c = static_cast<unsigned char>(s[i]);
+        std::size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xe ? 3 : (c >> 3) == 0x1e ? 4 : 0;
+        bool ok = n > 0 && i + n <= s.size() && (n > 1 || (c >= 0x20 && c != 0x7f) || c == '\t');
+        for (std::size_t k = 1; ok && k < n; ++k) ok = (static_cast<unsigned char>(s[i + k]) >> 6) == 0x2;
+        if (ok) {
+            out.append(s.substr(i, n));
+            i += n;
+        } else if (c == '\n') {
+            out += "\\n";
+            ++i;
+        } else {
+            out += "\\x";
+            out += hex[c >> 4];
+            out += hex[c & 0xf];
+            ++i;
+        }
+    }
+    return out;
+}
+
 std::string format_diagnostic(Severity sev, const SourceLoc& loc, std::string_view what,
                               std::string_view hint) {
     std::ostringstream os;
     const char* tag = sev == Severity::error ? "error" : sev == Severity::warning ? "warning" : "note";
-    os << loc.where() << ": " << tag << ": " << what << '\n';
+    os << printable(loc.where()) << ": " << tag << ": " << printable(what) << '\n';
     if (loc.file) {
         auto [l, c] = loc.file->line_col(loc.begin);
         std::string_view text = loc.file->line_text(l);
@@ -59,7 +88,7 @@ std::string format_diagnostic(Severity sev, const SourceLoc& loc, std::string_vi
         if (l2 == l && c2 > c) width = std::min<std::size_t>(c2 - c, 80);
         os << '^' << std::string(width - 1, '~') << '\n';
     }
-    if (!hint.empty()) os << "    hint: " << hint << '\n';
+    if (!hint.empty()) os << "    hint: " << printable(hint) << '\n';
     return os.str();
 }
 

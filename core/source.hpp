@@ -34,6 +34,9 @@ struct SourceLoc {
 
 enum class Severity { error, warning, note };
 
+// `s` with control bytes and invalid UTF-8 escaped as \xNN and newlines as \n.
+std::string printable(std::string_view s);
+
 // Formats "file:line:col: error: what", the source line, a caret under the range, and a hint.
 std::string format_diagnostic(Severity sev, const SourceLoc& loc, std::string_view what,
                               std::string_view hint = {});

@@ -45,6 +45,7 @@ public:
     DeckReader(BuildState& st, const SourceFile& file, const ast::Card& card, std::size_t first_arg = 0);
 
     bool at_end() const override;
+    std::size_t remaining() const override { return args_.size() - pos_; }
     SourceLoc loc() const override;
     SourceLoc card_loc() const override;
     [[noreturn]] void error(const std::string& what, const std::string& hint = {}) const override;

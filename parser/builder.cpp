@@ -4,11 +4,11 @@
 // and labels, and hands node/element cards to the registered readers.
 #include "parser/builder.hpp"
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include "core/registry.hpp"
 #include "parser/build_state.hpp"
@@ -47,6 +47,10 @@ const std::vector<std::string>& counter_names() {
         "joint regularizations", "loadable elements", "file drivers"};
     return v;
 }
+
+// Resource bounds (issue 8): counts and run lengths beyond these are refused as input errors.
+constexpr long max_entity_count = 10'000'000;
+constexpr double max_time_steps = 1e10;
 
 bool is_node_counter(const std::string& c) { return c.size() > 6 && c.compare(c.size() - 6, 6, " nodes") == 0; }
 
@@ -98,8 +102,11 @@ private:
     void claim_label(const std::string& space, long label, const SourceLoc& at, const std::string& what);
     void store_raw(Props& p, const std::string& key, DeckReader& r);
 
+    void check_run_length(const SourceLoc& end_card);
+
     BuildState& st_;
     Block block_ = Block::start;
+    SourceLoc final_time_loc_, time_step_loc_;  // for the run-length bound
     std::string cwd_;  // directory relative file names resolve against (changed by chdir)
 };
 
@@ -109,13 +116,27 @@ void Builder::run_file(const std::string& path, const SourceLoc& from) {
         if (from.valid()) throw InputError(from, "'" + path + "' is a directory, not a file to include");
         throw InputError(SourceLoc{}, "'" + path + "' is a directory, not a deck");
     }
+    // Included files must be regular files: a device such as /dev/zero would be read forever.
+    // The deck itself may also be a pipe (mbsolve -f /dev/stdin).
+    if (from.valid() && fs::exists(path, dir_ec) && !fs::is_regular_file(path, dir_ec))
+        throw InputError(from, "'" + path + "' is not a regular file");
     std::ifstream in(path, std::ios::binary);
     if (!in) {
         if (from.valid()) throw InputError(from, "cannot open included file '" + path + "'");
         throw InputError(SourceLoc{}, "cannot open deck '" + path + "'");
     }
-    std::ostringstream ss;
-    ss << in.rdbuf();
+    // Source offsets are 32-bit; far below that, a deck this large is a mistake (or hostile).
+    constexpr std::size_t max_file_bytes = std::size_t{256} << 20;
+    std::string text;
+    char buf[1 << 16];
+    while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+        text.append(buf, static_cast<std::size_t>(in.gcount()));
+        if (text.size() > max_file_bytes) {
+            std::string what = "'" + path + "' is larger than 256 MB";
+            if (from.valid()) throw InputError(from, what);
+            throw InputError(SourceLoc{}, what);
+        }
+    }
     std::error_code ec;
     std::string canon = fs::weakly_canonical(path, ec).string();
     for (std::size_t k = 0; k < st_.include_stack.size(); ++k)
@@ -125,7 +146,7 @@ void Builder::run_file(const std::string& path, const SourceLoc& from) {
             throw InputError(from, "include cycle: '" + path + "' is already being read", chain + canon);
         }
     if (st_.include_stack.size() >= 64) throw InputError(from, "includes nested more than 64 deep");
-    st_.files.push_back(std::make_unique<SourceFile>(path, ss.str()));
+    st_.files.push_back(std::make_unique<SourceFile>(path, std::move(text)));
     st_.include_stack.push_back(canon);
     run(*st_.files.back());
     st_.include_stack.pop_back();
@@ -414,7 +435,7 @@ void Builder::end_block(DeckReader& r) {
                          open.empty() ? "no block is open" : "the open block is '" + open + "'");
     switch (block_) {
         case Block::data: block_ = Block::after_data; break;
-        case Block::problem: block_ = Block::after_problem; break;
+        case Block::problem: check_run_length(r.card_loc()); block_ = Block::after_problem; break;
         case Block::control: block_ = Block::after_control; break;
         case Block::nodes: check_counts(r, true); block_ = Block::after_nodes; break;
         case Block::drivers: block_ = Block::after_drivers; break;
@@ -442,6 +463,29 @@ void Builder::finish(const SourceLoc& eof) {
     for (const auto& [c, n] : st_.model.declared_counts)
         if (is_node_counter(c) && n > 0 && block_ < Block::after_nodes)
             throw InputError(eof, "end of file before the nodes block", "control data declares " + c);
+}
+
+// A run of more than max_time_steps steps is refused before anything is built (with the
+// engine's defaults: initial time 0, final time initial + 1, time step 1e-3).
+void Builder::check_run_length(const SourceLoc& end_card) {
+    const Props& s = st_.model.solver;
+    auto real = [&](const char* key, double fallback) {
+        const PropValue* v = s.find(key);
+        if (const double* x = v ? std::get_if<double>(v) : nullptr) return *x;
+        if (const long* l = v ? std::get_if<long>(v) : nullptr) return static_cast<double>(*l);
+        return fallback;
+    };
+    if (s.get_or<std::string>("final time", "") == "forever") return;
+    double t0 = real("initial time", 0.0);
+    double tf = real("final time", t0 + 1.0);
+    double dt = real("time step", 1e-3);
+    double steps = (tf - t0) / dt;
+    if (!(steps > max_time_steps)) return;
+    SourceLoc at = time_step_loc_.valid() ? time_step_loc_ : final_time_loc_.valid() ? final_time_loc_ : end_card;
+    char buf[200];
+    std::snprintf(buf, sizeof buf, "initial time %g, final time %g and time step %g make %.3g steps, more than mbsolve accepts (%g)",
+                  t0, tf, dt, steps, max_time_steps);
+    throw InputError(at, buf, "raise the time step or lower the final time ('final time: forever;' runs until stopped)");
 }
 
 void Builder::check_counts(DeckReader& r, bool nodes) {
@@ -511,10 +555,12 @@ void Builder::problem_card(const std::string& name, DeckReader& r) {
     auto at = r.card_loc();
     if (name == "initialtime") s.set("initial time", r.real("initial time"));
     else if (name == "finaltime") {
+        final_time_loc_ = r.loc();
         if (r.accept("forever")) s.set("final time", std::string("forever"));
         else s.set("final time", r.real("final time"));
     } else if (name == "timestep") {
         SourceLoc a = r.loc();
+        time_step_loc_ = a;
         double dt = r.real("time step");
         if (dt == 0.0) throw InputError(a, "time step must not be zero");
         if (dt < 0) r.warn_at(a, "negative time step replaced by its absolute value");
@@ -662,6 +708,12 @@ void Builder::control_card(const std::string& name, DeckReader& r) {
         SourceLoc a = r.loc();
         if (!r.at_end()) n = r.integer(counter);
         if (n < 0) throw InputError(a, counter + " must not be negative");
+        // Refused here, before anything is sized from it: far beyond what a direct sparse
+        // solver can factor (the N = 1000 chain has 13000 unknowns).
+        if (n > max_entity_count)
+            throw InputError(a, counter + ": " + std::to_string(n) + " is more than mbsolve accepts (" +
+                                    std::to_string(max_entity_count) + ")",
+                             "check the count; decks with more entities are not supported");
         std::string key = counter == "rotors" ? "induced velocity elements" : counter;
         if (st_.model.declared_counts.count(key)) throw InputError(at, "'" + counter + "' is given twice");
         st_.model.declared_counts[key] = n;
@@ -704,7 +756,10 @@ void Builder::control_card(const std::string& name, DeckReader& r) {
         c.set("default output", list);
     } else if (name == "outputfrequency") {
         r.warn_at(at, "'output frequency' is deprecated; use 'output meter'");
-        c.set("output frequency", r.integer("output frequency"));
+        SourceLoc a = r.loc();
+        long every = r.integer("output frequency");
+        if (every < 1) throw InputError(a, "output frequency must be at least 1 (every step), got " + std::to_string(every));
+        c.set("output frequency", every);
     } else if (name == "outputmeter") {
         c.set("output meter", r.drive("output meter"));
     } else if (name == "outputprecision") {
@@ -909,6 +964,7 @@ void Builder::element_card(const std::string& name, DeckReader& r) {
                 }
             if (!fn) {
                 std::string near = w.empty() ? std::string{} : closest_match(w, names);
+                if (r.at_end()) r.error("missing " + name + " type: the card ends here");
                 r.error("unknown " + name + " type" + (w.empty() ? std::string{} : " '" + w + "'"),
                         near.empty() ? "" : "did you mean '" + near + "'?");
             }

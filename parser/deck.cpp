@@ -19,8 +19,8 @@ std::string describe_expected(const std::string& which) {
     return "expected " + which;
 }
 
-std::string found_text(const char* where, const char* end) {
-    if (where >= end) return "end of file";
+std::string found_text(const char* where, const char* end, const char* at_end = "end of file") {
+    if (where >= end) return at_end;
     if (*where == '\n' || *where == '\r') return "end of line";
     std::string t;
     for (const char* p = where; p < end && t.size() < 20 && *p != '\n'; ++p) t.push_back(*p);
@@ -55,8 +55,10 @@ bool parse_card(const SourceFile& file, std::size_t& pos, ast::Card& card) {
         pos = static_cast<std::size_t>(it - base);
         return true;
     } catch (const x3::expectation_failure<const char*>& e) {
-        throw InputError(loc_at(e.where()), describe_expected(e.which()) + ", found " +
-                                                found_text(e.where(), end));
+        // Point at what was found, not at the blanks before it.
+        const char* found = e.where();
+        while (found < end && (*found == ' ' || *found == '\t')) ++found;
+        throw InputError(loc_at(found), describe_expected(e.which()) + ", found " + found_text(found, end));
     } catch (const LexError& e) {
         throw InputError(loc_at(e.where, e.where + 2), e.message,
                          "it opens here and is never closed");
@@ -81,8 +83,10 @@ ast::Stmt parse_statement(std::string_view text, const SourceLoc& origin) {
         if (it != end)
             throw InputError(loc_at(it), "unexpected text after the expression: " + found_text(it, end));
     } catch (const x3::expectation_failure<const char*>& e) {
-        throw InputError(loc_at(e.where()), describe_expected(e.which()) + ", found " +
-                                                found_text(e.where(), end));
+        const char* found = e.where();
+        while (found < end && (*found == ' ' || *found == '\t')) ++found;
+        throw InputError(loc_at(found), describe_expected(e.which()) + ", found " +
+                                            found_text(found, end, "the end of the text"));
     } catch (const LexError& e) {
         throw InputError(loc_at(e.where), e.message);
     }

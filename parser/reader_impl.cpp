@@ -224,7 +224,7 @@ const EntityDesc& DeckReader::node(std::string_view category, std::string_view w
     throw InputError(args_[at].loc,
                      "unknown label " + std::to_string(l) + " for " +
                          (category.empty() ? std::string("node") : std::string(category) + " node"),
-                     "nodes must be defined in the nodes block before elements use them");
+                     "a node must be defined (in the nodes block) before a card uses it");
 }
 
 const EntityDesc& DeckReader::element(std::string_view category, std::string_view what) {

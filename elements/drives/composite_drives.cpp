@@ -13,7 +13,7 @@ namespace mbs::drives {
 namespace {
 
 void read_array(Reader& r, DriveSpec& d) {
-    long n = count_at_least(r, "number of drive callers", 1);
+    long n = count_of_items(r, "number of drive callers", 1, 1);
     for (long i = 1; i <= n; ++i)
         d.children.push_back(r.drive("drive caller #" + std::to_string(i)));
 }

@@ -58,6 +58,18 @@ inline long count_at_least(Reader& r, std::string_view what, long min) {
     return n;
 }
 
+// A count of items that take at least `args_per_item` arguments each: a count the rest of the
+// card cannot hold is refused at the count, before anything is sized from it.
+inline long count_of_items(Reader& r, std::string_view what, long min, long args_per_item) {
+    SourceLoc at = r.loc();
+    long n = count_at_least(r, what, min);
+    auto left = static_cast<long>(r.remaining());
+    if (n > left / args_per_item)
+        r.error_at(at, std::string(what) + " " + std::to_string(n) + " needs " + std::to_string(n * args_per_item) +
+                           " more values, but the card has only " + std::to_string(left) + " arguments left");
+    return n;
+}
+
 // True when the next argument is there and reads as a value: not a keyword that ends an
 // optional list (`end`, `prestress`, `prestrain`, or the name of a drive or law that follows).
 inline bool next_is_value(const Reader& r) {

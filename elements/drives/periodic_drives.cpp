@@ -54,7 +54,7 @@ void read_sine_cosine(Reader& r, DriveSpec& d) {
 void read_fourier_series(Reader& r, DriveSpec& d) {
     d.params.set("initial time", r.real("initial time"));
     d.params.set("omega", real_or(r, "omega", 1.0));
-    long n = count_at_least(r, "order of the fourier series", 1);
+    long n = count_of_items(r, "order of the fourier series", 1, 2);
     d.params.set("order", n);
     VecN coef;
     coef.reserve(1 + 2 * n);

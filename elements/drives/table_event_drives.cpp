@@ -19,7 +19,7 @@ namespace {
 
 // MBDyn reads x1, v1 and then checks each further x against the previous one.
 void read_piecewise_linear(Reader& r, DriveSpec& d) {
-    long n = count_at_least(r, "number of points", 2);
+    long n = count_of_items(r, "number of points", 2, 2);
     VecN x, v;
     x.reserve(n);
     v.reserve(n);

@@ -416,7 +416,7 @@ const ErrCase error_cases[] = {
     {"stop(1)", "stop() requested", 1, {}},
     // syntax errors from parse_statement
     {"(1 + 2", "expected ')'", 7, {}},
-    {"1 + ", "expected", 4, {}},
+    {"1 + ", "expected", 5, {}},
     {"1 2", "unexpected text after the expression", 3, {}},
     {"\"abc", "unterminated string", 1, {}},
     {"1 + /* open", "unterminated /* comment", 5, {}},

@@ -1,0 +1,13 @@
+# MBS_SANITIZE: every target built with ASan + UBSan (scripts/test.sh --sanitize, build-asan/).
+# MBS_FUZZ: the same plus libFuzzer's coverage instrumentation (scripts/fuzz.sh, clang only).
+# UBSan findings abort (no recovery), so a test that triggers one fails.
+if(MBS_SANITIZE OR MBS_FUZZ)
+  add_compile_options(-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g)
+  add_link_options(-fsanitize=address,undefined)
+endif()
+if(MBS_FUZZ)
+  if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+    message(FATAL_ERROR "MBS_FUZZ needs clang (configure with CC=clang CXX=clang++)")
+  endif()
+  add_compile_options(-fsanitize=fuzzer-no-link)
+endif()
