@@ -9,7 +9,8 @@
 //   d(J w)      =  J dw + (J skew(w) - skew(J w)) dtheta
 //   d(S x g)    =  skew(g) skew(S) dtheta
 // On a displacement-only node the body is a point mass: m xdot and m g only. On a static node
-// (static model) only the gravity load remains.
+// (static model) only the gravity load remains. With `use: rigid bodies in assembly;` the
+// gravity load (force and moment rows) also acts in the initial assembly.
 #include "elements/misc/element_util.hpp"
 
 namespace mbs {
@@ -17,7 +18,8 @@ namespace {
 
 class Body final : public Element {
 public:
-    Body(const EntityDesc& d, StructNode& n, const Vec3* g) : Element(d), n_(&n), g_(g) {
+    Body(const EntityDesc& d, StructNode& n, const Vec3* g, bool in_assembly)
+        : Element(d), n_(&n), g_(g), in_assembly_(in_assembly) {
         m_ = d.props.get<double>("mass");
         if (n.has_rotation()) {
             Vec3 xc = d.props.get<Vec3>("center of mass");
@@ -32,7 +34,9 @@ public:
         block_ = p.block(n_->first_dof(), n_->ndofs(), n_->first_dof(), n_->pos_cols(), mask);
     }
 
-    void residual(const StepContext&, const StateView&, double* r) const override {
+    bool in_assembly() const override { return in_assembly_; }
+
+    void residual(const StepContext& c, const StateView&, double* r) const override {
         double* p = r + n_->first_dof();
         const int mrow = n_->pos_cols();
         Vec3 S = n_->R * s_;
@@ -41,7 +45,7 @@ public:
             Vec3 M = S.cross(*g_);
             el::add_wrench(r, *n_, F, M);
         }
-        if (!n_->is_dynamic()) return;
+        if (!n_->is_dynamic() || c.phase == Phase::assembly) return;
         Vec3 b = m_ * n_->xdot + n_->w.cross(S);
         for (int i = 0; i < 3; ++i) p[mrow + i] += b[i];
         if (n_->has_rotation()) {
@@ -57,7 +61,7 @@ public:
         const int mrow = n_->pos_cols();
         Vec3 S = n_->R * s_;
         if (g_ && n_->has_rotation()) Dth.block<3, 3>(3, 0) = skew(*g_) * skew(S);
-        if (n_->is_dynamic()) {
+        if (n_->is_dynamic() && c.phase != Phase::assembly) {
             Dxd.block<3, 3>(mrow, 0) = m_ * Mat3::Identity();
             if (n_->has_rotation()) {
                 const Vec3& w = n_->w;
@@ -85,11 +89,12 @@ private:
     Vec3 s_ = Vec3::Zero();
     Mat3 Jn_ = Mat3::Zero();
     BlockId block_ = -1;
+    bool in_assembly_ = false;
 };
 
 std::unique_ptr<Element> make(const EntityDesc& d, BuildContext& ctx) {
     StructNode& n = el::node_prop(ctx, d, "node");
-    return std::make_unique<Body>(d, n, ctx.gravity());
+    return std::make_unique<Body>(d, n, ctx.gravity(), el::used_in_assembly(ctx, "rigid bodies"));
 }
 
 }  // namespace

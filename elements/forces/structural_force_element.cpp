@@ -114,6 +114,10 @@ public:
         }
     }
 
+    // `use: forces in assembly;`: the load also acts in the initial assembly (as in the run).
+    bool in_assembly() const override { return in_assembly_; }
+    void set_in_assembly(bool on) { in_assembly_ = on; }
+
     void residual(const StepContext& c, const StateView&, double* r) const override {
         Vec3 v, w;
         drive_values(c.time, v, w);
@@ -207,6 +211,7 @@ private:
     TplDrive<3> force_, couple_;
     Mat3 Rf_, Rm_;
     bool output_relative_;
+    bool in_assembly_ = false;
     BlockId blocks_[2][2] = {{-1, -1}, {-1, -1}};
     Vec3 v_out_ = Vec3::Zero(), w_out_ = Vec3::Zero();
 };
@@ -234,9 +239,11 @@ std::unique_ptr<Element> make_structural(const EntityDesc& d, BuildContext& ctx)
     }
     TplDrive<3> drive = tpl_drive(d, ctx, Couple ? "moment" : "force");
     bool relative = d.props.get_or<bool>("output relative", false);
-    return std::make_unique<StructuralLoad>(d, spec, s[0], s[1], Couple ? nullptr : &drive,
-                                            Couple ? &drive : nullptr, Mat3::Identity(),
-                                            Mat3::Identity(), relative);
+    auto e = std::make_unique<StructuralLoad>(d, spec, s[0], s[1], Couple ? nullptr : &drive,
+                                              Couple ? &drive : nullptr, Mat3::Identity(),
+                                              Mat3::Identity(), relative);
+    e->set_in_assembly(el::used_in_assembly(ctx, "forces"));
+    return e;
 }
 
 // force: total [internal]: follower force and couple in node 1's force/moment orientations.
@@ -269,8 +276,10 @@ std::unique_ptr<Element> make_total(const EntityDesc& d, BuildContext& ctx) {
     if (d.props.has("moment")) m = tpl_drive(d, ctx, "moment");
     Mat3 Rf = el::mat3_or_identity(d, ("force orientation" + s1).c_str());
     Mat3 Rm = el::mat3_or_identity(d, ("moment orientation" + s1).c_str());
-    return std::make_unique<StructuralLoad>(d, spec, s[0], s[1], f ? &*f : nullptr,
-                                            m ? &*m : nullptr, Rf, Rm, false);
+    auto e = std::make_unique<StructuralLoad>(d, spec, s[0], s[1], f ? &*f : nullptr,
+                                              m ? &*m : nullptr, Rf, Rm, false);
+    e->set_in_assembly(el::used_in_assembly(ctx, "forces"));
+    return e;
 }
 
 }  // namespace

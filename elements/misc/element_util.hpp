@@ -4,6 +4,8 @@
 #pragma once
 
 #include <array>
+#include <string>
+#include <string_view>
 
 #include "core/element.hpp"
 #include "core/struct_node.hpp"
@@ -14,6 +16,19 @@ using Mat63 = Eigen::Matrix<double, 6, 3>;
 using Mat66 = Eigen::Matrix<double, 6, 6>;
 
 // The structural node an element property refers to.
+// Whether control data's `use: ..., <kind>, ... in assembly;` lists `kind` ("rigid bodies",
+// "forces", ...): such elements add their loads to the initial assembly.
+inline bool used_in_assembly(const BuildContext& ctx, std::string_view kind) {
+    std::string list = ctx.model().control.get_or<std::string>("use in assembly", "");
+    for (std::size_t a = 0; a < list.size();) {
+        std::size_t b = list.find(", ", a);
+        if (b == std::string::npos) b = list.size();
+        if (std::string_view(list).substr(a, b - a) == kind) return true;
+        a = b + 2;
+    }
+    return false;
+}
+
 inline StructNode& node_prop(BuildContext& ctx, const EntityDesc& e, const char* key) {
     return ctx.struct_node(e.props.get<EntityRef>(key), e);
 }

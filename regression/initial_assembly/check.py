@@ -12,6 +12,10 @@ w = (0, 0, 2) (least squares with unit velocity stiffness), and a driven point g
 the drive's rate (1, 0.1, 0) while its free rotation keeps w0 = (0, 0.4, 0). Tolerance 1e-8
 (the drive's rate is a forward difference in time: round-off ~4e-10 observed); after one step
 the driven point's velocity is 0.5 * 2 cos(2 h) to 1e-6 (no start jump).
+
+Deck: loads_in_assembly.mbd (`use: rigid bodies, gravity, forces, in assembly;`, Kp = 100): a
+free node settles at x0 + (5 / Kp, 0, -m g / Kp) (closed form in the deck) to 1e-12; the same
+deck without the `use` card leaves it at x0.
 """
 import math
 import os
@@ -43,4 +47,18 @@ for i, ref in enumerate((1.0, 0.1, 0.0)):
 for i, ref in enumerate((0.0, 0.4, 0.0)):
     close(f'driven point: free angular velocity[{i}] kept [rad/s]', m3[0, 10 + i], ref, 1e-12)
 close('driven point: v_x after one step [m/s]', m3[1, 7], math.cos(2e-3), 1e-6)
+
+r = Run(exe, 'loads_in_assembly.mbd', work, 'loads')
+m2 = r.rows('mov', 2)
+for i, ref in enumerate((0.3 + 5.0 / 100.0, 0.4, 1.0 - 2.0 * 9.81 / 100.0)):
+    close(f'loads in assembly: node position[{i}] [m]', m2[0, 1 + i], ref, 1e-12)
+with open('loads_in_assembly.mbd') as f:
+    text = f.read()
+path = os.path.join(work, 'no_loads_in_assembly.mbd')
+with open(path, 'w') as f:
+    f.write(text.replace('use: rigid bodies, gravity, forces, in assembly;', ''))
+r = Run(exe, path, work, 'noloads')
+m2 = r.rows('mov', 2)
+for i, ref in enumerate((0.3, 0.4, 1.0)):
+    close(f'without use ... in assembly: node position[{i}] unchanged [m]', m2[0, 1 + i], ref, 1e-12)
 finish()
