@@ -198,9 +198,10 @@ public:
         }
     }
 
+    // The output shows the force of the converged step; a law's switch (bistop) acts from the
+    // next step.
     void after_step(const StepContext& c, const StateView&) override {
         const Kin k = kinematics();
-        law_->after_step(k.e.template segment<N>(off), k.ed.template segment<N>(off), c.time);
         Mat6 Kl, Cl;
         local_law(k, c.time, fl_, Kl, Cl);
         Ra_ = k.Ra;
@@ -208,6 +209,7 @@ public:
         e_ = k.e;
         ed_ = k.ed;
         Rr_ = k.Ra.transpose() * n_[1]->R * Rh_[1];
+        law_->after_step(k.e.template segment<N>(off), k.ed.template segment<N>(off), c.time);
     }
 
     const char* output_file() const override { return "jnt"; }

@@ -94,11 +94,13 @@ public:
         }
     }
 
+    // The output shows the force of the converged step; a law's switch (bistop) acts from the
+    // next step.
     void after_step(const StepContext& c, const StateView&) override {
         const Kin k = kinematics();
-        law_->after_step(M11::Constant(k.eps), M11::Constant(k.epsdot), c.time);
         const Law1 L = law(k, c.time);
         T_ = L.F[0], l_ = k.l, dir_ = k.n, ldot_ = k.epsdot * l0_;
+        law_->after_step(M11::Constant(k.eps), M11::Constant(k.epsdot), c.time);
     }
 
     const char* output_file() const override { return "jnt"; }

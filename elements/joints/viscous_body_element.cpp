@@ -71,11 +71,11 @@ public:
 
     void after_step(const StepContext& c, const StateView&) override {
         const Kin k = kinematics();
-        law_->after_step(Vec6::Zero(), k.ed, c.time);
         Mat6 K, C;
         law_->eval(Vec6::Zero(), k.ed, c.time, fl_, K, C);
         Ra_ = k.Ra;
         ed_ = k.ed;
+        law_->after_step(Vec6::Zero(), k.ed, c.time);
     }
 
     const char* output_file() const override { return "jnt"; }
