@@ -43,7 +43,7 @@ LawFactoryFn<N> pick(const Factories& f) {
 // F = F0 + F_law(eps - eps0(t), epsdot): the prestress F0 and the prestrain drive eps0(t).
 template <int N>
 class Prestressed final : public ConstitutiveLaw<N> {
-public:
+  public:
     using typename ConstitutiveLaw<N>::V;
     using typename ConstitutiveLaw<N>::M;
 
@@ -61,7 +61,7 @@ public:
         inner_->after_step(shifted(eps, t), epsdot, t);
     }
 
-private:
+  private:
     V shifted(const V& eps, double t) const {
         return has_strain_ ? V(eps - strain_.value(t)) : eps;
     }
@@ -87,8 +87,9 @@ void throw_unsupported_law(const LawSpec& spec, const std::string& hint) {
 
 int law_kind_bits(const LawSpec& spec) {
     const std::string k = spec.params.get_or<std::string>("kind", "elastic");
-    return k == "viscous" ? law_viscous : k == "viscoelastic" ? (law_elastic | law_viscous)
-                                                               : law_elastic;
+    return k == "viscous"        ? law_viscous
+           : k == "viscoelastic" ? (law_elastic | law_viscous)
+                                 : law_elastic;
 }
 
 template <int N>

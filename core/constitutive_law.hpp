@@ -27,7 +27,7 @@ enum LawKindBits : int { law_elastic = 1, law_viscous = 2 };
 
 template <int N>
 class ConstitutiveLaw {
-public:
+  public:
     using V = Eigen::Matrix<double, N, 1>;
     using M = Eigen::Matrix<double, N, N>;
 
@@ -74,7 +74,7 @@ struct LawFactoryRegistration {
 #define MBS_LAW_RT_CONCAT(a, b) MBS_LAW_RT_CONCAT2(a, b)
 // MBS_REGISTER_LAW_RUNTIME("linear elastic", make_linear) with `make_linear` a function template
 // on N, instantiated for 1, 3 and 6.
-#define MBS_REGISTER_LAW_RUNTIME(keyword, tmpl)                                           \
+#define MBS_REGISTER_LAW_RUNTIME(keyword, tmpl)                                          \
     static const ::mbs::LawFactoryRegistration MBS_LAW_RT_CONCAT(mbs_law_rt_, __LINE__)( \
         keyword, &tmpl<1>, &tmpl<3>, &tmpl<6>)
 

@@ -104,11 +104,12 @@ struct Kin {
 
 template <int N, Mode Md>
 class Deformable final : public Element {
-public:
+  public:
     static constexpr bool hinge =
         Md == Mode::hinge || Md == Mode::invariant_hinge || Md == Mode::axial;
     // First of the six strains used: [e_d | theta], theta only, or theta_3 only (axial).
     static constexpr int off = Md == Mode::axial ? 5 : hinge ? 3 : 0;
+    static constexpr int nrates = Md == Mode::joint ? 6 : 3;  // strain rates in the output
 
     Deformable(const EntityDesc& d, std::array<StructNode*, 2> nodes, std::array<Vec3, 2> f,
                std::array<Mat3, 2> Rh, LawPtr<N> law, Od od)
@@ -233,11 +234,11 @@ public:
         }
         if (!hinge) put(e_.head<3>());
         if (Md != Mode::displacement) put_rotation(v, n);
-        if (viscous) put(ed_.template segment<Md == Mode::joint ? 6 : 3>(off));
+        if (viscous) put(ed_.template segment<nrates>(off));
         return n;
     }
 
-private:
+  private:
     Kin kinematics() const {
         Kin k;
         const StructNode &n1 = *n_[0], &n2 = *n_[1];
@@ -310,7 +311,8 @@ private:
 
 template <int N, Mode Md>
 std::unique_ptr<Element> make_deformable(const EntityDesc& d, BuildContext& ctx) {
-    std::array<StructNode*, 2> nodes{&el::node_prop(ctx, d, "node1"), &el::node_prop(ctx, d, "node2")};
+    std::array<StructNode*, 2> nodes{&el::node_prop(ctx, d, "node1"),
+                                     &el::node_prop(ctx, d, "node2")};
     for (StructNode* n : nodes)
         if (!n->has_rotation()) ctx.error(d, "a " + d.type + " needs nodes with rotations");
     std::array<Vec3, 2> f{el::vec3_or_zero(d, "offset1"), el::vec3_or_zero(d, "offset2")};

@@ -32,7 +32,7 @@ using M11 = Eigen::Matrix<double, 1, 1>;
 using M13 = Eigen::Matrix<double, 1, 3>;
 
 class Rod final : public Element {
-public:
+  public:
     Rod(const EntityDesc& d, std::array<StructNode*, 2> nodes, std::array<Vec3, 2> offsets,
         double l0, LawPtr<1> law)
         : Element(d), n_(nodes), f_(offsets), l0_(l0), law_(std::move(law)) {}
@@ -41,7 +41,8 @@ public:
     // columns are written.
     void declare(PatternBuilder& p) override {
         bool arms = false;
-        for (int k = 0; k < 2; ++k) arms = arms || (n_[k]->has_rotation() && f_[k].squaredNorm() > 0.0);
+        for (int k = 0; k < 2; ++k)
+            arms = arms || (n_[k]->has_rotation() && f_[k].squaredNorm() > 0.0);
         const char* mask = arms ? nullptr : "F.|..";
         for (int k = 0; k < 2; ++k)
             for (int j = 0; j < 2; ++j)
@@ -119,7 +120,7 @@ public:
         return n;
     }
 
-private:
+  private:
     struct Kin {
         Vec3 a[2], d, ddot, n;
         double l, eps, epsdot;
@@ -161,7 +162,8 @@ private:
 };
 
 std::unique_ptr<Element> make_rod(const EntityDesc& d, BuildContext& ctx) {
-    std::array<StructNode*, 2> nodes{&el::node_prop(ctx, d, "node1"), &el::node_prop(ctx, d, "node2")};
+    std::array<StructNode*, 2> nodes{&el::node_prop(ctx, d, "node1"),
+                                     &el::node_prop(ctx, d, "node2")};
     std::array<Vec3, 2> offsets{el::vec3_or_zero(d, "offset1"), el::vec3_or_zero(d, "offset2")};
     LawEnv env{ctx.drive_env()};
     auto law = make_law<1>(*d.props.get<std::shared_ptr<const LawSpec>>("law"), env);

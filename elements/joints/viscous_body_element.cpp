@@ -25,7 +25,7 @@ using Mat6 = Eigen::Matrix<double, 6, 6>;
 using Vec6 = Eigen::Matrix<double, 6, 1>;
 
 class ViscousBody final : public Element {
-public:
+  public:
     ViscousBody(const EntityDesc& d, StructNode* n, const Vec3& f, const Mat3& Rh, LawPtr<6> law)
         : Element(d), n_(n), f_(f), Rh_(Rh), law_(std::move(law)) {}
 
@@ -92,7 +92,7 @@ public:
         return n;
     }
 
-private:
+  private:
     struct Kin {
         Vec3 a, vp;
         Mat3 Ra;

@@ -19,7 +19,7 @@ using rt::Vn;
 
 template <int N>
 class Linear final : public ConstitutiveLaw<N> {
-public:
+  public:
     using typename ConstitutiveLaw<N>::V;
     using typename ConstitutiveLaw<N>::M;
 
@@ -44,7 +44,7 @@ public:
         if (c_scale_) c_scale_->after_step();
     }
 
-private:
+  private:
     M K_, C_;
     int kind_;
     DrivePtr k_scale_, c_scale_;
@@ -70,7 +70,7 @@ LawPtr<N> make_linear(const LawSpec& s, const LawEnv& env) {
 
 template <int N>
 class LinearBistop final : public ConstitutiveLaw<N> {
-public:
+  public:
     using typename ConstitutiveLaw<N>::V;
     using typename ConstitutiveLaw<N>::M;
 
@@ -92,7 +92,7 @@ public:
     int kind() const override { return kind_; }
     void after_step(const V& eps, const V&, double t) override { sw_.update(eps, t); }
 
-private:
+  private:
     double k_, c_;
     int kind_;
     rt::BistopSwitch<N> sw_;

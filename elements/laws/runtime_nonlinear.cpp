@@ -12,8 +12,9 @@
 //   log elastic (1)                f = K log(1 + e), df/de = K / (1 + e) (1 + e is kept above
 //                                  machine epsilon, as MBDyn does; there the slope is 0)
 //   isotropic hardening elastic    f = g(s) e, s = e.e, g = K (b + a s)/(1 + a s), a = 3/e_ref^2,
-//                                  b = K0/K; df/de = g I + 2 g'(s) e e^T, g' = K a (1 - b)/(1 + a s)^2
-//                                  (MBDyn's tangent is the 1D one times I; this one is exact)
+//                                  b = K0/K; df/de = g I + 2 g'(s) e e^T,
+//                                  g' = K a (1 - b)/(1 + a s)^2 (MBDyn's tangent is the 1D one
+//                                  times I; this one is exact)
 //   contact elastic (1, 3)         e >= 0: 0;  e < 0: K (1 - (1 + e)^-gamma),
 //                                  df/de = gamma K (1 + e)^-(gamma + 1). 3D: component 3 only.
 //   turbulent viscoelastic (1)     f = K e + Clin epsdot if |epsdot| < threshold, else
@@ -40,7 +41,7 @@ constexpr int axis() {
 
 template <int N>
 class DoubleLinear final : public ConstitutiveLaw<N> {
-public:
+  public:
     using typename ConstitutiveLaw<N>::V;
     using typename ConstitutiveLaw<N>::M;
 
@@ -72,7 +73,7 @@ public:
     }
     int kind() const override { return kind_; }
 
-private:
+  private:
     double k1_, up_, lo_, k2_, k3_, c1_, c2_;
     int kind_;
 };
@@ -91,7 +92,7 @@ LawPtr<N> make_double_linear_viscoelastic(const LawSpec& s, const LawEnv&) {
 
 template <int N>
 class Cubic final : public ConstitutiveLaw<N> {
-public:
+  public:
     using typename ConstitutiveLaw<N>::V;
     using typename ConstitutiveLaw<N>::M;
 
@@ -114,7 +115,7 @@ public:
     }
     int kind() const override { return kind_; }
 
-private:
+  private:
     V k1_, k2_, k3_;
     M C_;
     int kind_;
@@ -135,7 +136,7 @@ LawPtr<N> make_cubic_viscoelastic(const LawSpec& s, const LawEnv&) {
 // A 1D elastic law f(e) given by a function object returning (f, df/de).
 template <int N, class Fn>
 class Scalar1D final : public ConstitutiveLaw<N> {
-public:
+  public:
     using typename ConstitutiveLaw<N>::V;
     using typename ConstitutiveLaw<N>::M;
 
@@ -147,7 +148,7 @@ public:
     }
     int kind() const override { return law_elastic; }
 
-private:
+  private:
     Fn fn_;
 };
 
@@ -183,7 +184,7 @@ LawPtr<N> make_log_elastic(const LawSpec& s, const LawEnv&) {
 
 template <int N>
 class IsotropicHardening final : public ConstitutiveLaw<N> {
-public:
+  public:
     using typename ConstitutiveLaw<N>::V;
     using typename ConstitutiveLaw<N>::M;
 
@@ -202,7 +203,7 @@ public:
     }
     int kind() const override { return law_elastic; }
 
-private:
+  private:
     double k_, a_, b_;
 };
 
@@ -213,11 +214,12 @@ LawPtr<N> make_isotropic_hardening(const LawSpec& s, const LawEnv&) {
 
 template <int N>
 class Contact final : public ConstitutiveLaw<N> {
-public:
+  public:
     using typename ConstitutiveLaw<N>::V;
     using typename ConstitutiveLaw<N>::M;
 
-    explicit Contact(const LawSpec& s) : k_(rt::real(s, "stiffness")), g_(rt::real(s, "exponent")) {}
+    explicit Contact(const LawSpec& s)
+        : k_(rt::real(s, "stiffness")), g_(rt::real(s, "exponent")) {}
     void eval(const V& eps, const V&, double, V& F, M& K, M& C) const override {
         constexpr int a = axis<N>();
         F.setZero(), K.setZero(), C.setZero();
@@ -229,7 +231,7 @@ public:
     }
     int kind() const override { return law_elastic; }
 
-private:
+  private:
     double k_, g_;
 };
 
@@ -241,7 +243,7 @@ LawPtr<N> make_contact(const LawSpec& s, const LawEnv&) {
 
 template <int N>
 class Turbulent final : public ConstitutiveLaw<N> {
-public:
+  public:
     using typename ConstitutiveLaw<N>::V;
     using typename ConstitutiveLaw<N>::M;
 
@@ -263,7 +265,7 @@ public:
     }
     int kind() const override { return law_elastic | law_viscous; }
 
-private:
+  private:
     double k_, cpar_, threshold_, clin_;
 };
 
@@ -278,7 +280,7 @@ LawPtr<N> make_turbulent(const LawSpec& s, const LawEnv&) {
 
 template <int N>
 class ScalarFunctionElastic final : public ConstitutiveLaw<N> {
-public:
+  public:
     using typename ConstitutiveLaw<N>::V;
     using typename ConstitutiveLaw<N>::M;
 
@@ -293,7 +295,7 @@ public:
     }
     int kind() const override { return law_elastic; }
 
-private:
+  private:
     std::array<DrivePtr, N> f_;
 };
 

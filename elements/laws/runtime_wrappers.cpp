@@ -16,7 +16,7 @@ namespace {
 
 template <int N>
 class Array final : public ConstitutiveLaw<N> {
-public:
+  public:
     using typename ConstitutiveLaw<N>::V;
     using typename ConstitutiveLaw<N>::M;
 
@@ -35,7 +35,7 @@ public:
         for (auto& l : laws_) l->after_step(eps, epsdot, t);
     }
 
-private:
+  private:
     std::vector<LawPtr<N>> laws_;
     int kind_;
 };
@@ -53,7 +53,7 @@ LawPtr<N> make_array(const LawSpec& s, const LawEnv& env) {
 
 template <int N>
 class DriveWrapper final : public ConstitutiveLaw<N> {
-public:
+  public:
     using typename ConstitutiveLaw<N>::V;
     using typename ConstitutiveLaw<N>::M;
 
@@ -69,7 +69,7 @@ public:
         law_->after_step(eps, epsdot, t);
     }
 
-private:
+  private:
     DrivePtr w_;
     LawPtr<N> law_;
 };
@@ -81,7 +81,7 @@ LawPtr<N> make_drive_wrapper(const LawSpec& s, const LawEnv& env) {
 }
 
 class AxialWrapper final : public ConstitutiveLaw<3> {
-public:
+  public:
     AxialWrapper(const Vec3& dir, LawPtr<1> law) : u_(dir.normalized()), law_(std::move(law)) {}
     void eval(const V& eps, const V& epsdot, double t, V& F, M& K, M& C) const override {
         Eigen::Matrix<double, 1, 1> e, ed, f, k, c;
@@ -97,7 +97,7 @@ public:
         law_->after_step(e, ed, t);
     }
 
-private:
+  private:
     Vec3 u_;
     LawPtr<1> law_;
 };
@@ -114,11 +114,12 @@ LawPtr<N> make_axial_wrapper(const LawSpec& s, const LawEnv& env) {
 
 template <int N>
 class Bistop final : public ConstitutiveLaw<N> {
-public:
+  public:
     using typename ConstitutiveLaw<N>::V;
     using typename ConstitutiveLaw<N>::M;
 
-    Bistop(const LawSpec& s, const LawEnv& env, LawPtr<N> law) : sw_(s, env), law_(std::move(law)) {}
+    Bistop(const LawSpec& s, const LawEnv& env, LawPtr<N> law)
+        : sw_(s, env), law_(std::move(law)) {}
     void eval(const V& eps, const V& epsdot, double t, V& F, M& K, M& C) const override {
         if (!sw_.active) {
             F.setZero(), K.setZero(), C.setZero();
@@ -132,7 +133,7 @@ public:
         sw_.update(eps, t);
     }
 
-private:
+  private:
     rt::BistopSwitch<N> sw_;
     LawPtr<N> law_;
 };

@@ -20,7 +20,7 @@ using mbs::ConstitutiveLaw;
 using mbs::LawPtr;
 
 class LawRuntime : public ::testing::Test {
-protected:
+  protected:
     mbs::SimClock clock;
 
     // The runtime law of `constitutive law: 1, N, <text>;` after the cards `before`.
@@ -80,7 +80,7 @@ protected:
         for (int k = 0; k < n; ++k) expect_tangents<N>(l, random<N>(a), random<N>(1.0), 0.37);
     }
 
-private:
+  private:
     std::vector<std::unique_ptr<mbs::Model>> models_;
     std::mt19937 gen_{7};
 };
@@ -144,8 +144,8 @@ TEST_F(LawRuntime, LinearViscoelasticGeneric) {
     EXPECT_TRUE(force<3>(*l, vec<3>({1., 0., -1.}), vec<3>({1., 1., 1.}), 0.)
                     .isApprox(vec<3>({-1.9, -1.8, -2.7})));
     expect_tangents_random<3>(*l);
-    expect_tangents_random<6>(*law<6>(
-        "linear viscoelastic generic, diag, 1., 2., 3., 4., 5., 6., proportional, 0.05"));
+    expect_tangents_random<6>(
+        *law<6>("linear viscoelastic generic, diag, 1., 2., 3., 4., 5., 6., proportional, 0.05"));
 }
 
 // K s_K(t) e + C s_C(t) edot with s_K = 1 + t (ramp) and s_C = 2 (const).
@@ -161,7 +161,8 @@ TEST_F(LawRuntime, LinearTimeVariant) {
 
 // K44 = GJ + c eps_1: F_4 = (GJ + c eps_1) eps_4, an exact tangent with the coupling term.
 TEST_F(LawRuntime, AxialTorsionCoupling) {
-    auto l = law<6>("linear elastic generic axial torsion coupling, diag, 1., 2., 3., 4., 5., 6., 50.");
+    auto l =
+        law<6>("linear elastic generic axial torsion coupling, diag, 1., 2., 3., 4., 5., 6., 50.");
     auto e = vec<6>({0.1, 0., 0., 0.2, 0., 0.});
     EXPECT_NEAR(force<6>(*l, e, vec<6>({0, 0, 0, 0, 0, 0}), 0.)[3], (4. + 50. * 0.1) * 0.2, 1e-14);
     expect_tangents_random<6>(*l, 0.2);
@@ -170,7 +171,8 @@ TEST_F(LawRuntime, AxialTorsionCoupling) {
                               0.2);
 }
 
-// --- bistop laws ----------------------------------------------------------------------------------
+// --- bistop laws
+// ----------------------------------------------------------------------------------
 
 // Off until the activation drive (a step at t = 0.5) is non-zero after a converged step, then
 // F = K (eps - eps_ref); off again when the deactivation drive (a step at t = 1) is non-zero.
@@ -202,12 +204,13 @@ TEST_F(LawRuntime, BistopWrapper) {
     EXPECT_EQ(force<1>(*l, vec<1>({0.1}), vec<1>({0.}), 0.)[0], 0.);
     l->after_step(vec<1>({0.1}), vec<1>({0.}), 0.6);
     const double x = 0.2 - 0.1;
-    EXPECT_NEAR(force<1>(*l, vec<1>({0.2}), vec<1>({0.}), 0.)[0], 10 * x + 20 * x * x + 30 * x * x * x,
-                1e-12);
+    EXPECT_NEAR(force<1>(*l, vec<1>({0.2}), vec<1>({0.}), 0.)[0],
+                10 * x + 20 * x * x + 30 * x * x * x, 1e-12);
     expect_tangents<1>(*l, vec<1>({0.25}), vec<1>({0.}), 0.7);
 }
 
-// --- nonlinear laws -------------------------------------------------------------------------------
+// --- nonlinear laws
+// -------------------------------------------------------------------------------
 
 TEST_F(LawRuntime, DoubleLinearElastic) {
     // K1 = 10 in [-0.1, 0.2], K2 = 30 above, K3 = 5 below
@@ -238,7 +241,8 @@ TEST_F(LawRuntime, Cubic) {
     auto l = law<1>("cubic elastic generic, 10., 20., 30.");
     EXPECT_NEAR(force<1>(*l, vec<1>({-0.5}), vec<1>({0.}), 0.)[0], -5. - 5. - 3.75, 1e-14);
     expect_tangents_random<1>(*l, 0.5);
-    auto l3 = law<3>("cubic viscoelastic generic, 1., 2., 3., 4., 5., 6., 7., 8., 9., diag, .1, .2, .3");
+    auto l3 =
+        law<3>("cubic viscoelastic generic, 1., 2., 3., 4., 5., 6., 7., 8., 9., diag, .1, .2, .3");
     expect_tangents_random<3>(*l3, 0.5);
 }
 
@@ -259,8 +263,8 @@ TEST_F(LawRuntime, IsotropicHardening) {
                 1e-12);
     expect_tangents_random<1>(*l, 0.3);
     expect_tangents_random<3>(*law<3>("isotropic hardening elastic, 100., 0.1"), 0.3);
-    expect_tangents_random<6>(*law<6>("isotropic hardening elastic, 100., 0.1, linear stiffness, 5."),
-                              0.3);
+    expect_tangents_random<6>(
+        *law<6>("isotropic hardening elastic, 100., 0.1, linear stiffness, 5."), 0.3);
 }
 
 TEST_F(LawRuntime, ContactElastic) {
@@ -315,14 +319,15 @@ TEST_F(LawRuntime, AxialWrapper) {
     auto l = law<3>("axial wrapper, 0., 0., 2., linear viscoelastic, 10., 1.");
     EXPECT_TRUE(force<3>(*l, vec<3>({1., 1., 0.1}), vec<3>({1., 1., 1.}), 0.)
                     .isApprox(vec<3>({0., 0., 2.})));
-    expect_tangents_random<3>(*law<3>("axial wrapper, 1., 2., 2., cubic elastic generic, 1., 2., 3."),
-                              0.3);
+    expect_tangents_random<3>(
+        *law<3>("axial wrapper, 1., 2., 2., cubic elastic generic, 1., 2., 3."), 0.3);
 }
 
 // F = F0 + K (eps - eps0(t)), eps0 = 0.01 (1 + t)
 TEST_F(LawRuntime, PrestressAndPrestrain) {
     auto l = law<1>("linear elastic, 1.e3, prestress, 5., prestrain, single, 0.01, linear, 1., 1.");
-    EXPECT_NEAR(force<1>(*l, vec<1>({0.05}), vec<1>({0.}), 1.)[0], 5. + 1000. * (0.05 - 0.02), 1e-12);
+    EXPECT_NEAR(force<1>(*l, vec<1>({0.05}), vec<1>({0.}), 1.)[0], 5. + 1000. * (0.05 - 0.02),
+                1e-12);
     expect_tangents<1>(*l, vec<1>({0.05}), vec<1>({0.3}), 1.);
     auto v = law<3>("linear viscous, 2., prestress, 1., 2., 3.");
     EXPECT_TRUE(force<3>(*v, vec<3>({9., 9., 9.}), vec<3>({1., 0., 0.}), 0.)

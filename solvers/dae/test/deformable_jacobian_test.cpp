@@ -46,9 +46,10 @@ TEST(DeformableJacobian, RodPlain) {
 }
 
 TEST(DeformableJacobian, RodWithOffsets) {
-    expect_exact_jacobian(deck(1, "joint: 1, rod, 2, position, 0.1, -0.2, 0.3, 3, position, -0.2,"
-                                  " 0.1, 0.4, from nodes, " +
-                                      visco1 + ";\n"));
+    expect_exact_jacobian(deck(1,
+                               "joint: 1, rod, 2, position, 0.1, -0.2, 0.3, 3, position, -0.2,"
+                               " 0.1, 0.4, from nodes, " +
+                                   visco1 + ";\n"));
 }
 
 // Displacement-only nodes, and a rigid node with a displacement-only one.
@@ -69,59 +70,65 @@ TEST(DeformableJacobian, RodPrestrainAndNonlinearLaw) {
 }
 
 TEST(DeformableJacobian, DeformableDisplacementJoint) {
-    expect_exact_jacobian(
-        deck(1, "joint: 1, deformable displacement joint, 2, 0.1, -0.2, 0.3,"
-                " orientation, euler123, 0.2, -0.5, 0.3, 3, -0.2, 0.1, 0.4,"
-                " orientation, euler123, -0.1, 0.4, 0.2, " +
-                    visco3 + ";\n"));
+    expect_exact_jacobian(deck(1,
+                               "joint: 1, deformable displacement joint, 2, 0.1, -0.2, 0.3,"
+                               " orientation, euler123, 0.2, -0.5, 0.3, 3, -0.2, 0.1, 0.4,"
+                               " orientation, euler123, -0.1, 0.4, 0.2, " +
+                                   visco3 + ";\n"));
 }
 
 // A nonlinear elastic law (exact tangent with e e^T terms) on a static node.
 TEST(DeformableJacobian, DeformableDisplacementJointNonlinear) {
     expect_exact_jacobian(
-        deck(1, "joint: 1, deformable displacement joint, 1, 0.3, 0.1, -0.2, 2, null,"
-                " array, 2, isotropic hardening elastic, 100., 0.5, linear stiffness, 10.,"
-                " axial wrapper, 1., 1., 0., linear viscous, 3.;\n"));
+        deck(1,
+             "joint: 1, deformable displacement joint, 1, 0.3, 0.1, -0.2, 2, null,"
+             " array, 2, isotropic hardening elastic, 100., 0.5, linear stiffness, 10.,"
+             " axial wrapper, 1., 1., 0., linear viscous, 3.;\n"));
 }
 
 TEST(DeformableJacobian, DeformableHinge) {
-    expect_exact_jacobian(deck(1, "joint: 1, deformable hinge, 2, orientation, euler123, 0.2, -0.5,"
-                                  " 0.3, 3, orientation, euler123, -0.1, 0.4, 0.2, " +
-                                      visco3 + ";\n"));
+    expect_exact_jacobian(deck(1,
+                               "joint: 1, deformable hinge, 2, orientation, euler123, 0.2, -0.5,"
+                               " 0.3, 3, orientation, euler123, -0.1, 0.4, 0.2, " +
+                                   visco3 + ";\n"));
 }
 
 // Moment and omega in the mid frame Ra exp(theta/2).
 TEST(DeformableJacobian, InvariantDeformableHinge) {
-    expect_exact_jacobian(deck(1, "joint: 1, invariant deformable hinge, 2, orientation, euler123,"
-                                  " 0.2, -0.5, 0.3, 3, orientation, euler123, -0.1, 0.4, 0.2, " +
-                                      visco3 + ";\n"));
+    expect_exact_jacobian(deck(1,
+                               "joint: 1, invariant deformable hinge, 2, orientation, euler123,"
+                               " 0.2, -0.5, 0.3, 3, orientation, euler123, -0.1, 0.4, 0.2, " +
+                                   visco3 + ";\n"));
 }
 
 // A 1D law on theta_3 and omega_3.
 TEST(DeformableJacobian, DeformableAxialJoint) {
-    expect_exact_jacobian(deck(1, "joint: 1, deformable axial joint, 2, orientation, euler123,"
-                                  " 0.2, -0.5, 0.3, 3, orientation, euler123, -0.1, 0.4, 0.2, "
-                                  "cubic viscoelastic generic, 10., 20., 30., 2.;\n"));
+    expect_exact_jacobian(deck(1,
+                               "joint: 1, deformable axial joint, 2, orientation, euler123,"
+                               " 0.2, -0.5, 0.3, 3, orientation, euler123, -0.1, 0.4, 0.2, "
+                               "cubic viscoelastic generic, 10., 20., 30., 2.;\n"));
 }
 
 TEST(DeformableJacobian, DeformableJoint) {
     expect_exact_jacobian(
-        deck(1, "joint: 1, deformable joint, 2, 0.1, -0.2, 0.3, orientation, euler123, 0.2, -0.5,"
-                " 0.3, 3, -0.2, 0.1, 0.4, orientation, euler123, -0.1, 0.4, 0.2, " +
-                    visco6 + ";\n"));
+        deck(1,
+             "joint: 1, deformable joint, 2, 0.1, -0.2, 0.3, orientation, euler123, 0.2, -0.5,"
+             " 0.3, 3, -0.2, 0.1, 0.4, orientation, euler123, -0.1, 0.4, 0.2, " +
+                 visco6 + ";\n"));
 }
 
 TEST(DeformableJacobian, DeformableJointToStaticNode) {
-    expect_exact_jacobian(deck(1, "joint: 1, deformable joint, 1, null, 3, 0.2, 0.1, -0.3, " +
-                                      visco6 + ";\n"));
+    expect_exact_jacobian(
+        deck(1, "joint: 1, deformable joint, 1, null, 3, 0.2, 0.1, -0.3, " + visco6 + ";\n"));
 }
 
 TEST(DeformableJacobian, ViscousBody) {
-    expect_exact_jacobian(deck(2, "joint: 1, viscous body, 2, 0.3, -0.1, 0.2,"
-                                  " orientation, euler123, 0.4, -0.2, 0.1, " +
-                                      viscous6 +
-                                      ";\n"
-                                      "joint: 2, viscous body, 1, null, linear viscous, 2.;\n"));
+    expect_exact_jacobian(deck(2,
+                               "joint: 1, viscous body, 2, 0.3, -0.1, 0.2,"
+                               " orientation, euler123, 0.4, -0.2, 0.1, " +
+                                   viscous6 +
+                                   ";\n"
+                                   "joint: 2, viscous body, 1, null, linear viscous, 2.;\n"));
 }
 
 }  // namespace
