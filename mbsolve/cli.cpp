@@ -1,6 +1,7 @@
 // Command-line parsing.
 #include "mbsolve/cli.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace mbs::cli {
@@ -14,11 +15,18 @@ const char* usage() {
            "  -W, --working-dir DIR    change to DIR before reading the deck\n"
            "      --check              read and build the model, print a summary, exit\n"
            "      --dump-model         print every resolved node and element, exit\n"
-           "  -s, --silent, --quiet    no progress or warnings on the terminal\n"
+           "      --format LIST        result files, comma-separated: text (.mov .jnt ...), netcdf (.nc,\n"
+           "                           MBDyn's layout), hdf5 (.h5); replaces the deck's 'output results'\n"
+           "                           (.out and .log are always written)\n"
+           "      --flush-every N      write NetCDF/HDF5 results in blocks of N output steps (default\n"
+           "                           1000; HDF5 at most 8 MB, NetCDF 32 MB a block), at least every 5 s\n"
+           "      --compress N         HDF5 deflate level 0-9 (default 0: uncompressed)\n"
+           "  -s, --silent, --quiet    no progress, summary or warnings on the terminal\n"
            "      --version            print the version\n"
            "  -h, --help               print this help\n"
            "\n"
-           "exit status: 0 ok, 1 internal error, 2 bad input, 3 solver failure\n";
+           "exit status: 0 ok, 1 internal error, 2 bad input, 3 solver failure,\n"
+           "             130 interrupted (SIGINT), 143 terminated (SIGTERM)\n";
 }
 
 Options parse(int argc, char** argv) {
@@ -37,6 +45,31 @@ Options parse(int argc, char** argv) {
             auto eq = def.find('=');
             if (eq == std::string::npos || eq == 0) throw std::invalid_argument("-D needs NAME=VALUE, got '" + def + "'");
             o.defines[def.substr(0, eq)] = def.substr(eq + 1);
+        } else if (a == "--format") {
+            std::string list = value(i, a);
+            o.formats.clear();
+            for (std::size_t b = 0; b <= list.size();) {
+                std::size_t e = std::min(list.find(',', b), list.size());
+                std::string f = list.substr(b, e - b);
+                if (f != "text" && f != "netcdf" && f != "hdf5")
+                    throw std::invalid_argument("--format: unknown format '" + f + "' (use text, netcdf, hdf5)");
+                o.formats.push_back(f);
+                b = e + 1;
+            }
+        } else if (a == "--flush-every" || a == "--compress") {
+            std::string v = value(i, a);
+            std::size_t used = 0;
+            int n = -1;
+            try {
+                n = std::stoi(v, &used);
+            } catch (const std::exception&) {
+                used = 0;
+            }
+            bool flush = a == "--flush-every";
+            if (used != v.size() || (flush ? n < 1 : (n < 0 || n > 9)))
+                throw std::invalid_argument(a + " needs " + (flush ? "a positive integer" : "a level 0-9") +
+                                            ", got '" + v + "'");
+            (flush ? o.flush_every : o.compression) = n;
         } else if (a == "--check") o.check = true;
         else if (a == "--dump-model") o.dump_model = true;
         else if (a == "-s" || a == "--silent" || a == "--quiet") o.quiet = true;

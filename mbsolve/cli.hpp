@@ -17,6 +17,11 @@ struct Options {
     bool help = false;
     bool version = false;
     std::string working_dir;
+    // --format: result formats ("text", "netcdf", "hdf5"), replacing the deck's `output results`;
+    // empty: as the deck says.
+    std::vector<std::string> formats;
+    int flush_every = 0;   // --flush-every N (0: default)
+    int compression = -1;  // --compress N, HDF5 deflate level (-1: default)
 };
 
 // Parses argv; throws std::invalid_argument with a user-facing message on bad usage.

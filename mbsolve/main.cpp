@@ -1,12 +1,21 @@
 // mbsolve: read a deck, build the model, run the analysis. Exit status: 0 ok, 1 internal error,
-// 2 bad input, 3 solver failure.
+// 2 bad input, 3 solver failure, 128 + signal when stopped by SIGINT (130) or SIGTERM (143).
+#include <unistd.h>
+
+#include <algorithm>
 #include <chrono>
 #include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
 #include <filesystem>
 #include <iostream>
 
 #include "core/source.hpp"
 #include "mbsolve/cli.hpp"
+#include "output/hdf5_output.hpp"
+#include "output/netcdf_output.hpp"
+#include "output/progress.hpp"
 #include "output/text_output.hpp"
 #include "solvers/dae/simulation.hpp"
 #include "parser/builder.hpp"
@@ -14,9 +23,25 @@
 
 namespace {
 
-// SIGINT/SIGTERM stop the time loop after the current step; outputs are closed normally.
+// SIGINT/SIGTERM stop the time loop after the current step; every output is then closed
+// normally and mbsolve exits with 128 + the signal (130, 143). A second signal exits at once.
 volatile std::sig_atomic_t g_stop = 0;
-extern "C" void on_stop_signal(int) { g_stop = 1; }
+extern "C" void on_stop_signal(int sig) {
+    if (g_stop != 0) std::_Exit(128 + sig);
+    g_stop = sig;
+}
+
+void install_stop_handlers() {
+    struct sigaction sa {};
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, nullptr);
+    sigaction(SIGTERM, &sa, nullptr);
+}
+
+std::string stop_reason() {
+    return g_stop == SIGINT ? "interrupted (SIGINT)" : "terminated (SIGTERM)";
+}
 
 // Output prefix: -o, else the deck path without its extension (MBDyn's rule).
 std::string output_prefix(const mbs::cli::Options& opt) {
@@ -25,13 +50,90 @@ std::string output_prefix(const mbs::cli::Options& opt) {
     return (p.parent_path() / p.stem()).string();
 }
 
+// The sinks of a run behind one: at the end, a run stopped by a signal is reported as such to
+// every sink (Simulation::run ends it as a normal run).
+class Sinks final : public mbs::OutputSink {
+public:
+    void add(mbs::OutputSink* s) { sinks_.push_back(s); }
+    void begin(const mbs::Engine& e) override {
+        for (auto* s : sinks_) s->begin(e);
+    }
+    void step(const mbs::Engine& e, const mbs::StepInfo& info) override {
+        t_ = info.time;
+        for (auto* s : sinks_) s->step(e, info);
+    }
+    void end(const mbs::Engine& e, const std::string& status) override {
+        std::string st = status;
+        if (st.empty() && g_stop != 0) {
+            char b[64];
+            std::snprintf(b, sizeof b, " at t = %.9g", t_);
+            st = stop_reason() + b;
+        }
+        for (auto* s : sinks_) s->end(e, st);
+    }
+
+private:
+    std::vector<mbs::OutputSink*> sinks_;
+    double t_ = 0.0;
+};
+
+// Result formats: --format, else the deck's `output results: netcdf [, sync] [, no text] [, hdf5]`.
+struct Formats {
+    bool text = true, netcdf = false, hdf5 = false, sync = false;
+};
+
+Formats result_formats(const mbs::Model& model, const mbs::cli::Options& opt) {
+    Formats f;
+    std::string deck = model.control.get_or<std::string>("output results", "");
+    auto has = [&](const char* w) { return deck.find(w) != std::string::npos; };
+    f.sync = has("sync");
+    if (!opt.formats.empty()) {
+        f.text = std::find(opt.formats.begin(), opt.formats.end(), "text") != opt.formats.end();
+        f.netcdf = std::find(opt.formats.begin(), opt.formats.end(), "netcdf") != opt.formats.end();
+        f.hdf5 = std::find(opt.formats.begin(), opt.formats.end(), "hdf5") != opt.formats.end();
+        return f;
+    }
+    f.netcdf = has("netcdf");
+    f.hdf5 = has("hdf5");
+    f.text = !(has("no text") || has("notext"));
+    return f;
+}
+
 int run(const mbs::Model& model, const mbs::cli::Options& opt) {
     mbs::SolverSettings settings = mbs::SolverSettings::from_model(model);
     mbs::Simulation sim(model, settings);
-    mbs::TextOutput text(model, output_prefix(opt));
-    sim.add_sink(&text);
-    std::signal(SIGINT, on_stop_signal);
-    std::signal(SIGTERM, on_stop_signal);
+    const std::string prefix = output_prefix(opt);
+    const Formats fmt = result_formats(model, opt);
+
+    Sinks sinks;
+    mbs::TextOutput text(model, prefix, fmt.text);
+    sinks.add(&text);
+    mbs::output::SinkOptions so;
+    if (opt.flush_every > 0) so.flush_every = opt.flush_every;
+    so.sync = fmt.sync;
+    so.deck = opt.deck;
+    so.version = MBS_VERSION;
+    so.settings = settings;
+    std::unique_ptr<mbs::OutputSink> nc, h5;
+    std::vector<std::string> result_files;
+    if (fmt.netcdf) {
+        nc = mbs::output::make_netcdf_output(model, prefix + ".nc", so);
+        sinks.add(nc.get());
+        result_files.push_back(prefix + ".nc");
+    }
+    if (fmt.hdf5) {
+        h5 = mbs::output::make_hdf5_output(model, prefix + ".h5", so, opt.compression < 0 ? 0 : opt.compression);
+        sinks.add(h5.get());
+        result_files.push_back(prefix + ".h5");
+    }
+    std::unique_ptr<mbs::output::Progress> progress;
+    if (!opt.quiet && isatty(STDOUT_FILENO)) {
+        progress = std::make_unique<mbs::output::Progress>(stdout, settings.t0, settings.tf, settings.forever);
+        sinks.add(progress.get());
+    }
+    sim.add_sink(&sinks);
+
+    install_stop_handlers();
     sim.keep_going = [](double) { return g_stop == 0; };
     // Output steps: `output meter` (a drive, non-zero = output) or the deprecated `output frequency`.
     mbs::DrivePtr meter;
@@ -43,13 +145,17 @@ int run(const mbs::Model& model, const mbs::cli::Options& opt) {
         return every <= 1 || step % every == 0;
     };
     auto t0 = std::chrono::steady_clock::now();
+    auto files = [&] {
+        std::vector<std::string> v = text.files();
+        v.insert(v.end(), result_files.begin(), result_files.end());
+        return v;
+    };
     try {
         mbs::RunStats st = sim.run();
         double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         if (!opt.quiet)
-            std::cout << "mbsolve: " << (g_stop ? "stopped by a signal after " : "") << st.steps << " steps, " << st.rejected << " rejected, " << st.iterations
-                      << " iterations, " << st.factorizations << " factorizations, " << wall << " s\n";
-        return 0;
+            mbs::output::print_summary(stdout, st, wall, files(), g_stop ? stop_reason() + " after the current step" : "");
+        return g_stop ? 128 + g_stop : 0;
     } catch (const mbs::SolverFailure& f) {
         std::cerr << "mbsolve: solver failure: " << f.what() << "\n";
         return 3;
@@ -93,6 +199,9 @@ int main(int argc, char** argv) {
         std::cerr << e.format();
         return 2;
     } catch (const std::filesystem::filesystem_error& e) {
+        std::cerr << "mbsolve: error: " << e.what() << "\n";
+        return 2;
+    } catch (const std::invalid_argument& e) {
         std::cerr << "mbsolve: error: " << e.what() << "\n";
         return 2;
     } catch (const std::exception& e) {

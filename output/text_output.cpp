@@ -10,8 +10,8 @@
 
 namespace mbs {
 
-TextOutput::TextOutput(const Model& m, std::string prefix)
-    : model_(&m), prefix_(std::move(prefix)) {
+TextOutput::TextOutput(const Model& m, std::string prefix, bool entities)
+    : model_(&m), prefix_(std::move(prefix)), entities_(entities) {
     // At most 17 significant digits are meaningful; the cap also bounds a number's width.
     precision_ = std::clamp(static_cast<int>(m.control.get_or<long>("output precision", 6)), 1, 17);
     default_orientation_ = m.control.get_or<std::string>("default orientation", "euler123");
@@ -137,9 +137,15 @@ void TextOutput::step(const Engine& e, const StepInfo& s) {
     std::fprintf(out, "Step %ld %.*g %.*g %d %.*g %.*g %d %d\n", s.step, precision_ + 4, s.time,
                  precision_, s.dt, s.iterations, precision_, s.res_err, precision_, s.sol_err,
                  s.sol_conv ? 1 : 0, s.output ? 1 : 0);
-    if (!s.output) return;
+    if (!s.output || !entities_) return;
     write_nodes(e);
     write_elements(e);
+}
+
+std::vector<std::string> TextOutput::files() const {
+    std::vector<std::string> v;
+    for (const auto& [ext, f] : files_) v.push_back(prefix_ + "." + ext);
+    return v;
 }
 
 void TextOutput::end(const Engine&, const std::string& status) {

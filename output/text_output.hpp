@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "solvers/dae/simulation.hpp"
 
@@ -12,8 +13,10 @@ namespace mbs {
 
 class TextOutput final : public OutputSink {
   public:
-    // prefix: output path without extension. Files are created when first needed.
-    TextOutput(const Model& m, std::string prefix);
+    // prefix: output path without extension. Files are created when first needed. With
+    // entities = false only the run log (.out) and the model description (.log) are written
+    // (`output results: ..., no text`).
+    TextOutput(const Model& m, std::string prefix, bool entities = true);
     ~TextOutput() override;
     TextOutput(const TextOutput&) = delete;
     TextOutput& operator=(const TextOutput&) = delete;
@@ -21,6 +24,8 @@ class TextOutput final : public OutputSink {
     void begin(const Engine& e) override;
     void step(const Engine& e, const StepInfo& s) override;
     void end(const Engine& e, const std::string& status) override;
+    // Paths of the files written so far.
+    std::vector<std::string> files() const;
 
   private:
     std::FILE* file(const std::string& ext);
@@ -36,6 +41,7 @@ class TextOutput final : public OutputSink {
 
     const Model* model_;
     std::string prefix_;
+    bool entities_ = true;
     int precision_ = 6;
     std::string default_orientation_ = "euler123";
     std::map<std::string, std::FILE*> files_;

@@ -1,0 +1,70 @@
+// Base of the NetCDF and HDF5 sinks: output steps are recorded into a block of preallocated rows
+// (Results); a full block (or `sync`, or flush_seconds of wall time) is handed to a writer thread,
+// which writes it to the file while the solver goes on filling the other block (two blocks,
+// swapped: no allocation per step). The writer threads of all sinks share one lock around their
+// library calls: the HDF5 library (also under NetCDF-4) is not thread-safe.
+#pragma once
+
+#include <condition_variable>
+#include <exception>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "output/results.hpp"
+
+namespace mbs::output {
+
+class BlockSink : public OutputSink {
+public:
+    // block_bytes: memory of one block at most (there are two); fewer rows than flush_every if
+    // needed.
+    BlockSink(const Model& m, std::string path, const SinkOptions& o, std::size_t block_bytes);
+    ~BlockSink() override;
+    BlockSink(const BlockSink&) = delete;
+    BlockSink& operator=(const BlockSink&) = delete;
+
+    void begin(const Engine& e) final;
+    void step(const Engine& e, const StepInfo& s) final;
+    void end(const Engine& e, const std::string& status) final;
+
+protected:
+    // Called on the main thread by begin(): create the file (errors show at once).
+    virtual void create() = 0;
+    // Called on the writer thread, in this order: define() once (r has no rows yet), write()
+    // per block (rows r.first_row() .. + r.rows()), finish() once with the run status ("" for
+    // a completed run), which also closes the file. Throw std::runtime_error on failure.
+    virtual void define(const Results& r) = 0;
+    virtual void write(const Results& r) = 0;
+    virtual void finish(const std::string& status) = 0;
+
+    // Stops the writer thread (after its current job). Derived destructors call it before they
+    // close their files.
+    void shutdown();
+
+    const Model& model() const { return *model_; }
+    const std::string& path() const { return path_; }
+    const SinkOptions& options() const { return opt_; }
+
+private:
+    enum class Job { none, define, write, finish, quit };
+    void run_writer();
+    void post(Job j);      // waits for the writer to be idle, then gives it j
+    void wait_idle();      // waits for the writer to be idle; rethrows its error
+    void hand_off();       // swaps the blocks and posts the full one
+
+    const Model* model_;
+    std::string path_;
+    SinkOptions opt_;
+    std::size_t block_bytes_;
+    Results fill_, write_;  // the block being filled, the block being written
+    std::string status_;
+    std::thread writer_;
+    std::mutex m_;
+    std::condition_variable cv_;
+    Job job_ = Job::none;
+    bool busy_ = false;
+    std::exception_ptr error_;
+};
+
+}  // namespace mbs::output

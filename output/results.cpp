@@ -1,0 +1,222 @@
+// Entities and quantities written by the NetCDF and HDF5 sinks (see results.hpp).
+#include "output/results.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/rotations.hpp"
+
+namespace mbs::output {
+
+namespace {
+
+Quantity q(const char* name, int ncomp, const char* units, const char* frame, std::string desc,
+           int column = -1) {
+    Quantity x;
+    x.name = name;
+    x.ncomp = ncomp;
+    x.units = units;
+    x.frame = frame;
+    x.description = std::move(desc);
+    x.column = column;
+    return x;
+}
+
+std::string entity_name(const EntityDesc& d) {
+    return d.name.empty() ? d.category + " " + std::to_string(d.label) : d.name;
+}
+
+void add_entity(Group& g, const EntityDesc& d, int source) {
+    g.labels.push_back(d.label);
+    g.names.push_back(entity_name(d));
+    g.types.push_back(d.type);
+    g.source.push_back(source);
+}
+
+bool starts_with(const std::string& s, const char* p) { return s.rfind(p, 0) == 0; }
+
+}  // namespace
+
+void Results::init(const Model& m, const Engine& e, int capacity, std::size_t max_bytes) {
+    groups_.clear();
+    const std::string default_orientation =
+        m.control.get_or<std::string>("default orientation", "euler123");
+
+    Group nodes;
+    nodes.kind = Group::Kind::nodes;
+    nodes.name = "nodes";
+    nodes.nc_prefix = "node.struct";
+    nodes.quantities = {
+        q("X", 3, "m", "global", "global position vector (X, Y, Z)"),
+        q("R", 9, "-", "global",
+          "global orientation matrix, row-major (R11, R12, R13, R21, ...): x_global = R x_node"),
+        q("XP", 3, "m/s", "global", "global velocity vector (v_X, v_Y, v_Z)"),
+        q("Omega", 3, "radian/s", "global", "global angular velocity vector (omega_X, omega_Y, omega_Z)"),
+    };
+    for (std::size_t k = 0; k < e.nodes().size(); ++k) {
+        const StructNode& n = e.nodes()[k];
+        if (!n.desc().output) continue;
+        add_entity(nodes, n.desc(), static_cast<int>(k));
+        nodes.orientation.push_back(
+            n.desc().props.get_or<std::string>("orientation description", default_orientation));
+    }
+
+    Group joints;
+    joints.kind = Group::Kind::joints;
+    joints.name = "joints";
+    joints.nc_prefix = "elem.joint";
+    joints.quantities = {
+        q("f", 3, "N", "local", "local reaction force (f_x, f_y, f_z), joint frame"),
+        q("m", 3, "Nm", "local", "local reaction moment (m_x, m_y, m_z), joint frame"),
+        q("F", 3, "N", "global", "global reaction force (F_X, F_Y, F_Z)"),
+        q("M", 3, "Nm", "global", "global reaction moment (M_X, M_Y, M_Z)"),
+    };
+
+    // Loads: the columns of their .frc lines (mbdyn-syntax.md 8): per loaded node, its label,
+    // the force or couple (3) and, for forces, the application point (3).
+    auto load_group = [](const char* name, const char* prefix) {
+        Group g;
+        g.kind = Group::Kind::element_values;
+        g.name = name;
+        g.nc_prefix = prefix;
+        return g;
+    };
+    Group forces = load_group("forces", "elem.force");
+    forces.quantities = {q("F", 3, "N", "global", "global force (F_X, F_Y, F_Z)", 1),
+                         q("Arm", 3, "m", "global", "global application point of the force", 4)};
+    Group iforces = load_group("internal_forces", "elem.force");
+    iforces.quantities = {q("F1", 3, "N", "global", "global force on node 1", 1),
+                          q("Arm1", 3, "m", "global", "global application point on node 1", 4),
+                          q("F2", 3, "N", "global", "global force on node 2", 8),
+                          q("Arm2", 3, "m", "global", "global application point on node 2", 11)};
+    Group couples = load_group("couples", "elem.couple");
+    couples.quantities = {q("M", 3, "Nm", "global", "global couple (M_X, M_Y, M_Z)", 1)};
+    Group icouples = load_group("internal_couples", "elem.couple");
+    icouples.quantities = {q("M1", 3, "Nm", "global", "global couple on node 1", 1),
+                           q("M2", 3, "Nm", "global", "global couple on node 2", 5)};
+    Group tforces = load_group("total_forces", "elem.force");
+    tforces.quantities = {
+        q("f", 3, "N", "local", "force (drive value) in the force orientation of node 1", 0),
+        q("m", 3, "Nm", "local", "couple (drive value) in the moment orientation of node 1", 3)};
+
+    Vec3 f, mm, F, M;
+    for (std::size_t j = 0; j < e.elements().size(); ++j) {
+        const Element& el = *e.elements()[j];
+        const EntityDesc& d = el.desc();
+        if (!d.output) continue;
+        const int src = static_cast<int>(j);
+        if (d.category == "joint") {
+            if (el.reaction(f, mm, F, M)) add_entity(joints, d, src);
+        } else if (d.category == "force" && el.output_file()) {
+            bool internal = d.type.find("internal") != std::string::npos;
+            if (starts_with(d.type, "total")) add_entity(tforces, d, src);
+            else add_entity(internal ? iforces : forces, d, src);
+        } else if (d.category == "couple" && el.output_file()) {
+            add_entity(d.type.find("internal") != std::string::npos ? icouples : couples, d, src);
+        }
+    }
+    for (Group* g : {&nodes, &joints, &forces, &iforces, &couples, &icouples, &tforces})
+        if (g->size() > 0) groups_.push_back(std::move(*g));
+
+    std::size_t row_bytes = 4 * sizeof(double);
+    for (const Group& g : groups_)
+        for (const Quantity& x : g.quantities) row_bytes += sizeof(double) * g.size() * x.ncomp;
+    capacity = static_cast<int>(std::clamp<std::size_t>(max_bytes / row_bytes, 1, std::max(capacity, 1)));
+    capacity_ = capacity;
+    rows_ = 0;
+    first_row_ = 0;
+    for (Group& g : groups_)
+        for (Quantity& x : g.quantities)
+            x.buf.assign(static_cast<std::size_t>(capacity) * g.size() * x.ncomp, 0.0);
+    last_flush_ = std::chrono::steady_clock::now();
+    time_.assign(capacity, 0.0);
+    dt_.assign(capacity, 0.0);
+    step_.assign(capacity, 0);
+    iter_.assign(capacity, 0);
+}
+
+void Results::record(const Engine& e, const StepInfo& s) {
+    const int r = rows_;
+    time_[r] = s.time;
+    dt_[r] = s.dt;
+    step_[r] = s.step;
+    iter_[r] = s.iterations;
+    double v[Element::max_output_values];
+    for (Group& g : groups_) {
+        const int n = g.size();
+        auto at = [&](Quantity& x, int k) { return x.buf.data() + (static_cast<std::size_t>(r) * n + k) * x.ncomp; };
+        auto put3 = [](double* p, const Vec3& a) { p[0] = a[0], p[1] = a[1], p[2] = a[2]; };
+        for (int k = 0; k < n; ++k) {
+            switch (g.kind) {
+            case Group::Kind::nodes: {
+                const StructNode& nd = e.nodes()[g.source[k]];
+                put3(at(g.quantities[0], k), nd.x);
+                double* R = at(g.quantities[1], k);
+                for (int i = 0; i < 3; ++i)
+                    for (int c = 0; c < 3; ++c) R[3 * i + c] = nd.R(i, c);
+                put3(at(g.quantities[2], k), nd.xdot);
+                put3(at(g.quantities[3], k), nd.w);
+                break;
+            }
+            case Group::Kind::joints: {
+                Vec3 f, m, F, M;
+                e.elements()[g.source[k]]->reaction(f, m, F, M);
+                put3(at(g.quantities[0], k), f);
+                put3(at(g.quantities[1], k), m);
+                put3(at(g.quantities[2], k), F);
+                put3(at(g.quantities[3], k), M);
+                break;
+            }
+            case Group::Kind::element_values: {
+                int nv = e.elements()[g.source[k]]->output_values(v);
+                for (Quantity& x : g.quantities) {
+                    double* p = at(x, k);
+                    for (int c = 0; c < x.ncomp; ++c)
+                        p[c] = x.column + c < nv ? v[x.column + c] : std::nan("");
+                }
+                break;
+            }
+            }
+        }
+    }
+    ++rows_;
+}
+
+bool Results::flush_due(const SinkOptions& o) const {
+    if (rows_ == 0) return false;
+    if (full() || o.sync) return true;
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - last_flush_).count() >=
+           o.flush_seconds;
+}
+
+void Results::continue_after(const Results& prev) {
+    first_row_ = prev.first_row_ + prev.rows_;
+    rows_ = 0;
+    last_flush_ = std::chrono::steady_clock::now();
+}
+
+const char* orientation_values(const std::string& description, const double* Rv, double* out) {
+    if (description == "orientation matrix") {
+        for (int i = 0; i < 9; ++i) out[i] = Rv[i];
+        return "R";
+    }
+    Mat3 R;
+    for (int i = 0; i < 3; ++i)
+        for (int c = 0; c < 3; ++c) R(i, c) = Rv[3 * i + c];
+    Vec3 a;
+    const char* name = "E";
+    if (description == "orientation vector") {
+        a = matrix_to_rotation_vector(R);
+        name = "Phi";
+    } else if (description == "euler313") {
+        a = matrix_to_euler313(R) * (180.0 / M_PI);
+    } else if (description == "euler321") {
+        a = matrix_to_euler321(R) * (180.0 / M_PI);
+    } else {
+        a = matrix_to_euler123(R) * (180.0 / M_PI);
+    }
+    for (int i = 0; i < 3; ++i) out[i] = a[i];
+    return name;
+}
+
+}  // namespace mbs::output

@@ -1,0 +1,97 @@
+// What the NetCDF and HDF5 sinks write: the entities with output, grouped by kind, each group
+// with its quantities, gathered once from the engine (begin()) and sampled at every output step
+// into preallocated buffers of `capacity` rows that the sinks write in blocks (flush).
+//
+// Groups and quantities (all SI, global frame unless said otherwise; MBDyn's meaning):
+//   nodes           X [m], R (row-major 3x3, x_global = R x_node), XP [m/s], Omega [rad/s]
+//   joints          f [N], m [Nm] (joint frame), F [N], M [Nm] (global): Element::reaction()
+//   forces          F [N], Arm [m] (application point, global), from the .frc columns
+//   internal_forces F1, Arm1 (on node 1), F2, Arm2 (on node 2)
+//   couples         M [Nm];  internal_couples: M1, M2
+//   total_forces    f [N], m [Nm]: the drive values in the force and moment frames
+// No NetCDF or HDF5 type appears here: the sinks map these buffers to their files.
+#pragma once
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "solvers/dae/simulation.hpp"
+
+namespace mbs::output {
+
+struct Quantity {
+    std::string name;         // "X", "R", "F1", ...
+    int ncomp = 3;            // 3, or 9 for R
+    const char* units = "";   // "m", "N", "-" ...
+    const char* frame = "";   // "global", "local"
+    std::string description;  // MBDyn-style text
+    int column = -1;          // first column in Element::output_values (element groups)
+    std::vector<double> buf;  // [row][entity][component], capacity rows
+};
+
+struct Group {
+    enum class Kind { nodes, joints, element_values };
+    Kind kind = Kind::nodes;
+    std::string name;       // HDF5 group: "nodes", "joints", "forces", ...
+    std::string nc_prefix;  // NetCDF variable prefix: "node.struct", "elem.joint", ...
+    std::vector<long> labels;
+    std::vector<std::string> names;  // the entity's `name` or "<category> <label>"
+    std::vector<std::string> types;  // "dynamic", "revolute hinge", "absolute internal", ...
+    std::vector<std::string> orientation;  // nodes: description from the card or the default
+    std::vector<int> source;               // index in Engine::nodes() or Engine::elements()
+    std::vector<Quantity> quantities;
+    int size() const { return static_cast<int>(labels.size()); }
+};
+
+// Options shared by the NetCDF and HDF5 sinks.
+struct SinkOptions {
+    int flush_every = 1000;      // output steps per block written (>= 1; blocks are capped in MB)
+    double flush_seconds = 5.0;  // and at most this much wall time between writes
+    bool sync = false;           // write and flush to disk at every output step
+    std::string deck;            // deck path, for the file's attributes
+    std::string version;         // mbsolve version
+    SolverSettings settings;     // for the HDF5 attributes
+};
+
+class Results {
+public:
+    // Gathers the groups (entities with output enabled) and allocates `capacity` rows, fewer if
+    // they would take more than max_bytes.
+    void init(const Model& m, const Engine& e, int capacity, std::size_t max_bytes);
+    // Appends one row (the engine's current state); no allocation. Requires !full().
+    void record(const Engine& e, const StepInfo& s);
+    int rows() const { return rows_; }
+    bool full() const { return rows_ >= capacity_; }
+    int capacity() const { return capacity_; }
+    // Output steps recorded before the rows in the buffers (the file index of row 0).
+    long first_row() const { return first_row_; }
+    // Whether the buffered rows are to be written now: buffer full, `sync`, or flush_seconds
+    // of wall time since the last write.
+    bool flush_due(const SinkOptions& o) const;
+    // Empties this block and makes it continue the rows of `prev` (blocks swapped by BlockSink).
+    void continue_after(const Results& prev);
+
+    const std::vector<Group>& groups() const { return groups_; }
+    // Per row: time [s], step number, step size [s], Newton iterations.
+    const std::vector<double>& time() const { return time_; }
+    const std::vector<long>& step() const { return step_; }
+    const std::vector<double>& timestep() const { return dt_; }
+    const std::vector<int>& iterations() const { return iter_; }
+
+private:
+    std::vector<Group> groups_;
+    std::vector<double> time_, dt_;
+    std::vector<long> step_;
+    std::vector<int> iter_;
+    int capacity_ = 0, rows_ = 0;
+    long first_row_ = 0;
+    std::chrono::steady_clock::time_point last_flush_;
+};
+
+// Rotation matrix -> the orientation a node's description asks for (MBDyn's NetCDF names):
+// "R" (9, row-major), "Phi" (rotation vector, rad) or "E" (Euler angles, degrees, as .mov).
+// Returns the variable name and writes its components to out (3 or 9).
+const char* orientation_values(const std::string& description, const double* R_rowmajor, double* out);
+
+}  // namespace mbs::output

@@ -1,0 +1,159 @@
+"""Interrupted runs: SIGINT, SIGTERM, a second SIGINT, and SIGKILL.
+
+Deck: input-examples/pendulum.mbd with DT = 1e-4 and TF = 1e4 s (a run of hours), written as
+text, NetCDF and HDF5. Each case starts mbsolve, waits until it has written results, then
+signals it. Expected (issue 8 item 5, issue 5):
+  SIGINT  -> exit 130; SIGTERM -> exit 143; every file valid and complete up to the last step:
+             .out ends with '# run stopped: interrupted (SIGINT) at t = ...', the HDF5 and
+             NetCDF files open (h5py) with run_status saying so and exactly as many output steps
+             as .out lists, and the same times;
+  SIGINT twice -> exit 130 at once (within 2 s of the second signal);
+  SIGKILL -> (HDF5 only, --flush-every 50) the file opens (h5py, SWMR read mode) and every dataset
+             holds n > 0 output steps (n = length of /time, written last in each block), equal
+             bit for bit to the first n of an uninterrupted run (three kills at different moments).
+"""
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import h5py
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+from mbs_check import EXAMPLES, close, failures, finish  # noqa: E402
+
+exe, work = sys.argv[1], sys.argv[2]
+deck = os.path.join(EXAMPLES, 'pendulum.mbd')
+
+
+def start(name, formats, extra=()):
+    prefix = os.path.join(work, name)
+    for ext in ('out', 'mov', 'jnt', 'nc', 'h5'):
+        if os.path.exists(prefix + '.' + ext):
+            os.remove(prefix + '.' + ext)
+    cmd = [exe, '--quiet', '-f', deck, '-o', prefix, '-D', 'DT=1e-4', '-D', 'TF=1e4',
+           '--format', formats, *extra]
+    return prefix, subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def wait_for_steps(prefix, n, timeout=30.0):
+    """Waits until prefix.out lists at least n steps (it is line-buffered by stdio in blocks)."""
+    t_end = time.time() + timeout
+    while time.time() < t_end:
+        try:
+            if os.path.getsize(prefix + '.out') > 60 * n:
+                return True
+        except OSError:
+            pass
+        time.sleep(0.05)
+    return False
+
+
+def out_times(prefix):
+    t, last = [], ''
+    with open(prefix + '.out') as f:
+        for line in f:
+            w = line.split()
+            if w and w[0] == 'Step' and w[-1] == '1':
+                t.append(float(w[2]))
+            if line.strip():
+                last = line
+    return np.array(t), last
+
+
+def status(attrs):
+    s = attrs['run_status']
+    return s.decode() if isinstance(s, bytes) else str(s)
+
+
+for sig, code, name in ((signal.SIGINT, 130, 'SIGINT'), (signal.SIGTERM, 143, 'SIGTERM')):
+    prefix, p = start(name.lower(), 'text,netcdf,hdf5', ['--flush-every', '100'])
+    if not wait_for_steps(prefix, 3000):
+        p.kill()
+        sys.exit(f'{name}: the run wrote nothing in 30 s')
+    p.send_signal(sig)
+    try:
+        _, err = p.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        sys.exit(f'{name}: mbsolve did not stop within 30 s of the signal')
+    close(f'{name}: exit code', p.returncode, code, 0)
+    t, last = out_times(prefix)
+    ok = last.startswith(f'# run stopped: interrupted ({name})' if sig == signal.SIGINT
+                         else '# run stopped: terminated (SIGTERM)')
+    print(f"{'ok  ' if ok else 'FAIL'} {name}: .out ends with the reason: {last.strip()}")
+    if not ok:
+        failures.append(f'{name} .out')
+    for ext in ('h5', 'nc'):
+        with h5py.File(prefix + '.' + ext, 'r') as f:
+            ft = f['time'][:]
+            close(f'{name}: {ext} output steps - .out output steps', len(ft) - len(t), 0, 0)
+            close(f'{name}: {ext} times vs .out (max abs difference)',
+                  float(np.abs(ft - t).max()) if len(ft) == len(t) else 1.0, 0.0, 1e-12)
+            st = status(f.attrs)
+            ok = ('interrupted (SIGINT)' if sig == signal.SIGINT else 'terminated (SIGTERM)') in st
+            print(f"{'ok  ' if ok else 'FAIL'} {name}: {ext} run_status = {st}")
+            if not ok:
+                failures.append(f'{name} {ext} status')
+    mov_rows = sum(1 for line in open(prefix + '.mov') if line.split()[0] == '2')
+    close(f'{name}: .mov rows of node 2 - .out output steps', mov_rows - len(t), 0, 0)
+
+# A second SIGINT exits at once.
+prefix, p = start('double_sigint', 'text,hdf5')
+wait_for_steps(prefix, 2000)
+p.send_signal(signal.SIGINT)
+p.send_signal(signal.SIGINT)
+t0 = time.time()
+try:
+    p.communicate(timeout=10)
+except subprocess.TimeoutExpired:
+    p.kill()
+close('double SIGINT: exit code', p.returncode, 130, 0)
+close('double SIGINT: seconds to exit', time.time() - t0, 0.0, 2.0)
+
+# SIGKILL: the HDF5 file stays readable up to its last block.
+for k, wait_steps in enumerate((4000, 9000, 16000)):
+    prefix, p = start(f'sigkill_{k}', 'hdf5', ['--flush-every', '50'])
+    if not wait_for_steps(prefix, wait_steps):
+        p.kill()
+        sys.exit('SIGKILL: the run wrote nothing in 30 s')
+    p.send_signal(signal.SIGKILL)
+    p.communicate()
+    try:
+        # A killed SWMR writer leaves the file marked as open: SWMR readers open it as it is
+        # (docs/hdf5-schema.md; `h5clear -s` clears the mark for other readers).
+        with h5py.File(prefix + '.h5', 'r', swmr=True) as f:
+            t = f['time'][:]
+            X = f['nodes/X'][:]
+            labels = list(f['nodes/labels'][:])
+            st = status(f.attrs)
+    except Exception as e:  # noqa: BLE001 -- any failure to read is the failure under test
+        print(f'FAIL SIGKILL {k}: the HDF5 file does not open: {e}')
+        failures.append(f'SIGKILL {k} open')
+        continue
+    n = len(t)
+    print(f'SIGKILL {k}: {n} output steps readable (t = {t[-1] if n else 0:.4f} s), run_status = {st}')
+    close(f'SIGKILL {k}: readable output steps > 0', 0 if n > 0 else 1, 0, 0)
+    # /time is written last in each block: other datasets may hold one block more.
+    close(f'SIGKILL {k}: nodes/X rows >= time rows', 0 if X.shape[0] >= n else 1, 0, 0)
+    close(f'SIGKILL {k}: last block complete (time increasing)', 0 if n < 2 or np.all(np.diff(t) > 0) else 1, 0, 0)
+    if n == 0:
+        continue
+    # The same run, uninterrupted, to half a step past the last readable time (so that every
+    # step up to it has the same size; the last step of a run lands on its final time).
+    ref = os.path.join(work, f'sigkill_ref_{k}')
+    r = subprocess.run([exe, '--quiet', '-f', deck, '-o', ref, '-D', 'DT=1e-4', '-D', f'TF={t[-1] + 0.5e-4!r}',
+                        '--format', 'hdf5'], capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit(f'reference run failed: {r.stderr}')
+    with h5py.File(ref + '.h5', 'r') as f:
+        close(f'SIGKILL {k}: output steps of the reference - readable ones', len(f['time']) - n, 1, 0)
+        m = min(n, len(f['time']))
+        close(f'SIGKILL {k}: times vs reference (max abs difference)', float(np.abs(f['time'][:m] - t[:m]).max()),
+              0.0, 0.0)
+        k2 = labels.index(2)
+        close(f'SIGKILL {k}: node 2 X vs reference (max abs difference)',
+              float(np.abs(f['nodes/X'][:m, k2, :] - X[:m, k2, :]).max()), 0.0, 0.0)
+finish()

@@ -1,0 +1,151 @@
+"""The same run written as text, NetCDF and HDF5 holds the same numbers.
+
+Deck: input-examples/output_formats.mbd (double pendulum with a force, an internal force, an
+internal couple and a follower couple; `output precision: 17`, so the text is exact), run once
+with `--format text,netcdf,hdf5 --flush-every 16` (several block writes and a partial last one).
+Reference: the text files, read with numpy. Tolerances: 0 (bit for bit) for every value the
+formats store alike: time, step; node X, velocity, angular velocity and the orientation in the
+node's own description (Euler 123 degrees for node 2, rotation vector for node 3 in .mov and
+NetCDF); joint reactions f, m, F, M (.jnt columns 2-13); force, arm and couple columns (.frc).
+HDF5 stores the rotation matrix: converted to Euler 123 angles here (numpy) it must match .mov
+to 1e-9 degrees (round-off of the conversion). The NetCDF file is read with h5py (NetCDF-4 is
+HDF5) and, when present, netCDF4. `ncdump -h` must equal expected_header.cdl (MBDyn's variable
+names, dimensions and attributes), apart from the file name and the deck path.
+"""
+import os
+import shutil
+import subprocess
+import sys
+
+import h5py
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+from mbs_check import EXAMPLES, close, failures, finish  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+exe, work = sys.argv[1], sys.argv[2]
+deck = os.path.join(EXAMPLES, 'output_formats.mbd')
+prefix = os.path.join(work, 'formats')
+for ext in ('nc', 'h5', 'mov', 'jnt', 'frc'):
+    if os.path.exists(prefix + '.' + ext):
+        os.remove(prefix + '.' + ext)
+cmd = [exe, '--quiet', '-f', deck, '-o', prefix, '-D', 'TF=0.5', '--format', 'text,netcdf,hdf5',
+       '--flush-every', '16']
+p = subprocess.run(cmd, capture_output=True, text=True)
+if p.returncode != 0:
+    sys.exit(f'{" ".join(cmd)}\nexit {p.returncode}\n{p.stdout}{p.stderr}')
+
+
+def text_rows(ext):
+    """label -> array of its rows (label column dropped)."""
+    rows = {}
+    with open(prefix + '.' + ext) as f:
+        for line in f:
+            w = line.split()
+            if w and not w[0].startswith('#'):
+                rows.setdefault(int(w[0]), []).append([float(v) for v in w[1:]])
+    return {k: np.array(v) for k, v in rows.items()}
+
+
+def same(what, a, b):
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    if a.shape != b.shape:
+        print(f'FAIL {what}: shapes {a.shape} vs {b.shape}')
+        failures.append(what)
+        return
+    close(what + ' (max abs difference)', float(np.abs(a - b).max()) if a.size else 0.0, 0.0, 0.0)
+
+
+times = []
+with open(prefix + '.out') as f:
+    for line in f:
+        w = line.split()
+        if w and w[0] == 'Step' and w[-1] == '1':
+            times.append((int(w[1]), float(w[2])))
+steps = np.array([s for s, _ in times])
+t = np.array([x for _, x in times])
+mov, jnt, frc = text_rows('mov'), text_rows('jnt'), text_rows('frc')
+print(f'{len(t)} output steps')
+
+h5 = h5py.File(prefix + '.h5', 'r')
+nc = h5py.File(prefix + '.nc', 'r')
+same('HDF5 /time vs .out', h5['time'][:], t)
+same('HDF5 /step vs .out', h5['step'][:], steps)
+same('NetCDF time vs .out', nc['time'][:], t)
+same('NetCDF run.step vs .out', nc['run.step'][:], steps)
+close('HDF5 run_status', 0 if h5.attrs['run_status'] in ('completed', b'completed') else 1, 0, 0)
+
+# --- nodes: .mov = X(3) orientation(3) XP(3) Omega(3)
+labels = list(h5['nodes/labels'][:])
+for L in (1, 2, 3):
+    k = labels.index(L)
+    m = mov[L]
+    same(f'node {L} X: HDF5 vs .mov', h5['nodes/X'][:, k, :], m[:, 0:3])
+    same(f'node {L} XP: HDF5 vs .mov', h5['nodes/XP'][:, k, :], m[:, 6:9])
+    same(f'node {L} Omega: HDF5 vs .mov', h5['nodes/Omega'][:, k, :], m[:, 9:12])
+    same(f'node {L} X: NetCDF vs .mov', nc[f'node.struct.{L}.X'][:], m[:, 0:3])
+    same(f'node {L} XP: NetCDF vs .mov', nc[f'node.struct.{L}.XP'][:], m[:, 6:9])
+    same(f'node {L} Omega: NetCDF vs .mov', nc[f'node.struct.{L}.Omega'][:], m[:, 9:12])
+    oname = 'Phi' if L == 3 else 'E'
+    same(f'node {L} {oname}: NetCDF vs .mov', nc[f'node.struct.{L}.{oname}'][:], m[:, 3:6])
+    if L != 3:
+        # Euler 123 from R (x_global = R x_node): R = Rx(a) Ry(b) Rz(c)
+        R = h5['nodes/R'][:, k, :].reshape(-1, 3, 3)
+        b = np.arcsin(np.clip(R[:, 0, 2], -1, 1))
+        a = np.arctan2(-R[:, 1, 2], R[:, 2, 2])
+        c = np.arctan2(-R[:, 0, 1], R[:, 0, 0])
+        E = np.degrees(np.stack([a, b, c], axis=1))
+        close(f'node {L} Euler 123 from HDF5 R vs .mov [deg]', float(np.abs(E - m[:, 3:6]).max()), 0.0, 1e-9)
+
+# --- joints: .jnt = f(3) m(3) F(3) M(3) [extras]
+labels = list(h5['joints/labels'][:])
+for L in (1, 2, 3):
+    k = labels.index(L)
+    j = jnt[L]
+    for i, q in enumerate(('f', 'm', 'F', 'M')):
+        same(f'joint {L} {q}: HDF5 vs .jnt', h5[f'joints/{q}'][:, k, :], j[:, 3 * i:3 * i + 3])
+        same(f'joint {L} {q}: NetCDF vs .jnt', nc[f'elem.joint.{L}.{q}'][:], j[:, 3 * i:3 * i + 3])
+
+# --- loads (.frc after the label): force 10: node F(3) arm(3); internal force 11: n1 F1 arm1 n2 F2
+# arm2; internal couple 12: n1 M1 n2 M2; couple 13: node M(3)
+cases = [('forces', 10, 'elem.force', {'F': 1, 'Arm': 4}),
+         ('internal_forces', 11, 'elem.force', {'F1': 1, 'Arm1': 4, 'F2': 8, 'Arm2': 11}),
+         ('internal_couples', 12, 'elem.couple', {'M1': 1, 'M2': 5}),
+         ('couples', 13, 'elem.couple', {'M': 1})]
+for group, L, ncp, cols in cases:
+    k = list(h5[f'{group}/labels'][:]).index(L)
+    for q, c in cols.items():
+        ref = frc[L][:, c:c + 3]
+        same(f'{group} {L} {q}: HDF5 vs .frc', h5[f'{group}/{q}'][:, k, :], ref)
+        same(f'{group} {L} {q}: NetCDF vs .frc', nc[f'{ncp}.{L}.{q}'][:], ref)
+# The loads are not zero (else the comparison proves little).
+close('|force 10| at the end [N] (ramp: t)', float(np.linalg.norm(h5['forces/F'][-1, 0, :])), t[-1], 1e-12)
+
+# --- netCDF4 (another reader), if installed
+try:
+    import netCDF4
+    with netCDF4.Dataset(prefix + '.nc') as d:
+        same('netCDF4: node.struct.2.X vs .mov', d['node.struct.2.X'][:], mov[2][:, 0:3])
+        close('netCDF4: time is unlimited', 0 if d.dimensions['time'].isunlimited() else 1, 0, 0)
+except ImportError:
+    print('(python3-netcdf4 not installed: netCDF4 read skipped)')
+
+# --- ncdump -h against the expected header
+ncdump = shutil.which('ncdump')
+if ncdump is None:
+    print('FAIL ncdump not found (Debian package netcdf-bin)')
+    failures.append('ncdump')
+else:
+    out = subprocess.run([ncdump, '-h', prefix + '.nc'], capture_output=True, text=True, check=True).stdout
+    keep = [ln for ln in out.splitlines()
+            if not ln.startswith('netcdf ') and ':deck = ' not in ln and ':source = ' not in ln]
+    with open(os.path.join(HERE, 'expected_header.cdl')) as f:
+        expected = f.read().splitlines()
+    if keep != expected:
+        import difflib
+        print('\n'.join(difflib.unified_diff(expected, keep, 'expected_header.cdl', 'ncdump -h', lineterm='')))
+        failures.append('ncdump -h header')
+    else:
+        print(f'ok   ncdump -h matches expected_header.cdl ({len(keep)} lines)')
+finish()
