@@ -15,7 +15,11 @@ tolerance. Tolerances (dt = 1e-3 s, two input turns):
  - the output turns unevenly: its rate spans W1 cos(BETA) .. W1 / cos(BETA) (1e-5 relative,
    measured 2e-6);
  - copies A and B agree to 1e-9 rad;
- - the output shafts keep their axis: |e1 - a2| <= 1e-9.
+ - the output shafts keep their axis: |e1 - a2| <= 1e-9;
+ - .jnt extra columns, recomputed from the nodes' orientations: the revolute rotation (B) writes
+   the Euler 123 angles of Ra^T Rb, here (0, 0, phi2) in degrees, and Ra^T (w2 - w1) =
+   (0, 0, phi2') (1e-7 deg; the rate as above, 5e-5 rad/s); the cardano hinge (B) the Euler 123
+   angles of Rb^T Ra of its hinge frames (the matrix they give, 1e-9).
 """
 import math
 import os
@@ -31,6 +35,19 @@ BETA, W1 = math.radians(30.0), 2 * math.pi
 CB, SB = math.cos(BETA), math.sin(BETA)
 a2 = np.array([CB, SB, 0.0])
 a2z = np.array([SB, -CB, 0.0])  # a2 x z
+
+def euler123_matrix(a):
+    """R = R1(a0) R2(a1) R3(a2): rotations about the moving axes 1, 2, 3 (angles in degrees)."""
+    c, s = np.cos(np.radians(a)), np.sin(np.radians(a))
+    R1 = np.array([[1, 0, 0], [0, c[0], -s[0]], [0, s[0], c[0]]])
+    R2 = np.array([[c[1], 0, s[1]], [0, 1, 0], [-s[1], 0, c[1]]])
+    R3 = np.array([[c[2], -s[2], 0], [s[2], c[2], 0], [0, 0, 1]])
+    return R1 @ R2 @ R3
+
+
+def wrap_deg(a):
+    return (a + 180.0) % 360.0 - 180.0
+
 
 r = Run(exe, os.path.join(EXAMPLES, 'cardano_shafts.mbd'), work, 'cardano_shafts')
 t = r.times()
@@ -54,4 +71,29 @@ for name, lin, lout in (('A', 2, 3), ('B', 4, 5)):
     close(f'{name}: max output rate / (W1 / cos(BETA))', w.max() / (W1 / CB), 1.0, 1e-5, relative=True)
     close(f'{name}: max |output axis - a2|', np.abs(e1 - a2).max(), 0, 1e-9)
 close('max |phi2 (A) - phi2 (B)| [rad]', np.abs(phi2['A'] - phi2['B']).max(), 0, 1e-9)
+
+# .jnt extras of copy B. Revolute rotation (joint 6): ground hinge frame axis 3 = a2.
+inp, out = r.rows('mov', 4), r.rows('mov', 5)
+phi1 = np.unwrap(np.radians(inp[:, 4]))
+rate = W1 * CB / (CB ** 2 * np.cos(phi1) ** 2 + np.sin(phi1) ** 2)
+j6 = r.rows('jnt', 6)
+ang = np.zeros((len(t), 3))
+ang[:, 2] = np.degrees(phi2['B'])
+close('revolute rotation: max |Euler angles - (0, 0, phi2)| [deg]', np.abs(wrap_deg(j6[:, 13:16] - ang)).max(), 0, 1e-7)
+close('revolute rotation: max |relative omega - (0, 0, phi2\')| [rad/s]',
+      np.abs(j6[:, 16:19] - np.outer(rate, [0, 0, 1])).max(), 0, 5e-5)
+# Cardano hinge (joint 7): hinge frames, global at t = 0: input (x, -z, y), output (a2, z, a2 x z)
+# rotated by the nodes (the input node starts at the identity, the output at (a2, z x a2, z)).
+Rh1 = np.column_stack([[1, 0, 0], [0, 0, -1], [0, 1, 0]])
+Rh2 = np.column_stack([a2, [0, 0, 1], a2z])
+R20 = np.column_stack([a2, np.cross([0, 0, 1], a2), [0, 0, 1]])
+j7 = r.rows('jnt', 7)
+err = 0.0
+for k in range(len(t)):
+    c, s_ = math.cos(phi1[k]), math.sin(phi1[k])
+    R1 = np.array([[1, 0, 0], [0, c, -s_], [0, s_, c]])
+    R2 = out[k, 4:13].reshape(3, 3)
+    Ra, Rb = R1 @ Rh1, R2 @ R20.T @ Rh2
+    err = max(err, np.abs(euler123_matrix(j7[k, 13:16]) - Rb.T @ Ra).max())
+close('cardano hinge: max |R(.jnt Euler angles) - Rb^T Ra|', err, 0, 1e-9)
 finish()
