@@ -15,6 +15,7 @@
 #include "mbsolve/cli.hpp"
 #include "output/hdf5_output.hpp"
 #include "output/netcdf_output.hpp"
+#include "output/output_error.hpp"
 #include "output/progress.hpp"
 #include "output/text_output.hpp"
 #include "solvers/dae/simulation.hpp"
@@ -202,6 +203,9 @@ int main(int argc, char** argv) {
         std::cerr << "mbsolve: error: " << e.what() << "\n";
         return 2;
     } catch (const std::invalid_argument& e) {
+        std::cerr << "mbsolve: error: " << e.what() << "\n";
+        return 2;
+    } catch (const mbs::output::OutputError& e) {
         std::cerr << "mbsolve: error: " << e.what() << "\n";
         return 2;
     } catch (const std::exception& e) {

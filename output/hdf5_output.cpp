@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "output/block_sink.hpp"
+#include "output/output_error.hpp"
 
 namespace mbs::output {
 
@@ -32,7 +33,7 @@ private:
     void finish(const std::string& status) override;
 
     hid_t check(hid_t id, const std::string& what) const {
-        if (id < 0) throw std::runtime_error("HDF5 output '" + path() + "': cannot write " + what);
+        if (id < 0) throw OutputError("HDF5 output '" + path() + "': cannot write " + what);
         return id;
     }
     void attr_text(hid_t obj, const char* name, const std::string& value);
@@ -134,6 +135,8 @@ hid_t latest_format() {
 }
 
 void Hdf5Output::create() {
+    // Errors are reported by the exceptions, not by HDF5's own printing of its error stack.
+    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
     hid_t fapl = latest_format();
     file_ = H5Fcreate(path().c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
     H5Pclose(fapl);

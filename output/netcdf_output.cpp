@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "output/block_sink.hpp"
+#include "output/output_error.hpp"
 
 namespace mbs::output {
 
@@ -31,7 +32,7 @@ private:
 
     void check(int status, const char* what) const {
         if (status != NC_NOERR)
-            throw std::runtime_error("NetCDF output '" + path() + "': " + what + ": " + nc_strerror(status));
+            throw OutputError("NetCDF output '" + path() + "': " + what + ": " + nc_strerror(status));
     }
     int def_var(const std::string& name, nc_type type, bool vec, int ncomp, const char* units,
                 const char* desc, const char* tname);

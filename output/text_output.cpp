@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "core/rotations.hpp"
+#include "output/output_error.hpp"
 
 namespace mbs {
 
@@ -27,7 +28,7 @@ std::FILE* TextOutput::file(const std::string& ext) {
     if (it != files_.end()) return it->second;
     std::string path = prefix_ + "." + ext;
     std::FILE* f = std::fopen(path.c_str(), "w");
-    if (!f) throw std::runtime_error("cannot write output file '" + path + "'");
+    if (!f) throw output::OutputError("cannot write output file '" + path + "'");
     files_[ext] = f;
     return f;
 }
@@ -151,9 +152,12 @@ std::vector<std::string> TextOutput::files() const {
 void TextOutput::end(const Engine&, const std::string& status) {
     if (!status.empty()) {
         std::FILE* out = file("out");
-        std::string text = status;
-        for (std::size_t k = 0; (k = text.find('\n', k)) != std::string::npos; k += 2)
-            text.insert(k + 1, "#");
+        // Continuation lines of the reason are comments too.
+        std::string text;
+        for (char c : status) {
+            text += c;
+            if (c == '\n') text += '#';
+        }
         std::fprintf(out, "# run stopped: %s\n", text.c_str());
     }
     for (auto& [k, f] : files_) std::fflush(f);
