@@ -5,15 +5,11 @@
 
 namespace mbs::output {
 
-namespace {
-
-// One lock for every writer thread's library calls (HDF5 is built without thread safety).
-std::mutex& library_lock() {
+// One lock for all library calls of all sinks (HDF5 is built without thread safety).
+std::mutex& BlockSink::library_lock() {
     static std::mutex m;
     return m;
 }
-
-}  // namespace
 
 BlockSink::BlockSink(const Model& m, std::string path, const SinkOptions& o, std::size_t block_bytes)
     : model_(&m), path_(std::move(path)), opt_(o), block_bytes_(block_bytes) {}
@@ -83,7 +79,10 @@ void BlockSink::post(Job j) {
 void BlockSink::begin(const Engine& e) {
     fill_.init(*model_, e, opt_.flush_every, block_bytes_);
     write_.init(*model_, e, opt_.flush_every, block_bytes_);
-    create();
+    {
+        std::lock_guard<std::mutex> lib(library_lock());
+        create();
+    }
     writer_ = std::thread([this] { run_writer(); });
     post(Job::define);
 }

@@ -39,8 +39,10 @@ protected:
     virtual void finish(const std::string& status) = 0;
 
     // Stops the writer thread (after its current job). Derived destructors call it before they
-    // close their files.
+    // close their files, holding library_lock().
     void shutdown();
+    // Held around every NetCDF/HDF5 call, on any thread.
+    static std::mutex& library_lock();
 
     const Model& model() const { return *model_; }
     const std::string& path() const { return path_; }

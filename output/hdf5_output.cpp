@@ -23,6 +23,7 @@ public:
         : BlockSink(m, std::move(path), o, std::size_t{8} << 20), level_(std::clamp(compression, 0, 9)) {}
     ~Hdf5Output() override {
         shutdown();
+        std::lock_guard<std::mutex> lib(library_lock());
         close();
     }
 

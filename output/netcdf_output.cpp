@@ -21,6 +21,7 @@ public:
         : BlockSink(m, std::move(path), o, std::size_t{32} << 20) {}
     ~NetcdfOutput() override {
         shutdown();
+        std::lock_guard<std::mutex> lib(library_lock());
         if (ncid_ >= 0) nc_close(ncid_);
     }
 
