@@ -1,6 +1,6 @@
 """Progress line and end-of-run summary (issue 5 item 4).
 
-Deck: input-examples/pendulum.mbd with DT = 1e-5, TF = 3 (300000 steps, about a second or more).
+Deck: input-examples/pendulum.mbd with DT = 1e-5, TF = 1.5 (150000 steps, about a second).
 Run under `script` (a pseudo-terminal, so stdout is a tty): the output must hold progress lines
 (carriage-return separated) with the simulated time, the final time, a percentage that never
 decreases, steps, iterations per step and an ETA; at most 10 refreshes per second of wall time
@@ -21,7 +21,7 @@ from mbs_check import EXAMPLES, close, failures, finish  # noqa: E402
 exe, work = sys.argv[1], sys.argv[2]
 deck = os.path.join(EXAMPLES, 'pendulum.mbd')
 prefix = os.path.join(work, 'progress')
-args = [exe, '-f', deck, '-o', prefix, '-D', 'DT=1e-5', '-D', 'TF=3', '--format', 'hdf5']
+args = [exe, '-f', deck, '-o', prefix, '-D', 'DT=1e-5', '-D', 'TF=1.5', '--format', 'hdf5']
 
 
 def check(what, ok, detail=''):
@@ -46,10 +46,10 @@ check('tty: progress lines shown', len(prog) >= 2)
 check('tty: at most 10 refreshes per second', len(prog) <= 10 * wall + 1, f'{len(prog)} in {wall:.2f} s')
 check('tty: percentage never decreases', all(b >= a for a, b in zip(pct, pct[1:])))
 check('tty: progress names final time, steps, it/step, ETA',
-      bool(prog) and all(k in prog[0] for k in ('/ 3 s', 'steps', 'it/step', 'ETA')), prog[0] if prog else '')
+      bool(prog) and all(k in prog[0] for k in ('/ 1.5 s', 'steps', 'it/step', 'ETA')), prog[0] if prog else '')
 summary = [s for s in lines if s.startswith('mbsolve:')]
 check('tty: summary with steps, rejected, iterations, factorizations',
-      any(re.match(r'mbsolve: 300000 steps, 0 rejected, \d+ iterations, \d+ factorizations, [\d.]+ s', s)
+      any(re.match(r'mbsolve: 150000 steps, 0 rejected, \d+ iterations, \d+ factorizations, [\d.]+ s', s)
           for s in summary), ' | '.join(summary))
 check('tty: summary with time per step', any('ms per step' in s for s in summary))
 check('tty: summary lists the files', any('output files:' in s and prefix + '.h5' in s for s in summary))
