@@ -4,6 +4,7 @@
 #include <hdf5.h>
 
 #include <algorithm>
+#include <limits>
 #include <stdexcept>
 
 #include "output/block_sink.hpp"
@@ -164,7 +165,7 @@ void Hdf5Output::define(const Results& res) {
     attr_double(sg, "rho", s.method.rho);
     attr_double(sg, "rho_algebraic", s.method.rho_alg);
     attr_double(sg, "initial_time", s.t0);
-    attr_text(sg, "final_time", s.forever ? "forever" : std::to_string(s.tf));
+    attr_double(sg, "final_time", s.forever ? std::numeric_limits<double>::infinity() : s.tf);
     attr_double(sg, "time_step", s.dt);
     attr_double(sg, "tolerance", s.tol);
     attr_long(sg, "max_iterations", s.max_iter);

@@ -22,13 +22,15 @@ Quantity q(const char* name, int ncomp, const char* units, const char* frame, st
     return x;
 }
 
-std::string entity_name(const EntityDesc& d) {
-    return d.name.empty() ? d.category + " " + std::to_string(d.label) : d.name;
+// The deck's `name`, else "structural node 2", "joint 3", ...
+std::string entity_name(const EntityDesc& d, bool node) {
+    if (!d.name.empty()) return d.name;
+    return d.category + (node ? " node " : " ") + std::to_string(d.label);
 }
 
 void add_entity(Group& g, const EntityDesc& d, int source) {
     g.labels.push_back(d.label);
-    g.names.push_back(entity_name(d));
+    g.names.push_back(entity_name(d, g.kind == Group::Kind::nodes));
     g.types.push_back(d.type);
     g.source.push_back(source);
 }
