@@ -1,5 +1,5 @@
-"""The IFToMM A01 pendulum built with the distance, revolute rotation, cardano pin, cardano hinge
-and cardano rotation joints (input-examples/pendulum_joints.mbd).
+"""The IFToMM A01 pendulum built with the distance (without and with offsets), revolute rotation,
+cardano pin, cardano hinge and cardano rotation joints (input-examples/pendulum_joints.mbd).
 
 References:
  - shared/reference/README.md, section 1 (closed form, elliptic functions): the mass at
@@ -9,7 +9,7 @@ References:
    T = m v^2 / L + m g (-y) / L = 3 m g (-y). The distance joint's force (.jnt column 2) must be
    T to 1e-4 N from t = T_SKIP = 0.1 s (measured 1.4e-5; T_SKIP: index-3 multiplier start, see
    regression/hinges); the others' reaction force magnitude likewise.
- - The five models solve the same constrained equations of the point mass: their positions
+ - The six models solve the same constrained equations of the point mass: their positions
    agree to 1e-9 m over the run (round-off and Newton tolerance).
  - The cardano cases leave the link's spin free: it stays 0 (|omega . link| <= 1e-9 rad/s).
  - Distance .jnt extras: the unit vector equals the mass position (L = 1) and the length is 1
@@ -32,13 +32,13 @@ REF = {0.5: (0.391048791550546, -0.920369948785192), 1.0: (-0.986291751131875, -
 r = Run(exe, os.path.join(EXAMPLES, 'pendulum_joints.mbd'), work, 'pendulum_joints')
 t = r.times()
 late = t >= T_SKIP
-mov = {lab: r.rows('mov', lab) for lab in (11, 12, 13, 14, 15)}
+mov = {lab: r.rows('mov', lab) for lab in (11, 12, 13, 14, 15, 16)}
 for tk, (xr, yr) in REF.items():
     k = int(np.argmin(np.abs(t - tk)))
     for lab, m in mov.items():
         close(f'node {lab} x(t = {tk})', m[k, 1], xr, 2e-5)
         close(f'node {lab} y(t = {tk})', m[k, 2], yr, 2e-5)
-for lab in (12, 13, 14, 15):
+for lab in (12, 13, 14, 15, 16):
     close(f'max |node {lab} - node 11| over the run [m]', np.abs(mov[lab][:, 1:4] - mov[11][:, 1:4]).max(), 0, 1e-9)
 for lab in (13, 14, 15):
     m = mov[lab]
@@ -53,7 +53,7 @@ close('distance: max |F_global - F e| (the pull on the ground, towards the mass)
       np.abs(d[late, 7:10] - d[late, 1:2] * d[late, 13:16]).max(), 0, 1e-9)
 close('distance: max |unit vector - mass position|', np.abs(d[:, 13:16] - mov[11][:, 1:4]).max(), 0, 1e-9)
 close('distance: max |length - 1| [m]', np.abs(d[:, 16] - 1).max(), 0, 1e-12)
-for lab in (12, 13, 14, 15):
+for lab in (12, 13, 14, 15, 16):
     j = r.rows('jnt', lab)
     close(f'joint {lab}: max ||F| - 3 m g (-y)| (t >= T_SKIP) [N]',
           np.abs(np.linalg.norm(j[late, 7:10], axis=1) - tension[late]).max(), 0, 1e-4)

@@ -1,5 +1,6 @@
 """Sliding and driven bodies (input-examples/slider_joints.mbd) against closed forms derived in
-the deck's header: in line (with and without offset) + prismatic on an incline, in plane, distance
+the deck's header: in line (with and without offset) + prismatic on an incline, in plane (with and
+without offset), distance
 with a drive (winch), linear and angular velocity, linear and angular acceleration.
 
 Tolerances (dt = 1e-3 s over 1 s, Newton tolerance 1e-10):
@@ -38,11 +39,12 @@ s = 0.5 * G * SA * t ** 2
 v = G * SA * t
 
 # Blocks and puck: uniform acceleration g sin(ALPHA) down the slope.
-for lab, p0, name in ((2, np.zeros(3), 'BLOCK1'), (3, H * n, 'BLOCK2'), (4, np.array([0.0, -1.0, 0.0]), 'PUCK')):
+for lab, p0, name in ((2, np.zeros(3), 'BLOCK1'), (3, H * n, 'BLOCK2'), (4, np.array([0.0, -1.0, 0.0]), 'PUCK'),
+                      (10, np.array([0.0, -1.0, 0.0]) + H * n, 'PUCK2')):
     m = r.rows('mov', lab)
     p = p0 + np.outer(s, d)
     vel = np.outer(v, d)
-    if name == 'PUCK':
+    if name.startswith('PUCK'):
         p[:, 2] = VZ * t
         vel[:, 2] = VZ
     close(f'{name} max |position - closed form| [m]', np.abs(m[:, 1:4] - p).max(), 0, 1e-9)
@@ -57,9 +59,10 @@ for lab, name in ((2, 'in line'), (4, 'in line with offset')):
 for lab in (3, 5):
     j = r.rows('jnt', lab)
     close(f'prismatic {lab}: max |couple| [N m]', np.abs(j[late, 1:13]).max(), 0, 1e-6)
-j = r.rows('jnt', 6)
-close('in plane: max |F - (-m g cos(ALPHA) n)| [N]', np.abs(j[late, 7:10] + MP * G * CA * n).max(), 0, 1e-6)
-close('in plane: max |f1 + m g cos(ALPHA)| [N]', np.abs(j[late, 1] + MP * G * CA).max(), 0, 1e-6)
+for lab, name in ((6, 'in plane'), (12, 'in plane with offset')):
+    j = r.rows('jnt', lab)
+    close(f'{name}: max |F - (-m g cos(ALPHA) n)| [N]', np.abs(j[late, 7:10] + MP * G * CA * n).max(), 0, 1e-6)
+    close(f'{name}: max |f1 + m g cos(ALPHA)| [N]', np.abs(j[late, 1] + MP * G * CA).max(), 0, 1e-6)
 
 # Winch: y = -LW(t), tension m (g + A OM^2 sin(OM t)).
 LW = LW0 + A * np.sin(OM * t)
