@@ -26,7 +26,7 @@ using el::End;
 enum class Kind : std::uint8_t { cardano_hinge, cardano_rotation, cardano_pin, revolute_rotation };
 
 class CardanoJoint final : public Element {
-public:
+  public:
     CardanoJoint(const EntityDesc& d, End e1, End e2, Kind k) : Element(d), kind_(k) {
         e_[0] = e1;
         e_[1] = e2;
@@ -66,7 +66,8 @@ public:
         }
         Vec3 u[2], v[2];
         axes(u, v);
-        for (int i = 0; i < nrot_; ++i) el::ortho_residual(e_, u[i], v[i], lam[k + i], c.dCoef, r, rc + k + i);
+        for (int i = 0; i < nrot_; ++i)
+            el::ortho_residual(e_, u[i], v[i], lam[k + i], c.dCoef, r, rc + k + i);
     }
 
     void jacobian(const StepContext& c, const StateView& s, Jacobian& J) const override {
@@ -79,7 +80,8 @@ public:
         }
         Vec3 u[2], v[2];
         axes(u, v);
-        for (int i = 0; i < nrot_; ++i) el::ortho_jacobian(e_, u[i], v[i], lam[k + i], k + i, k + i, jj);
+        for (int i = 0; i < nrot_; ++i)
+            el::ortho_jacobian(e_, u[i], v[i], lam[k + i], k + i, k + i, jj);
         jj.flush(e_, b_, c, J);
     }
 
@@ -115,7 +117,7 @@ public:
         return 18;
     }
 
-private:
+  private:
     // The pairs of axes kept orthogonal: u[i] of end 1, v[i] of end 2.
     void axes(Vec3* u, Vec3* v) const {
         Mat3 Ra = e_[0].frame(), Rb = e_[1].frame();
@@ -142,7 +144,8 @@ private:
     Vec3 F_ = Vec3::Zero(), M_ = Vec3::Zero();
 };
 
-End node_end(BuildContext& ctx, const EntityDesc& d, const std::string& k, const char* frame_key, bool offset) {
+End node_end(BuildContext& ctx, const EntityDesc& d, const std::string& k, const char* frame_key,
+             bool offset) {
     End e;
     e.node = &ctx.struct_node(d.props.get<EntityRef>("node" + k), d);
     if (offset) e.f = el::vec3_or_zero(d, ("offset" + k).c_str());
@@ -153,7 +156,8 @@ End node_end(BuildContext& ctx, const EntityDesc& d, const std::string& k, const
 template <Kind K>
 std::unique_ptr<Element> make_pair(const EntityDesc& d, BuildContext& ctx) {
     const bool offsets = K == Kind::cardano_hinge;
-    End e1 = node_end(ctx, d, "1", "orientation1", offsets), e2 = node_end(ctx, d, "2", "orientation2", offsets);
+    End e1 = node_end(ctx, d, "1", "orientation1", offsets),
+        e2 = node_end(ctx, d, "2", "orientation2", offsets);
     if (!e1.node->has_rotation() || !e2.node->has_rotation())
         ctx.error(d, "this joint constrains rotations: it needs nodes with rotations",
                   "use static or dynamic (not displacement) nodes");

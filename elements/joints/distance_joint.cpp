@@ -16,7 +16,7 @@ namespace {
 using el::End;
 
 class DistanceJoint final : public Element {
-public:
+  public:
     DistanceJoint(const EntityDesc& d, End e1, End e2, double length, DrivePtr drive)
         : Element(d), length_(length), drive_(std::move(drive)) {
         e_[0] = e1;
@@ -59,7 +59,7 @@ public:
         return 16;
     }
 
-private:
+  private:
     double length(double t) const { return drive_ ? drive_->value(t) : length_; }
     Vec3 direction() const {
         Vec3 d = e_[1].point() - e_[0].point();
@@ -83,7 +83,8 @@ std::unique_ptr<Element> make_distance(const EntityDesc& d, BuildContext& ctx) {
     double length = 0.0;
     DrivePtr drive;
     if (d.props.has("drive"))
-        drive = make_drive(*d.props.get<std::shared_ptr<const DriveSpec>>("drive"), ctx.drive_env());
+        drive =
+            make_drive(*d.props.get<std::shared_ptr<const DriveSpec>>("drive"), ctx.drive_env());
     else
         length = d.props.get<double>("length");
     return std::make_unique<DistanceJoint>(d, e[0], e[1], length, std::move(drive));

@@ -104,7 +104,8 @@ inline void ortho_jacobian(const End* e, const Vec3& u, const Vec3& v, double mu
 // (u is the ground's vector when end 1 is the ground; then only the end-2 terms remain.)
 inline Vec3 gap_origin(const End& e) { return e.node ? e.node->x : Vec3(Vec3::Zero()); }
 
-inline void project_residual(const End* e, const Vec3& u, double F, double dCoef, double* r, double* rc) {
+inline void project_residual(const End* e, const Vec3& u, double F, double dCoef, double* r,
+                             double* rc) {
     Vec3 b1 = e[1].point() - gap_origin(e[0]);
     Vec3 a2 = e[1].arm();
     if (!e[0].ground()) add_wrench(r, *e[0].node, F * u, F * b1.cross(u));
@@ -112,7 +113,8 @@ inline void project_residual(const End* e, const Vec3& u, double F, double dCoef
     *rc += u.dot(e[0].point() - e[1].point()) / dCoef;
 }
 
-inline void project_jacobian(const End* e, const Vec3& u, double F, int row, int col, JointJac& jj) {
+inline void project_jacobian(const End* e, const Vec3& u, double F, int row, int col,
+                             JointJac& jj) {
     Vec3 b1 = e[1].point() - gap_origin(e[0]);
     Vec3 a2 = e[1].arm();
     Mat3 su = skew(u), sa2 = skew(a2);
@@ -147,7 +149,8 @@ inline void project_jacobian(const End* e, const Vec3& u, double F, int row, int
 //   dc = -e.w;  d(F e) = F P w
 //   end 1 rows: F e, a1 x F e;   end 2 rows: -F e, -a2 x F e
 //   d(a x F e) = skew(F e) skew(a) dtheta + skew(a) d(F e)   (dtheta of that end)
-inline void distance_residual(const End* e, double L, double F, double dCoef, double* r, double* rc) {
+inline void distance_residual(const End* e, double L, double F, double dCoef, double* r,
+                              double* rc) {
     Vec3 d = e[1].point() - e[0].point();
     double l = d.norm();
     Vec3 Fe = F * d / l;

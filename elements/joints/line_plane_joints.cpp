@@ -34,7 +34,7 @@ End end_of(BuildContext& ctx, const EntityDesc& d, const char* node, const char*
 // --- in line and in plane: rows along fixed directions of end 1's frame (columns 1, 2 of Rh for
 // the line; the normal as column 3 of Rh for the plane).
 class PointOnJoint final : public Element {
-public:
+  public:
     // rows = 2: in line (directions Rh e1, Rh e2); rows = 1: in plane (direction Rh e3 = normal).
     PointOnJoint(const EntityDesc& d, End e1, End e2, int rows) : Element(d), rows_(rows) {
         e_[0] = e1;
@@ -61,7 +61,8 @@ public:
         const double* lam = s.yp + first_dof();
         Mat3 Ra = e_[0].frame();
         el::JointJac jj;
-        for (int i = 0; i < rows_; ++i) el::project_jacobian(e_, direction(Ra, i), lam[i], i, i, jj);
+        for (int i = 0; i < rows_; ++i)
+            el::project_jacobian(e_, direction(Ra, i), lam[i], i, i, jj);
         jj.flush(e_, b_, c, J);
     }
 
@@ -81,8 +82,10 @@ public:
     }
     int output_values(double* v) const override { return el::put_reaction(*this, v); }
 
-private:
-    Vec3 direction(const Mat3& Ra, int i) const { return rows_ == 2 ? Vec3(Ra.col(i)) : Vec3(Ra.col(2)); }
+  private:
+    Vec3 direction(const Mat3& Ra, int i) const {
+        return rows_ == 2 ? Vec3(Ra.col(i)) : Vec3(Ra.col(2));
+    }
 
     End e_[2];
     int rows_;
@@ -93,7 +96,8 @@ private:
 std::unique_ptr<Element> make_in_line(const EntityDesc& d, BuildContext& ctx) {
     End e1 = end_of(ctx, d, "node1", "offset1", "orientation1");
     End e2 = end_of(ctx, d, "node2", "offset2", nullptr);
-    if (!e1.node->has_rotation()) ctx.error(d, "the line of an in line joint needs node 1 with rotations");
+    if (!e1.node->has_rotation())
+        ctx.error(d, "the line of an in line joint needs node 1 with rotations");
     if (d.props.has("offset2") && !e2.node->has_rotation())
         ctx.error(d, "an in line joint with offset needs node 2 with rotations");
     return std::make_unique<PointOnJoint>(d, e1, e2, 2);
@@ -114,7 +118,8 @@ std::unique_ptr<Element> make_in_plane(const EntityDesc& d, BuildContext& ctx) {
     End e1 = end_of(ctx, d, "node1", "offset1", nullptr);
     e1.Rh = frame_with_axis3(d.props.get<Vec3>("normal").normalized());
     End e2 = end_of(ctx, d, "node2", "offset2", nullptr);
-    if (!e1.node->has_rotation()) ctx.error(d, "the plane of an in plane joint needs node 1 with rotations");
+    if (!e1.node->has_rotation())
+        ctx.error(d, "the plane of an in plane joint needs node 1 with rotations");
     if (d.props.has("offset2") && !e2.node->has_rotation())
         ctx.error(d, "an in plane joint with offset needs node 2 with rotations");
     return std::make_unique<PointOnJoint>(d, e1, e2, 1);
@@ -122,7 +127,7 @@ std::unique_ptr<Element> make_in_plane(const EntityDesc& d, BuildContext& ctx) {
 
 // --- prismatic
 class PrismaticJoint final : public Element {
-public:
+  public:
     PrismaticJoint(const EntityDesc& d, End e1, End e2) : Element(d) {
         e_[0] = e1;
         e_[1] = e2;
@@ -148,7 +153,8 @@ public:
         double* rc = r + first_dof();
         Mat3 Ra = e_[0].frame(), Rb = e_[1].frame();
         for (int i = 0; i < 3; ++i)
-            el::ortho_residual(e_, Ra.col((i + 1) % 3), Rb.col((i + 2) % 3), lam[i], c.dCoef, r, rc + i);
+            el::ortho_residual(e_, Ra.col((i + 1) % 3), Rb.col((i + 2) % 3), lam[i], c.dCoef, r,
+                               rc + i);
     }
 
     void jacobian(const StepContext& c, const StateView& s, Jacobian& J) const override {
@@ -176,7 +182,7 @@ public:
     }
     int output_values(double* v) const override { return el::put_reaction(*this, v); }
 
-private:
+  private:
     End e_[2];
     el::JointBlocks b_;
     Vec3 M_ = Vec3::Zero();

@@ -33,9 +33,10 @@ using el::Mat63;
 using Row3 = Eigen::Matrix<double, 1, 3>;
 
 class VelocityJoint final : public Element {
-public:
+  public:
     // accel: an acceleration joint, whose velocity row starts from v0 (see the file comment).
-    VelocityJoint(const EntityDesc& d, StructNode& n, const Vec3& dir, DrivePtr drive, bool angular, bool accel)
+    VelocityJoint(const EntityDesc& d, StructNode& n, const Vec3& dir, DrivePtr drive, bool angular,
+                  bool accel)
         : Element(d), dir_(dir), drive_(std::move(drive)), angular_(angular), accel_(accel) {
         e_.node = &n;
         if (accel_) v0_ = direction().dot(angular_ ? n.w : n.xdot);
@@ -45,7 +46,8 @@ public:
         return accel_ && i == 0 ? DofOrder::differential : DofOrder::algebraic;
     }
     std::string own_dof_name(int i) const override {
-        if (accel_ && i == 0) return angular_ ? "imposed angular acceleration" : "imposed acceleration";
+        if (accel_ && i == 0)
+            return angular_ ? "imposed angular acceleration" : "imposed acceleration";
         return angular_ ? "imposed angular velocity" : "imposed velocity";
     }
 
@@ -122,7 +124,7 @@ public:
         return 13;
     }
 
-private:
+  private:
     Vec3 direction() const { return angular_ ? Vec3(e_.node->R * dir_) : dir_; }
 
     End e_;
@@ -140,8 +142,10 @@ std::unique_ptr<Element> make_velocity(const EntityDesc& d, BuildContext& ctx) {
     if (Angular && !n.has_rotation())
         ctx.error(d, "an angular velocity or acceleration joint needs a node with rotations",
                   "use a static or dynamic node");
-    DrivePtr drive = make_drive(*d.props.get<std::shared_ptr<const DriveSpec>>("drive"), ctx.drive_env());
-    return std::make_unique<VelocityJoint>(d, n, d.props.get<Vec3>("direction"), std::move(drive), Angular, Accel);
+    DrivePtr drive =
+        make_drive(*d.props.get<std::shared_ptr<const DriveSpec>>("drive"), ctx.drive_env());
+    return std::make_unique<VelocityJoint>(d, n, d.props.get<Vec3>("direction"), std::move(drive),
+                                           Angular, Accel);
 }
 
 }  // namespace
