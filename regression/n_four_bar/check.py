@@ -17,7 +17,8 @@ Tolerances (dt = 5e-4 s, Newton tolerance 1e-9):
  - the crank tips stay 1 m from their pivots to 1e-9 m (revolute pins), and every crank keeps
    crank 0's angle to 1e-9 m at the tip (still the parallelogram branch after the singular points);
  - the run passes the singular configurations without trouble: at most 3 Newton iterations a
-   step (measured 2).
+   step (measured 2). Not at every step size: at dt = 1e-4 and 5e-5 a step lands within ~5e-4 rad
+   of a singular configuration and Newton stalls there (see the deck's header).
 """
 import math
 import os
