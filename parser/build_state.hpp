@@ -27,6 +27,13 @@ struct BuildState {
     std::map<long, SourceLoc> drive_caller_locs;
     std::map<long, SourceLoc> law_locs;
     std::map<long, std::shared_ptr<const TplDriveSpec>> tpl_drive_callers;
+    // Depth and run-time size (drives after expanding every shared reference) of each drive
+    // and template drive spec read so far, so that nesting through references stays bounded.
+    struct SpecCost {
+        int depth = 1;
+        double size = 1;
+    };
+    std::map<const void*, SpecCost> spec_costs;
     bool stop = false;
 };
 
@@ -127,6 +134,17 @@ private:
     // Reads n numbers of a data form ("Vec3", "diag Mat3x3", ...), with a count error if short.
     VecN reals(int n, std::string_view what, const std::string& form, const char* noun = "values");
     Mat3 orientation_plain(std::string_view what);
+    // Drive callers, template drives and laws read inside each other on this card.
+    struct Nesting {
+        Nesting(DeckReader& r, const SourceLoc& at);
+        ~Nesting() { --r_.nesting_; }
+        DeckReader& r_;
+    };
+    // Records the cost of a new spec from its children's; refuses one too deep or too big.
+    void account(const void* spec, const std::vector<const void*>& children, const SourceLoc& at);
+    // `referenced`: the result is a `template drive caller:` card's spec (costed already).
+    std::shared_ptr<const TplDriveSpec> read_tpl_drive(int dim, std::string_view what, bool& referenced);
+    int nesting_ = 0;
 
     BuildState& st_;
     const SourceFile& file_;

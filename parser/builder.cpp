@@ -305,7 +305,9 @@ bool Builder::global_card(const std::string& name, DeckReader& r, const SourceFi
             throw InputError(at, "drive caller " + std::to_string(l) + " is already defined at " + st_.drive_caller_locs[l].where());
         if (r.accept("name")) r.string("name");
         r.accept("deferred");
-        auto d = std::make_shared<DriveSpec>(*r.drive("drive caller"));
+        auto read = r.drive("drive caller");
+        auto d = std::make_shared<DriveSpec>(*read);
+        st_.spec_costs[d.get()] = st_.spec_costs[read.get()];
         d->named_label = l;
         if (r.accept("output")) {
             while (!r.at_end()) r.skip();

@@ -245,8 +245,43 @@ std::shared_ptr<const CompiledExpr> DeckReader::compile(const std::string& text,
     return compile_expression(stmt, AstOrigin{at.file, at.begin + 1}, st_.symbols);
 }
 
+// Resource bounds: the readers recurse through nested drive callers (stack), and the run-time
+// drives are built by expanding every reference (a deck can share one drive caller twice per
+// level and double the size with each card).
+constexpr int max_drive_nesting = 64;
+constexpr double max_drive_size = 1e6;
+
+DeckReader::Nesting::Nesting(DeckReader& r, const SourceLoc& at) : r_(r) {
+    if (++r_.nesting_ > max_drive_nesting)
+        throw InputError(at, "drive callers, template drives or laws nested more than " +
+                                 std::to_string(max_drive_nesting) + " deep",
+                         "define the inner ones with 'drive caller:' cards");
+}
+
+void DeckReader::account(const void* spec, const std::vector<const void*>& children, const SourceLoc& at) {
+    BuildState::SpecCost c;
+    for (const void* child : children) {
+        auto it = st_.spec_costs.find(child);
+        BuildState::SpecCost cc = it == st_.spec_costs.end() ? BuildState::SpecCost{} : it->second;
+        c.depth = std::max(c.depth, cc.depth + 1);
+        c.size += cc.size;
+    }
+    if (c.depth > max_drive_nesting)
+        throw InputError(at, "drive callers nested more than " + std::to_string(max_drive_nesting) +
+                                 " deep (through references)");
+    if (c.size > max_drive_size) {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%.3g", c.size);
+        throw InputError(at, std::string("this drive caller expands to ") + buf +
+                                 " drives at run time (through repeated references), more than " +
+                                 std::to_string(static_cast<long>(max_drive_size)));
+    }
+    st_.spec_costs[spec] = c;
+}
+
 std::shared_ptr<const DriveSpec> DeckReader::drive(std::string_view what) {
     SourceLoc at = loc();
+    Nesting nest(*this, at);
     if (accept("reference")) {
         SourceLoc lab = loc();
         long l = label("drive caller label");
@@ -267,6 +302,9 @@ std::shared_ptr<const DriveSpec> DeckReader::drive(std::string_view what) {
             spec->type = w;
             (*fn)(*this, *spec);
             spec->loc.end = loc().begin;
+            std::vector<const void*> kids;
+            for (const auto& c : spec->children) kids.push_back(c.get());
+            account(spec.get(), kids, at);
             return spec;
         }
         if (!is_value(pos_)) {
@@ -282,10 +320,27 @@ std::shared_ptr<const DriveSpec> DeckReader::drive(std::string_view what) {
     // A bare expression is a constant drive.
     spec->type = "const";
     spec->params.set("value", real(what));
+    account(spec.get(), {}, at);
     return spec;
 }
 
 std::shared_ptr<const TplDriveSpec> DeckReader::tpl_drive(int dim, std::string_view what) {
+    SourceLoc at = loc();
+    Nesting nest(*this, at);
+    bool referenced = false;
+    std::shared_ptr<const TplDriveSpec> spec = read_tpl_drive(dim, what, referenced);
+    if (!referenced) {  // new, not a reference to a template drive caller (costed already)
+        std::vector<const void*> kids;
+        if (spec->drive) kids.push_back(spec->drive.get());
+        for (const auto& c : spec->components)
+            if (c) kids.push_back(c.get());
+        for (const auto& c : spec->children) kids.push_back(c.get());
+        account(spec.get(), kids, at);
+    }
+    return spec;
+}
+
+std::shared_ptr<const TplDriveSpec> DeckReader::read_tpl_drive(int dim, std::string_view what, bool& referenced) {
     auto spec = std::make_shared<TplDriveSpec>();
     spec->dim = dim;
     spec->loc = loc();
@@ -304,6 +359,7 @@ std::shared_ptr<const TplDriveSpec> DeckReader::tpl_drive(int dim, std::string_v
         if (it->second->dim != dim)
             throw InputError(lab, "template drive caller " + std::to_string(l) + " has dimension " +
                                       std::to_string(it->second->dim) + ", expected " + std::to_string(dim));
+        referenced = true;
         return it->second;
     }
     if (accept("component")) {
@@ -351,6 +407,7 @@ std::shared_ptr<const TplDriveSpec> DeckReader::tpl_drive(int dim, std::string_v
 
 std::shared_ptr<const LawSpec> DeckReader::law(int dim, std::string_view what) {
     SourceLoc at = loc();
+    Nesting nest(*this, at);
     if (accept("reference")) {
         SourceLoc lab = loc();
         long l = label("constitutive law label");
