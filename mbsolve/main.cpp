@@ -7,9 +7,9 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
-#include <memory>
 #include <filesystem>
 #include <iostream>
+#include <memory>
 
 #include "core/source.hpp"
 #include "mbsolve/cli.hpp"

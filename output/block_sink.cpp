@@ -1,6 +1,9 @@
 // Block-buffered sink with a writer thread (see block_sink.hpp).
 #include "output/block_sink.hpp"
 
+#include <pthread.h>
+
+#include <csignal>
 #include <utility>
 
 namespace mbs::output {
@@ -83,7 +86,13 @@ void BlockSink::begin(const Engine& e) {
         std::lock_guard<std::mutex> lib(library_lock());
         create();
     }
+    // The writer thread blocks every signal (it inherits the mask): SIGINT and SIGTERM are then
+    // handled on the solver's thread, where mbsolve's handler expects them.
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
     writer_ = std::thread([this] { run_writer(); });
+    pthread_sigmask(SIG_SETMASK, &old, nullptr);
     post(Job::define);
 }
 
