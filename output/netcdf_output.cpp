@@ -163,9 +163,9 @@ void NetcdfOutput::write(const Results& res) {
 
 void NetcdfOutput::finish(const std::string& status) {
     if (ncid_ < 0) return;
-    check(nc_redef(ncid_), "redefine");
+    // NetCDF-4 takes an attribute in data mode; nc_close then writes the metadata (no separate
+    // nc_redef/nc_enddef pass over the variables).
     text_att(NC_GLOBAL, "run_status", status.empty() ? "completed" : status);
-    check(nc_enddef(ncid_), "end of definitions");
     int id = ncid_;
     ncid_ = -1;
     check(nc_close(id), "close");
