@@ -12,6 +12,9 @@ hinges: 20 equations, 17 independent). References:
     four-bar; its `in line` at C replaced by a revolute hinge, which makes it redundant).
  2. The warning names joint 5 and its 3 dependent equations (position z, axis 1 and axis 2
     orthogonality) and says the reactions are not unique; the non-redundant runs print none.
+ 4. singular_start.mbd (N four-bar started exactly at a singular configuration, where its loop
+    equations are dependent only momentarily): the run stops with exit 3 as soon as a dropped
+    equation is violated (> 1e-6), naming joint 5 and the equation, instead of opening the loop.
  3. Independent physics, redundant model with RHO = 1: the total energy (cranks: m v^2/2 +
     J w^2/2 about their centres, coupler translation, gravity) stays at its initial value to
     1e-4 J at dt = 1e-3 [5.8e-5] and the error is second order (ratio 4 +- 0.4 at dt = 5e-4);
@@ -97,4 +100,10 @@ red = Run(exe, rewrite(fb, 'four_bar_revolute.mbd', '    joint: 5, in line,', ''
           work, 'fb_revolute')
 compare('four-bar', red, ref, (2, 3, 4))
 expect('four-bar: warning names joint 5', 'joint 5 (revolute hinge)' in red.stderr)
+
+# 4. dependency only at the start: stop, do not open the loop
+here = os.path.dirname(os.path.abspath(__file__))
+r = Run(exe, os.path.join(here, 'singular_start.mbd'), work, 'singular_start', expect_rc=3)
+expect('singular start: stops naming the violated dropped equation',
+       'a constraint dropped as redundant is violated' in r.stderr and 'joint 5 (in line), line offset 1' in r.stderr)
 finish()

@@ -145,7 +145,10 @@ void Engine::residual(const StepContext& c, double* r) {
     StateView s = state();
     for (const auto& e : elements_)
         if (c.phase == Phase::dynamic || e->in_assembly()) e->residual(c, s, r);
-    for (int i : redundant_) r[i] = yp[i];
+    for (std::size_t k = 0; k < redundant_.size(); ++k) {
+        dropped_r_[k] = r[redundant_[k]];
+        r[redundant_[k]] = yp[redundant_[k]];
+    }
 }
 
 void Engine::jacobian(const StepContext& c) {
@@ -160,6 +163,7 @@ void Engine::jacobian(const StepContext& c) {
 
 void Engine::set_redundant(const std::vector<int>& rows) {
     redundant_ = rows;
+    dropped_r_.assign(rows.size(), 0.0);
     std::vector<char> mark(n_, 0);
     for (int i : rows) mark[i] = 1;
     redundant_slots_.clear();

@@ -65,6 +65,9 @@ public:
     // replaced by lambda_i = 0 (residual y'_i, Jacobian row e_i). Set-up time only.
     void set_redundant(const std::vector<int>& rows);
     const std::vector<int>& redundant() const { return redundant_; }
+    // The dropped equations' own residuals at the last residual() call (for checks that the
+    // redundancy still holds: position constraints read phi / dCoef there).
+    const std::vector<double>& dropped_residuals() const { return dropped_r_; }
 
 private:
     void build_nodes();
@@ -81,6 +84,7 @@ private:
     std::vector<EquationInfo> eq_info_;
     std::unique_ptr<Jacobian> jac_;
     std::vector<int> redundant_, redundant_slots_;  // rows, and the value slots of those rows
+    std::vector<double> dropped_r_;
     std::unique_ptr<LinearSolver> lin_;
     SimClock clock_;
     DriveEnv drive_env_;

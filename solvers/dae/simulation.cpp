@@ -538,6 +538,22 @@ bool Simulation::step(double h, StepInfo& info, int max_iter, double tol) {
         e.update(t_, T_);
         return false;
     }
+    // Equations dropped as redundant must stay satisfied: if one is violated, the dependency
+    // held only in the configuration where it was detected (e.g. a mechanism started at a
+    // singular configuration) and the motion would leave the constraint: stop instead.
+    const auto& dropped = e.dropped_residuals();
+    for (std::size_t k = 0; k < dropped.size(); ++k) {
+        double phi = dropped[k] * c.dCoef;  // position constraints: residual = phi / dCoef
+        if (!(std::fabs(phi) <= 1e-6)) {
+            const EquationInfo& q = e.equation(e.redundant()[k]);
+            char buf[160];
+            std::snprintf(buf, sizeof buf, "a constraint dropped as redundant is violated by %.3g at t = %.9g (step %ld)",
+                          phi, t_new, step_ + 1);
+            throw SolverFailure(std::string(buf) + "\n  equation: " + q.owner + ", " + q.name +
+                                "\n  hint: the constraints were dependent only in the initial configuration (a "
+                                "singular configuration?); start the mechanism away from it");
+        }
+    }
     e.commit(c);
     y2_ = y1_;
     yp2_ = yp1_;
