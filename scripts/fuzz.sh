@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# fuzz.sh [seconds] -- fuzz the `mbsolve --check` path (parser + builder + card readers) with
+# libFuzzer for the given time (default 1200 s) on one core.
+#   - installs clang from Debian if it is missing (only this script needs it);
+#   - builds fuzz/fuzz_deck in build-fuzz/ (or $MBS_FUZZ_DIR; clang, ASan + UBSan + coverage,
+#     no tests);
+#   - seeds from input-examples/, regression/ (bad-input corpus included), parser/test/;
+#     the evolving corpus stays in build-fuzz/corpus/ so later runs continue where this one ended;
+#   - a crash, hang (> 5 s) or runaway memory (> 2 GB) is written to build-fuzz/artifacts/ and
+#     the script exits non-zero: turn each one into a regression/bad-input/ case.
+# The last lines printed are libFuzzer's totals (executions, coverage, corpus size).
+set -euo pipefail
+
+seconds="${1:-1200}"
+source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
+MBS_DEB_PACKAGES+=(clang)
+mbs_install_deps
+
+FUZZ_DIR="${MBS_FUZZ_DIR:-$MBS_ROOT/build-fuzz}"
+if [[ ! -f "$FUZZ_DIR/CMakeCache.txt" ]]; then
+    mbs_log "configuring $FUZZ_DIR (clang, libFuzzer, ASan + UBSan)"
+    CC=clang CXX=clang++ cmake -S "$MBS_ROOT" -B "$FUZZ_DIR" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+        -DMBS_FUZZ=ON -DMBS_BUILD_TESTS=OFF -DMBS_WITH_NETCDF=OFF -DMBS_WITH_HDF5=OFF >&2
+fi
+cmake --build "$FUZZ_DIR" -j "$(nproc)" --target fuzz_deck >&2
+
+corpus="$FUZZ_DIR/corpus"
+artifacts="$FUZZ_DIR/artifacts"
+work="$FUZZ_DIR/work"  # the fuzzed decks' cwd (relative includes, chdir)
+seeds="$FUZZ_DIR/seeds"
+mkdir -p "$corpus" "$artifacts" "$work" "$seeds"
+# Seeds: every deck in the repository (the bad-input corpus included), flattened into one folder.
+find "$MBS_ROOT/input-examples" "$MBS_ROOT/regression" "$MBS_ROOT/parser/test" \
+     \( -name '*.mbd' -o -name '*.inc' -o -name '*.deck' \) -type f -size -64k -print0 |
+    while IFS= read -r -d '' f; do
+        cp "$f" "$seeds/$(echo "${f#"$MBS_ROOT"/}" | tr '/' '_')"
+    done
+
+cd "$work"
+set +e
+"$FUZZ_DIR/fuzz/fuzz_deck" -max_total_time="$seconds" -timeout=5 -rss_limit_mb=2048 -max_len=16384 \
+    -dict="$MBS_ROOT/fuzz/deck.dict" -artifact_prefix="$artifacts/" -print_final_stats=1 \
+    -print_pcs=0 -reload=0 "$corpus" "$seeds" 2>"$FUZZ_DIR/fuzz.log"
+status=$?
+set -e
+grep -E '^#[0-9]+ +(INITED|DONE)|^stat::|^(==|SUMMARY|ERROR)' "$FUZZ_DIR/fuzz.log" | tail -n 20
+if ((status != 0)); then
+    mbs_log "fuzzer stopped with status $status; artifact(s) in $artifacts, log in $FUZZ_DIR/fuzz.log"
+fi
+exit "$status"
