@@ -43,7 +43,7 @@ set +e
     -print_pcs=0 -reload=0 "$corpus" "$seeds" 2>"$FUZZ_DIR/fuzz.log"
 status=$?
 set -e
-grep -E '^#[0-9]+ +(INITED|DONE)|^stat::|^(==|SUMMARY|ERROR)' "$FUZZ_DIR/fuzz.log" | tail -n 20
+grep -E '^#[0-9]+[[:space:]]+(INITED|DONE)|^stat::|^(==|SUMMARY|ERROR)' "$FUZZ_DIR/fuzz.log" | tail -n 20
 if ((status != 0)); then
     mbs_log "fuzzer stopped with status $status; artifact(s) in $artifacts, log in $FUZZ_DIR/fuzz.log"
 fi
