@@ -184,7 +184,7 @@ void check_nesting(const SourceFile& file) {
             throw InputError(SourceLoc{&file, static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(i + 1)},
                              "parentheses nested more than " + std::to_string(max_depth) + " deep");
         if (c == ')' && depth > 0) --depth;
-        if (c == ';' || c == ',') depth = 0;
+        if (c == ';') depth = 0;  // not at ',': function arguments are separated by commas too
         if (c == '-' || c == '+' || c == '!') {
             if (++unary_run > max_depth)
                 throw InputError(SourceLoc{&file, static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(i + 1)},
