@@ -96,12 +96,7 @@ class CardanoJoint final : public Element {
     }
     const char* output_file() const override { return "jnt"; }
     bool reaction(Vec3& f, Vec3& m, Vec3& F, Vec3& M) const override {
-        Mat3 Ra = e_[0].frame();
-        F = F_;
-        M = M_;
-        f = Ra.transpose() * F_;
-        m = Ra.transpose() * M_;
-        return true;
+        return el::frame_reaction(e_[0].frame(), F_, M_, f, m, F, M);
     }
     int output_values(double* v) const override {
         el::put_reaction(*this, v);

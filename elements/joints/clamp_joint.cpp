@@ -56,11 +56,7 @@ public:
 
     const char* output_file() const override { return "jnt"; }
     bool reaction(Vec3& f, Vec3& m, Vec3& F, Vec3& M) const override {
-        F = F_;
-        M = M_;
-        f = R0_.transpose() * F_;
-        m = R0_.transpose() * M_;
-        return true;
+        return el::frame_reaction(R0_, F_, M_, f, m, F, M);
     }
     int output_values(double* v) const override { return el::put_reaction(*this, v); }
     void after_step(const StepContext&, const StateView& s) override {

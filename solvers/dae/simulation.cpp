@@ -201,6 +201,7 @@ bool Simulation::newton(const StepContext& c, const StepCoefficients& cd, const 
             e.jacobian(c);
             ++stats_.factorizations;
             if (!e.linear_solver().factor(e.jac().matrix())) {
+                // A singular matrix may come from redundant constraints (checked once per run).
                 if (!resolve_redundancy()) throw SolverFailure(singular_failure("singular iteration matrix", info));
                 e.update(c.time, c.dt);
                 e.residual(c, r_.data());
@@ -225,11 +226,17 @@ bool Simulation::newton(const StepContext& c, const StepCoefficients& cd, const 
     }
 }
 
-// A factorization that KLU reports singular, or whose pivot-ratio estimate is below 1e-13
-// (dependent rows leave round-off pivots that KLU does not call singular).
-bool Simulation::factor_checked() {
+// Factors the iteration matrix; a singular one, or one whose pivot-ratio estimate is below
+// 1e-13 (dependent rows leave round-off pivots that KLU does not call singular), is first
+// checked for redundant constraints. Returns false only for a singular matrix: an
+// ill-conditioned one without redundancy goes on as before.
+bool Simulation::factor_or_drop_redundant(const std::function<void()>& rebuild) {
     LinearSolver& ls = engine_->linear_solver();
-    return ls.factor(engine_->jac().matrix()) && !(ls.rcond() < 1e-13);
+    bool ok = ls.factor(engine_->jac().matrix());
+    if (ok && !(ls.rcond() < 1e-13)) return true;
+    if (!resolve_redundancy()) return ok;
+    rebuild();
+    return ls.factor(engine_->jac().matrix());
 }
 
 // Redundant constraints (closed loops with more equations than independent ones, e.g. a planar
@@ -339,20 +346,18 @@ int Simulation::assemble() {
                                                  info) +
                                 "\n  hint: check the joints' initial geometry, raise 'max iterations' in control "
                                 "data, or 'skip initial joint assembly;'");
+        // After dropping redundant equations, residual and matrix are evaluated again.
         auto build = [&] {
-            e.jacobian(c);
-            for (int i = 0; i < n; ++i) e.jac().add_to_diagonal(i, active[i] ? -kp[i] : 1.0);
-        };
-        build();
-        if (!factor_checked()) {
-            if (!resolve_redundancy()) throw SolverFailure(singular_failure("singular matrix in the initial assembly", info));
             e.update(c.time, c.dt);
             e.residual(c, r_.data());
             for (int i = 0; i < n; ++i) r_[i] = active[i] ? r_[i] - kp[i] * (e.y[i] - x0[i]) : 0.0;
-            build();
-            if (!factor_checked())
-                throw SolverFailure(singular_failure("singular matrix in the initial assembly", info));
-        }
+            e.jacobian(c);
+            for (int i = 0; i < n; ++i) e.jac().add_to_diagonal(i, active[i] ? -kp[i] : 1.0);
+        };
+        e.jacobian(c);
+        for (int i = 0; i < n; ++i) e.jac().add_to_diagonal(i, active[i] ? -kp[i] : 1.0);
+        if (!factor_or_drop_redundant(build))
+            throw SolverFailure(singular_failure("singular matrix in the initial assembly", info));
         for (int i = 0; i < n; ++i) r_[i] = -r_[i];
         e.linear_solver().solve(r_.data());
         for (int i = 0; i < n; ++i)

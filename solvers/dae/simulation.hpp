@@ -116,7 +116,7 @@ private:
     bool newton(const StepContext& c, const StepCoefficients& cd, const StepCoefficients& ca, int max_iter,
                 double tol, StepInfo& info, bool derivatives_phase);
     double residual_norm() const;
-    bool factor_checked();
+    bool factor_or_drop_redundant(const std::function<void()>& rebuild);
     bool resolve_redundancy();
     std::string describe_failure(const std::string& what, const StepInfo& info) const;
     std::string singular_failure(const std::string& what, const StepInfo& info) const;
