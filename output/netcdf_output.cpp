@@ -72,6 +72,8 @@ void NetcdfOutput::create() {
     // No HDF5 dimension-scale attachment and no attribute creation order: with thousands of
     // variables on the time dimension both make the definitions quadratic in their number
     // (netCDF readers do not need them: the file keeps netCDF's own dimension ids).
+    // The default chunk cache of every new variable (set when it is defined) is then empty too.
+    check(nc_set_chunk_cache(0, 1, 0.0f), "chunk cache");
     check(nc_create(path().c_str(), NC_CLOBBER | NC_NETCDF4 | NC_NODIMSCALE_ATTACH | NC_NOATTCREORD, &ncid_),
           "cannot create the file");
 }
