@@ -1,0 +1,448 @@
+// Runtime finite-volume beams: beam3 (three nodes, evaluation points xi = -+1/sqrt(3)) and beam2
+// (two nodes, evaluation point at mid-span) (mbdyn-syntax.md 5.3; reader: beam.cpp). MBDyn's
+// formulation (beam.cc, beam2.cc): strains at the evaluation points from interpolated positions
+// and orientations, a 6D law there, and the internal forces applied to the nodes as the balance
+// of each node's "volume" (the piece of beam between two evaluation points). Geometrically
+// exact: no small-rotation assumption anywhere.
+//
+// Notation (global frame unless said otherwise). Node i: x_i, R_i, offset f_i, relative
+// orientation Rf_i; a_i = R_i f_i, p_i = x_i + a_i (points of the beam line), Rn_i = R_i Rf_i.
+// The reference node r is the middle node of beam3 and node 2 of beam2; Ra = Rn_r.
+// Orientation parameters of the other nodes relative to Ra (Cayley-Gibbs-Rodrigues, exact forms
+// of core/rotations.hpp: R(g), G(g) with dR R^T = [G dg]):
+//   g_i = cgr(Ra^T Rn_i),  g_r = 0.
+// Shape functions N_i(xi) (beam3: xi(xi-1)/2, 1-xi^2, xi(xi+1)/2; beam2: (1-xi)/2, (1+xi)/2),
+// N_i' = dN_i/dxi * dxi/ds with ds/dxi = |sum dN_i/dxi p_i| in the initial configuration.
+// At an evaluation point:
+//   p = sum N_i p_i,  p' = sum N_i' p_i,  g = sum N_i g_i,  g' = sum N_i' g_i
+//   R = Ra R(g) Ro       section frame; Ro constant, from the section orientation of the card
+//   T = Ro^T R(g)^T      (R^T = T Ra^T)
+//   nu    = R^T p' - nu0              linear strains (axial, shear y, shear z)
+//   kappa = T G(g) g' - kappa0        curvatures (R^T R' = [T G(g) g'])
+// nu0, kappa0: the same at the initial configuration, so the strains start at zero as MBDyn's.
+// This is a total formulation of MBDyn's interpolation of the orientation parameters (MBDyn
+// interpolates the incremental parameters of each step and accumulates the curvature): it is
+// path independent and objective (only relative rotations enter).
+//
+// Strain rates (used by viscous and viscoelastic laws) are the exact time derivatives:
+//   nudot    = R^T (pdot' - w_s x p'),       pdot' = sum N_i' (xdot_i + w_i x a_i)
+//   kappadot = R^T w_s' = T (Gd(g, gdot) g' + G(g) gdot')
+// with the section's angular velocity w_s = w_r + Ra G(g) gdot, the parameter rates
+// gdot_i = G(g_i)^-1 Ra^T (w_i - w_r), gdot = sum N_i gdot_i, gdot' = sum N_i' gdot_i, and
+// Gd(g, v) = d(G(g) v)/dg.
+//
+// Law: [f; m] = law([nu; kappa], [nudot; kappadot], t) in the section frame; F = R f, M = R m.
+// Node balance (section s between its backward node b and forward node f; beam3: sections
+// (1,2), (2,3); beam2: (1,2)):
+//   node b:  force +F,  moment +(M + (p_s - x_b) x F)
+//   node f:  force -F,  moment -(M + (p_s - x_f) x F)
+// (F is the force the part of the beam beyond the section exerts on the part before it.)
+//
+// Inertia is not part of the element: as in MBDyn practice, bodies on the beam nodes carry it
+// (input-examples/beam_cantilever_vibration.mbd shows the lumping).
+//
+// Output (.act, MBDyn's Beam::Output): label, f(3), m(3) at point I in the section frame, then
+// f(3), m(3) at point II for beam3.
+#include <array>
+#include <cmath>
+#include <memory>
+#include <string>
+
+#include "core/constitutive_law.hpp"
+#include "core/rotations.hpp"
+#include "elements/misc/element_util.hpp"
+
+namespace mbs {
+namespace {
+
+using Mat6 = Eigen::Matrix<double, 6, 6>;
+using Vec6 = Eigen::Matrix<double, 6, 1>;
+using el::Mat63;
+
+// E(g, w) v = Gd(g, v) w:  -(c^2/2)(g.w)(I + 1/2 [g]) + (c/2)[w],  c = 4/(4 + g.g).
+Mat3 cgr_Gd_swap(const Vec3& g, const Vec3& w) {
+    const double c = 4.0 / (4.0 + g.squaredNorm());
+    return -(0.5 * c * c * g.dot(w)) * (Mat3::Identity() + 0.5 * skew(g)) + 0.5 * c * skew(w);
+}
+
+// d/dg [Gd(g, v) w] for fixed v, w. With q = v + 1/2 g x v,
+//   Gd(g, v) w = -(c^2/2)(g.w) q - (c/2) v x w, and dc/dg = -(c^2/2) g^T:
+//   (c^3/2)(g.w) q g^T - (c^2/2) q w^T + (c^2/4)(g.w)[v] + (c^2/4)(v x w) g^T.
+Mat3 cgr_Gd_second(const Vec3& g, const Vec3& v, const Vec3& w) {
+    const double c = 4.0 / (4.0 + g.squaredNorm());
+    const double gw = g.dot(w);
+    const Vec3 q = v + 0.5 * g.cross(v);
+    return (0.5 * c * c * c * gw) * q * g.transpose() - (0.5 * c * c) * q * w.transpose() +
+           (0.25 * c * c * gw) * skew(v) + (0.25 * c * c) * v.cross(w) * g.transpose();
+}
+
+// d/dg [G(g)^-1 z] for fixed z, G^-1 = I - 1/2 [g] + 1/4 g g^T:  1/2 [z] + 1/4 ((g.z) I + g z^T).
+Mat3 cgr_Ginv_derivative(const Vec3& g, const Vec3& z) {
+    return 0.5 * skew(z) + 0.25 * (g.dot(z) * Mat3::Identity() + g * z.transpose());
+}
+
+// Per-node quantities at the current iterate (see Beam).
+struct NodeK {
+    Vec3 a, p, g = Vec3::Zero();
+    Mat3 H, Ginv;     // G(g_i)^-1 Ra^T, G(g_i)^-1 (nodes other than the reference)
+    Vec3 v, gd;       // w_i - w_r, gdot_i
+    Mat3 QH;          // d(G^-1(g) z_i)/dg at g_i, times H_i
+};
+// Quantities at an evaluation point (see Beam).
+struct SecK {
+    Vec3 p, pp, g, gp;
+    Mat3 G, R, T;
+    Vec6 e, ed = Vec6::Zero(), fl;
+    Mat6 K, C;
+    Vec3 gd, gdp, y1, ws, u, y2;  // rates (viscous laws only)
+};
+
+// NN nodes, NN - 1 evaluation points.
+template <int NN>
+class Beam final : public Element {
+  public:
+    static constexpr int NS = NN - 1;
+    static constexpr int ref = 1;  // reference node: the middle node (beam3), node 2 (beam2)
+
+    struct Section {
+        double N[NN], Np[NN];  // shape functions and their s-derivatives at the point
+        Mat3 Ro;               // section frame relative to Ra R(g)
+        Vec3 nu0, k0;          // initial strains
+        Mat3 Rsec0;            // initial section frame (absolute)
+        LawPtr<6> law;
+    };
+
+    Beam(const EntityDesc& d, std::array<StructNode*, NN> nodes, std::array<Vec3, NN> f,
+         std::array<Mat3, NN> Rf)
+        : Element(d), n_(nodes), f_(f), Rf_(Rf) {}
+
+    Section& section(int s) { return sec_[s]; }
+
+    // Shape functions, metric and initial strains from the nodes' initial configuration.
+    // Returns false if the metric is singular (coincident points).
+    bool init_geometry(int s, double xi) {
+        Section& S = sec_[s];
+        double dN[NN];
+        if constexpr (NN == 3) {
+            S.N[0] = 0.5 * xi * (xi - 1.0), S.N[1] = 1.0 - xi * xi, S.N[2] = 0.5 * xi * (xi + 1.0);
+            dN[0] = xi - 0.5, dN[1] = -2.0 * xi, dN[2] = xi + 0.5;
+        } else {
+            S.N[0] = 0.5 * (1.0 - xi), S.N[1] = 0.5 * (1.0 + xi);
+            dN[0] = -0.5, dN[1] = 0.5;
+        }
+        Vec3 dp = Vec3::Zero();
+        for (int i = 0; i < NN; ++i) dp += dN[i] * (n_[i]->x + n_[i]->R * f_[i]);
+        const double dsdxi = dp.norm();
+        if (!(dsdxi > 1e-12)) return false;
+        for (int i = 0; i < NN; ++i) S.Np[i] = dN[i] / dsdxi;
+        // Ro from the absolute section frame: R = Ra R(g) Ro at the start.
+        NodeK nk[NN];
+        const Mat3 Ra = node_kin(nk);
+        Vec3 g = Vec3::Zero(), gp = Vec3::Zero(), pp = Vec3::Zero();
+        for (int i = 0; i < NN; ++i) {
+            pp += S.Np[i] * nk[i].p;
+            if (i == ref) continue;
+            g += S.N[i] * nk[i].g;
+            gp += S.Np[i] * nk[i].g;
+        }
+        const Mat3 Rc = cgr_to_matrix(g);
+        S.Ro = (Ra * Rc).transpose() * S.Rsec0;
+        S.nu0 = S.Rsec0.transpose() * pp;
+        S.k0 = S.Ro.transpose() * Rc.transpose() * cgr_G(g) * gp;
+        return true;
+    }
+
+    bool viscous() const {
+        for (const Section& S : sec_)
+            if (S.law->kind() & law_viscous) return true;
+        return false;
+    }
+
+    void declare(PatternBuilder& p) override {
+        for (int k = 0; k < NN; ++k)
+            for (int j = 0; j < NN; ++j)
+                blocks_[k][j] = p.block(n_[k]->first_dof(), 6, n_[j]->first_dof(), 6);
+    }
+
+    // Node balance of the file comment.
+    void residual(const StepContext& c, const StateView&, double* r) const override {
+        NodeK nk[NN];
+        const Mat3 Ra = node_kin(nk);
+        const bool visc = viscous_;
+        for (int s = 0; s < NS; ++s) {
+            SecK k;
+            section_kin(s, Ra, nk, visc, k);
+            law_eval(s, k, c.time);
+            const Vec3 F = k.R * k.fl.head<3>(), M = k.R * k.fl.tail<3>();
+            const StructNode &b = *n_[s], &f = *n_[s + 1];
+            el::add_wrench(r, b, F, M + (k.p - b.x).cross(F));
+            el::add_wrench(r, f, -F, -M - (k.p - f.x).cross(F));
+        }
+    }
+
+    // Jacobian. Virtual displacements dx_j and rotations dth_j (dRn_j = [dth_j] Rn_j); for node
+    // j the derivatives below are 3 x 3 blocks, delta_jr = 1 for the reference node.
+    //   dp_i = dx_i - [a_i] dth_i;  dp = sum N_i dp_i,  dp' = sum N_i' dp_i
+    //   dg_i = H_i (dth_i - dth_r),  H_i = G(g_i)^-1 Ra^T        (Ra^T Rn_i = R(g_i))
+    //   Dg_j = dg/dth_j = N_j H_j (j != r),  -sum_{i != r} N_i H_i (j = r);  Dg'_j with N'
+    //   section rotation dphi = dth_r + Ra G Dg dth:  Dphi_j = delta_jr I + Ra G Dg_j
+    //   dnu/dx_j = N_j' R^T,  dnu/dth_j = R^T (-N_j' [a_j] + [p'] Dphi_j)
+    //   dkappa/dth_j = T (A Dg_j + G Dg'_j),  A = Gd(g, g') + [G g'] G
+    //     (d(T y) = T ([y] G dg + dy): dR(g)^T y = R(g)^T [y] G dg)
+    // The rates are linear in the velocities with the same matrices (nudot = dnu/dx xdot +
+    // dnu/dth w, ...), so d(rates)/d(xdot_j, w_j) = d(strains)/d(x_j, th_j). At fixed
+    // velocities, with y1 = G gdot, w_s = w_r + Ra y1, u = pdot' - w_s x p',
+    // y2 = Gd(g, gdot) g' + G gdot', v_i = w_i - w_r, z_i = Ra^T v_i, gdot_i = G(g_i)^-1 z_i:
+    //   Dgdot_j = N_j Q_j H_j (j != r);  sum_{i != r} N_i (-Q_i H_i + G(g_i)^-1 Ra^T [v_i]) (j = r)
+    //     Q_i = d(G^-1(g) z_i)/dg at g_i;  Dgdot'_j the same with N'
+    //   Dws_j = -delta_jr [Ra y1] + Ra (Gd(g, gdot) Dg_j + G Dgdot_j)
+    //   dnudot/dx_j  = -N_j' R^T [w_s]
+    //   dnudot/dth_j = R^T (N_j' ([w_s] - [w_j]) [a_j] + [p'] Dws_j + [u] Dphi_j)
+    //   dkappadot/dth_j = T ([y2] G Dg_j + (Gd2(g, gdot, g') + Gd(g, gdot')) Dg_j
+    //                        + Gd(g, gdot) Dg'_j + E(g, g') Dgdot_j + G Dgdot'_j)
+    //     Gd2(g, v, w) = d(Gd(g, v) w)/dg,  E(g, w) v = Gd(g, v) w
+    // Law: df = K de + C dedot. Forces: dF = R df_1 - [F] dphi, dM = R df_2 - [M] dphi.
+    // Node b rows (sign +1) and node f rows (sign -1), columns of node j:
+    //   force:  sign dF;  moment: sign (dM + [p_s - x_k] dF - [F] (dp_s - delta_jk dx_k))
+    // Each (row node, column node) pair collects the x, th, xdot, w blocks of both sections and
+    // goes through the column node's chain rule once.
+    void jacobian(const StepContext& c, const StateView&, Jacobian& J) const override {
+        NodeK nk[NN];
+        const Mat3 Ra = node_kin(nk);
+        const bool visc = viscous_;
+        // D[k][j][v]: rows of node k, columns of node j, variable v = x, th, xdot, w.
+        Mat63 D[NN][NN][4];
+        for (int k = 0; k < NN; ++k)
+            for (int j = 0; j < NN; ++j)
+                for (int v = 0; v < 4; ++v) D[k][j][v].setZero();
+        for (int s = 0; s < NS; ++s) {
+            const Section& S = sec_[s];
+            SecK k;
+            section_kin(s, Ra, nk, visc, k);
+            law_eval(s, k, c.time);
+            const Vec3 F = k.R * k.fl.head<3>(), M = k.R * k.fl.tail<3>();
+            const Mat3 RT = k.R.transpose();
+            const Mat3 sF = skew(F), sM = skew(M), sPp = skew(k.pp);
+            const Mat3 A = cgr_G_times_derivative(k.g, k.gp) + skew(Vec3(k.G * k.gp)) * k.G;
+            const Mat3 RaG = Ra * k.G;
+            // Viscous-only quantities.
+            Mat3 Gd_gd, Gd2, E_gp, sWs, sU, sY2G, sRaY1;
+            if (visc) {
+                Gd_gd = cgr_G_times_derivative(k.g, k.gd);
+                Gd2 = cgr_Gd_second(k.g, k.gd, k.gp) + cgr_G_times_derivative(k.g, k.gdp);
+                E_gp = cgr_Gd_swap(k.g, k.gp);
+                sWs = skew(k.ws);
+                sU = skew(k.u);
+                sY2G = skew(k.y2) * k.G;
+                sRaY1 = skew(Vec3(Ra * k.y1));
+            }
+            Mat3 HsumN = Mat3::Zero(), HsumNp = Mat3::Zero();
+            Mat3 QsumN = Mat3::Zero(), QsumNp = Mat3::Zero();
+            for (int i = 0; i < NN; ++i) {
+                if (i == ref) continue;
+                HsumN += S.N[i] * nk[i].H;
+                HsumNp += S.Np[i] * nk[i].H;
+                if (visc) {
+                    const Mat3 Qr = -nk[i].QH + nk[i].Ginv * Ra.transpose() * skew(nk[i].v);
+                    QsumN += S.N[i] * Qr;
+                    QsumNp += S.Np[i] * Qr;
+                }
+            }
+            for (int j = 0; j < NN; ++j) {
+                const Mat3 Dg = j == ref ? Mat3(-HsumN) : Mat3(S.N[j] * nk[j].H);
+                const Mat3 Dgp = j == ref ? Mat3(-HsumNp) : Mat3(S.Np[j] * nk[j].H);
+                Mat3 Dphi = RaG * Dg;
+                if (j == ref) Dphi += Mat3::Identity();
+                const Mat3 sA = skew(nk[j].a);
+                Mat63 Ex, Eth, Edx = Mat63::Zero(), Edth = Mat63::Zero();
+                Ex.topRows<3>() = S.Np[j] * RT;
+                Ex.bottomRows<3>().setZero();
+                Eth.topRows<3>() = RT * (-S.Np[j] * sA + sPp * Dphi);
+                Eth.bottomRows<3>() = k.T * (A * Dg + k.G * Dgp);
+                if (visc) {
+                    const Mat3 Dgd = j == ref ? QsumN : Mat3(S.N[j] * nk[j].QH);
+                    const Mat3 Dgdp = j == ref ? QsumNp : Mat3(S.Np[j] * nk[j].QH);
+                    Mat3 Dws = Ra * (Gd_gd * Dg + k.G * Dgd);
+                    if (j == ref) Dws -= sRaY1;
+                    Edx.topRows<3>() = -S.Np[j] * RT * sWs;
+                    Edth.topRows<3>() = RT * (S.Np[j] * (sWs - skew(n_[j]->w)) * sA + sPp * Dws +
+                                              sU * Dphi);
+                    Edth.bottomRows<3>() =
+                        k.T * (sY2G * Dg + Gd2 * Dg + Gd_gd * Dgp + E_gp * Dgd + k.G * Dgdp);
+                }
+                // Local force derivatives, then global.
+                const Mat63 Dfx = k.K * Ex + k.C * Edx, Dfth = k.K * Eth + k.C * Edth;
+                Mat3 DF[4], DM[4];
+                DF[0] = k.R * Dfx.topRows<3>();
+                DM[0] = k.R * Dfx.bottomRows<3>();
+                DF[1] = k.R * Dfth.topRows<3>() - sF * Dphi;
+                DM[1] = k.R * Dfth.bottomRows<3>() - sM * Dphi;
+                if (visc) {
+                    const Mat63 Dfxd = k.C * Ex, Dfw = k.C * Eth;
+                    DF[2] = k.R * Dfxd.topRows<3>();
+                    DM[2] = k.R * Dfxd.bottomRows<3>();
+                    DF[3] = k.R * Dfw.topRows<3>();
+                    DM[3] = k.R * Dfw.bottomRows<3>();
+                } else {
+                    for (int v = 2; v < 4; ++v) DF[v].setZero(), DM[v].setZero();
+                }
+                // dp_s/dx_j, dp_s/dth_j
+                const Mat3 Dp[2] = {S.N[j] * Mat3::Identity(), -S.N[j] * sA};
+                for (int side = 0; side < 2; ++side) {
+                    const int kn = s + side;
+                    const double sign = side == 0 ? 1.0 : -1.0;
+                    const Mat3 sB = skew(Vec3(k.p - n_[kn]->x));
+                    for (int v = 0; v < 4; ++v) {
+                        Mat3 Dmom = DM[v] + sB * DF[v];
+                        if (v < 2) {
+                            Mat3 dpb = Dp[v];
+                            if (v == 0 && j == kn) dpb -= Mat3::Identity();
+                            Dmom -= sF * dpb;
+                        }
+                        D[kn][j][v].template topRows<3>() += sign * DF[v];
+                        D[kn][j][v].template bottomRows<3>() += sign * Dmom;
+                    }
+                }
+            }
+        }
+        for (int kn = 0; kn < NN; ++kn)
+            for (int j = 0; j < NN; ++j)
+                J.add(blocks_[kn][j],
+                      n_[j]->template chain<6>(D[kn][j][0], D[kn][j][1], D[kn][j][2],
+                                               D[kn][j][3], c));
+    }
+
+    void after_step(const StepContext& c, const StateView&) override {
+        NodeK nk[NN];
+        const Mat3 Ra = node_kin(nk);
+        for (int s = 0; s < NS; ++s) {
+            SecK k;
+            section_kin(s, Ra, nk, viscous_, k);
+            law_eval(s, k, c.time);
+            out_[s] = k.fl;
+            sec_[s].law->after_step(k.e, k.ed, c.time);
+        }
+    }
+
+    const char* output_file() const override { return "act"; }
+    int output_values(double* v) const override {
+        int n = 0;
+        for (int s = 0; s < NS; ++s)
+            for (int i = 0; i < 6; ++i) v[n++] = out_[s][i];
+        return n;
+    }
+
+    void set_viscous() { viscous_ = viscous(); }
+
+  private:
+    // Node quantities and Ra.
+    Mat3 node_kin(NodeK* nk) const {
+        const Mat3 Ra = n_[ref]->R * Rf_[ref];
+        const Mat3 RaT = Ra.transpose();
+        for (int i = 0; i < NN; ++i) {
+            const StructNode& n = *n_[i];
+            nk[i].a = n.R * f_[i];
+            nk[i].p = n.x + nk[i].a;
+            if (i == ref) continue;
+            nk[i].g = matrix_to_cgr(RaT * n.R * Rf_[i]);
+            nk[i].Ginv = cgr_G_inverse(nk[i].g);
+            nk[i].H = nk[i].Ginv * RaT;
+            if (viscous_) {
+                nk[i].v = n.w - n_[ref]->w;
+                const Vec3 z = RaT * nk[i].v;
+                nk[i].gd = nk[i].Ginv * z;
+                nk[i].QH = cgr_Ginv_derivative(nk[i].g, z) * nk[i].H;
+            }
+        }
+        return Ra;
+    }
+
+    void section_kin(int s, const Mat3& Ra, const NodeK* nk, bool visc, SecK& k) const {
+        const Section& S = sec_[s];
+        k.p.setZero(), k.pp.setZero(), k.g.setZero(), k.gp.setZero();
+        for (int i = 0; i < NN; ++i) {
+            k.p += S.N[i] * nk[i].p;
+            k.pp += S.Np[i] * nk[i].p;
+            if (i == ref) continue;
+            k.g += S.N[i] * nk[i].g;
+            k.gp += S.Np[i] * nk[i].g;
+        }
+        const Mat3 Rc = cgr_to_matrix(k.g);
+        k.G = cgr_G(k.g);
+        k.T = S.Ro.transpose() * Rc.transpose();
+        k.R = Ra * k.T.transpose();
+        k.e.head<3>() = k.R.transpose() * k.pp - S.nu0;
+        k.e.tail<3>() = k.T * (k.G * k.gp) - S.k0;
+        if (!visc) return;
+        k.gd.setZero(), k.gdp.setZero();
+        Vec3 pdp = Vec3::Zero();
+        for (int i = 0; i < NN; ++i) {
+            const StructNode& n = *n_[i];
+            pdp += S.Np[i] * (n.xdot + n.w.cross(nk[i].a));
+            if (i == ref) continue;
+            k.gd += S.N[i] * nk[i].gd;
+            k.gdp += S.Np[i] * nk[i].gd;
+        }
+        k.y1 = k.G * k.gd;
+        k.ws = n_[ref]->w + Ra * k.y1;
+        k.u = pdp - k.ws.cross(k.pp);
+        k.y2 = cgr_G_times_derivative(k.g, k.gd) * k.gp + k.G * k.gdp;
+        k.ed.head<3>() = k.R.transpose() * k.u;
+        k.ed.tail<3>() = k.T * k.y2;
+    }
+
+    void law_eval(int s, SecK& k, double t) const {
+        sec_[s].law->eval(k.e, k.ed, t, k.fl, k.K, k.C);
+    }
+
+    std::array<StructNode*, NN> n_;
+    std::array<Vec3, NN> f_;
+    std::array<Mat3, NN> Rf_;
+    Section sec_[NS];
+    bool viscous_ = false;
+    BlockId blocks_[NN][NN];
+    Vec6 out_[NS];
+};
+
+template <int NN>
+std::unique_ptr<Element> make_beam(const EntityDesc& d, BuildContext& ctx) {
+    std::array<StructNode*, NN> nodes;
+    std::array<Vec3, NN> f;
+    std::array<Mat3, NN> Rf;
+    for (int i = 0; i < NN; ++i) {
+        const std::string s = std::to_string(i + 1);
+        nodes[i] = &el::node_prop(ctx, d, ("node" + s).c_str());
+        if (!nodes[i]->has_rotation())
+            ctx.error(d, "a " + d.category + " needs structural nodes with rotations (node " +
+                             std::to_string(nodes[i]->label()) + " has none)");
+        f[i] = el::vec3_or_zero(d, ("offset" + s).c_str());
+        Rf[i] = el::mat3_or_identity(d, ("orientation" + s).c_str());
+    }
+    auto beam = std::make_unique<Beam<NN>>(d, nodes, f, Rf);
+    LawEnv env{ctx.drive_env()};
+    const double xi3 = 1.0 / std::sqrt(3.0);
+    for (int s = 0; s < NN - 1; ++s) {
+        const char* orient = NN == 2 ? "section orientation"
+                             : s == 0 ? "section orientation I"
+                                      : "section orientation II";
+        const char* law = NN == 2 ? "law" : s == 0 ? "law I" : "law II";
+        auto& S = beam->section(s);
+        S.Rsec0 = d.props.get<Mat3>(orient);
+        S.law = make_law<6>(*d.props.get<std::shared_ptr<const LawSpec>>(law), env);
+        const double xi = NN == 2 ? 0.0 : (s == 0 ? -xi3 : xi3);
+        if (!beam->init_geometry(s, xi))
+            ctx.error(d, "the points of " + d.category + " " + std::to_string(d.label) +
+                             " coincide at evaluation point " + (s == 0 ? "I" : "II"),
+                      "check the node positions and offsets");
+    }
+    beam->set_viscous();
+    return beam;
+}
+
+}  // namespace
+
+MBS_REGISTER_ELEMENT_RUNTIME("beam3", "", make_beam<3>);
+MBS_REGISTER_ELEMENT_RUNTIME("beam", "", make_beam<3>);
+MBS_REGISTER_ELEMENT_RUNTIME("beam2", "", make_beam<2>);
+
+}  // namespace mbs

@@ -1,0 +1,103 @@
+// Finite-difference Jacobian tests of the runtime beam3 and beam2 (solvers/dae/test/
+// jacobian_check.hpp): random states around the deck's configuration with incremental
+// rotations and random reference orientations of every node (relative node rotations of the
+// order of a radian), random velocities; elastic, viscous and viscoelastic 6x6 laws with full
+// (coupled) matrices; offsets, relative node orientations, absolute and `from nodes` sections.
+#include "solvers/dae/test/jacobian_check.hpp"
+
+namespace mbs::test {
+namespace {
+
+// Nodes 1..3 along a curved, twisted line (rotated about different axes), nodes 4..5 a second
+// set for beam2; node 1 static, the others dynamic with bodies.
+std::string deck(int beams, const std::string& elements) {
+    return deck_head + "begin: control data; structural nodes: 5; rigid bodies: 4; beams: " +
+           std::to_string(beams) +
+           "; end: control data;\n"
+           "begin: nodes;\n"
+           "structural: 1, static, 0., 0., 0., euler123, 0.1, -0.2, 0.3, null, null;\n"
+           "structural: 2, dynamic, 0.5, 0.1, -0.05, euler123, 0.4, 0.1, 0.5,"
+           " 0.3, -0.1, 0.2, 0.5, 0.4, -0.6;\n"
+           "structural: 3, dynamic, 1., 0.15, 0.1, euler123, 0.7, -0.3, 0.8,"
+           " -0.2, 0.6, 0.1, -0.3, 0.8, 0.2;\n"
+           "structural: 4, dynamic, 0.2, 1., 0.3, euler123, -0.5, 0.2, 1.2,"
+           " 0.1, 0.2, 0.3, 0.4, -0.5, 0.6;\n"
+           "structural: 5, dynamic, 0.3, 1.6, 0.4, euler123, 0.3, 0.6, 1.4,"
+           " -0.4, 0.1, 0.2, -0.3, 0.2, 0.5;\n"
+           "end: nodes;\nbegin: elements;\n"
+           "body: 101, 2, 2.5, 0.1, -0.2, 0.3, diag, 1., 2., 3.;\n"
+           "body: 102, 3, 1.5, -0.3, 0.2, 0.1, diag, 0.5, 0.7, 0.9;\n"
+           "body: 103, 4, 2., null, diag, 0.3, 0.4, 0.5;\n"
+           "body: 104, 5, 3., null, diag, 0.6, 0.2, 0.4;\n" +
+           elements + "end: elements;\n";
+}
+
+// Full symmetric stiffness (coupled extension, shear, torsion, bending).
+const std::string elastic6 =
+    "linear elastic generic, sym, 100., 1., 2., 3., 4., 5., 80., 6., 7., 8., 9., 90., 10., 11., "
+    "12., 40., 1., 2., 50., 3., 60.";
+const std::string viscous6 =
+    "linear viscous generic, sym, 10., 1., 2., 3., 4., 5., 20., 1., 2., 3., 4., 30., 1., 2., 3.,"
+    " 4., 1., 2., 5., 1., 6.";
+const std::string visco6 = "linear viscoelastic generic, sym, 100., 1., 2., 3., 4., 5., 80., 6., "
+                           "7., 8., 9., 90., 10., 11., 12., 40., 1., 2., 50., 3., 60.,"
+                           " diag, 1., 2., 3., 0.4, 0.5, 0.6";
+
+std::string beam3(const std::string& sections) {
+    return "beam3: 1, 1, position, 0.01, 0.02, -0.03, orientation, euler123, 0.1, 0.2, -0.1,"
+           " 2, position, -0.02, 0.01, 0.02,"
+           " 3, position, 0.03, -0.01, 0.01, orientation, euler123, -0.2, 0.1, 0.3, " +
+           sections + ";\n";
+}
+
+TEST(BeamJacobian, Beam3ElasticFromNodes) {
+    expect_exact_jacobian(deck(1, beam3("from nodes, " + elastic6 + ", same, same")));
+}
+
+TEST(BeamJacobian, Beam3ElasticAbsoluteSections) {
+    expect_exact_jacobian(deck(1, beam3("euler123, 0.3, 0.2, 0.6, " + elastic6 +
+                                        ", euler123, 0.5, -0.1, 0.7, " + elastic6)));
+}
+
+TEST(BeamJacobian, Beam3Viscous) {
+    expect_exact_jacobian(deck(1, beam3("from nodes, " + viscous6 + ", same, same")));
+}
+
+TEST(BeamJacobian, Beam3Viscoelastic) {
+    expect_exact_jacobian(
+        deck(1, beam3("from nodes, " + visco6 + ", euler123, 0.5, -0.1, 0.7, " + elastic6)));
+}
+
+// A law with a time-dependent prestrain and a prestress.
+TEST(BeamJacobian, Beam3Prestrain) {
+    expect_exact_jacobian(deck(1, beam3("from nodes, " + visco6 +
+                                        ", prestress, 1., 2., 3., 0.1, 0.2, 0.3,"
+                                        " prestrain, single, 0.01, 0., 0., 0., 0.1, 0.2,"
+                                        " sine, 0., 2., 1., forever, 0., same, same")));
+}
+
+std::string beam2(const std::string& section) {
+    return "beam2: 2, 4, position, 0.01, -0.02, 0.03, orientation, euler123, 0.2, -0.1, 0.1,"
+           " 5, position, -0.03, 0.02, 0.01, " +
+           section + ";\n";
+}
+
+TEST(BeamJacobian, Beam2Elastic) {
+    expect_exact_jacobian(deck(1, beam2("from nodes, " + elastic6)));
+}
+
+TEST(BeamJacobian, Beam2AbsoluteViscoelastic) {
+    expect_exact_jacobian(deck(1, beam2("euler123, 0.3, 0.4, 1.3, " + visco6)));
+}
+
+TEST(BeamJacobian, Beam2Viscous) { expect_exact_jacobian(deck(1, beam2("from nodes, " + viscous6))); }
+
+// beam3 and beam2 sharing node 3 with node 4 (beam2 from node 3 to node 4).
+TEST(BeamJacobian, Beam3AndBeam2Together) {
+    expect_exact_jacobian(deck(2, beam3("from nodes, " + visco6 + ", same, same") +
+                                      "beam2: 2, 3, null, 4, null, from nodes, " + visco6 +
+                                      ";\n"));
+}
+
+}  // namespace
+}  // namespace mbs::test
