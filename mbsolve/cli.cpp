@@ -12,6 +12,15 @@ const char* usage() {
            "  -f, --input-file DECK    input deck (MBDyn syntax); a bare DECK also works\n"
            "  -o, --output-file PREFIX prefix of the output files (default: the deck name)\n"
            "  -D NAME=VALUE            define deck variable NAME (honoured by 'set: ifndef ...')\n"
+           "      --report [NAME=]EXPR scalar result printed at the end of the run, e.g.\n"
+           "                           'xend=final(node 2, x)', 'Fmax=maximum(joint 2, F)' (README: sweeps)\n"
+           "      --report-file FILE   write status, steps and the --report values to FILE\n"
+           "      --sweep TABLE.csv    run the deck once per row of TABLE (header: 'set: ifndef' variables)\n"
+           "                           with -o DIR: DIR/case-<row>.h5, DIR/summary.csv; restartable;\n"
+           "                           under mpirun the rows are shared among the ranks\n"
+           "      --sweep-rows A:B     run rows A to B only (job arrays)\n"
+           "      --rows-per-task N    run rows t*N+1 ... (t+1)*N, t = $SLURM_ARRAY_TASK_ID\n"
+           "      --sweep-merge DIR    write DIR/summary.csv from the cases recorded in DIR, exit\n"
            "  -W, --working-dir DIR    change to DIR before reading the deck\n"
            "      --check              read and build the model, print a summary, exit\n"
            "      --dump-model         print every resolved node and element, exit\n"
@@ -45,6 +54,21 @@ Options parse(int argc, char** argv) {
             auto eq = def.find('=');
             if (eq == std::string::npos || eq == 0) throw std::invalid_argument("-D needs NAME=VALUE, got '" + def + "'");
             o.defines[def.substr(0, eq)] = def.substr(eq + 1);
+        } else if (a == "--sweep") o.sweep_table = value(i, a);
+        else if (a == "--sweep-rows") o.sweep_rows = value(i, a);
+        else if (a == "--sweep-merge") o.sweep_merge = value(i, a);
+        else if (a == "--report") o.reports.push_back(value(i, a));
+        else if (a == "--report-file") o.report_file = value(i, a);
+        else if (a == "--rows-per-task") {
+            std::string v = value(i, a);
+            std::size_t used = 0;
+            try {
+                o.rows_per_task = std::stoi(v, &used);
+            } catch (const std::exception&) {
+                used = 0;
+            }
+            if (used != v.size() || o.rows_per_task < 1)
+                throw std::invalid_argument("--rows-per-task needs a positive integer, got '" + v + "'");
         } else if (a == "--format") {
             std::string list = value(i, a);
             o.formats.clear();
@@ -79,6 +103,9 @@ Options parse(int argc, char** argv) {
         else if (o.deck.empty()) o.deck = a;
         else throw std::invalid_argument("more than one deck given ('" + o.deck + "' and '" + a + "')");
     }
+    if ((!o.sweep_rows.empty() || o.rows_per_task > 0) && o.sweep_table.empty())
+        throw std::invalid_argument("--sweep-rows and --rows-per-task need --sweep TABLE");
+    if (!o.sweep_merge.empty()) return o;  // needs no deck
     if (!o.help && !o.version && o.deck.empty()) throw std::invalid_argument("no input deck given");
     return o;
 }

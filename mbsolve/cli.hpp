@@ -11,6 +11,14 @@ struct Options {
     std::string deck;
     std::string output_prefix;
     std::map<std::string, std::string> defines;
+    // Parameter sweeps (mbsolve/sweep.hpp): --sweep TABLE, --sweep-rows A:B, --rows-per-task N,
+    // --sweep-merge DIR; run results: --report EXPR (repeatable), --report-file FILE.
+    std::string sweep_table;
+    std::string sweep_rows;
+    int rows_per_task = 0;
+    std::string sweep_merge;
+    std::vector<std::string> reports;
+    std::string report_file;
     bool check = false;
     bool dump_model = false;
     bool quiet = false;

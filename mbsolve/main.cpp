@@ -13,6 +13,8 @@
 
 #include "core/source.hpp"
 #include "mbsolve/cli.hpp"
+#include "mbsolve/sweep.hpp"
+#include "mbsolve/sweep_report.hpp"
 #include "output/hdf5_output.hpp"
 #include "output/netcdf_output.hpp"
 #include "output/output_error.hpp"
@@ -132,6 +134,11 @@ int run(const mbs::Model& model, const mbs::cli::Options& opt) {
         progress = std::make_unique<mbs::output::Progress>(stdout, settings.t0, settings.tf, settings.forever);
         sinks.add(progress.get());
     }
+    std::unique_ptr<mbs::sweep::RunReports> reports;
+    if (!opt.reports.empty() || !opt.report_file.empty()) {
+        reports = std::make_unique<mbs::sweep::RunReports>(opt.reports, opt.report_file, opt.defines, sim.engine());
+        sinks.add(reports->sink());
+    }
     sim.add_sink(&sinks);
 
     install_stop_handlers();
@@ -153,12 +160,14 @@ int run(const mbs::Model& model, const mbs::cli::Options& opt) {
     };
     try {
         mbs::RunStats st = sim.run();
+        if (reports) reports->finish("ok", "", opt.quiet);
         double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         if (!opt.quiet)
             mbs::output::print_summary(stdout, st, wall, files(), g_stop ? stop_reason() + " after the current step" : "");
         return g_stop ? 128 + g_stop : 0;
     } catch (const mbs::SolverFailure& f) {
         std::cerr << "mbsolve: solver failure: " << f.what() << "\n";
+        if (reports) reports->finish("failed", f.what(), true);
         return 3;
     }
 }
@@ -166,6 +175,7 @@ int run(const mbs::Model& model, const mbs::cli::Options& opt) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    mbs::sweep::case_child_setup();
     mbs::cli::Options opt;
     try {
         opt = mbs::cli::parse(argc, argv);
@@ -183,6 +193,8 @@ int main(int argc, char** argv) {
     }
     try {
         if (!opt.working_dir.empty()) std::filesystem::current_path(opt.working_dir);
+        if (!opt.sweep_merge.empty()) return mbs::sweep::merge(opt);
+        if (!opt.sweep_table.empty()) return mbs::sweep::run(opt, argv[0]);
         mbs::parser::BuildOptions bo;
         bo.defines = opt.defines;
         bo.echo_warnings = !opt.quiet;
