@@ -30,6 +30,8 @@ const char* usage() {
            "      --flush-every N      write NetCDF/HDF5 results in blocks of N output steps (default\n"
            "                           1000; HDF5 at most 8 MB, NetCDF 32 MB a block), at least every 5 s\n"
            "      --compress N         HDF5 deflate level 0-9 (default 0: uncompressed)\n"
+           "      --module NAME        load module NAME before reading the deck (repeatable; searched\n"
+           "                           in the deck's folder, MBSOLVE_MODULE_PATH, the install's modules)\n"
            "  -s, --silent, --quiet    no progress, summary or warnings on the terminal\n"
            "      --version            print the version\n"
            "  -h, --help               print this help\n"
@@ -95,6 +97,7 @@ Options parse(int argc, char** argv) {
                                             ", got '" + v + "'");
             (flush ? o.flush_every : o.compression) = n;
         } else if (a == "--check") o.check = true;
+        else if (a == "--module") o.modules.push_back(value(i, a));
         else if (a == "--dump-model") o.dump_model = true;
         else if (a == "-s" || a == "--silent" || a == "--quiet") o.quiet = true;
         else if (a == "--version") o.version = true;

@@ -30,6 +30,8 @@ struct Options {
     std::vector<std::string> formats;
     int flush_every = 0;   // --flush-every N (0: default)
     int compression = -1;  // --compress N, HDF5 deflate level (-1: default)
+    // --module NAME (repeatable): modules loaded before the deck is read (core/plugin).
+    std::vector<std::string> modules;
 };
 
 // Parses argv; throws std::invalid_argument with a user-facing message on bad usage.

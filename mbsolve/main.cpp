@@ -11,6 +11,7 @@
 #include <iostream>
 #include <memory>
 
+#include "core/plugin/plugin.hpp"
 #include "core/source.hpp"
 #include "mbsolve/cli.hpp"
 #include "mbsolve/sweep.hpp"
@@ -198,6 +199,16 @@ int main(int argc, char** argv) {
         mbs::parser::BuildOptions bo;
         bo.defines = opt.defines;
         bo.echo_warnings = !opt.quiet;
+        for (const auto& m : opt.modules) {
+            std::string dir = std::filesystem::path(opt.deck).parent_path().string();
+            try {
+                mbs::plugin::load_module(m, mbs::plugin::search_path(dir, {}), nullptr, {});
+            } catch (const mbs::InputError& e) {
+                std::cerr << "mbsolve: error: --module " << m << ": " << e.message() << "\n";
+                if (!e.hint().empty()) std::cerr << "  " << e.hint() << "\n";
+                return 2;
+            }
+        }
         mbs::Model model = mbs::parser::build_model(opt.deck, bo);
         if (opt.dump_model) {
             mbs::parser::dump_model(model, std::cout);

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "core/plugin/plugin.hpp"
 #include "core/registry.hpp"
 #include "parser/build_state.hpp"
 #include "parser/deck.hpp"
@@ -108,6 +109,7 @@ private:
     Block block_ = Block::start;
     SourceLoc final_time_loc_, time_step_loc_;  // for the run-length bound
     std::string cwd_;  // directory relative file names resolve against (changed by chdir)
+    std::vector<std::string> loadable_paths_;  // `loadable path:` folders, in order
 };
 
 void Builder::run_file(const std::string& path, const SourceLoc& from) {
@@ -378,8 +380,26 @@ bool Builder::global_card(const std::string& name, DeckReader& r, const SourceFi
         st_.model.scalar_functions[fname] = spec;
         return true;
     }
-    if (name == "moduleload" || name == "loadablepath") {
-        throw InputError(r.card_loc(), "loadable modules are not supported yet", "remove the 'module load' card");
+    if (name == "moduleload") {
+        // module load: "name" [, args...];  the module reads its own arguments (core/plugin).
+        SourceLoc at = r.loc();
+        std::string mod = expand_env(r.string("module name"));
+        std::string dir = fs::path(file.path).parent_path().string();
+        plugin::load_module(mod, plugin::search_path(dir, loadable_paths_), &r, at);
+        r.finish();
+        return true;
+    }
+    if (name == "loadablepath") {
+        // loadable path: [set|add,] "folder";  relative folders are relative to this file's.
+        bool set = r.accept("set");
+        if (!set) r.accept("add");
+        std::string d = expand_env(r.string("module folder"));
+        r.finish();
+        fs::path p(d);
+        if (p.is_relative()) p = fs::path(file.path).parent_path() / p;
+        if (set) loadable_paths_.clear();
+        loadable_paths_.push_back(p.lexically_normal().string());
+        return true;
     }
     if (name == "hydraulicfluid" || name == "c81data") {
         throw InputError(r.card_loc(), "'" + c.description + "' is out of scope for mbsolve");
@@ -783,8 +803,6 @@ void Builder::control_card(const std::string& name, DeckReader& r) {
     } else if (name == "print" || name == "defaultbeamoutput" || name == "defaultaerodynamicoutput" ||
                name == "makerestartfile" || name == "defaultscale" || name == "rigidbodykinematics") {
         store_raw(c, name, r);
-    } else if (name == "loadablepath") {
-        throw InputError(at, "loadable modules are not supported yet");
     } else {
         std::vector<std::string> known = counter_names();
         for (const char* k : {"gravity", "air properties", "skip initial joint assembly", "use", "initial stiffness",
@@ -931,7 +949,10 @@ void Builder::element_card(const std::string& name, DeckReader& r) {
     auto& reg = Registry::instance();
     auto ci = reg.element_cards.find(name);
     if (ci == reg.element_cards.end()) {
-        if (name == "driven" || name == "bind" || name == "userdefined" || name == "loadable" || name == "plate" ||
+        if (name == "userdefined")
+            throw InputError(at, "no module loaded so far defines 'user defined' elements",
+                             "load the module first: 'module load: \"name\";'");
+        if (name == "driven" || name == "bind" || name == "loadable" || name == "plate" ||
             name == "shell4" || name == "aerodynamicbody" || name == "hydraulic" || name == "electric")
             throw InputError(at, "'" + name + "' elements are not supported yet");
         std::vector<std::string> known;
