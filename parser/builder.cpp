@@ -102,6 +102,7 @@ private:
     void count(DeckReader& r, const std::string& counter, const SourceLoc& at);
     void claim_label(const std::string& space, long label, const SourceLoc& at, const std::string& what);
     void store_raw(Props& p, const std::string& key, DeckReader& r);
+    void read_line_search_options(Props& s, DeckReader& r);
 
     void check_run_length(const SourceLoc& end_card);
 
@@ -572,6 +573,66 @@ void Builder::store_raw(Props& p, const std::string& key, DeckReader& r) {
     else p.set(key, text.empty() ? std::string("yes") : text);
 }
 
+// `nonlinear solver: line search [, modified, n], <keyword>, <value>, ...` (mbdyn-syntax.md 2.1):
+// each option as "line search <keyword>"; the solver checks none of them again.
+void Builder::read_line_search_options(Props& s, DeckReader& r) {
+    // `, yes|no` (or a number) after a flag; a bare flag means yes.
+    auto yes_no = [&](const char* key) {
+        bool v = r.at_end() || !(r.peek("yes") || r.peek("no") || r.peek("true") || r.peek("false") || r.next_is_value())
+                     ? true
+                     : r.boolean(key);
+        s.set(std::string("line search ") + key, v);
+    };
+    while (!r.at_end()) {
+        SourceLoc at = r.loc();
+        std::string k = r.keyword({"keep jacobian matrix", "keep jacobian", "honor element requests", "tolerance x",
+                                   "tolerance min", "max iterations", "alpha", "lambda min", "lambda factor min",
+                                   "max step", "zero gradient", "divergence check", "algorithm", "scale newton step",
+                                   "print convergence info", "verbose", "abort at lambda min"},
+                                  "line search option");
+        if (k == "keep jacobian matrix" || k == "keep jacobian" || k == "honor element requests")
+            throw InputError(at, "line search option '" + k + "' is not supported", "remove it");
+        std::string key = "line search " + k;
+        if (k == "tolerance x" || k == "tolerance min" || k == "alpha" || k == "max step") {
+            s.set(key, r.nonnegative(k));
+        } else if (k == "max iterations") {
+            SourceLoc a = r.loc();
+            long n = r.integer(k);
+            if (n < 1) throw InputError(a, "line search max iterations must be at least 1");
+            s.set(key, n);
+        } else if (k == "lambda min") {
+            SourceLoc a = r.loc();
+            double v = r.nonnegative(k);
+            if (v > 1.0) throw InputError(a, "lambda min must be in [0, 1]");
+            s.set(key, v);
+            if (r.accept("relative")) yes_no("lambda min relative");
+        } else if (k == "lambda factor min") {
+            SourceLoc a = r.loc();
+            double v = r.real(k);
+            if (!(v > 0.0 && v < 1.0)) throw InputError(a, "lambda factor min must be in (0, 1)");
+            s.set(key, v);
+        } else if (k == "zero gradient") {
+            r.expect("continue");
+            yes_no("zero gradient continue");
+        } else if (k == "divergence check") {
+            yes_no("divergence check");
+            if (r.accept("factor")) s.set("line search divergence factor", r.positive("divergence check factor"));
+        } else if (k == "algorithm") {
+            s.set(key, r.keyword({"cubic", "factor"}, "line search algorithm"));
+        } else if (k == "scale newton step") {
+            yes_no("scale newton step");
+            if (r.accept("min scale")) {
+                SourceLoc a = r.loc();
+                double v = r.nonnegative("min scale");
+                if (v > 1.0) throw InputError(a, "min scale must be in [0, 1]");
+                s.set("line search min scale", v);
+            }
+        } else {
+            yes_no(k.c_str());  // print convergence info, verbose, abort at lambda min
+        }
+    }
+}
+
 void Builder::problem_card(const std::string& name, DeckReader& r) {
     Props& s = st_.model.solver;
     auto at = r.card_loc();
@@ -641,14 +702,18 @@ void Builder::problem_card(const std::string& name, DeckReader& r) {
         s.set("linear solver", ls);
         if (!r.at_end()) store_raw(s, "linear solver options", r);
     } else if (name == "nonlinearsolver") {
+        SourceLoc ns_at = r.loc();
         std::string ns = r.keyword({"default", "newton raphson", "line search", "matrix free"}, "nonlinear solver");
+        if (ns == "matrix free")
+            throw InputError(ns_at, "nonlinear solver 'matrix free' is not supported", "use newton raphson or line search");
         s.set("nonlinear solver", ns);
         if (r.accept("modified")) {
             s.set("newton modified iterations", r.integer("iterations between Jacobian updates"));
         } else {
             r.accept("true");
         }
-        if (!r.at_end()) store_raw(s, "nonlinear solver options", r);
+        if (ns == "line search") read_line_search_options(s, r);
+        else if (!r.at_end()) store_raw(s, "nonlinear solver options", r);
     } else if (name == "newtonraphson") {
         if (r.accept("modified")) s.set("newton modified iterations", r.at_end() ? 1L : r.integer("iterations"));
         else r.accept("true");

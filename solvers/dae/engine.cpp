@@ -10,6 +10,7 @@ namespace mbs {
 Engine::Engine(const Model& m, const std::string& linear_solver) : model_(&m) {
     drive_env_.clock = &clock_;
     drive_env_.model = model_;
+    drive_env_.data = {&nodes_, &elements_, &y, &yp};
     build_nodes();
     build_elements();
     number_dofs();
@@ -22,8 +23,14 @@ void Engine::error(const EntityDesc& e, const std::string& what, const std::stri
     throw InputError(e.loc, what, hint);
 }
 
+// `model: static;` (MBDyn's static analysis as a degeneration of the dynamic one): every
+// dynamic node is built as a static node of the same kind (rigid or displacement-only), so it
+// has no momentum unknowns and no automatic structural element; bodies on it add only their
+// gravity load (body_element.cpp).
 void Engine::build_nodes() {
     const auto& mn = model_->nodes;
+    const Props& ctl = model_->control;
+    static_model_ = ctl.get_or<bool>("static model", false) || ctl.get_or<std::string>("model", "") == "static";
     node_index_.assign(mn.size(), -1);
     nodes_.reserve(mn.size());
     for (std::size_t i = 0; i < mn.size(); ++i) {
@@ -34,7 +41,13 @@ void Engine::build_nodes() {
         if (d.type == "modal")
             error(d, "modal structural nodes are not supported by the time integrator yet");
         node_index_[i] = static_cast<int>(nodes_.size());
-        nodes_.emplace_back(d);
+        if (static_model_ && (d.type == "dynamic" || d.type == "dynamic displacement")) {
+            static_descs_.push_back(d);
+            static_descs_.back().type = d.type == "dynamic" ? "static" : "static displacement";
+            nodes_.emplace_back(static_descs_.back());
+        } else {
+            nodes_.emplace_back(d);
+        }
     }
     // Dummy nodes see non-dummy nodes only (they are updated after all of those).
     auto find = [&](const StructNode& n, const char* key, const char* what) -> const StructNode* {
@@ -118,6 +131,10 @@ void Engine::number_dofs() {
         k += e->own_dofs();
     }
     n_ = k;
+    static_pos_.assign(n_, 0);
+    for (auto& n : nodes_)
+        if (!n.is_dummy() && !n.is_dynamic())
+            for (int i = 0; i < n.pos_cols(); ++i) static_pos_[n.first_dof() + i] = 1;
     y.assign(n_, 0.0);
     yp.assign(n_, 0.0);
     for (auto& n : nodes_) n.initialize(y.data(), yp.data());

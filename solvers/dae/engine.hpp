@@ -2,6 +2,7 @@
 // numbering, Jacobian pattern) and the preallocated workspace the time loop runs in.
 #pragma once
 
+#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
@@ -43,6 +44,11 @@ public:
     DofOrder order(int i) const { return order_[i]; }
     const EquationInfo& equation(int i) const { return eq_info_[i]; }
     SimClock& clock() { return clock_; }
+    // `model: static;` (control data): every dynamic node was built as a static one.
+    bool static_model() const { return static_model_; }
+    // Whether unknown i is a position-level unknown (x or g) of a static node: such unknowns
+    // have no inertia, their equations are equilibrium equations (algebraic in time).
+    bool static_position(int i) const { return static_pos_[i] != 0; }
 
     // Unknowns and their derivatives (current iterate).
     std::vector<double> y, yp;
@@ -78,6 +84,9 @@ private:
     const Model* model_;
     int n_ = 0;
     std::vector<StructNode> nodes_;
+    bool static_model_ = false;
+    std::deque<EntityDesc> static_descs_;  // static copies of dynamic node cards (static model)
+    std::vector<char> static_pos_;
     std::vector<int> node_index_;  // parallel to model.nodes: index in nodes_ or -1
     std::vector<std::unique_ptr<Element>> elements_;
     std::vector<DofOrder> order_;

@@ -103,6 +103,28 @@ SolverSettings SolverSettings::from_model(const Model& m) {
     s.assembly_tol = real_or(ctl, "assembly tolerance", 1e-6);
     s.assembly_max_iter = static_cast<int>(ctl.get_or<long>("assembly max iterations", 1));
 
+    if (p.get_or<std::string>("nonlinear solver", "") == "line search") {
+        s.line_search = true;
+        auto& l = s.ls;
+        l.tol_x = real_or(p, "line search tolerance x", l.tol_x);
+        l.tol_min = real_or(p, "line search tolerance min", l.tol_min);
+        l.max_iter = static_cast<int>(p.get_or<long>("line search max iterations", l.max_iter));
+        l.alpha = real_or(p, "line search alpha", l.alpha);
+        l.lambda_min = real_or(p, "line search lambda min", l.lambda_min);
+        l.lambda_relative = p.get_or<bool>("line search lambda min relative", l.lambda_relative);
+        l.lambda_factor_min = real_or(p, "line search lambda factor min", l.lambda_factor_min);
+        l.max_step = real_or(p, "line search max step", l.max_step);
+        l.zero_gradient_continue = p.get_or<bool>("line search zero gradient continue", false);
+        l.divergence_check = p.get_or<bool>("line search divergence check", l.divergence_check);
+        l.divergence_factor = real_or(p, "line search divergence factor", l.divergence_factor);
+        l.cubic = p.get_or<std::string>("line search algorithm", "cubic") == "cubic";
+        l.scale_newton_step = p.get_or<bool>("line search scale newton step", l.scale_newton_step);
+        l.min_scale = real_or(p, "line search min scale", l.min_scale);
+        l.verbose = p.get_or<bool>("line search verbose", false);
+        l.print = l.verbose || p.get_or<bool>("line search print convergence info", false);
+        l.abort_at_lambda_min = p.get_or<bool>("line search abort at lambda min", l.abort_at_lambda_min);
+    }
+
     if (p.get_or<std::string>("strategy", "") == "factor") {
         s.strategy_factor = true;
         s.red_factor = real_or(p, "strategy reduction factor", 0.5);
@@ -122,7 +144,9 @@ SolverSettings SolverSettings::from_model(const Model& m) {
 Simulation::Simulation(const Model& m, const SolverSettings& s) : set_(s) {
     engine_ = std::make_unique<Engine>(m, s.linear_solver);
     int n = engine_->size();
-    for (auto* v : {&r_, &y1_, &yp1_, &y2_, &yp2_}) v->assign(n, 0.0);
+    for (auto* v : {&r_, &y1_, &yp1_, &y2_, &yp2_, &b0_}) v->assign(n, 0.0);
+    if (s.line_search)
+        for (auto* v : {&ls_y_, &ls_yp_, &ls_p_, &ls_g_}) v->assign(n, 0.0);
     t_ = s.t0;
     T_ = s.dt;
 }
@@ -166,7 +190,10 @@ std::string Simulation::singular_failure(const std::string& what, const StepInfo
     if (k >= 0 && k < engine_->size()) {
         const EquationInfo& q = engine_->equation(k);
         s += "\n  no equation determines the unknown '" + q.unknown + "' of " + q.owner;
-        if (q.owner.rfind("structural node", 0) == 0)
+        if (q.owner.rfind("structural node", 0) == 0 && engine_->static_position(k))
+            s += "\n  hint: a static node has no inertia: it needs a stiffness (a joint, a deformable element, a "
+                 "rod, ...) in every direction it can move; a mechanism has no unique static equilibrium";
+        else if (q.owner.rfind("structural node", 0) == 0)
             s += "\n  hint: a dynamic node needs a mass (a body) in every direction it can move, or a joint "
                  "that holds it";
     }
@@ -174,15 +201,28 @@ std::string Simulation::singular_failure(const std::string& what, const StepInfo
 }
 
 // Newton on y' with y = (known) + b0 y' (DESIGN.md 3). Returns true on convergence.
+// Static nodes (no inertia) have equilibrium rows that depend on y only: a step solves
+// F(y, t_k) = 0 for them, i.e. a load step. In the derivatives phase (y fixed, DESIGN.md 4)
+// their position unknowns do move (y += dCoef dy'): their equations are algebraic, so the
+// phase brings them to equilibrium at the initial time (see derivatives()).
+// With `nonlinear solver: line search` the correction dy' is scaled by lambda (line_search()).
 bool Simulation::newton(const StepContext& c, const StepCoefficients& cd, const StepCoefficients& ca, int max_iter,
                         double tol, StepInfo& info, bool derivatives_phase) {
     Engine& e = *engine_;
     const int n = e.size();
     double* y = e.y.data();
     double* yp = e.yp.data();
+    for (int i = 0; i < n; ++i)
+        b0_[i] = derivatives_phase ? (e.static_position(i) ? c.dCoef : 0.0)
+                                   : (e.order(i) == DofOrder::differential ? cd.b0 : ca.b0);
+    fail_reason_ = nullptr;
+    bool have_residual = false;  // the line search leaves the residual of its accepted point
     for (int it = 0;; ++it) {
-        e.update(c.time, c.dt);
-        e.residual(c, r_.data());
+        if (!have_residual) {
+            e.update(c.time, c.dt);
+            e.residual(c, r_.data());
+        }
+        have_residual = false;
         info.iterations = it;
         info.res_err = residual_norm();
         if (!std::isfinite(info.res_err)) throw SolverFailure(describe_failure("non-finite residual", info));
@@ -210,20 +250,146 @@ bool Simulation::newton(const StepContext& c, const StepCoefficients& cd, const 
                     throw SolverFailure(singular_failure("singular iteration matrix", info));
             }
         }
-        for (int i = 0; i < n; ++i) r_[i] = -r_[i];
+        double f0 = 0.0;
+        for (int i = 0; i < n; ++i) {
+            f0 += 0.5 * r_[i] * r_[i];
+            if (set_.line_search) ls_g_[i] = r_[i];
+            r_[i] = -r_[i];
+        }
         e.linear_solver().solve(r_.data());
+        ++stats_.iterations;
+        if (set_.line_search) {
+            if (!line_search(c, f0, info, fail_reason_)) return false;
+            have_residual = true;
+            info.sol_conv = set_.sol_tol > 0.0 && info.sol_err <= set_.sol_tol;
+            continue;
+        }
         double dnorm = 0.0;
         for (int i = 0; i < n; ++i) {
-            // The derivatives phase keeps y fixed (DESIGN.md 4); dCoef only regularizes J.
-            double b0 = derivatives_phase ? 0.0 : (e.order(i) == DofOrder::differential ? cd.b0 : ca.b0);
             yp[i] += r_[i];
-            y[i] += b0 * r_[i];
+            y[i] += b0_[i] * r_[i];
             dnorm += r_[i] * r_[i];
         }
         info.sol_err = std::sqrt(dnorm);
         info.sol_conv = set_.sol_tol > 0.0 && info.sol_err <= set_.sol_tol;
-        ++stats_.iterations;
     }
+}
+
+// Backtracking line search (Numerical Recipes' lnsrch, MBDyn's `line search` options). With F
+// the residual at the start point and p = -J^-1 F the Newton correction of y' (y moves by b0 p),
+// f(lambda) = 1/2 |F(y' + lambda gamma p)|^2 has the initial slope f'(0) = -gamma F^T F = -2 gamma f0
+// (J exact). gamma = max(min scale, min(1, max step * max(|(y, y')|, n) / |p|)) limits the step
+// (`scale newton step`). lambda = 1 is tried first; while f > f0 + alpha lambda f'(0), lambda is
+// replaced by the minimiser of the quadratic (first backtrack) or cubic (later ones) through
+// f(0), f'(0) and the last one or two trials (`algorithm, cubic`), kept in
+// [lambda factor min * lambda, lambda / 2], or multiplied by `lambda factor min` (`algorithm,
+// factor`). lambda never goes below lambda_min' = max(lambda min, min(1, tolerance x / t)),
+// t = max_i |p_i| / max(|y_i|, |y'_i|, 1) (`relative, yes`, the default). At lambda_min' without
+// sufficient decrease: the step fails (`abort at lambda min`, default) or the point is taken;
+// then a gradient test max_j |(J^T F)_j| max(|y'_j|, 1) / max(f0, n / 2) < `tolerance min` flags
+// a local minimum of f (fails unless `zero gradient, continue`), and `divergence check` fails the
+// step when f > factor * f0. No allocation: start point, direction and F live in ls_* buffers.
+bool Simulation::line_search(const StepContext& c, double f0, StepInfo& info, const char*& why) {
+    Engine& e = *engine_;
+    const auto& L = set_.ls;
+    const int n = e.size();
+    double* y = e.y.data();
+    double* yp = e.yp.data();
+    double pn2 = 0.0, ref2 = 0.0, t_rel = 0.0;
+    for (int i = 0; i < n; ++i) {
+        ls_p_[i] = r_[i];
+        ls_y_[i] = y[i];
+        ls_yp_[i] = yp[i];
+        pn2 += r_[i] * r_[i];
+        ref2 += y[i] * y[i] + yp[i] * yp[i];
+        t_rel = std::max(t_rel, std::fabs(r_[i]) / std::max({std::fabs(y[i]), std::fabs(yp[i]), 1.0}));
+    }
+    double gamma = 1.0;
+    if (L.scale_newton_step) {
+        const double stpmax = L.max_step * std::max(std::sqrt(ref2), static_cast<double>(n));
+        const double pn = std::sqrt(pn2);
+        if (pn > stpmax) gamma = std::max(L.min_scale, stpmax / pn);
+    }
+    const double slope = -2.0 * f0 * gamma;
+    double lam_min = L.lambda_min;
+    if (L.lambda_relative && t_rel > 0.0) lam_min = std::max(lam_min, std::min(L.tol_x / t_rel, 1.0));
+    double lam = 1.0, lam2 = 0.0, f2 = 0.0, f = 0.0;
+    bool have_prev = false, at_min = false;
+    for (int k = 1;; ++k) {
+        const double step = lam * gamma;
+        for (int i = 0; i < n; ++i) {
+            yp[i] = ls_yp_[i] + step * ls_p_[i];
+            y[i] = ls_y_[i] + b0_[i] * step * ls_p_[i];
+        }
+        e.update(c.time, c.dt);
+        e.residual(c, r_.data());
+        f = 0.0;
+        for (int i = 0; i < n; ++i) f += 0.5 * r_[i] * r_[i];
+        if (L.verbose)
+            std::fprintf(stderr, "line search: t = %.9g, trial %d: lambda %.6g, f %.6g (f0 %.6g)\n", c.time, k, lam,
+                         f, f0);
+        if (std::isfinite(f) && f <= f0 + L.alpha * lam * slope) break;
+        if (lam <= lam_min || k >= L.max_iter) {
+            at_min = true;
+            if (L.abort_at_lambda_min || !std::isfinite(f)) {
+                why = "line search: lambda reached its minimum without a sufficient decrease of the residual";
+                return false;
+            }
+            break;
+        }
+        double next;
+        if (!std::isfinite(f)) {
+            next = lam * L.lambda_factor_min;
+            have_prev = false;
+        } else if (!L.cubic) {
+            next = lam * L.lambda_factor_min;
+        } else if (!have_prev) {
+            next = -slope * lam * lam / (2.0 * (f - f0 - slope * lam));
+        } else {
+            const double r1 = f - f0 - lam * slope, r2 = f2 - f0 - lam2 * slope;
+            const double a = (r1 / (lam * lam) - r2 / (lam2 * lam2)) / (lam - lam2);
+            const double b = (-lam2 * r1 / (lam * lam) + lam * r2 / (lam2 * lam2)) / (lam - lam2);
+            if (a == 0.0) {
+                next = -slope / (2.0 * b);
+            } else {
+                const double disc = b * b - 3.0 * a * slope;
+                next = disc < 0.0 ? 0.5 * lam : b <= 0.0 ? (-b + std::sqrt(disc)) / (3.0 * a) : -slope / (b + std::sqrt(disc));
+            }
+            next = std::min(next, 0.5 * lam);
+        }
+        if (std::isfinite(f)) {
+            lam2 = lam;
+            f2 = f;
+            have_prev = true;
+        }
+        if (!(next >= L.lambda_factor_min * lam)) next = L.lambda_factor_min * lam;  // also NaN
+        lam = std::max(next, lam_min);
+    }
+    if (at_min) {
+        // Gradient of f: J^T F (J as factored; F saved in ls_g_ by newton()).
+        const CscMatrix& J = e.jac().matrix();
+        double test = 0.0;
+        for (int col = 0; col < n; ++col) {
+            double g = 0.0;
+            for (int q = J.col_start()[col]; q < J.col_start()[col + 1]; ++q) g += J.values()[q] * ls_g_[J.row_index()[q]];
+            test = std::max(test, std::fabs(g) * std::max(std::fabs(ls_yp_[col]), 1.0));
+        }
+        test /= std::max(f0, 0.5 * n);
+        if (test < L.tol_min && !L.zero_gradient_continue) {
+            why = "line search: zero gradient of the residual norm (a local minimum that is not a solution)";
+            return false;
+        }
+    }
+    if (L.divergence_check && f > L.divergence_factor * f0) {
+        why = "line search: the residual grew (divergence check)";
+        return false;
+    }
+    info.sol_err = lam * gamma * std::sqrt(pn2);
+    if (L.print)
+        std::fprintf(stderr, "line search: t = %.9g, iteration %d: lambda %.6g%s, residual %.6g -> %.6g\n", c.time,
+                     info.iterations + 1, lam * gamma, at_min ? " (minimum)" : "", std::sqrt(2.0 * f0),
+                     std::sqrt(2.0 * f));
+    return true;
 }
 
 // Factors the iteration matrix; a singular one, or one whose pivot-ratio estimate is below
@@ -450,9 +616,10 @@ void Simulation::derivatives() {
     StepCoefficients none;
     // MBDyn's default is one iteration; more are allowed when the residual is not yet small.
     int max_iter = std::max(set_.der_max_iter, 10);
-    // y stays fixed in this phase: a failed try is undone by restoring y' (`auto` retries with a
-    // larger coefficient, which regularizes the matrix more).
-    const std::vector<double> yp0 = e.yp;
+    // y stays fixed in this phase, except the positions of static nodes (newton()): a failed try
+    // is undone by restoring y and y' (`auto` retries with a larger coefficient, which
+    // regularizes the matrix more).
+    const std::vector<double> y0 = e.y, yp0 = e.yp;
     for (int attempt = 0;; ++attempt) {
         bool ok = false;
         try {
@@ -475,8 +642,13 @@ void Simulation::derivatives() {
                                                       "coefficients; or raise 'derivatives max iterations'"));
         }
         c.dCoef *= set_.der_auto_factor;
+        e.y = y0;
         e.yp = yp0;
     }
+    // Static nodes reached equilibrium by y += dCoef dy': their y' holds that displacement over
+    // dCoef, not a velocity; they keep the initial (assembled) velocities.
+    for (int i = 0; i < e.size(); ++i)
+        if (e.static_position(i)) e.yp[i] = yp0[i];
     e.update(t_, set_.dt);
     e.commit(c);
     last_info_ = info;
@@ -610,8 +782,9 @@ RunStats Simulation::run() {
                     easy_steps = 0;
                     continue;
                 }
-                throw SolverFailure(describe_failure("Newton iterations did not converge (max iterations " +
-                                                         std::to_string(set_.max_iter) + ")",
+                throw SolverFailure(describe_failure(fail_reason_ ? std::string(fail_reason_)
+                                                                  : "Newton iterations did not converge (max iterations " +
+                                                                        std::to_string(set_.max_iter) + ")",
                                                      info));
             }
             ++stats_.steps;

@@ -48,6 +48,24 @@ struct SolverSettings {
     bool skip_assembly = false;
     double assembly_stiffness = 1.0, assembly_vel_stiffness = 1.0, assembly_tol = 1e-6;
     int assembly_max_iter = 1;
+    // `nonlinear solver: line search, ...` (MBDyn's options; README "Static problems").
+    bool line_search = false;
+    struct LineSearch {
+        double tol_x = 1e-7, tol_min = 1e-8, alpha = 1e-4;
+        int max_iter = 200;
+        double lambda_min = 1e-2;
+        bool lambda_relative = true;
+        double lambda_factor_min = 1e-1;
+        double max_step = 100.0;
+        bool zero_gradient_continue = false;
+        bool divergence_check = true;
+        double divergence_factor = 1.0;
+        bool cubic = true;  // algorithm: cubic (default) or factor
+        bool scale_newton_step = true;
+        double min_scale = 1e-3;
+        bool print = false, verbose = false;
+        bool abort_at_lambda_min = true;
+    } ls;
 
     static SolverSettings from_model(const Model& m);
 };
@@ -115,6 +133,9 @@ public:
 private:
     bool newton(const StepContext& c, const StepCoefficients& cd, const StepCoefficients& ca, int max_iter,
                 double tol, StepInfo& info, bool derivatives_phase);
+    // One line search along the Newton correction r_ (y' += lambda r_, y += lambda b0 r_);
+    // leaves the residual of the accepted point in r_. False: the step failed (reason in why).
+    bool line_search(const StepContext& c, double f0, StepInfo& info, const char*& why);
     double residual_norm() const;
     bool factor_or_drop_redundant(const std::function<void()>& rebuild);
     bool resolve_redundancy();
@@ -125,6 +146,8 @@ private:
     SolverSettings set_;
     std::unique_ptr<Engine> engine_;
     std::vector<double> r_, y1_, yp1_, y2_, yp2_;
+    std::vector<double> b0_;                // per unknown: dy / dy' of the current Newton solve
+    std::vector<double> ls_y_, ls_yp_, ls_p_, ls_g_;  // line search: start point, direction, J^T r
     double t_ = 0.0, T_ = 0.0;
     double t_base_ = 0.0;  // time of the last step-size change
     long k_const_ = 0;     // steps of the current size since then
@@ -132,6 +155,7 @@ private:
     bool have_two_ = false;
     std::vector<OutputSink*> sinks_;
     bool redundancy_checked_ = false;
+    const char* fail_reason_ = nullptr;  // why the last Newton solve stopped early (line search)
     StepInfo last_info_;  // step 0 (after derivatives or dummy steps), emitted by run()
     RunStats stats_;
 };
