@@ -32,6 +32,11 @@ const char* usage() {
            "      --compress N         HDF5 deflate level 0-9 (default 0: uncompressed)\n"
            "      --module NAME        load module NAME before reading the deck (repeatable; searched\n"
            "                           in the deck's folder, MBSOLVE_MODULE_PATH, the install's modules)\n"
+           "      --tree               print the relative-coordinate tree (bodies, joints, coordinates,\n"
+           "                           loop cuts, degrees of freedom, redundant constraints), exit\n"
+           "      --analysis NAME      run NAME on the relative-coordinate model instead of the DAE:\n"
+           "                           reduced-dynamics (PREFIX.mov/.out), equilibrium (PREFIX.eq),\n"
+           "                           modal (PREFIX.modal)\n"
            "  -s, --silent, --quiet    no progress, summary or warnings on the terminal\n"
            "      --version            print the version\n"
            "  -h, --help               print this help\n"
@@ -96,7 +101,13 @@ Options parse(int argc, char** argv) {
                 throw std::invalid_argument(a + " needs " + (flush ? "a positive integer" : "a level 0-9") +
                                             ", got '" + v + "'");
             (flush ? o.flush_every : o.compression) = n;
-        } else if (a == "--check") o.check = true;
+        } else if (a == "--analysis") {
+            o.analysis = value(i, a);
+            if (o.analysis != "equilibrium" && o.analysis != "modal" && o.analysis != "reduced-dynamics")
+                throw std::invalid_argument("--analysis: unknown analysis '" + o.analysis +
+                                            "' (use equilibrium, modal, reduced-dynamics)");
+        } else if (a == "--tree") o.tree = true;
+        else if (a == "--check") o.check = true;
         else if (a == "--module") o.modules.push_back(value(i, a));
         else if (a == "--dump-model") o.dump_model = true;
         else if (a == "-s" || a == "--silent" || a == "--quiet") o.quiet = true;

@@ -32,6 +32,10 @@ struct Options {
     int compression = -1;  // --compress N, HDF5 deflate level (-1: default)
     // --module NAME (repeatable): modules loaded before the deck is read (core/plugin).
     std::vector<std::string> modules;
+    // Relative-coordinate path: --tree prints the tree and exits; --analysis NAME runs NAME
+    // (equilibrium, modal, reduced-dynamics) on the deck instead of the DAE time integration.
+    bool tree = false;
+    std::string analysis;
 };
 
 // Parses argv; throws std::invalid_argument with a user-facing message on bad usage.

@@ -22,6 +22,7 @@
 #include "output/progress.hpp"
 #include "output/text_output.hpp"
 #include "solvers/dae/simulation.hpp"
+#include "solvers/reduced/run.hpp"
 #include "parser/builder.hpp"
 #include "parser/dump.hpp"
 
@@ -218,6 +219,8 @@ int main(int argc, char** argv) {
             mbs::parser::print_summary(model, std::cout);
             return 0;
         }
+        if (opt.tree || !opt.analysis.empty())
+            return mbs::reduced::run_cli(model, opt.tree, opt.analysis, output_prefix(opt), opt.quiet);
         return run(model, opt);
     } catch (const mbs::InputError& e) {
         std::cerr << e.format();

@@ -1,0 +1,446 @@
+// Tree report, reduced direct dynamics, static equilibrium and modal analysis.
+#include "solvers/reduced/analyses.hpp"
+
+#include <Eigen/Eigenvalues>
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <numeric>
+#include <ostream>
+#include <stdexcept>
+
+#include "core/rotations.hpp"
+
+namespace mbs::reduced {
+
+namespace {
+double solver_real(const Model& model, const char* key, double fallback) {
+    const PropValue* v = model.solver.find(key);
+    if (!v) return fallback;
+    if (const double* d = std::get_if<double>(v)) return *d;
+    throw std::invalid_argument(std::string("the reduced path needs a numeric '") + key + "'");
+}
+
+std::string coord_name(const ReducedModel& rm, int i) {
+    const Link& l = rm.links[static_cast<std::size_t>(i)];
+    char b[64];
+    std::snprintf(b, sizeof b, "q%d %s of ", i + 1, l.name.c_str());
+    std::string s = b;
+    if (l.joint_label) {
+        std::snprintf(b, sizeof b, "joint %ld (", l.joint_label);
+        s.append(b).append(l.joint_type).append(")");
+    } else {
+        s.append("free node");
+    }
+    return s;
+}
+}  // namespace
+
+std::unique_ptr<Setup> make_setup(const Model& model) {
+    auto s = std::make_unique<Setup>();
+    s->t0 = solver_real(model, "initial time", 0.0);
+    s->clock.time = s->t0;
+    s->rm = build_reduced_model(model, &s->clock);
+    s->ws = make_workspace(s->rm);
+    const int nq = s->rm.nq();
+    s->q = Eigen::Map<const VecX>(s->rm.q0.data(), nq);
+    forward_kinematics(s->rm, s->ws, s->q, s->ws.zero, s->ws.zero);
+    constraints(s->rm, s->ws);
+    s->part = make_partition(s->rm, s->ws.J);
+    if (!solve_positions(s->rm, s->ws, s->part, s->q, 1e-12))
+        throw ReducedFailure("the loop constraints cannot be satisfied near the deck's initial configuration");
+    constraints(s->rm, s->ws);
+    repartition_columns(s->rm, s->ws.J, s->part);
+    s->qd = fit_velocities(s->rm, s->ws, s->q, model, s->t0);
+    set_dependent_velocities(s->rm, s->ws, s->part, s->q, s->qd, s->t0);
+    return s;
+}
+
+void print_tree(const Model& model, const Setup& s, std::ostream& out) {
+    const ReducedModel& rm = s.rm;
+    out << "relative-coordinate model of " << model.deck_path << "\n";
+    int nb = 0;
+    for (const Link& l : rm.links) nb += l.mass > 0 || !l.inertia.isZero(0.0);
+    out << "bodies: " << nb << "\n";
+    for (int i = 0; i < rm.nq(); ++i) {
+        const Link& l = rm.links[static_cast<std::size_t>(i)];
+        if (l.mass == 0 && l.inertia.isZero(0.0)) continue;
+        out << "  node " << l.node_label << " on q" << i + 1 << ": mass " << l.mass << ", centre of mass ["
+            << l.com.transpose() << "]\n";
+    }
+    out << "joints (tree):\n";
+    for (int i = 0; i < rm.nq(); ++i) {
+        const Link& l = rm.links[static_cast<std::size_t>(i)];
+        if (l.node_label < 0) continue;
+        int first = i;
+        while (first > 0 && rm.links[static_cast<std::size_t>(first - 1)].node_label < 0 &&
+               rm.links[static_cast<std::size_t>(first - 1)].joint_label == l.joint_label &&
+               rm.links[static_cast<std::size_t>(first - 1)].joint_type == l.joint_type)
+            --first;
+        const int parent = rm.links[static_cast<std::size_t>(first)].parent;
+        out << "  " << (l.joint_label ? "joint " + std::to_string(l.joint_label) : std::string("free"))
+            << " (" << l.joint_type << "): "
+            << (parent < 0 ? std::string("ground")
+                           : "node " + std::to_string(rm.links[static_cast<std::size_t>(parent)].node_label))
+            << " -> node " << l.node_label << ", coordinates q" << first + 1;
+        if (i > first) out << "..q" << i + 1;
+        out << "\n";
+    }
+    out << "coordinates: " << rm.nq() << "\n";
+    for (int i = 0; i < rm.nq(); ++i) {
+        const Link& l = rm.links[static_cast<std::size_t>(i)];
+        const bool dep = std::find(s.part.v.begin(), s.part.v.end(), i) != s.part.v.end();
+        out << "  " << coord_name(rm, i) << (l.node_label >= 0 ? ", node " + std::to_string(l.node_label) : std::string(", fictitious"))
+            << ": " << (l.driven ? "driven" : dep ? "dependent" : "independent") << ", q0 = " << s.q[i] << "\n";
+    }
+    out << "cuts: " << rm.cuts.size() << "\n";
+    auto side = [&](int link) {
+        return link < 0 ? std::string("ground") : "node " + std::to_string(rm.links[static_cast<std::size_t>(link)].node_label);
+    };
+    for (const Cut& c : rm.cuts)
+        out << "  joint " << c.label << " (" << c.type << "): " << c.rows << " equation" << (c.rows > 1 ? "s" : "")
+            << ", " << side(c.link_a) << " -- " << side(c.link_b) << "\n";
+    const int nf = rm.nq() - static_cast<int>(s.part.c.size());
+    out << "constraints: " << rm.n_constraints << ", rank " << s.part.rows.size() << "\n";
+    out << "driven variables: " << s.part.c.size() << "\n";
+    out << "degrees of freedom: " << nf - static_cast<int>(s.part.rows.size()) << "\n";
+    if (!s.part.redundant_rows.empty()) {
+        out << "redundant constraints: " << s.part.redundant_rows.size() << " (joints ";
+        for (std::size_t k = 0; k < s.part.redundant_joints.size(); ++k)
+            out << (k ? ", " : "") << s.part.redundant_joints[k];
+        out << ")\n";
+    }
+}
+
+namespace {
+
+// Text writer for .mov (label, x, orientation, v, w: the DAE's columns) and .out.
+class MovWriter {
+public:
+    MovWriter(const Model& model, const std::string& prefix) {
+        precision_ = std::clamp(static_cast<int>(model.control.get_or<long>("output precision", 6)), 1, 17);
+        default_od_ = model.control.get_or<std::string>("default orientation", "euler123");
+        mov_ = std::fopen((prefix + ".mov").c_str(), "w");
+        out_ = std::fopen((prefix + ".out").c_str(), "w");
+        if (!mov_ || !out_) throw std::invalid_argument("cannot write output files with prefix '" + prefix + "'");
+        std::fprintf(out_, "# mbsolve output log (reduced dynamics: RK4 in relative coordinates)\n"
+                           "# Step Time TStep NIter ResErr SolErr SolConv Out\n");
+    }
+    ~MovWriter() {
+        if (mov_) std::fclose(mov_);
+        if (out_) std::fclose(out_);
+    }
+    MovWriter(const MovWriter&) = delete;
+    MovWriter& operator=(const MovWriter&) = delete;
+
+    void step(long k, double t, double dt, double violation, bool output, const ReducedModel& rm, const Workspace& ws) {
+        std::fprintf(out_, "Step %ld %.*g %.*g 0 %.*g 0 1 %d\n", k, precision_ + 4, t, precision_, dt, precision_,
+                     violation, output ? 1 : 0);
+        if (!output) return;
+        for (const NodeAttach& na : rm.nodes) {
+            if (!na.output) continue;
+            Vec3 x = na.r, v = Vec3::Zero(), w = Vec3::Zero();
+            Mat3 R = na.R;
+            if (na.link >= 0) {
+                const PointState ps = point_state(ws, na.link, na.r);
+                x = ps.x;
+                v = ps.v;
+                w = ws.w[static_cast<std::size_t>(na.link)];
+                R = ws.R[static_cast<std::size_t>(na.link)] * na.R;
+            }
+            std::fprintf(mov_, "%ld", na.label);
+            num(x);
+            const std::string& od = na.orientation_description.empty() ? default_od_ : na.orientation_description;
+            if (od == "orientation matrix") {
+                for (int i = 0; i < 3; ++i)
+                    for (int j = 0; j < 3; ++j) std::fprintf(mov_, " %.*g", precision_, clean(R(i, j)));
+            } else {
+                num(od == "orientation vector" ? matrix_to_rotation_vector(R)
+                    : od == "euler313"         ? Vec3(matrix_to_euler313(R) * (180.0 / M_PI))
+                    : od == "euler321"         ? Vec3(matrix_to_euler321(R) * (180.0 / M_PI))
+                                               : Vec3(matrix_to_euler123(R) * (180.0 / M_PI)));
+            }
+            num(v);
+            num(w);
+            std::fputc('\n', mov_);
+        }
+    }
+
+private:
+    static double clean(double v) { return v == 0.0 ? 0.0 : v; }
+    void num(const Vec3& a) {
+        for (int i = 0; i < 3; ++i) std::fprintf(mov_, " %.*g", precision_, clean(a[i]));
+    }
+    std::FILE* mov_ = nullptr;
+    std::FILE* out_ = nullptr;
+    int precision_ = 6;
+    std::string default_od_;
+};
+
+double violation(const Workspace& ws) { return ws.h.size() ? ws.h.lpNorm<Eigen::Infinity>() : 0.0; }
+
+}  // namespace
+
+DynamicsStats run_reduced_dynamics(const Model& model, Setup& s, const std::string& prefix, double tol) {
+    const PropValue* tfv = model.solver.find("final time");
+    if (tfv && std::holds_alternative<std::string>(*tfv))
+        throw std::invalid_argument("reduced dynamics needs a finite 'final time'");
+    const double t0 = s.t0, tf = solver_real(model, "final time", t0);
+    const double dt = solver_real(model, "time step", 1e-3);
+    const ReducedModel& rm = s.rm;
+    Workspace& ws = s.ws;
+    Partition& p = s.part;
+    const int nq = rm.nq();
+    DriveEnv env;
+    env.clock = &s.clock;
+    env.model = &model;
+    DrivePtr meter;
+    if (const auto* v = model.control.find("output meter"))
+        meter = make_drive(*std::get<std::shared_ptr<const DriveSpec>>(*v), env);
+    const long every = model.control.get_or<long>("output frequency", 1);
+    auto is_output = [&](long k, double t) {
+        s.clock.time = t;
+        if (meter) return meter->value(t) != 0.0;
+        return every <= 1 || k % every == 0;
+    };
+
+    MovWriter writer(model, prefix);
+    DynamicsStats st;
+    VecX q = s.q, qd = s.qd, qdd = VecX::Zero(nq);
+    ReducedState rs;
+    forward_kinematics(rm, ws, q, qd, ws.zero);
+    constraints(rm, ws);
+    st.max_violation = violation(ws);
+    s.clock.time = t0;
+    writer.step(0, t0, dt, violation(ws), is_output(0, t0), rm, ws);
+
+    // Stage state y = (q_u, qd_u, q_c); its rate (qd_u, qdd_u, qd_c).
+    const int nu = static_cast<int>(p.u.size()), nc = static_cast<int>(p.c.size());
+    const int ny = 2 * nu + nc;
+    VecX y(ny), k1(ny), k2(ny), k3(ny), k4(ny), ys(ny);
+    VecX qs = q, qds = qd;
+    auto gather = [&](const VecX& qq, const VecX& qqd, VecX& out) {
+        for (int j = 0; j < nu; ++j) out[j] = qq[p.u[static_cast<std::size_t>(j)]], out[nu + j] = qqd[p.u[static_cast<std::size_t>(j)]];
+        for (int j = 0; j < nc; ++j) out[2 * nu + j] = qq[p.c[static_cast<std::size_t>(j)]];
+    };
+    // Full state from y: q_v by Newton (starting from the last q), qd_v, qd_c in reduced_accelerations.
+    auto scatter = [&](const VecX& yy, double t, VecX& qq, VecX& qqd) {
+        for (int j = 0; j < nu; ++j) qq[p.u[static_cast<std::size_t>(j)]] = yy[j], qqd[p.u[static_cast<std::size_t>(j)]] = yy[nu + j];
+        for (int j = 0; j < nc; ++j) qq[p.c[static_cast<std::size_t>(j)]] = yy[2 * nu + j];
+        s.clock.time = t;
+        if (!solve_positions(rm, ws, p, qq, tol))
+            throw ReducedFailure("Newton-Raphson on the dependent coordinates did not converge at t = " + std::to_string(t));
+    };
+    auto rate = [&](double t, const VecX& yy, VecX& out) {
+        scatter(yy, t, qs, qds);
+        reduced_accelerations(rm, ws, p, qs, qds, t, qdd, rs);
+        for (int j = 0; j < nu; ++j) out[j] = qds[p.u[static_cast<std::size_t>(j)]], out[nu + j] = qdd[p.u[static_cast<std::size_t>(j)]];
+        for (int j = 0; j < nc; ++j) out[2 * nu + j] = qds[p.c[static_cast<std::size_t>(j)]];
+    };
+
+    const long nsteps = static_cast<long>(std::llround((tf - t0) / dt));
+    for (long k = 1; k <= nsteps; ++k) {
+        const double t = t0 + static_cast<double>(k - 1) * dt, tn = t0 + static_cast<double>(k) * dt;
+        // Dependent coordinates for the current configuration (best-conditioned J_v).
+        if (!p.v.empty()) {
+            forward_kinematics(rm, ws, q, ws.zero, ws.zero);
+            constraints(rm, ws);
+            const std::vector<int> old = p.v;
+            repartition_columns(rm, ws.J, p);
+            if (p.v != old) {
+                ++st.repartitions;
+            }
+        }
+        gather(q, qd, y);
+        qs = q;
+        qds = qd;
+        rate(t, y, k1);
+        ys = y + 0.5 * dt * k1;
+        rate(t + 0.5 * dt, ys, k2);
+        ys = y + 0.5 * dt * k2;
+        rate(t + 0.5 * dt, ys, k3);
+        ys = y + dt * k3;
+        rate(tn, ys, k4);
+        y += dt / 6.0 * (k1 + 2.0 * k2 + 2.0 * k3 + k4);
+        qs = q;
+        scatter(y, tn, qs, qds);
+        q = qs;
+        qd = qds;
+        set_dependent_velocities(rm, ws, p, q, qd, tn);
+        forward_kinematics(rm, ws, q, qd, ws.zero);
+        constraints(rm, ws);
+        st.max_violation = std::max(st.max_violation, violation(ws));
+        writer.step(k, tn, dt, violation(ws), is_output(k, tn), rm, ws);
+        ++st.steps;
+    }
+    s.q = q;
+    s.qd = qd;
+    return st;
+}
+
+namespace {
+// F_r at (q_u, qd = 0), drives held: q_v from Newton.
+void static_residual(Setup& s, VecX& q, VecX& Fr, ReducedState& rs) {
+    VecX qd = VecX::Zero(s.rm.nq()), qdd(s.rm.nq());
+    if (!solve_positions(s.rm, s.ws, s.part, q, 1e-14, 50))
+        throw ReducedFailure("Newton-Raphson on the dependent coordinates did not converge");
+    reduced_accelerations(s.rm, s.ws, s.part, q, qd, s.clock.time, qdd, rs);
+    Fr = rs.Fr;
+}
+void require_no_drives(const Setup& s, const char* what) {
+    if (!s.part.c.empty())
+        throw std::invalid_argument(std::string(what) + " with driven joints is not supported by the reduced path");
+}
+}  // namespace
+
+// Newton: K_r dq_u = -F_r, K_r = dF_r/dq_u column by column from central differences of F_r
+// (each perturbed configuration made consistent by Newton on q_v), step h = 1e-6 (1 + |q_j|).
+EquilibriumResult solve_equilibrium(Setup& s, double tol) {
+    require_no_drives(s, "equilibrium");
+    const Partition& p = s.part;
+    const int nu = static_cast<int>(p.u.size());
+    EquilibriumResult res;
+    ReducedState rs;
+    VecX Fr(nu), Fp(nu), Fm(nu);
+    MatX K(nu, nu);
+    VecX q = s.q;
+    for (int it = 0; it <= 50; ++it) {
+        static_residual(s, q, Fr, rs);
+        res.residual = Fr.size() ? Fr.lpNorm<Eigen::Infinity>() : 0.0;
+        const double scale = std::max(1.0, rs.Mr.size() ? rs.Mr.diagonal().cwiseAbs().maxCoeff() : 1.0);
+        if (res.residual <= tol * scale) {
+            res.iterations = it;
+            res.insensitive.clear();
+            for (int j = 0; j < nu; ++j) {
+                const int c = p.u[static_cast<std::size_t>(j)];
+                const double h = 1e-6 * (1.0 + std::abs(q[c]));
+                VecX qp = q, qm = q;
+                qp[c] += h;
+                qm[c] -= h;
+                static_residual(s, qp, Fp, rs);
+                static_residual(s, qm, Fm, rs);
+                if (((Fp - Fm) / (2 * h)).lpNorm<Eigen::Infinity>() <= 1e-9 * scale) res.insensitive.push_back(c);
+            }
+            s.q = q;
+            s.qd.setZero();
+            return res;
+        }
+        for (int j = 0; j < nu; ++j) {
+            const int c = p.u[static_cast<std::size_t>(j)];
+            const double h = 1e-6 * (1.0 + std::abs(q[c]));
+            VecX qp = q, qm = q;
+            qp[c] += h;
+            qm[c] -= h;
+            static_residual(s, qp, Fp, rs);
+            static_residual(s, qm, Fm, rs);
+            K.col(j) = (Fp - Fm) / (2 * h);
+        }
+        const VecX dq = K.completeOrthogonalDecomposition().solve(-Fr);
+        for (int j = 0; j < nu; ++j) q[p.u[static_cast<std::size_t>(j)]] += dq[j];
+    }
+    throw ReducedFailure("static equilibrium: Newton did not converge in 50 iterations (|F_r| = " +
+                         std::to_string(res.residual) + ")");
+}
+
+// Linearization at the equilibrium (q*, 0): f(q_u, qd_u) = qdd_u from the reduced equations;
+// columns of df/dq_u and df/dqd_u by central differences (step 1e-5 (1 + |x|)), each perturbed
+// q made consistent by Newton on q_v (1e-14) and qd_v = B_vu qd_u.
+ModalResult run_modal(const Model& model, Setup& s, const std::string& prefix) {
+    require_no_drives(s, "modal analysis");
+    ModalResult mr;
+    mr.equilibrium = solve_equilibrium(s);
+    const Partition& p = s.part;
+    const ReducedModel& rm = s.rm;
+    const int nu = static_cast<int>(p.u.size()), nq = rm.nq();
+    ReducedState rs;
+    auto f = [&](VecX q, VecX qd, VecX& out) {
+        if (!solve_positions(rm, s.ws, p, q, 1e-14, 50))
+            throw ReducedFailure("modal: Newton-Raphson on the dependent coordinates did not converge");
+        VecX qdd(nq);
+        reduced_accelerations(rm, s.ws, p, q, qd, s.clock.time, qdd, rs);
+        for (int j = 0; j < nu; ++j) out[j] = qdd[p.u[static_cast<std::size_t>(j)]];
+    };
+    MatX A = MatX::Zero(2 * nu, 2 * nu);
+    A.topRightCorner(nu, nu).setIdentity();
+    VecX fp(nu), fm(nu);
+    const VecX qd0 = VecX::Zero(nq);
+    for (int j = 0; j < nu; ++j) {
+        const int c = p.u[static_cast<std::size_t>(j)];
+        const double h = 1e-5 * (1.0 + std::abs(s.q[c]));
+        VecX qp = s.q, qm = s.q;
+        qp[c] += h;
+        qm[c] -= h;
+        f(qp, qd0, fp);
+        f(qm, qd0, fm);
+        A.block(nu, j, nu, 1) = (fp - fm) / (2 * h);
+        const double hv = 1e-5;
+        VecX vp = qd0, vm = qd0;
+        vp[c] = hv;
+        vm[c] = -hv;
+        f(s.q, vp, fp);
+        f(s.q, vm, fm);
+        A.block(nu, nu + j, nu, 1) = (fp - fm) / (2 * hv);
+    }
+    // T at the equilibrium maps du to dq.
+    VecX qd = qd0, qdd(nq);
+    reduced_accelerations(rm, s.ws, p, s.q, qd, s.clock.time, qdd, rs);
+    const MatX T = rs.T;
+
+    Eigen::EigenSolver<MatX> es(A);
+    const Eigen::VectorXcd lam = es.eigenvalues();
+    const Eigen::MatrixXcd V = es.eigenvectors();
+    std::vector<int> order(static_cast<std::size_t>(2 * nu));
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+        const double fa = std::abs(lam[a]), fb = std::abs(lam[b]);
+        if (fa != fb) return fa < fb;
+        return lam[a].imag() < lam[b].imag();
+    });
+    mr.eigenvalues.resize(2 * nu);
+    mr.shapes.resize(nq, 2 * nu);
+    for (int k = 0; k < 2 * nu; ++k) {
+        const int i = order[static_cast<std::size_t>(k)];
+        mr.eigenvalues[k] = lam[i];
+        Eigen::VectorXcd shape = T.cast<std::complex<double>>() * V.col(i).head(nu);
+        Eigen::Index imax = 0;
+        shape.cwiseAbs().maxCoeff(&imax);
+        if (std::abs(shape[imax]) > 0) shape /= shape[imax];
+        mr.shapes.col(k) = shape;
+    }
+
+    std::FILE* fo = std::fopen((prefix + ".modal").c_str(), "w");
+    if (!fo) throw std::invalid_argument("cannot write '" + prefix + ".modal'");
+    std::fprintf(fo,
+                 "# mbsolve modal analysis (relative coordinates) of %s\n"
+                 "# equilibrium: %d Newton iterations, |F_r| = %.3g; %d independent coordinates\n"
+                 "# eigenvalues of A = [[0, 1], [df/dq_u, df/dqd_u]], sorted by frequency:\n"
+                 "# index real imag frequency_Hz damping_percent damped_frequency_Hz\n"
+                 "#   frequency_Hz = |lambda|/(2 pi), damping_percent = -100 real/|lambda| (0 if lambda = 0),\n"
+                 "#   damped_frequency_Hz = |imag|/(2 pi)\n",
+                 model.deck_path.c_str(), mr.equilibrium.iterations, mr.equilibrium.residual, nu);
+    for (int k = 0; k < 2 * nu; ++k) {
+        const std::complex<double> l = mr.eigenvalues[k];
+        const double mag = std::abs(l);
+        std::fprintf(fo, "%d %.15g %.15g %.15g %.15g %.15g\n", k + 1, l.real(), l.imag(), mag / (2 * M_PI),
+                     mag > 0 ? -100.0 * l.real() / mag : 0.0, std::abs(l.imag()) / (2 * M_PI));
+    }
+    std::fprintf(fo,
+                 "# mode shapes: 'mode <index>', then one line per coordinate:\n"
+                 "#   q<i> <joint label> <axis> <modulus> <phase_deg>\n"
+                 "# (position part of the eigenvector mapped to all coordinates by dq = T dq_u, normalized\n"
+                 "# so that the largest modulus is 1 with phase 0; joint label 0 = free node)\n");
+    for (int k = 0; k < 2 * nu; ++k) {
+        std::fprintf(fo, "mode %d\n", k + 1);
+        for (int i = 0; i < nq; ++i) {
+            const Link& l = rm.links[static_cast<std::size_t>(i)];
+            const std::complex<double> z = mr.shapes(i, k);
+            std::fprintf(fo, "q%d %ld %s %.15g %.15g\n", i + 1, l.joint_label, l.name.c_str(), std::abs(z),
+                         std::abs(z) > 0 ? std::arg(z) * 180.0 / M_PI : 0.0);
+        }
+    }
+    std::fclose(fo);
+    return mr;
+}
+
+}  // namespace mbs::reduced

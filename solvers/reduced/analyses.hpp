@@ -1,0 +1,69 @@
+// Analyses on the relative-coordinate model: tree report, reduced direct dynamics (RK4 on the
+// independent coordinates), static equilibrium and modal analysis. Each is a free function over an
+// immutable ReducedModel; results go to text files with the DAE's layouts where one exists.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+
+#include "solvers/reduced/partition.hpp"
+
+namespace mbs::reduced {
+
+// Thrown when an analysis cannot proceed (singular constraints, no convergence): exit status 3.
+struct ReducedFailure : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// The model, its workspace, the consistent initial state and the partition at it.
+struct Setup {
+    SimClock clock;
+    ReducedModel rm;
+    Workspace ws;
+    VecX q, qd;
+    Partition part;
+    double t0 = 0.0;
+};
+// Builds the tree and the partition at the deck's initial configuration (constraints solved to
+// 1e-12, velocities fitted to the nodes' and made consistent). The Setup must not move (the
+// drives point to its clock): hence the unique_ptr.
+std::unique_ptr<Setup> make_setup(const Model& model);
+
+// `mbsolve --tree`: bodies, joints, coordinates, cuts, then `degrees of freedom: N` and, with
+// redundancy, `redundant constraints: K (joints L1, L2, ...)`.
+void print_tree(const Model& model, const Setup& s, std::ostream& out);
+
+// Reduced direct dynamics from the deck's initial time to its final time with its time step:
+// classic RK4 on (q_u, qd_u) with q_v solved by Newton (tolerance tol) and qd_v = B_vu qd_u at
+// every stage (the constraints never drift); the partition's dependent columns are re-chosen at
+// each step. Writes PREFIX.mov (the DAE's columns) and PREFIX.out.
+struct DynamicsStats {
+    long steps = 0;
+    long repartitions = 0;
+    double max_violation = 0.0;  // max |h| over the output steps
+};
+DynamicsStats run_reduced_dynamics(const Model& model, Setup& s, const std::string& prefix, double tol = 1e-12);
+
+// Static equilibrium: Newton on F_r(q_u) = 0 (qd = 0, drives held), F_r's Jacobian by central
+// differences with constraint-consistent perturbations. Returns the iterations used; throws
+// ReducedFailure without convergence. Coordinates whose column of K_r vanishes are reported in
+// `insensitive` (they do not change the generalized forces).
+struct EquilibriumResult {
+    int iterations = 0;
+    double residual = 0.0;
+    std::vector<int> insensitive;
+};
+EquilibriumResult solve_equilibrium(Setup& s, double tol = 1e-10);
+
+// Modal analysis at the equilibrium found from the deck's configuration: A = [[0, 1], [df/dq_u,
+// df/dqd_u]] with f = qdd_u (central differences), eigenvalues and eigenvectors (Eigen). Writes
+// PREFIX.modal (format in README and in the file's header). Returns the eigenvalues sorted by
+// frequency.
+struct ModalResult {
+    Eigen::VectorXcd eigenvalues;
+    Eigen::MatrixXcd shapes;  // nq x 2nu, normalized to max modulus 1 (phase 0 there)
+    EquilibriumResult equilibrium;
+};
+ModalResult run_modal(const Model& model, Setup& s, const std::string& prefix);
+
+}  // namespace mbs::reduced

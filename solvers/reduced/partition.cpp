@@ -1,0 +1,225 @@
+// Coordinate partitioning, constraint solution and the reduced equations of motion.
+#include "solvers/reduced/partition.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <Eigen/QR>
+
+namespace mbs::reduced {
+
+namespace {
+std::vector<int> free_columns(const ReducedModel& m) {
+    std::vector<int> f;
+    for (int i = 0; i < m.nq(); ++i)
+        if (!m.links[static_cast<std::size_t>(i)].driven) f.push_back(i);
+    return f;
+}
+}  // namespace
+
+// Columns: full-pivot LU of J_rows restricted to the free (not driven) columns; its first r
+// column pivots are the best-conditioned choice of J_v (largest pivots first), the rest are q_u.
+void repartition_columns(const ReducedModel& m, const MatX& J, Partition& p) {
+    const std::vector<int> fc = free_columns(m);
+    const int r = static_cast<int>(p.rows.size());
+    MatX Jr(r, static_cast<int>(fc.size()));
+    for (int i = 0; i < r; ++i)
+        for (std::size_t j = 0; j < fc.size(); ++j) Jr(i, static_cast<int>(j)) = J(p.rows[static_cast<std::size_t>(i)], fc[j]);
+    p.u.clear();
+    p.v.clear();
+    p.c.clear();
+    std::vector<bool> dep(static_cast<std::size_t>(m.nq()), false);
+    if (r > 0) {
+        Eigen::FullPivLU<MatX> lu(Jr);
+        for (int k = 0; k < r; ++k) dep[static_cast<std::size_t>(fc[static_cast<std::size_t>(lu.permutationQ().indices()[k])])] = true;
+        const double big = std::abs(lu.matrixLU()(0, 0));
+        const double small = std::abs(lu.matrixLU()(r - 1, r - 1));
+        p.pivot_ratio = big > 0 ? small / big : 0.0;
+    } else {
+        p.pivot_ratio = 1.0;
+    }
+    for (int i = 0; i < m.nq(); ++i) {
+        if (m.links[static_cast<std::size_t>(i)].driven) p.c.push_back(i);
+        else if (dep[static_cast<std::size_t>(i)]) p.v.push_back(i);
+        else p.u.push_back(i);
+    }
+}
+
+// Rows: the rank r of J (free columns) and r independent rows from the column pivots of the
+// full-pivot LU of J^T; the other rows are redundant (dependent on the kept ones).
+Partition make_partition(const ReducedModel& m, const MatX& J) {
+    Partition p;
+    const std::vector<int> fc = free_columns(m);
+    const int nrow = static_cast<int>(J.rows());
+    MatX Jt(static_cast<int>(fc.size()), nrow);
+    for (int i = 0; i < nrow; ++i)
+        for (std::size_t j = 0; j < fc.size(); ++j) Jt(static_cast<int>(j), i) = J(i, fc[j]);
+    int r = 0;
+    std::vector<bool> kept(static_cast<std::size_t>(nrow), false);
+    if (nrow > 0 && !fc.empty()) {
+        Eigen::FullPivLU<MatX> lu(Jt);
+        lu.setThreshold(rank_tolerance);
+        r = static_cast<int>(lu.rank());
+        for (int k = 0; k < r; ++k) kept[static_cast<std::size_t>(lu.permutationQ().indices()[k])] = true;
+    }
+    for (int i = 0; i < nrow; ++i) (kept[static_cast<std::size_t>(i)] ? p.rows : p.redundant_rows).push_back(i);
+    for (int row : p.redundant_rows)
+        for (const Cut& c : m.cuts)
+            if (row >= c.first_row && row < c.first_row + c.rows &&
+                std::find(p.redundant_joints.begin(), p.redundant_joints.end(), c.label) == p.redundant_joints.end())
+                p.redundant_joints.push_back(c.label);
+    repartition_columns(m, J, p);
+    return p;
+}
+
+// Newton-Raphson: J_v dq_v = -h_rows, q_v += dq_v, until |h_rows|_inf <= tol.
+bool solve_positions(const ReducedModel& m, Workspace& ws, const Partition& p, VecX& q, double tol,
+                     int max_iter) {
+    const int r = static_cast<int>(p.rows.size());
+    if (r == 0) {
+        forward_kinematics(m, ws, q, ws.zero, ws.zero);
+        return true;
+    }
+    MatX Jv(r, r);
+    VecX hr(r);
+    for (int it = 0; it <= max_iter; ++it) {
+        forward_kinematics(m, ws, q, ws.zero, ws.zero);
+        constraints(m, ws);
+        for (int i = 0; i < r; ++i) hr[i] = ws.h[p.rows[static_cast<std::size_t>(i)]];
+        if (hr.lpNorm<Eigen::Infinity>() <= tol) return true;
+        if (it == max_iter) break;
+        for (int i = 0; i < r; ++i)
+            for (int j = 0; j < r; ++j) Jv(i, j) = ws.J(p.rows[static_cast<std::size_t>(i)], p.v[static_cast<std::size_t>(j)]);
+        const VecX dq = Jv.partialPivLu().solve(-hr);
+        for (int j = 0; j < r; ++j) q[p.v[static_cast<std::size_t>(j)]] += dq[j];
+    }
+    return false;
+}
+
+void driven_rates(const ReducedModel& m, const Partition& p, double t, VecX& qd, VecX& qdd) {
+    for (int i : p.c) {
+        const Link& l = m.links[static_cast<std::size_t>(i)];
+        qd[i] = l.drive_sign * l.velocity_drive->value(t);
+        qdd[i] = l.drive_sign * l.velocity_drive->deriv(t);
+    }
+}
+
+namespace {
+// J_v, J_u, J_c blocks of the kept rows (ws.J must be current).
+void blocks(const Workspace& ws, const Partition& p, MatX& Jv, MatX& Ju, MatX& Jc) {
+    const auto r = static_cast<int>(p.rows.size());
+    Jv.resize(r, r);
+    Ju.resize(r, static_cast<int>(p.u.size()));
+    Jc.resize(r, static_cast<int>(p.c.size()));
+    for (int i = 0; i < r; ++i) {
+        const int row = p.rows[static_cast<std::size_t>(i)];
+        for (std::size_t j = 0; j < p.v.size(); ++j) Jv(i, static_cast<int>(j)) = ws.J(row, p.v[j]);
+        for (std::size_t j = 0; j < p.u.size(); ++j) Ju(i, static_cast<int>(j)) = ws.J(row, p.u[j]);
+        for (std::size_t j = 0; j < p.c.size(); ++j) Jc(i, static_cast<int>(j)) = ws.J(row, p.c[j]);
+    }
+}
+}  // namespace
+
+// qd_v = -J_v^-1 (J_u qd_u + J_c qd_c).
+void set_dependent_velocities(const ReducedModel& m, Workspace& ws, const Partition& p, const VecX& q,
+                              VecX& qd, double t) {
+    VecX qdd = VecX::Zero(m.nq());
+    driven_rates(m, p, t, qd, qdd);
+    if (p.v.empty()) return;
+    forward_kinematics(m, ws, q, ws.zero, ws.zero);
+    constraints(m, ws);
+    MatX Jv, Ju, Jc;
+    blocks(ws, p, Jv, Ju, Jc);
+    VecX rhs = VecX::Zero(static_cast<int>(p.rows.size()));
+    for (std::size_t j = 0; j < p.u.size(); ++j) rhs -= Ju.col(static_cast<int>(j)) * qd[p.u[j]];
+    for (std::size_t j = 0; j < p.c.size(); ++j) rhs -= Jc.col(static_cast<int>(j)) * qd[p.c[j]];
+    const VecX qv = Jv.partialPivLu().solve(rhs);
+    for (std::size_t j = 0; j < p.v.size(); ++j) qd[p.v[j]] = qv[static_cast<int>(j)];
+}
+
+// qdd = T qdd_u + s with T = [1; B_vu; 0] (rows in u, v, c order mapped back to coordinates),
+// s_c = qdd_c, s_v = -J_v^-1 (J_c qdd_c + gamma); M_r = T^T M T, F_r = T^T (M s + c - Q).
+void reduced_accelerations(const ReducedModel& m, Workspace& ws, const Partition& p, const VecX& q,
+                           VecX& qd, double t, VecX& qdd, ReducedState& rs) {
+    const int nq = m.nq(), nu = static_cast<int>(p.u.size()), nv = static_cast<int>(p.v.size());
+    qdd.setZero();
+    driven_rates(m, p, t, qd, qdd);
+    forward_kinematics(m, ws, q, qd, ws.zero);
+    constraints(m, ws);
+    MatX Jv, Ju, Jc;
+    blocks(ws, p, Jv, Ju, Jc);
+    rs.T.setZero(nq, nu);
+    rs.s.setZero(nq);
+    for (int j = 0; j < nu; ++j) rs.T(p.u[static_cast<std::size_t>(j)], j) = 1.0;
+    for (int i : p.c) rs.s[i] = qdd[i];
+    if (nv > 0) {
+        // Velocities first (they enter gamma and the bias forces).
+        rs.Jv_lu.compute(Jv);
+        VecX rhs = VecX::Zero(nv);
+        for (int j = 0; j < nu; ++j) rhs -= Ju.col(j) * qd[p.u[static_cast<std::size_t>(j)]];
+        for (std::size_t j = 0; j < p.c.size(); ++j) rhs -= Jc.col(static_cast<int>(j)) * qd[p.c[j]];
+        const VecX qdv = rs.Jv_lu.solve(rhs);
+        for (int j = 0; j < nv; ++j) qd[p.v[static_cast<std::size_t>(j)]] = qdv[j];
+        forward_kinematics(m, ws, q, qd, ws.zero);
+        constraints(m, ws);
+        rs.Bvu = -rs.Jv_lu.solve(Ju);
+        VecX g(nv);
+        for (int i = 0; i < nv; ++i) g[i] = ws.gamma[p.rows[static_cast<std::size_t>(i)]];
+        for (std::size_t j = 0; j < p.c.size(); ++j) g += Jc.col(static_cast<int>(j)) * qdd[p.c[j]];
+        const VecX sv = -rs.Jv_lu.solve(g);
+        for (int i = 0; i < nv; ++i) {
+            const int row = p.v[static_cast<std::size_t>(i)];
+            rs.s[row] = sv[i];
+            rs.T.row(row) = rs.Bvu.row(i);
+        }
+    }
+    compute_loads(m, ws, t);
+    inverse_dynamics(m, ws);  // ws.tau = c - Q (qdd = 0)
+    mass_matrix(m, ws);
+    rs.Mr = rs.T.transpose() * ws.M * rs.T;
+    rs.Fr = rs.T.transpose() * (ws.M * rs.s + ws.tau);
+    const VecX qddu = rs.Mr.ldlt().solve(-rs.Fr);
+    qdd = rs.T * qddu + rs.s;
+}
+
+// Node velocity rows: a node at point P on link l moves with v_P = sum_k (u_k x (P - p_k)) qd_k
+// (revolute ancestors) + u_k qd_k (prismatic), w = sum_k u_k qd_k (revolute). Least squares over
+// all nodes for the free coordinates, the driven ones imposed.
+VecX fit_velocities(const ReducedModel& m, Workspace& ws, const VecX& q, const Model& model, double t) {
+    const int nq = m.nq();
+    VecX qd = VecX::Zero(nq), qdd = VecX::Zero(nq);
+    for (int i = 0; i < nq; ++i) {
+        const Link& l = m.links[static_cast<std::size_t>(i)];
+        if (l.driven) qd[i] = l.drive_sign * l.velocity_drive->value(t);
+    }
+    forward_kinematics(m, ws, q, ws.zero, ws.zero);
+    const int nn = static_cast<int>(m.nodes.size());
+    MatX A = MatX::Zero(6 * nn, nq);
+    VecX b = VecX::Zero(6 * nn);
+    for (int k = 0; k < nn; ++k) {
+        const NodeAttach& na = m.nodes[static_cast<std::size_t>(k)];
+        if (na.link < 0) continue;
+        const auto& props = model.nodes[static_cast<std::size_t>(k)].props;
+        const Vec3 P = point_state(ws, na.link, na.r).x;
+        b.segment<3>(6 * k) = props.get_or<Vec3>("velocity", Vec3::Zero());
+        b.segment<3>(6 * k + 3) = props.get_or<Vec3>("angular velocity", Vec3::Zero());
+        for (int j = na.link; j >= 0; j = m.links[static_cast<std::size_t>(j)].parent) {
+            const auto jj = static_cast<std::size_t>(j);
+            if (m.links[jj].kind == Axis::revolute) {
+                A.block<3, 1>(6 * k, j) = ws.u[jj].cross(P - ws.p[jj]);
+                A.block<3, 1>(6 * k + 3, j) = ws.u[jj];
+            } else {
+                A.block<3, 1>(6 * k, j) = ws.u[jj];
+            }
+        }
+    }
+    b -= A * qd;  // driven part known
+    std::vector<int> fc = free_columns(m);
+    MatX Af(6 * nn, static_cast<int>(fc.size()));
+    for (std::size_t j = 0; j < fc.size(); ++j) Af.col(static_cast<int>(j)) = A.col(fc[j]);
+    const VecX x = Af.completeOrthogonalDecomposition().solve(b);
+    for (std::size_t j = 0; j < fc.size(); ++j) qd[fc[j]] = x[static_cast<int>(j)];
+    return qd;
+}
+
+}  // namespace mbs::reduced

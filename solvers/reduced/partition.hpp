@@ -1,0 +1,59 @@
+// Coordinate partitioning (seed eqs. 20-25): q = (q_u independent, q_v dependent, q_c driven),
+// chosen by LU with full pivoting of the constraint Jacobian; redundant constraint rows detected by
+// its rank and dropped; constraint solution by Newton-Raphson on q_v; the reduced equations
+//   M_r qdd_u + F_r = 0,  M_r = T^T M T,  F_r = T^T (M s + c - Q),
+// with qdd = T qdd_u + s, T = [1; B_vu; 0], B_vu = -J_v^-1 J_u, s_v = -J_v^-1 (J_c qdd_c + gamma).
+#pragma once
+
+#include <Eigen/LU>
+#include <string>
+#include <vector>
+
+#include "solvers/reduced/dynamics.hpp"
+
+namespace mbs::reduced {
+
+struct Partition {
+    std::vector<int> u, v, c;  // independent, dependent, driven coordinates
+    std::vector<int> rows;     // independent constraint rows (rank r = rows.size() = v.size())
+    std::vector<int> redundant_rows;
+    std::vector<long> redundant_joints;  // labels of the cuts owning redundant rows (no repeats)
+    double pivot_ratio = 0.0;  // |smallest / largest| pivot of J_v at the choice (conditioning)
+};
+
+// Rank threshold relative to the largest pivot.
+constexpr double rank_tolerance = 1e-9;
+
+// Full partition from J at the current configuration (rows and columns).
+Partition make_partition(const ReducedModel& m, const MatX& J);
+// New dependent coordinates for the kept rows (rows unchanged), e.g. after the mechanism moved.
+void repartition_columns(const ReducedModel& m, const MatX& J, Partition& p);
+
+// Newton-Raphson on q_v: h_rows(q) = 0 to |h|_inf <= tol. Returns false when it does not converge
+// in max_iter iterations. Leaves ws with the kinematics of the final q (velocities zero).
+bool solve_positions(const ReducedModel& m, Workspace& ws, const Partition& p, VecX& q, double tol,
+                     int max_iter = 30);
+
+// The reduced accelerations and everything around them at (q, qd, t): qd_v is set from qd_u and
+// qd_c (J_rows qd = 0), qdd_c from the drives, then qdd = T qdd_u + s from M_r qdd_u = -F_r.
+// Tau_u: generalized forces applied on the independent coordinates (may be empty).
+struct ReducedState {
+    MatX T;       // nq x nu
+    MatX Bvu;     // nv x nu
+    MatX Mr;      // nu x nu
+    VecX Fr;      // nu
+    VecX s;       // nq
+    Eigen::PartialPivLU<MatX> Jv_lu;
+};
+void set_dependent_velocities(const ReducedModel& m, Workspace& ws, const Partition& p, const VecX& q,
+                              VecX& qd, double t);
+void reduced_accelerations(const ReducedModel& m, Workspace& ws, const Partition& p, const VecX& q,
+                           VecX& qd, double t, VecX& qdd, ReducedState& rs);
+
+// Driven variables at time t: qd_c and qdd_c from the velocity drives.
+void driven_rates(const ReducedModel& m, const Partition& p, double t, VecX& qd, VecX& qdd);
+
+// qd that best matches the nodes' initial velocities (least squares), driven rates imposed.
+VecX fit_velocities(const ReducedModel& m, Workspace& ws, const VecX& q, const Model& model, double t);
+
+}  // namespace mbs::reduced

@@ -1,0 +1,120 @@
+// The relative-coordinate (ROBOTRAN-style) model: a spanning tree of 1-DOF joints extracted from the
+// absolute-coordinate Model, loop cuts, driven variables, bodies and forces. Immutable once built;
+// the recursive algorithms (dynamics.hpp) work on it with a preallocated Workspace.
+//
+// Frames: every tree link i has a frame (x_i, R_i) in the world. Link i moves relative to its parent
+// link p (-1 = ground, the world frame) as
+//     frame_i = frame_p * (r_pre, R_pre) * motion(q_i) * (r_post, R_post)
+// where motion is a rotation by q_i about `axis` (revolute) or a translation q_i along `axis`
+// (prismatic), axis given in the pre frame. A structural node sits on a link (or on the ground)
+// with a constant node-in-link transform. Multi-DOF joints are sequences of links; the intermediate
+// ones are massless (fictitious bodies).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/drive.hpp"
+#include "core/math.hpp"
+#include "core/model.hpp"
+
+namespace mbs::reduced {
+
+enum class Axis { revolute, prismatic };
+
+struct Link {
+    int parent = -1;  // link index, -1 = ground
+    Axis kind = Axis::revolute;
+    Vec3 axis = Vec3::UnitZ();  // unit, in the pre frame
+    Vec3 r_pre = Vec3::Zero();
+    Mat3 R_pre = Mat3::Identity();
+    Vec3 r_post = Vec3::Zero();
+    Mat3 R_post = Mat3::Identity();
+    long joint_label = 0;     // the deck joint it comes from (0: free node)
+    std::string joint_type;   // "revolute hinge", ..., "free node"
+    long node_label = -1;     // the structural node whose frame this link is, -1 if fictitious
+    std::string name;         // e.g. "Rz", "Tx"
+    // Driven variable: qd = drive(t), qdd = drive'(t), q integrated (axial rotation).
+    bool driven = false;
+    DrivePtr velocity_drive;
+    double drive_sign = 1.0;  // -1 when the tree runs from the joint's node 2 to its node 1
+    // Mass properties in the link frame: mass, centre of mass, inertia about the centre of mass.
+    double mass = 0.0;
+    Vec3 com = Vec3::Zero();
+    Mat3 inertia = Mat3::Zero();
+};
+
+// Where a structural node is: on link `link` (-1 ground) at (r, R) in the link frame.
+struct NodeAttach {
+    long label = 0;
+    int link = -1;
+    Vec3 r = Vec3::Zero();
+    Mat3 R = Mat3::Identity();
+    std::string orientation_description;  // for the .mov columns
+    bool output = true;
+};
+
+// A loop cut: the equations of a joint not in the tree, between link frames A and B (-1 = ground).
+// Points and frames are given in the link frames.
+enum class CutKind {
+    ball,      // 3: pA = pB
+    revolute,  // 5: pA = pB, axis 3 of frame A normal to axes 1 and 2 of frame B
+    in_line,   // 2: (pB - pA) . e1_A = 0, (pB - pA) . e2_A = 0
+    in_plane,  // 1: (pB - pA) . n_A = 0
+    rod,       // 1: |pB - pA| = length
+};
+struct Cut {
+    CutKind kind = CutKind::ball;
+    long label = 0;
+    std::string type;
+    int link_a = -1, link_b = -1;
+    Vec3 p_a = Vec3::Zero(), p_b = Vec3::Zero();
+    Mat3 R_a = Mat3::Identity(), R_b = Mat3::Identity();
+    double length = 0.0;
+    int first_row = 0;
+    int rows = 0;
+};
+
+// Forces. Point loads and couples on one link, link forces between two links.
+enum class LoadKind { force_absolute, force_follower, couple_absolute, couple_follower };
+struct Load {
+    LoadKind kind = LoadKind::force_absolute;
+    long label = 0;
+    int link = -1;
+    Vec3 point = Vec3::Zero();  // link frame (forces)
+    Mat3 R_node = Mat3::Identity();  // node-in-link rotation (follower directions are node frame)
+    TplDrive<3> value;
+};
+// Rod: force along pB - pA, F = EA (l - l0)/l0 + ED ldot/l0 (tension positive).
+// Deformable hinge: moment K theta + D omega_rel about the hinge frame of A, where theta is the
+// rotation vector of the relative rotation (R_A Rh_A)^T (R_B Rh_B).
+enum class LinkForceKind { rod, deformable_hinge };
+struct LinkForce {
+    LinkForceKind kind = LinkForceKind::rod;
+    long label = 0;
+    int link_a = -1, link_b = -1;
+    Vec3 p_a = Vec3::Zero(), p_b = Vec3::Zero();
+    Mat3 R_a = Mat3::Identity(), R_b = Mat3::Identity();
+    double l0 = 0.0, ea = 0.0, ed = 0.0;
+    Mat3 K = Mat3::Zero(), D = Mat3::Zero();
+};
+
+struct ReducedModel {
+    std::vector<Link> links;  // topological order: parent < child
+    std::vector<NodeAttach> nodes;  // in the Model's node order
+    std::vector<Cut> cuts;
+    int n_constraints = 0;  // rows of h(q)
+    std::vector<Load> loads;
+    std::vector<LinkForce> link_forces;
+    bool has_gravity = false;
+    TplDrive<3> gravity;
+    // Initial state (from the deck's absolute initial conditions).
+    VecN q0, qd0;
+    int nq() const { return static_cast<int>(links.size()); }
+};
+
+// Builds the tree from `model` (clock: the time source of the drives; it must outlive the result).
+// Throws InputError at the element's location for elements the reduced path cannot represent.
+ReducedModel build_reduced_model(const Model& model, const SimClock* clock);
+
+}  // namespace mbs::reduced

@@ -1,0 +1,19 @@
+// Entry point of the relative-coordinate path for the command line (`--tree`, `--analysis`).
+#pragma once
+
+#include <string>
+
+#include "core/model.hpp"
+
+namespace mbs::reduced {
+
+// Analyses selectable with `--analysis`.
+bool known_analysis(const std::string& name);
+const char* analysis_names();  // "equilibrium|modal|reduced-dynamics"
+
+// `tree`: print the tree and exit; otherwise run `analysis` with output prefix `prefix`.
+// Returns the exit status: 0 ok, 3 solver failure; throws InputError / std::invalid_argument for
+// bad input (exit 2).
+int run_cli(const Model& model, bool tree, const std::string& analysis, const std::string& prefix, bool quiet);
+
+}  // namespace mbs::reduced
