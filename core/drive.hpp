@@ -38,10 +38,24 @@ public:
 };
 using DrivePtr = std::shared_ptr<const Drive>;
 
+class Element;
+class StructNode;
+
+// The run's nodes, elements and unknowns, for drive callers that read model data (`dof`,
+// `node`, `element`). The vectors are the engine's own; elements built earlier are already in
+// `elements` when a later element's drives are made. All null outside a run (--check).
+struct ModelData {
+    const std::vector<StructNode>* nodes = nullptr;
+    const std::vector<std::unique_ptr<Element>>* elements = nullptr;
+    const std::vector<double>* y = nullptr;
+    const std::vector<double>* yp = nullptr;
+};
+
 // What a drive may need from the run, besides its spec.
 struct DriveEnv {
     const SimClock* clock = nullptr;
     const Model* model = nullptr;
+    ModelData data;
 };
 
 // Builds the runtime drive of `spec` (children included). Throws InputError at spec.loc when the

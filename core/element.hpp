@@ -149,6 +149,20 @@ class Element {
         return false;
     }
 
+    // --- private data (mbdyn-syntax.md 5): named scalars read by the `element` drive caller.
+    // Names are resolved to indices once at set-up (private_data_index); private_data() then
+    // runs inside the Newton loop at the current iterate (node kinematics updated, own
+    // multipliers in s.yp), so it must not allocate. Indices are 0-based here, 1-based in decks.
+    virtual int private_data_count() const { return 0; }
+    virtual const char* private_data_name(int /*i*/) const { return ""; }
+    virtual double private_data(int /*i*/, const StateView& /*s*/) const { return 0.0; }
+    // Index of the datum `name`, or -1 (set-up time only).
+    int private_data_index(const std::string& name) const {
+        for (int i = 0; i < private_data_count(); ++i)
+            if (name == private_data_name(i)) return i;
+        return -1;
+    }
+
   private:
     const EntityDesc* desc_;
     int first_dof_ = -1;

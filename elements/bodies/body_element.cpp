@@ -82,6 +82,19 @@ public:
         return 0.5 * m_ * n_->xdot.squaredNorm() + n_->xdot.dot(n_->w.cross(S)) + 0.5 * n_->w.dot(Jg * n_->w);
     }
 
+    // Private data (MBDyn's Body): E kinetic energy, V potential energy of gravity
+    // -g . (m x + S) (zero without gravity), m the mass.
+    int private_data_count() const override { return 3; }
+    const char* private_data_name(int i) const override {
+        static const char* nm[] = {"E", "V", "m"};
+        return nm[i];
+    }
+    double private_data(int i, const StateView&) const override {
+        if (i == 0) return n_->is_dynamic() ? kinetic_energy() : 0.0;
+        if (i == 2) return m_;
+        return g_ ? -g_->dot(m_ * n_->x + n_->R * s_) : 0.0;
+    }
+
 private:
     StructNode* n_;
     const Vec3* g_;

@@ -1,6 +1,6 @@
 // Runtime of the expression and composite drive callers (mbdyn-syntax.md section 7): string,
 // array (sum), mult (product), drive (outer(inner(x))), postponed; and the clear "not supported
-// at run time" errors of the types that need engine data the drives cannot reach yet. `function`
+// at run time" errors of the types without a runtime yet. `function`
 // needs no runtime: its reader replaces the spec by the wrapped drive.
 #include <string>
 
@@ -132,11 +132,6 @@ DrivePtr make_postponed(const DriveSpec& d, const DriveEnv& env) {
 }
 
 // Types the readers accept but the drives cannot run yet, each with the reason.
-DrivePtr unsupported_model_data(const DriveSpec& d, const DriveEnv&) {
-    throw_unsupported_drive(d,
-                            "it reads node or element data at run time, which drive callers "
-                            "cannot access yet");
-}
 DrivePtr unsupported_file(const DriveSpec& d, const DriveEnv&) {
     throw_unsupported_drive(d, "file drivers (the 'drivers' block) are not read at run time yet");
 }
@@ -153,9 +148,6 @@ MBS_REGISTER_DRIVE_RUNTIME("array", make_array);
 MBS_REGISTER_DRIVE_RUNTIME("mult", make_pair<Product>);
 MBS_REGISTER_DRIVE_RUNTIME("drive", make_pair<Chain>);
 MBS_REGISTER_DRIVE_RUNTIME("postponed", make_postponed);
-MBS_REGISTER_DRIVE_RUNTIME("dof", unsupported_model_data);
-MBS_REGISTER_DRIVE_RUNTIME("node", unsupported_model_data);
-MBS_REGISTER_DRIVE_RUNTIME("element", unsupported_model_data);
 MBS_REGISTER_DRIVE_RUNTIME("file", unsupported_file);
 MBS_REGISTER_DRIVE_RUNTIME("random", unsupported_stateful);
 MBS_REGISTER_DRIVE_RUNTIME("closest next", unsupported_stateful);

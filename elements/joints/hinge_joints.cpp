@@ -5,6 +5,8 @@
 //            (2 more multipliers: moments about e1 x e3' and e2 x e3'); rotation is free about
 //            the common axis 3. Reaction output in end 1's hinge frame.
 // Pins use the ground as end 2 (so F is the force on the node).
+#include <cmath>
+
 #include "core/rotations.hpp"
 #include "elements/joints/joint_kit.hpp"
 
@@ -59,6 +61,7 @@ public:
     }
 
     void after_step(const StepContext&, const StateView& s) override {
+        if (revolute_) theta_ = rz();
         const double* lam = s.yp + first_dof();
         F_ = Vec3(lam[0], lam[1], lam[2]);
         M_.setZero();
@@ -81,7 +84,37 @@ public:
         return 18;
     }
 
+    // Private data of revolute hinges and pins (MBDyn's plane hinge): rz, the relative rotation
+    // about axis 3 accumulated over turns (atan2 of Ra^T Rb on the branch nearest the last
+    // converged value, which starts at `initial theta`); wz = e3b . (w2 - w1); Fx..Mz the
+    // reaction of the multipliers in the global frame (the .jnt columns 8-13). Pins (end 2 is
+    // the ground) measure the node relative to the ground, as MBDyn's pins: rz of R0^T R Rh
+    // and wz = e3 . w, i.e. the signs of rz and wz are flipped.
+    int private_data_count() const override { return revolute_ ? 8 : 0; }
+    const char* private_data_name(int i) const override {
+        static const char* nm[] = {"rz", "wz", "Fx", "Fy", "Fz", "Mx", "My", "Mz"};
+        return nm[i];
+    }
+    double private_data(int i, const StateView& s) const override {
+        if (i == 0) return rz();
+        Mat3 Ra = e_[0].frame(), Rb = e_[1].frame();
+        if (i == 1) return pin_sign() * Rb.col(2).dot(e_[1].omega() - e_[0].omega());
+        const double* lam = s.yp + first_dof();
+        if (i < 5) return lam[i - 2];
+        Vec3 M = lam[3] * Ra.col(0).cross(Rb.col(2)) + lam[4] * Ra.col(1).cross(Rb.col(2));
+        return M[i - 5];
+    }
+    void set_initial_theta(double th) { theta_ = th; }
+    double pin_sign() const { return e_[1].ground() ? -1.0 : 1.0; }
+
 private:
+    double rz() const {
+        Mat3 Rr = e_[0].frame().transpose() * e_[1].frame();
+        double a = pin_sign() * std::atan2(Rr(1, 0), Rr(0, 0));
+        return a + 2.0 * M_PI * std::round((theta_ - a) / (2.0 * M_PI));
+    }
+
+    double theta_ = 0.0;  // rz at the last converged step
     End e_[2];
     bool revolute_;
     el::JointBlocks b_;
@@ -108,13 +141,17 @@ std::unique_ptr<Element> make_hinge(const EntityDesc& d, BuildContext& ctx) {
     End e1 = node_end(ctx, d, "1", "orientation1"), e2 = node_end(ctx, d, "2", "orientation2");
     if (Revolute && (!e1.node->has_rotation() || !e2.node->has_rotation()))
         ctx.error(d, "a revolute hinge needs nodes with rotations");
-    return std::make_unique<HingeJoint>(d, e1, e2, Revolute);
+    auto j = std::make_unique<HingeJoint>(d, e1, e2, Revolute);
+    j->set_initial_theta(d.props.get_or<double>("initial theta", 0.0));
+    return j;
 }
 
 template <bool Revolute>
 std::unique_ptr<Element> make_pin(const EntityDesc& d, BuildContext& ctx) {
     End n = node_end(ctx, d, "", "hinge orientation");
-    return std::make_unique<HingeJoint>(d, n, ground_end(d), Revolute);
+    auto j = std::make_unique<HingeJoint>(d, n, ground_end(d), Revolute);
+    j->set_initial_theta(d.props.get_or<double>("initial theta", 0.0));
+    return j;
 }
 
 }  // namespace

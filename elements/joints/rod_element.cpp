@@ -120,7 +120,23 @@ class Rod final : public Element {
         return n;
     }
 
+    // Private data (MBDyn's Rod): F the axial force (tension positive), L the length, LPrime
+    // the length rate, at the current iterate (the law at the clock's time).
+    int private_data_count() const override { return 3; }
+    const char* private_data_name(int i) const override {
+        static const char* nm[] = {"F", "L", "LPrime"};
+        return nm[i];
+    }
+    double private_data(int i, const StateView&) const override {
+        const Kin k = kinematics();
+        if (i == 1) return k.l;
+        if (i == 2) return k.epsdot * l0_;
+        return law(k, clock_ ? clock_->time : 0.0).F[0];
+    }
+    void set_clock(const SimClock* c) { clock_ = c; }
+
   private:
+    const SimClock* clock_ = nullptr;
     struct Kin {
         Vec3 a[2], d, ddot, n;
         double l, eps, epsdot;
@@ -167,7 +183,10 @@ std::unique_ptr<Element> make_rod(const EntityDesc& d, BuildContext& ctx) {
     std::array<Vec3, 2> offsets{el::vec3_or_zero(d, "offset1"), el::vec3_or_zero(d, "offset2")};
     LawEnv env{ctx.drive_env()};
     auto law = make_law<1>(*d.props.get<std::shared_ptr<const LawSpec>>("law"), env);
-    return std::make_unique<Rod>(d, nodes, offsets, d.props.get<double>("l0"), std::move(law));
+    auto rod =
+        std::make_unique<Rod>(d, nodes, offsets, d.props.get<double>("l0"), std::move(law));
+    rod->set_clock(ctx.drive_env().clock);
+    return rod;
 }
 
 }  // namespace

@@ -1,0 +1,154 @@
+// Runtime of the drive callers fed by model data instead of time (mbdyn-syntax.md 7; readers
+// in private_data_drives.cpp):
+//   dof      f(y_i) with y_i a node's unknown (order 0) or its derivative (order 1)
+//   node     f(d) with d a node's private datum (structural: node_private_data.hpp)
+//   element  f(d) with d an element's private datum (Element::private_data)
+// The datum is read at the current Newton iterate: the engine updates the node kinematics
+// before each residual, and the drive reads the engine's unknown vectors (DriveEnv::data). Names
+// are resolved to indices when the drive is built, so evaluation does no lookup.
+//
+// Derivative: as in MBDyn (PrivDriveCaller, DofDriveCaller have no dGetP), these drives are not
+// differentiable; deriv() returns 0 and differentiable() false. The Jacobians of the elements
+// using them do not see the dependence of f on the state (the Newton matrix is inexact there),
+// as in MBDyn.
+#include <string>
+
+#include "core/element.hpp"
+#include "core/source.hpp"
+#include "elements/drives/runtime_util.hpp"
+#include "elements/nodes/node_private_data.hpp"
+
+namespace mbs::drives {
+namespace {
+
+const ModelData& data(const DriveSpec& d, const DriveEnv& env) {
+    if (!env.data.elements || !env.data.nodes || !env.data.y)
+        throw_unsupported_drive(d, "it reads node or element data, which exist only in a run");
+    return env.data;
+}
+
+const StructNode& struct_node(const DriveSpec& d, const ModelData& m, const EntityRef& ref) {
+    if (ref.category != "structural")
+        throw InputError(d.loc, "drive caller '" + d.type + "' on " + ref.category +
+                                    " nodes is not supported at run time yet");
+    for (const StructNode& n : *m.nodes)
+        if (n.label() == ref.label) return n;
+    throw InputError(d.loc, "structural node " + std::to_string(ref.label) + " does not exist");
+}
+
+// f(datum): the base of the three drives; Datum is a callable returning the datum.
+template <class Datum>
+class DatumDrive final : public Drive {
+public:
+    DatumDrive(Datum datum, DrivePtr f) : datum_(std::move(datum)), f_(std::move(f)) {}
+    double value(double) const override { return f_->value(datum_()); }
+    double deriv(double) const override { return 0.0; }
+    bool differentiable() const override { return false; }
+    void after_step() const override { f_->after_step(); }
+
+private:
+    Datum datum_;
+    DrivePtr f_;
+};
+
+template <class Datum>
+DrivePtr datum_drive(Datum datum, const DriveSpec& d, const DriveEnv& env) {
+    return rt::make<DatumDrive<Datum>>(std::move(datum), make_drive(*d.children.at(0), env));
+}
+
+// The datum named or numbered on the card among `count` data; `name(i)` gives names.
+template <class Name>
+int datum_index(const DriveSpec& d, const std::string& owner, int count, Name name) {
+    if (const auto* s = d.params.find("string")) {
+        const std::string& want = std::get<std::string>(*s);
+        for (int i = 0; i < count; ++i)
+            if (want == name(i)) return i;
+        std::string list;
+        for (int i = 0; i < count && i < 12; ++i) list += std::string(i ? ", " : "") + name(i);
+        if (count > 12) list += ", ...";
+        throw InputError(d.loc, owner + " has no private datum \"" + want + "\"",
+                         count ? "its data: " + list : "it has no private data");
+    }
+    if (d.params.find("index")) {
+        long i = d.params.get<long>("index");
+        if (i > count)
+            throw InputError(d.loc, owner + " has " + std::to_string(count) +
+                                        " private data, index " + std::to_string(i) +
+                                        " is out of range");
+        return static_cast<int>(i - 1);
+    }
+    if (count != 1)
+        throw InputError(d.loc, owner + " has " + std::to_string(count) + " private data",
+                         "name the datum with 'string, \"name\"' or 'index, i'");
+    return 0;
+}
+
+DrivePtr make_element(const DriveSpec& d, const DriveEnv& env) {
+    const ModelData& m = data(d, env);
+    const auto ref = d.params.get<EntityRef>("element");
+    const Element* el = nullptr;
+    for (const auto& e : *m.elements)
+        if (e->label() == ref.label && e->desc().category == ref.category) el = e.get();
+    const std::string owner = ref.category + " " + std::to_string(ref.label);
+    if (!el)
+        throw InputError(d.loc, owner + " has no run-time element to read private data from",
+                         "it must be defined before the drive caller and take part in the run");
+    const int i = datum_index(d, owner, el->private_data_count(),
+                              [el](int k) { return std::string(el->private_data_name(k)); });
+    const std::vector<double>*y = m.y, *yp = m.yp;
+    return datum_drive([el, i, y, yp] { return el->private_data(i, {y->data(), yp->data()}); }, d,
+                       env);
+}
+
+DrivePtr make_node(const DriveSpec& d, const DriveEnv& env) {
+    const ModelData& m = data(d, env);
+    const StructNode& n = struct_node(d, m, d.params.get<EntityRef>("node"));
+    const std::string owner = "structural node " + std::to_string(n.label());
+    int i = -1;
+    if (const auto* s = d.params.find("string")) {
+        std::string why;
+        i = nodes::struct_node_private_index(n, std::get<std::string>(*s), why);
+        if (i < 0) throw InputError(d.loc, why);
+    } else {
+        i = datum_index(d, owner, nodes::struct_node_private_count,
+                        [](int k) { return std::string(nodes::struct_node_private_name(k)); });
+        std::string why;
+        if (nodes::struct_node_private_index(n, nodes::struct_node_private_name(i), why) < 0)
+            throw InputError(d.loc, why);
+    }
+    const StructNode* np = &n;
+    return datum_drive([np, i] { return nodes::struct_node_private_data(*np, i); }, d, env);
+}
+
+// Structural nodes: index 1..6 = position x, y, z and rotation parameters (the incremental
+// Cayley-Gibbs-Rodrigues parameters of the step, as MBDyn's dof values); order 0 the unknown,
+// order 1 its derivative (velocity, g').
+DrivePtr make_dof(const DriveSpec& d, const DriveEnv& env) {
+    const ModelData& m = data(d, env);
+    const StructNode& n = struct_node(d, m, d.params.get<EntityRef>("node"));
+    const long index = d.params.get<long>("index");
+    const long order = d.params.get_or<long>("order", 0L);
+    if (order == 2)
+        throw InputError(d.loc, "dof drive callers of order 2 (accelerations) are not supported",
+                         "accelerations are not unknowns of the time integrator");
+    if (n.is_dummy())
+        throw InputError(d.loc, "structural node " + std::to_string(n.label()) +
+                                    " is a dummy node: it has no dofs",
+                         "use the node drive caller (private data X[i], Phi[i], ...)");
+    if (index > n.pos_cols())
+        throw InputError(d.loc, "structural node " + std::to_string(n.label()) + " has " +
+                                    std::to_string(n.pos_cols()) + " dofs, index " +
+                                    std::to_string(index) + " is out of range");
+    const StructNode* np = &n;
+    const int k = static_cast<int>(index - 1);
+    const std::vector<double>* v = order == 0 ? m.y : m.yp;
+    return datum_drive([np, k, v] { return (*v)[np->first_dof() + k]; }, d, env);
+}
+
+}  // namespace
+
+MBS_REGISTER_DRIVE_RUNTIME("dof", make_dof);
+MBS_REGISTER_DRIVE_RUNTIME("node", make_node);
+MBS_REGISTER_DRIVE_RUNTIME("element", make_element);
+
+}  // namespace mbs::drives

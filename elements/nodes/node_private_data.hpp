@@ -1,0 +1,29 @@
+// Private data of structural nodes (mbdyn-syntax.md 4.1), read by the `node` drive caller and
+// by `bind`. MBDyn's names and order (1-based in decks, 0-based here):
+//   X[1..3]  position (global)           x[1..3]  position in the node frame, R^T X
+//   Phi[1..3] rotation vector of R        XP[1..3] velocity (global)   xP[1..3]  R^T XP
+//   Omega[1..3] angular velocity (global) omega[1..3] R^T Omega
+//   E[1..3] Euler 123 angles, E313[1..3], E321[1..3] (radians)
+//   PE[0..3] Euler parameters (e0 = cos(theta/2), e = sin(theta/2) axis)
+// Displacement-only nodes have X and XP only. The accelerations of dynamic nodes (XPP, xPP,
+// OmegaP, omegaP) are not unknowns of the absolute-coordinate formulation and are refused.
+#pragma once
+
+#include <string>
+
+#include "core/struct_node.hpp"
+
+namespace mbs::nodes {
+
+inline constexpr int struct_node_private_count = 34;
+
+// Name of datum i (0-based), e.g. "Omega[2]".
+const char* struct_node_private_name(int i);
+
+// Index of `name` on node n, or -1 with `why` set (unknown name, not available on this node).
+int struct_node_private_index(const StructNode& n, const std::string& name, std::string& why);
+
+// Value of datum i at the node's current kinematics (no allocation).
+double struct_node_private_data(const StructNode& n, int i);
+
+}  // namespace mbs::nodes
