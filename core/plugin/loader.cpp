@@ -271,8 +271,12 @@ void load_module(const std::string& name, const std::vector<std::string>& dirs, 
     }
     fs::path canon = fs::weakly_canonical(found, ec);
     if (!ec) found = canon.string();
+    // Loaded before (by another card or --module): initialised once; its arguments are skipped.
     for (const auto& l : state().loaded)
-        if (l.path == found) return;
+        if (l.path == found) {
+            while (args && !args->at_end()) args->skip();
+            return;
+        }
     void* h = ::dlopen(found.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!h) {
         const char* e = ::dlerror();
