@@ -281,7 +281,7 @@ std::string record_text(const Record& r) {
     char wall[32];
     std::snprintf(wall, sizeof wall, "%.6f", r.wall_s);
     std::string s = "signature=" + r.signature + "\nrow=" + std::to_string(r.row) + "\nstatus=" + r.status +
-                    "\nexit=" + std::to_string(r.exit_code) + "\nsteps=" + std::to_string(r.steps) + "\nwall_s=" + wall + "\n";
+                    "\nexit=" + std::to_string(r.exit_code) + "\nsteps=" + std::to_string(r.steps) + "\nwall_s=" + wall + "\nrank=" + std::to_string(r.rank) + "\n";
     for (const auto& v : r.reports) s += "report=" + v + "\n";
     std::string err = r.error;
     for (char& c : err)
@@ -304,6 +304,7 @@ bool parse_record(const std::string& text, Record& r) {
             else if (k == "exit") r.exit_code = std::stoi(v);
             else if (k == "steps") r.steps = std::stol(v);
             else if (k == "wall_s") r.wall_s = std::strtod(v.c_str(), nullptr);
+            else if (k == "rank") r.rank = std::stoi(v);
             else if (k == "report") r.reports.push_back(v);
             else if (k == "error") r.error = v;
             else if (k == "end") end = true;

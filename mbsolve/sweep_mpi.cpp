@@ -81,7 +81,9 @@ int MpiSession::schedule(const Plan& p, const std::vector<int>& todo, const std:
             MPI_Irecv(&row, 1, MPI_INT, 0, kTagRow, MPI_COMM_WORLD, &req);
             if (!sleepy_wait(&req)) return 0;
             if (row < 0) return 0;
-            msg = record_text(run_case(p, row));
+            Record r = run_case(p, row);
+            r.rank = rank_;
+            msg = record_text(r);
         }
     }
     std::deque<int> pending(todo.begin(), todo.end());

@@ -1,0 +1,274 @@
+"""Parameter sweeps (mbsolve --sweep, issue 9), serial part; the MPI part is mpi_check.py.
+
+Deck: input-examples/sweep_pendulum.mbd (damped pendulum, `set: ifndef` L, C, TH0, M, TF, DT).
+What is checked, and against what:
+1. Bad tables (unknown variable, wrong column count, non-numeric value, non-integer for an
+   integer variable... the deck has none, so an unknown one) exit 2 with file:line:col and the
+   row and column named, before any case starts (the output directory is not even created).
+2. Physics of the reports: three cases at DT = 1e-3 against an independent RK4 integration
+   (h = 1e-4) of M L^2 theta'' = -M G L sin(theta) - C theta': final angle (atan2 of the
+   final position) within 1e-4 rad, final angular velocity within 2e-4 rad/s, and the largest
+   hinge force |F| = sqrt(T^2 + (C theta'/L)^2), T = M (G cos(theta) + L theta'^2), within
+   2e-4 N. (Measured: 3e-5, 5e-5 and 6e-5; at DT = 1e-4 the errors drop 100x: second order.)
+   The other aggregates (initial, minimum, maxabs, mean, rms) against numpy over the .mov
+   file of the same run (12 significant digits: 1e-9).
+3. A 200-case sweep (pendulum_200.csv, TF = 1 s, DT = 1e-2) runs; every case ok with 100 steps;
+   the summary lists the rows in order with the table's values; report x_end equals the last
+   position in case-<row>.h5 (when h5py is available).
+4. Killed and restarted: the same sweep is SIGKILLed after at least 60 cases completed; its
+   running case stops too (PR_SET_PDEATHSIG); the re-run reports the completed cases as
+   skipped, runs only the others, leaves the completion records of the first run untouched
+   (bytes and modification times), and its summary equals the one of 3 (wall time excepted).
+5. Failure isolation: a case killed with SIGSEGV (crashed), one with a solver failure (exit 3,
+   failed) and one with bad input (DT = 0, exit 2, error) are recorded with their errors; the
+   other cases run; exit status 3.
+6. Job-array slices (--sweep-rows, SLURM_ARRAY_TASK_ID with --rows-per-task) and --sweep-merge:
+   merge before the last slice reports the missing rows (exit 3); afterwards the merged
+   summary equals a plain sweep's (wall time excepted).
+"""
+import csv
+import glob
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+from mbs_check import EXAMPLES, close, failures, finish  # noqa: E402
+
+exe, work = sys.argv[1], sys.argv[2]
+HERE = os.path.dirname(os.path.abspath(__file__))
+DECK = os.path.join(EXAMPLES, 'sweep_pendulum.mbd')
+TABLE200 = os.path.join(HERE, 'pendulum_200.csv')
+REPORTS = ['--report', 'x_end=final(node 2, x)', '--report', 'Fmax=maximum(joint 2, F)']
+
+
+def fail(what):
+    print('FAIL', what)
+    failures.append(what)
+
+
+def sweep(table, out, *extra, env=None):
+    cmd = [exe, '--sweep', table, '-f', DECK, '-o', out, '-D', 'TF=1'] + REPORTS + list(extra)
+    return subprocess.run(cmd, capture_output=True, text=True, env=env)
+
+
+def summary(path):
+    """Rows of a summary without the wall_s column (the only one that may differ)."""
+    with open(path) as f:
+        rows = list(csv.reader(f))
+    w = rows[0].index('wall_s')
+    return [r[:w] + r[w + 1:] for r in rows]
+
+
+def write(name, text):
+    path = os.path.join(work, name)
+    with open(path, 'w') as f:
+        f.write(text)
+    return path
+
+
+shutil.rmtree(work, ignore_errors=True)
+os.makedirs(work)
+
+# 1. bad tables
+bad = {
+    'unknown variable': ('L,X\n1,0\n', 'bad_unknown.csv:1:3:', 'header, column 2: unknown variable \'X\''),
+    'wrong column count': ('L,C\n1,0\n2\n', 'bad_columns.csv:3:2:', 'row 2: 1 columns, the header has 2'),
+    'extra column': ('L,C\n1,0,7\n', 'bad_extra.csv:2:5:', 'row 1: 3 columns, the header has 2 (column 3 is extra)'),
+    'non-numeric': ('L,C\n1,0\n2,0.1\n3,abc\n', 'bad_number.csv:4:3:', 'row 3, column 2 (\'C\'): \'abc\' is not a number'),
+    'constant': ('G\n9\n', 'bad_const.csv:1:1:', 'unknown variable \'G\''),
+}
+for i, (what, (text, where, msg)) in enumerate(bad.items()):
+    name = where.split(':')[0]
+    out = os.path.join(work, f'bad{i}')
+    p = sweep(write(name, text), out)
+    if p.returncode != 2:
+        fail(f'bad table ({what}): exit {p.returncode}, expected 2')
+    if where not in p.stderr or msg not in p.stderr:
+        fail(f'bad table ({what}): message lacks {where!r} / {msg!r}: {p.stderr!r}')
+    if os.path.exists(out):
+        fail(f'bad table ({what}): {out} was created (a case may have started)')
+print('bad tables: exit 2 with file:line:col, row and column, no output directory')
+
+# 2. physics of the reports against RK4
+G, MASS, TH0, TF = 9.81, 1.0, np.pi / 2, 2.0
+
+
+def rk4(L, C, h=1e-4):
+    def f(s):
+        return np.array([s[1], -G / L * np.sin(s[0]) - C / (MASS * L * L) * s[1]])
+    s, fmax = np.array([TH0, 0.0]), 0.0
+    for _ in range(int(round(TF / h))):
+        k1 = f(s)
+        k2 = f(s + h / 2 * k1)
+        k3 = f(s + h / 2 * k2)
+        k4 = f(s + h * k3)
+        s = s + h / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
+        fmax = max(fmax, np.hypot(MASS * (G * np.cos(s[0]) + L * s[1] ** 2), C * s[1] / L))
+    return s, fmax
+
+
+aggs = ['th=atan2(final(node 2, x), -final(node 2, y))', 'w=final(node 2, wz)', 'F=maximum(joint 2, F)',
+        'x0=initial(node 2, x)', 'ymin=minimum(node 2, y)', 'vymax=maxabs(node 2, vy)',
+        'vxmean=mean(node 2, vx)', 'speedrms=rms(node 2, speed)', 'twice=2*final(node 2, x)/L']
+for L, C in [(1.0, 0.0), (2.0, 0.5), (0.5, 0.2)]:
+    prefix = os.path.join(work, f'phys_{L}_{C}')
+    cmd = [exe, '-f', DECK, '-o', prefix, '--format', 'text', '-D', f'L={L}', '-D', f'C={C}', '-D', 'DT=1e-3']
+    for a in aggs:
+        cmd += ['--report', a]
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    rep = {ln.split()[1]: float(ln.split('=')[1]) for ln in p.stdout.splitlines() if ln.startswith('report: ')}
+    if p.returncode != 0 or len(rep) != len(aggs):
+        fail(f'L={L} C={C}: exit {p.returncode}, reports {rep}, {p.stderr}')
+        continue
+    s, fmax = rk4(L, C)
+    close(f'L={L} C={C}: final angle [rad] vs RK4', rep['th'], s[0], 1e-4)
+    close(f'L={L} C={C}: final angular velocity [rad/s] vs RK4', rep['w'], s[1], 2e-4)
+    close(f'L={L} C={C}: max hinge force [N] vs RK4', rep['F'], fmax, 2e-4)
+    mov = np.array([[float(v) for v in ln.split()] for ln in open(prefix + '.mov') if ln.split()[0] == '2'])
+    x, y, vx, vy = mov[:, 1], mov[:, 2], mov[:, 7], mov[:, 8]
+    speed = np.sqrt(mov[:, 7] ** 2 + mov[:, 8] ** 2 + mov[:, 9] ** 2)
+    close(f'L={L} C={C}: initial x = L sin(TH0)', rep['x0'], L * np.sin(TH0), 1e-9)
+    close(f'L={L} C={C}: minimum y vs .mov', rep['ymin'], y.min(), 1e-9)
+    close(f'L={L} C={C}: maxabs vy vs .mov', rep['vymax'], np.abs(vy).max(), 1e-9)
+    close(f'L={L} C={C}: mean vx vs .mov', rep['vxmean'], vx.mean(), 1e-9)
+    close(f'L={L} C={C}: rms speed vs .mov', rep['speedrms'], np.sqrt((speed ** 2).mean()), 1e-9)
+    close(f'L={L} C={C}: 2 x_end / L (a -D variable in the expression)', rep['twice'], 2 * x[-1] / L, 1e-9)
+
+# 3. the 200-case sweep
+full = os.path.join(work, 'full')
+t0 = time.time()
+p = sweep(TABLE200, full)
+print(f'200-case serial sweep: {time.time() - t0:.2f} s')
+ref = summary(os.path.join(full, 'summary.csv'))
+if p.returncode != 0:
+    fail(f'200-case sweep: exit {p.returncode}: {p.stdout} {p.stderr}')
+table = [r for r in csv.reader(open(TABLE200)) if r and not r[0].startswith('#')]
+if ref[0] != ['row', 'L', 'C', 'status', 'exit', 'steps', 'x_end', 'Fmax', 'error'] or len(ref) != 201:
+    fail(f'summary header/length: {ref[0]}, {len(ref)} lines')
+for i, r in enumerate(ref[1:], start=1):
+    if r[:3] != [str(i)] + table[i] or r[3:6] != ['ok', '0', '100']:
+        fail(f'summary row {i}: {r}')
+        break
+try:
+    import h5py
+    for row in (1, 77, 200):
+        with h5py.File(os.path.join(full, f'case-{row}.h5'), 'r') as h:
+            X = h['nodes/X'][...]
+            k = list(h['nodes/labels'][...]).index(2)
+            close(f'row {row}: x_end report vs case-{row}.h5', float(ref[row][6]), float(X[-1, k, 0]), 0.0)
+except ImportError:
+    print('h5py not available: report vs HDF5 not compared')
+
+# 4. killed and restarted
+killed = os.path.join(work, 'killed')
+cmd = [exe, '--sweep', TABLE200, '-f', DECK, '-o', killed, '-D', 'TF=1'] + REPORTS
+proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+deadline = time.time() + 120
+while len(glob.glob(os.path.join(killed, 'case-*.done'))) < 60 and time.time() < deadline and proc.poll() is None:
+    time.sleep(0.01)
+proc.send_signal(signal.SIGKILL)
+proc.wait()
+
+
+def running_cases(d):
+    n = 0
+    for c in glob.glob('/proc/[0-9]*/cmdline'):
+        try:
+            if (d + '/case-').encode() in open(c, 'rb').read():
+                n += 1
+        except OSError:
+            pass
+    return n
+
+
+deadline = time.time() + 10
+while running_cases(killed) and time.time() < deadline:
+    time.sleep(0.05)
+if running_cases(killed):
+    fail('a case of the killed sweep is still running')
+done = {f: (open(f, 'rb').read(), os.stat(f).st_mtime_ns) for f in glob.glob(os.path.join(killed, 'case-*.done'))}
+h5_mtime = {f: os.stat(f).st_mtime_ns for f in (d[:-5] + '.h5' for d in done)}
+n_done = len(done)
+if not 60 <= n_done < 200:
+    fail(f'kill test: {n_done} cases were complete at the kill (wanted 60 ... 199)')
+p = sweep(TABLE200, killed)
+expect = f'{n_done} already completed, running {200 - n_done} on'
+if p.returncode != 0 or expect not in p.stdout:
+    fail(f'restart: exit {p.returncode}, expected "{expect}" in: {p.stdout} {p.stderr}')
+for f, (text, mtime) in done.items():
+    if open(f, 'rb').read() != text or os.stat(f).st_mtime_ns != mtime:
+        fail(f'restart rewrote {f}, completed before the kill')
+        break
+for f, mtime in h5_mtime.items():
+    if os.stat(f).st_mtime_ns != mtime:
+        fail(f'restart re-ran {f}, completed before the kill')
+        break
+if summary(os.path.join(killed, 'summary.csv')) != ref:
+    fail('the restarted sweep\'s summary differs from the uninterrupted one')
+print(f'kill test: {n_done} cases complete at SIGKILL; restart ran {200 - n_done}, summary identical')
+
+# 5. failure isolation: row 2 runs long and is killed with SIGSEGV, row 3 fails (solver),
+# row 4 has bad input
+iso = os.path.join(work, 'isolation')
+t = write('isolation.csv', 'L,TF,DT,M\n1,1,0.01,1\n1,1000,0.01,1\n1,20,0.5,1\n1,1,0,1\n2,1,0.01,1\n')
+proc = subprocess.Popen([exe, '--sweep', t, '-f', DECK, '-o', iso] + REPORTS, stdout=subprocess.PIPE,
+                        stderr=subprocess.PIPE, text=True)
+victim, deadline = None, time.time() + 60
+while victim is None and time.time() < deadline:
+    for c in glob.glob('/proc/[0-9]*/cmdline'):
+        try:
+            if (iso + '/case-2\0').encode() in open(c, 'rb').read():
+                victim = int(c.split('/')[2])
+        except OSError:
+            pass
+    time.sleep(0.01)
+if victim:
+    time.sleep(0.2)
+    os.kill(victim, signal.SIGSEGV)
+out, err = proc.communicate(timeout=120)
+s = summary(os.path.join(iso, 'summary.csv'))
+st = {int(r[0]): (r[5], r[6], r[-1]) for r in s[1:]}
+if proc.returncode != 3:
+    fail(f'isolation: exit {proc.returncode}, expected 3')
+checks = {1: ('ok', '0', ''), 2: ('crashed', '11', 'killed by signal 11'), 3: ('failed', '3', 'solver failure'),
+          4: ('error', '2', 'time step must not be zero'), 5: ('ok', '0', '')}
+for row, (status, code, msg) in checks.items():
+    got = st.get(row)
+    if not got or got[0] != status or got[1] != code or msg not in got[2]:
+        fail(f'isolation row {row}: {got}, expected {status}, {code}, "{msg}"')
+print('isolation:', {k: v[0] for k, v in st.items()})
+
+# 6. slices and merge (12 rows: 1-5, then tasks 1 and 2 of 4 rows each = rows 5-8 and 9-12)
+t12 = write('t12.csv', ''.join(open(TABLE200).readlines()[1:14]))
+plain, sliced = os.path.join(work, 'plain12'), os.path.join(work, 'sliced12')
+sweep(t12, plain)
+p1 = sweep(t12, sliced, '--sweep-rows', '1:5')
+env = dict(os.environ, SLURM_ARRAY_TASK_ID='1')
+p2 = sweep(t12, sliced, '--rows-per-task', '4', env=env)
+if p1.returncode or p2.returncode or 'running 5 on' not in p1.stdout or '1 already completed, running 3' not in p2.stdout:
+    fail(f'slices: {p1.returncode} {p1.stdout} / {p2.returncode} {p2.stdout}')
+if not os.path.exists(os.path.join(sliced, 'summary-rows-5-8.csv')):
+    fail('slice 5-8 wrote no summary-rows-5-8.csv')
+m = subprocess.run([exe, '--sweep-merge', sliced], capture_output=True, text=True)
+if m.returncode != 3 or 'missing rows: 9 10 11 12' not in m.stdout:
+    fail(f'merge with missing rows: exit {m.returncode}: {m.stdout} {m.stderr}')
+env['SLURM_ARRAY_TASK_ID'] = '2'
+sweep(t12, sliced, '--rows-per-task', '4', env=env)
+env['SLURM_ARRAY_TASK_ID'] = '3'
+p4 = sweep(t12, sliced, '--rows-per-task', '4', env=env)
+if p4.returncode != 0 or 'nothing to do' not in p4.stdout:
+    fail(f'task past the table: {p4.returncode} {p4.stdout}')
+m = subprocess.run([exe, '--sweep-merge', sliced], capture_output=True, text=True)
+if m.returncode != 0 or summary(os.path.join(sliced, 'summary.csv')) != summary(os.path.join(plain, 'summary.csv')):
+    fail(f'merged summary differs from the plain sweep\'s: exit {m.returncode} {m.stdout} {m.stderr}')
+if summary(os.path.join(plain, 'summary.csv'))[1:] != ref[1:13]:
+    fail('the 12-row sweep differs from the first 12 rows of the 200-row one')
+print('slices + merge: identical to a plain sweep')
+
+finish()
