@@ -303,7 +303,40 @@ public:
         return n;
     }
 
+    // Private data of total joints and total pin joints (MBDyn's TotalJoint, 24 data), at the
+    // current iterate and the clock's time: px..pz relative position Rp^T (p2 - p1), rx..rz
+    // relative rotation vector of Ra^T Rb (not unwrapped), Fx..Mz the reaction in the joint
+    // frames (the .jnt columns 2-7), dx..dz and tx..tz the imposed position and rotation, vx..vz
+    // relative velocity Rp^T s, wx..wz relative angular velocity Ra^T (w2 - w1). The other
+    // styles (drive hinge, drive displacement, axial rotation) have none here.
+    int private_data_count() const override { return k_.style == Style::total ? 24 : 0; }
+    const char* private_data_name(int i) const override {
+        static const char* nm[] = {"px", "py", "pz", "rx", "ry", "rz", "Fx", "Fy",
+                                   "Fz", "Mx", "My", "Mz", "dx", "dy", "dz", "tx",
+                                   "ty", "tz", "vx", "vy", "vz", "wx", "wy", "wz"};
+        return nm[i];
+    }
+    double private_data(int i, const StateView& s) const override {
+        const Kin q = kinematics(clock_ ? clock_->time : time_);
+        const int g = i / 3, c = i % 3;
+        Vec3 v;
+        if (g == 0) v = q.Rp.transpose() * (q.p2 - q.p1);
+        if (g == 1) v = matrix_to_rotation_vector(q.Ra.transpose() * q.Rb);
+        if (g == 2 || g == 3) {
+            Vec3 F = Vec3::Zero(), M = Vec3::Zero();
+            if (!rows_.empty()) wrench(q, s.yp + first_dof(), F, M);
+            v = g == 2 ? Vec3(q.Rp.transpose() * F) : Vec3(q.Ra.transpose() * M);
+        }
+        if (g == 4) v = q.d;
+        if (g == 5) v = q.theta;
+        if (g == 6) v = q.Rp.transpose() * q.s;
+        if (g == 7) v = q.Ra.transpose() * (q.w2 - q.w1);
+        return v[c];
+    }
+    void set_clock(const SimClock* c) { clock_ = c; }
+
 private:
+    const SimClock* clock_ = nullptr;
     Kin kinematics(double t) const {
         const End& e1 = k_.e[0];
         const StructNode& n2 = *k_.e[1].node;
@@ -394,7 +427,9 @@ std::unique_ptr<Element> finish(const EntityDesc& d, BuildContext& ctx, Config& 
         if (rot && e.node && !e.node->has_rotation())
             ctx.error(d, "orientation constraints need structural nodes with rotations",
                       "use static or dynamic (not displacement) nodes");
-    return std::make_unique<TotalJoint>(d, std::move(k));
+    auto j = std::make_unique<TotalJoint>(d, std::move(k));
+    j->set_clock(ctx.drive_env().clock);
+    return j;
 }
 
 void read_constraints(const EntityDesc& d, BuildContext& ctx, Config& k) {
