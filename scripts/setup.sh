@@ -6,7 +6,8 @@ MBS_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 MBS_BUILD_DIR="$MBS_ROOT/build"
 MBS_DEB_PACKAGES=(build-essential cmake pkg-config libsuitesparse-dev libeigen3-dev libboost-dev
                   libhdf5-dev libnetcdf-dev libgtest-dev python3 python3-numpy
-                  python3-h5py python3-netcdf4 python3-matplotlib netcdf-bin)
+                  python3-h5py python3-netcdf4 python3-matplotlib netcdf-bin
+                  libopenmpi-dev openmpi-bin)  # MPI sweeps (mbsolve --sweep under mpirun)
 
 mbs_log() { printf 'mbsolve setup: %s\n' "$*" >&2; }
 
