@@ -4,6 +4,7 @@ committed, this script documents how their node tables were made):
 
   beam_cantilever_vibration.mbd  cantilever, NE = 20 beam3 elements, lumped masses, released with
                                  an initial velocity field made of the first two bending modes
+  beam2_cantilever_vibration.mbd the same with 40 beam2 elements on the same nodes
   beam_rotating.mbd              rotating cantilever (hub driven by an axial rotation joint at
                                  OMEGA), NE = 10 beam3 elements, first flap mode excited
 
@@ -40,11 +41,22 @@ def beams(w, NE, law):
         w("        same, same;")
 
 
-def cantilever():
+def beams2(w, NN, law):
+    for e in range(NN - 1):
+        w(f"    beam2: {e + 1}, {e}, null, {e + 1}, null, eye, {law};")
+
+
+def cantilever(two_node=False):
     NE = 20
     NN = 2 * NE + 1
     o = []
     w = o.append
+    if two_node:
+        w("""# beam2_cantilever_vibration.mbd -- the cantilever of beam_cantilever_vibration.mbd with
+# the same 41 nodes joined by 40 two-node beam2 elements (one evaluation point each, at
+# mid-span) instead of 20 beam3; everything else is the same (see that deck's comments).
+# Checked by regression/beam_vibration/check.py against the same analytic frequencies.
+""")
     w("""# beam_cantilever_vibration.mbd -- free bending vibration of a cantilever made of 20 beam3
 # elements (mbdyn-syntax.md 5.3), checked by regression/beam_vibration/check.py.
 # Written by regression/beam_vibration/gen_decks.py (node and body tables).
@@ -103,7 +115,7 @@ end: initial value;
 begin: control data;""")
     w(f"    structural nodes: {NN};")
     w(f"    rigid bodies: {NN - 1};")
-    w(f"    beams: {NE};")
+    w(f"    beams: {NN - 1 if two_node else NE};")
     w("    joints: 1;")
     w("    output precision: 16;")
     w("end: control data;\n")
@@ -124,10 +136,21 @@ begin: control data;""")
     for k in range(1, NN):
         f = "0.5*" if k == NN - 1 else ""
         w(f"    body: {k}, {k}, {f}MN, null, diag, {f}JN, {f}JN, {f}JN;")
-    beams(w, NE, "linear elastic generic, diag, EA, GA, GA, GJ, EJ, EJ")
+    law = "linear elastic generic, diag, EA, GA, GA, GJ, EJ, EJ"
+    if two_node:
+        beams2(w, NN, law)
+    else:
+        beams(w, NE, law)
     w("end: elements;")
-    with open(os.path.join(OUT, 'beam_cantilever_vibration.mbd'), 'w') as f:
-        f.write("\n".join(o) + "\n")
+    name = 'beam2_cantilever_vibration.mbd' if two_node else 'beam_cantilever_vibration.mbd'
+    text = "\n".join(o) + "\n"
+    if two_node:
+        text = text.replace("# beam_cantilever_vibration.mbd -- free bending vibration of a cantilever "
+                            "made of 20 beam3\n# elements (mbdyn-syntax.md 5.3), checked",
+                            "# The beam3 deck's description (its beam cards replaced as said above),"
+                            "\n# checked")
+    with open(os.path.join(OUT, name), 'w') as f:
+        f.write(text)
 
 
 def rotating():
@@ -219,4 +242,5 @@ begin: control data;""")
 
 
 cantilever()
+cantilever(two_node=True)
 rotating()
