@@ -615,7 +615,11 @@ void Simulation::derivatives() {
     info.dt = set_.dt;
     StepCoefficients none;
     // MBDyn's default is one iteration; more are allowed when the residual is not yet small.
+    // In a static model this phase is the equilibrium at the initial time, a load step like the
+    // others: the steps' tolerance and iteration limit apply when they are the looser ones.
     int max_iter = std::max(set_.der_max_iter, 10);
+    double tol = set_.der_tol;
+    if (e.static_model()) max_iter = std::max(max_iter, set_.max_iter), tol = std::max(tol, set_.tol);
     // y stays fixed in this phase, except the positions of static nodes (newton()): a failed try
     // is undone by restoring y and y' (`auto` retries with a larger coefficient, which
     // regularizes the matrix more).
@@ -623,7 +627,7 @@ void Simulation::derivatives() {
     for (int attempt = 0;; ++attempt) {
         bool ok = false;
         try {
-            ok = newton(c, none, none, max_iter, set_.der_tol, info, true);
+            ok = newton(c, none, none, max_iter, tol, info, true);
         } catch (const SolverFailure& f) {
             if (!set_.der_auto) throw;
             if (attempt >= set_.der_auto_tries) {
@@ -637,7 +641,10 @@ void Simulation::derivatives() {
         if (!set_.der_auto || attempt >= set_.der_auto_tries) {
             char coef[64];
             std::snprintf(coef, sizeof coef, " (derivatives coefficient %.3g)", c.dCoef);
-            throw SolverFailure(describe_failure(std::string("derivatives phase did not converge") + coef, info) +
+            std::string what = e.static_model() ? "initial equilibrium (derivatives phase) did not converge"
+                                                : "derivatives phase did not converge";
+            if (fail_reason_) what += std::string(": ") + fail_reason_;
+            throw SolverFailure(describe_failure(what + coef, info) +
                                 (set_.der_auto ? "" : "\n  hint: 'derivatives coefficient: auto;' retries with larger "
                                                       "coefficients; or raise 'derivatives max iterations'"));
         }
