@@ -423,7 +423,7 @@ ModalResult run_modal(const Model& model, Setup& s, const std::string& prefix) {
         const std::complex<double> l = mr.eigenvalues[k];
         const double mag = std::abs(l);
         std::fprintf(fo, "%d %.15g %.15g %.15g %.15g %.15g\n", k + 1, l.real(), l.imag(), mag / (2 * M_PI),
-                     mag > 0 ? -100.0 * l.real() / mag : 0.0, std::abs(l.imag()) / (2 * M_PI));
+                     mag > 0 && l.real() != 0.0 ? -100.0 * l.real() / mag : 0.0, std::abs(l.imag()) / (2 * M_PI));
     }
     std::fprintf(fo,
                  "# mode shapes: 'mode <index>', then one line per coordinate:\n"
