@@ -42,7 +42,7 @@
 // (input-examples/beam_cantilever_vibration.mbd shows the lumping).
 //
 // Output (.act, MBDyn's Beam::Output): label, f(3), m(3) at point I in the section frame, then
-// f(3), m(3) at point II for beam3.
+// f(3), m(3) at point II for beam3. Private data: see private_data_count().
 #include <array>
 #include <cmath>
 #include <memory>
@@ -137,7 +137,7 @@ class Beam final : public Element {
         for (int i = 0; i < NN; ++i) S.Np[i] = dN[i] / dsdxi;
         // Ro from the absolute section frame: R = Ra R(g) Ro at the start.
         NodeK nk[NN];
-        const Mat3 Ra = node_kin(nk);
+        const Mat3 Ra = node_kin(nk, false);
         Vec3 g = Vec3::Zero(), gp = Vec3::Zero(), pp = Vec3::Zero();
         for (int i = 0; i < NN; ++i) {
             pp += S.Np[i] * nk[i].p;
@@ -167,8 +167,8 @@ class Beam final : public Element {
     // Node balance of the file comment.
     void residual(const StepContext& c, const StateView&, double* r) const override {
         NodeK nk[NN];
-        const Mat3 Ra = node_kin(nk);
         const bool visc = viscous_;
+        const Mat3 Ra = node_kin(nk, visc);
         for (int s = 0; s < NS; ++s) {
             SecK k;
             section_kin(s, Ra, nk, visc, k);
@@ -208,8 +208,8 @@ class Beam final : public Element {
     // goes through the column node's chain rule once.
     void jacobian(const StepContext& c, const StateView&, Jacobian& J) const override {
         NodeK nk[NN];
-        const Mat3 Ra = node_kin(nk);
         const bool visc = viscous_;
+        const Mat3 Ra = node_kin(nk, visc);
         // D[k][j][v]: rows of node k, columns of node j, variable v = x, th, xdot, w.
         Mat63 D[NN][NN][4];
         for (int k = 0; k < NN; ++k)
@@ -314,7 +314,7 @@ class Beam final : public Element {
 
     void after_step(const StepContext& c, const StateView&) override {
         NodeK nk[NN];
-        const Mat3 Ra = node_kin(nk);
+        const Mat3 Ra = node_kin(nk, viscous_);
         for (int s = 0; s < NS; ++s) {
             SecK k;
             section_kin(s, Ra, nk, viscous_, k);
@@ -333,10 +333,54 @@ class Beam final : public Element {
     }
 
     void set_viscous() { viscous_ = viscous(); }
+    void set_clock(const SimClock* c) { clock_ = c; }
+
+    // Private data (mbdyn-syntax.md 5.3), per evaluation point, 27 values: strains ex ey ez
+    // kx ky kz and forces Fx Fy Fz Mx My Mz in the section frame, the point's position Xx Xy Xz,
+    // the rotation vector of the section frame Phix Phiy Phiz and its angular velocity
+    // Omegax Omegay Omegaz (global), the strain rates ePx ePy ePz kPx kPy kPz (section frame);
+    // beam3 prefixes the names with "pI." and "pII.". Evaluated at the current iterate, the law
+    // at the clock's time.
+    static constexpr int per_point = 27;
+    int private_data_count() const override { return NS * per_point; }
+    const char* private_data_name(int i) const override { return names()[i].c_str(); }
+    double private_data(int i, const StateView&) const override {
+        const int s = i / per_point, j = i % per_point;
+        NodeK nk[NN];
+        const Mat3 Ra = node_kin(nk, true);
+        SecK k;
+        section_kin(s, Ra, nk, true, k);
+        if (j < 6) return k.e[j];
+        if (j < 12) {
+            law_eval(s, k, clock_ ? clock_->time : 0.0);
+            return k.fl[j - 6];
+        }
+        if (j < 15) return k.p[j - 12];
+        if (j < 18) return matrix_to_rotation_vector(k.R)[j - 15];
+        if (j < 21) return k.ws[j - 18];
+        return k.ed[j - 21];
+    }
 
   private:
-    // Node quantities and Ra.
-    Mat3 node_kin(NodeK* nk) const {
+    static const std::array<std::string, NS * per_point>& names() {
+        static const std::array<std::string, NS * per_point> n = [] {
+            static const char* base[per_point] = {
+                "ex",     "ey",     "ez",     "kx",  "ky",  "kz",  "Fx",  "Fy",  "Fz",
+                "Mx",     "My",     "Mz",     "Xx",  "Xy",  "Xz",  "Phix", "Phiy", "Phiz",
+                "Omegax", "Omegay", "Omegaz", "ePx", "ePy", "ePz", "kPx", "kPy", "kPz"};
+            std::array<std::string, NS * per_point> out;
+            for (int s = 0; s < NS; ++s)
+                for (int j = 0; j < per_point; ++j)
+                    out[s * per_point + j] =
+                        (NS == 1 ? std::string() : std::string(s == 0 ? "pI." : "pII.")) +
+                        base[j];
+            return out;
+        }();
+        return n;
+    }
+
+    // Node quantities and Ra (with the parameter rates if `rates`).
+    Mat3 node_kin(NodeK* nk, bool rates) const {
         const Mat3 Ra = n_[ref]->R * Rf_[ref];
         const Mat3 RaT = Ra.transpose();
         for (int i = 0; i < NN; ++i) {
@@ -347,7 +391,7 @@ class Beam final : public Element {
             nk[i].g = matrix_to_cgr(RaT * n.R * Rf_[i]);
             nk[i].Ginv = cgr_G_inverse(nk[i].g);
             nk[i].H = nk[i].Ginv * RaT;
-            if (viscous_) {
+            if (rates) {
                 nk[i].v = n.w - n_[ref]->w;
                 const Vec3 z = RaT * nk[i].v;
                 nk[i].gd = nk[i].Ginv * z;
@@ -400,6 +444,7 @@ class Beam final : public Element {
     std::array<Mat3, NN> Rf_;
     Section sec_[NS];
     bool viscous_ = false;
+    const SimClock* clock_ = nullptr;
     BlockId blocks_[NN][NN];
     Vec6 out_[NS];
 };
@@ -436,6 +481,7 @@ std::unique_ptr<Element> make_beam(const EntityDesc& d, BuildContext& ctx) {
                       "check the node positions and offsets");
     }
     beam->set_viscous();
+    beam->set_clock(ctx.drive_env().clock);
     return beam;
 }
 
