@@ -289,6 +289,17 @@ bool Simulation::newton(const StepContext& c, const StepCoefficients& cd, const 
 // then a gradient test max_j |(J^T F)_j| max(|y'_j|, 1) / max(f0, n / 2) < `tolerance min` flags
 // a local minimum of f (fails unless `zero gradient, continue`), and `divergence check` fails the
 // step when f > factor * f0. No allocation: start point, direction and F live in ls_* buffers.
+// A failed line search leaves the start point and its residual (for the failure message).
+bool Simulation::restore_line_search_start() {
+    Engine& e = *engine_;
+    for (int i = 0; i < e.size(); ++i) {
+        e.y[i] = ls_y_[i];
+        e.yp[i] = ls_yp_[i];
+        r_[i] = ls_g_[i];
+    }
+    return false;
+}
+
 bool Simulation::line_search(const StepContext& c, double f0, StepInfo& info, const char*& why) {
     Engine& e = *engine_;
     const auto& L = set_.ls;
@@ -333,7 +344,7 @@ bool Simulation::line_search(const StepContext& c, double f0, StepInfo& info, co
             at_min = true;
             if (L.abort_at_lambda_min || !std::isfinite(f)) {
                 why = "line search: lambda reached its minimum without a sufficient decrease of the residual";
-                return false;
+                return restore_line_search_start();
             }
             break;
         }
@@ -377,12 +388,12 @@ bool Simulation::line_search(const StepContext& c, double f0, StepInfo& info, co
         test /= std::max(f0, 0.5 * n);
         if (test < L.tol_min && !L.zero_gradient_continue) {
             why = "line search: zero gradient of the residual norm (a local minimum that is not a solution)";
-            return false;
+            return restore_line_search_start();
         }
     }
     if (L.divergence_check && f > L.divergence_factor * f0) {
         why = "line search: the residual grew (divergence check)";
-        return false;
+        return restore_line_search_start();
     }
     info.sol_err = lam * gamma * std::sqrt(pn2);
     if (L.print)
