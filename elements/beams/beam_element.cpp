@@ -137,7 +137,7 @@ class Beam final : public Element {
         for (int i = 0; i < NN; ++i) S.Np[i] = dN[i] / dsdxi;
         // Ro from the absolute section frame: R = Ra R(g) Ro at the start.
         NodeK nk[NN];
-        const Mat3 Ra = node_kin(nk, false);
+        const Mat3 Ra = node_kin(nk, false, false);
         Vec3 g = Vec3::Zero(), gp = Vec3::Zero(), pp = Vec3::Zero();
         for (int i = 0; i < NN; ++i) {
             pp += S.Np[i] * nk[i].p;
@@ -168,7 +168,7 @@ class Beam final : public Element {
     void residual(const StepContext& c, const StateView&, double* r) const override {
         NodeK nk[NN];
         const bool visc = viscous_;
-        const Mat3 Ra = node_kin(nk, visc);
+        const Mat3 Ra = node_kin(nk, visc, visc);
         for (int s = 0; s < NS; ++s) {
             SecK k;
             section_kin(s, Ra, nk, visc, k);
@@ -207,9 +207,10 @@ class Beam final : public Element {
     // Each (row node, column node) pair collects the x, th, xdot, w blocks of both sections and
     // goes through the column node's chain rule once.
     void jacobian(const StepContext& c, const StateView&, Jacobian& J) const override {
+        if (!viscous_) return jacobian_elastic(c, J);
         NodeK nk[NN];
-        const bool visc = viscous_;
-        const Mat3 Ra = node_kin(nk, visc);
+        const bool visc = true;
+        const Mat3 Ra = node_kin(nk, true, true);
         // D[k][j][v]: rows of node k, columns of node j, variable v = x, th, xdot, w.
         Mat63 D[NN][NN][4];
         for (int k = 0; k < NN; ++k)
@@ -312,9 +313,81 @@ class Beam final : public Element {
                                                D[kn][j][3], c));
     }
 
+    // Jacobian without viscous terms (the same derivation, reorganised). Per section, with the
+    // global-frame products (RR = diag(R, R), K = [K_L K_R] the law's stiffness by columns)
+    //   GX = RR K_L R^T,  GP = GX [p'],  GG = RR K_R T G,  GA = RR K_R T A,
+    //   SFM = [[F]; [M]],  B = (GP - SFM) Ra G + GA,
+    // the derivatives of [F; M] with respect to node j are
+    //   x_j:  N_j' GX
+    //   th_j: -N_j' GX [a_j] + (N_j B + N_j' GG) H_j                        (j != r)
+    //         -N_j' GX [a_j] + (GP - SFM) - B sum N_i H_i - GG sum N_i' H_i  (j = r)
+    // and the moment rows of node k add [p_s - x_k] dF - [F] (dp_s - delta_jk dx_k).
+    void jacobian_elastic(const StepContext& c, Jacobian& J) const {
+        NodeK nk[NN];
+        const Mat3 Ra = node_kin(nk, true, false);
+        Mat63 D[NN][NN][2];
+        for (int k = 0; k < NN; ++k)
+            for (int j = 0; j < NN; ++j) D[k][j][0].setZero(), D[k][j][1].setZero();
+        for (int s = 0; s < NS; ++s) {
+            const Section& S = sec_[s];
+            SecK k;
+            section_kin(s, Ra, nk, false, k);
+            law_eval(s, k, c.time);
+            const Vec3 F = k.R * k.fl.head<3>(), M = k.R * k.fl.tail<3>();
+            const Mat3 sF = skew(F);
+            const Mat3 A = cgr_G_times_derivative(k.g, k.gp) + skew(Vec3(k.G * k.gp)) * k.G;
+            const Mat3 RaG = Ra * k.G;
+            const Mat63 KLRT = k.K.leftCols<3>() * k.R.transpose();
+            const Mat63 KRT = k.K.rightCols<3>() * k.T;
+            Mat63 GX, GA, GG;
+            GX.topRows<3>() = k.R * KLRT.topRows<3>();
+            GX.bottomRows<3>() = k.R * KLRT.bottomRows<3>();
+            const Mat63 KRTA = KRT * A, KRTG = KRT * k.G;
+            GA.topRows<3>() = k.R * KRTA.topRows<3>();
+            GA.bottomRows<3>() = k.R * KRTA.bottomRows<3>();
+            GG.topRows<3>() = k.R * KRTG.topRows<3>();
+            GG.bottomRows<3>() = k.R * KRTG.bottomRows<3>();
+            Mat63 GPS = GX * skew(k.pp);  // GP - SFM
+            GPS.topRows<3>() -= sF;
+            GPS.bottomRows<3>() -= skew(M);
+            const Mat63 B = GPS * RaG + GA;
+            Mat3 HsumN = Mat3::Zero(), HsumNp = Mat3::Zero();
+            for (int i = 0; i < NN; ++i) {
+                if (i == ref) continue;
+                HsumN += S.N[i] * nk[i].H;
+                HsumNp += S.Np[i] * nk[i].H;
+            }
+            for (int j = 0; j < NN; ++j) {
+                const Mat3 sA = skew(nk[j].a);
+                const Mat63 Dx = S.Np[j] * GX;
+                Mat63 Dth = -S.Np[j] * (GX * sA);
+                if (j == ref)
+                    Dth += GPS - B * HsumN - GG * HsumNp;
+                else
+                    Dth += (S.N[j] * B + S.Np[j] * GG) * nk[j].H;
+                const Mat3 sFsA = sF * sA;
+                for (int side = 0; side < 2; ++side) {
+                    const int kn = s + side;
+                    const double sign = side == 0 ? 1.0 : -1.0;
+                    const Mat3 sB = skew(Vec3(k.p - n_[kn]->x));
+                    const double dx = S.N[j] - (j == kn ? 1.0 : 0.0);
+                    Mat63& Ox = D[kn][j][0];
+                    Mat63& Oth = D[kn][j][1];
+                    Ox += sign * Dx;
+                    Oth += sign * Dth;
+                    Ox.bottomRows<3>() += sign * (sB * Dx.topRows<3>() - dx * sF);
+                    Oth.bottomRows<3>() += sign * (sB * Dth.topRows<3>() + S.N[j] * sFsA);
+                }
+            }
+        }
+        for (int kn = 0; kn < NN; ++kn)
+            for (int j = 0; j < NN; ++j)
+                J.add(blocks_[kn][j], n_[j]->template chain_pos<6>(D[kn][j][0], D[kn][j][1], c));
+    }
+
     void after_step(const StepContext& c, const StateView&) override {
         NodeK nk[NN];
-        const Mat3 Ra = node_kin(nk, viscous_);
+        const Mat3 Ra = node_kin(nk, viscous_, viscous_);
         for (int s = 0; s < NS; ++s) {
             SecK k;
             section_kin(s, Ra, nk, viscous_, k);
@@ -347,7 +420,7 @@ class Beam final : public Element {
     double private_data(int i, const StateView&) const override {
         const int s = i / per_point, j = i % per_point;
         NodeK nk[NN];
-        const Mat3 Ra = node_kin(nk, true);
+        const Mat3 Ra = node_kin(nk, true, true);
         SecK k;
         section_kin(s, Ra, nk, true, k);
         if (j < 6) return k.e[j];
@@ -379,8 +452,9 @@ class Beam final : public Element {
         return n;
     }
 
-    // Node quantities and Ra (with the parameter rates if `rates`).
-    Mat3 node_kin(NodeK* nk, bool rates) const {
+    // Node quantities and Ra (with H_i and G(g_i)^-1 if `tangent`, with the parameter rates and
+    // their derivatives if `rates`; rates need tangent).
+    Mat3 node_kin(NodeK* nk, bool tangent, bool rates) const {
         const Mat3 Ra = n_[ref]->R * Rf_[ref];
         const Mat3 RaT = Ra.transpose();
         for (int i = 0; i < NN; ++i) {
@@ -389,6 +463,7 @@ class Beam final : public Element {
             nk[i].p = n.x + nk[i].a;
             if (i == ref) continue;
             nk[i].g = matrix_to_cgr(RaT * n.R * Rf_[i]);
+            if (!tangent) continue;
             nk[i].Ginv = cgr_G_inverse(nk[i].g);
             nk[i].H = nk[i].Ginv * RaT;
             if (rates) {
