@@ -95,6 +95,9 @@ class PluginElement final : public Element, public PluginElementAccess {
         state_.n_nodes = static_cast<int>(nodes_.size());
         state_.nodes = node_state_.data();
         jac_.el = this;
+        clock_ = ctx.drive_env().clock;
+        if (type_->private_data && (type_->n_private < 0 || (type_->n_private > 0 && !type_->private_names)))
+            ctx.error(d, "module element type '" + d.type + "' declares private data without names");
         inst_ = type_->create ? type_->create(rec_->data) : rec_->data;
         if (type_->create && !inst_) ctx.error(d, "module element type '" + d.type + "' could not create its instance");
     }
@@ -185,6 +188,15 @@ class PluginElement final : public Element, public PluginElementAccess {
         if (type_->after_step) type_->after_step(inst_, &state_);
     }
 
+    int private_data_count() const override { return type_->private_data ? type_->n_private : 0; }
+    const char* private_data_name(int i) const override { return type_->private_names[i]; }
+    double private_data(int i, const StateView& s) const override {
+        StepContext c{clock_ ? clock_->time : run_.time, clock_ ? clock_->timestep : run_.dt, run_.dCoef,
+                      Phase::dynamic};
+        fill(c, s);
+        return type_->private_data(inst_, &state_, i);
+    }
+
     const char* output_file() const override { return type_->output ? "usr" : nullptr; }
     int output_values(double* v) const override {
         if (!type_->output) return 0;
@@ -262,6 +274,7 @@ class PluginElement final : public Element, public PluginElementAccess {
     const ElementRecord* rec_;
     const mbs_element_type* type_ = nullptr;
     const mbs_host* host_ = nullptr;
+    const SimClock* clock_ = nullptr;
     void* inst_ = nullptr;
     int n_own_ = 0;
     std::vector<StructNode*> nodes_;

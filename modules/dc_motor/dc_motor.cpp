@@ -18,6 +18,7 @@
 //   dr_i/dtheta1 = +k u^T skew(a)
 //   dM_rotor/di = k a,   dM_rotor/dtheta1 = -k i skew(a)   (stator rows: the opposite)
 // Output (PREFIX.usr, after the label): i, omega, torque k i, V, back-emf k omega, V i.
+// Private data (for drive callers): "i", "omega", "torque".
 #include <mbsolve/mbsolve_module.h>
 
 #include <cmath>
@@ -142,8 +143,18 @@ int output(void* inst, const mbs_element_state* s, double* v, int max) {
     return 6;
 }
 
-const mbs_element_type dc_motor = {
-    "dc motor", read_motor, free_motor, nullptr, nullptr, residual, jacobian, nullptr, output};
+// Private data for drive callers: the current "i", the speed "omega" and the torque "torque".
+double private_data(void* inst, const mbs_element_state* s, int n) {
+    const Motor& m = *static_cast<const Motor*>(inst);
+    double a[3], u[3];
+    kinematics(m, s, a, u);
+    return n == 0 ? s->q[0] : n == 1 ? dot(a, u) : m.k * s->q[0];
+}
+const char* const private_names[] = {"i", "omega", "torque"};
+
+const mbs_element_type dc_motor = {"dc motor", read_motor, free_motor, nullptr, nullptr,
+                                   residual,   jacobian,   nullptr,   output,  3,
+                                   private_names, private_data};
 
 }  // namespace
 

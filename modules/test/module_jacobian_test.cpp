@@ -44,6 +44,26 @@ TEST(ModuleJacobian, DcMotorOtherCoefficient) {
     }
 }
 
+// An algebraic own unknown (test module plane_constraint: a multiplier keeping a node on a
+// plane): its column is dr/dlambda (the value sits in the y' slot), its row dCoef dphi/dx.
+TEST(ModuleJacobian, AlgebraicUnknown) {
+    std::string deck =
+        load(MBS_MODULE_PLANE_CONSTRAINT) + deck_head +
+        "begin: control data; structural nodes: 1; rigid bodies: 1; loadable elements: 1; end: control data;\n"
+        "begin: nodes;\n"
+        "  structural: 1, dynamic, 0.1, 0.2, 0.3, euler123, 0.3, -0.2, 0.5, 0.2, 0.1, 0., 0.4, -1.1, 0.7;\n"
+        "end: nodes;\n"
+        "begin: elements;\n"
+        "  body: 1, 1, 2., null, diag, 0.1, 0.2, 0.3;\n"
+        "  user defined: 3, plane constraint, 1, normal, 0.2, -0.4, 1., offset, 0.35;\n"
+        "end: elements;\n";
+    expect_exact_jacobian(deck, 1e-6, 3);
+    for (double dCoef : {1e-3, 3.0}) {
+        JacobianCheck r = check_jacobian(deck, 5, dCoef);
+        EXPECT_LT(r.rel(), 1e-6) << "dCoef " << dCoef << ": " << r.max_abs_err << " at " << r.where;
+    }
+}
+
 // The law in a rod (1D, with damping: both K and C are checked) and in a deformable hinge (3D,
 // strains of order 1 so the cubic term matters).
 TEST(ModuleJacobian, NonlinearSpringLaw) {
@@ -73,7 +93,9 @@ TEST(ModuleDrive, SmoothStepDerivative) {
                     "drive caller: 1, smooth step, 0.5, 2.5, -1., 3.;\n"
                     "begin: nodes; end: nodes;\n");
     SimClock clock;
-    DriveEnv env{&clock, &m};
+    DriveEnv env;
+    env.clock = &clock;
+    env.model = &m;
     DrivePtr d = make_drive(*m.drive_callers.at(1), env);
     EXPECT_DOUBLE_EQ(d->value(0.0), -1.0);
     EXPECT_DOUBLE_EQ(d->value(3.0), 3.0);

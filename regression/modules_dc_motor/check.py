@@ -13,7 +13,10 @@ with numpy's eigen-decomposition (independent of mbsolve). Checks:
     5% of the small-inductance estimate J R / k^2 = 0.8 s;
   - energy balance: int V i dt = int R i^2 dt + L i^2/2 + J w^2/2 to 1e-5 relative (trapezoidal
     rule on the output steps; its own error is O(dt^2));
-  - the rotor's angular velocity in .mov equals the motor's w, and the motor torque is k i.
+  - the rotor's angular velocity in .mov equals the motor's w, and the motor torque is k i;
+  - private data: with a viscous friction couple -B w fed by the motor's datum "omega"
+    (B = 0.05 N m s), the same comparison with A = [[-B/J, k/J], [-k/L, -R/L]] (2e-4 rad/s,
+    5e-4 A) and the steady speed V k / (k^2 + R B).
 """
 import os
 import sys
@@ -27,21 +30,24 @@ exe, work = sys.argv[1], sys.argv[2]
 deck = os.path.join(EXAMPLES, 'module_dc_motor.mbd')
 V, R, L, K, J = 12.0, 2.0, 0.05, 0.5, 0.1
 
-A = np.array([[0.0, K / J], [-K / L, -R / L]])
-lam, P = np.linalg.eig(A)
-Pinv = np.linalg.inv(P)
-x_ss = np.array([V / K, 0.0])
+def system(b):
+    """Eigen-decomposition of x' = A x + c for x = (w, i), with viscous friction b, and x_ss."""
+    A = np.array([[-b / J, K / J], [-K / L, -R / L]])
+    w_ss = V * K / (K**2 + R * b)
+    lam, P = np.linalg.eig(A)
+    return lam, P, np.linalg.inv(P), np.array([w_ss, b * w_ss / K])
 
 
-def exact(t):
+def exact(t, b=0.0):
     """(w, i) at the times t."""
-    d0 = -x_ss
+    lam, P, Pinv, x_ss = system(b)
     out = np.empty((len(t), 2))
     for n, tt in enumerate(t):
-        out[n] = x_ss + np.real(P @ np.diag(np.exp(lam * tt)) @ Pinv @ d0)
+        out[n] = x_ss + np.real(P @ np.diag(np.exp(lam * tt)) @ Pinv @ -x_ss)
     return out
 
 
+lam = system(0.0)[0]
 errs = {}
 for dt in (1e-3, 5e-4):
     r = Run(exe, deck, work, f'dc_motor_{dt:g}', {'DT': dt})
@@ -75,6 +81,15 @@ for dt in (1e-3, 5e-4):
         mov = r.rows('mov', 2)
         close('max |rotor w_z (.mov) - motor w| [rad/s]', np.abs(mov[:, 12] - w).max(), 0.0, 1e-9)
         close('max |torque - k i| [N m]', np.abs(torque - K * i).max(), 0.0, 1e-12)
+# Viscous friction B w on the rotor through a couple driven by the motor's private datum
+# "omega": J w' = k i - B w; steady speed V k / (k^2 + R B) = 17.142857 rad/s for B = 0.05.
+B = 0.05
+r = Run(exe, deck, work, 'dc_motor_friction', {'B_FRICTION': B})
+usr = r.rows('usr', 1)
+ex = exact(r.times(), B)
+close('friction (private datum): max |w - exact| [rad/s]', np.abs(usr[:, 2] - ex[:, 0]).max(), 0.0, 2e-4)
+close('friction (private datum): max |i - exact| [A]', np.abs(usr[:, 1] - ex[:, 1]).max(), 0.0, 5e-4)
+close('friction: w(6 s) vs V k / (k^2 + R B)', usr[-1, 2], V * K / (K**2 + R * B), 1e-3)
 ratio_w = errs[1e-3][0] / errs[5e-4][0]
 print(f'error ratio dt=1e-3 / dt=5e-4: w {ratio_w:.3f}, i {errs[1e-3][1] / errs[5e-4][1]:.3f}')
 close('second order: w error ratio for dt halved', ratio_w, 4.0, 0.5)

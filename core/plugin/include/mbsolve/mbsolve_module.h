@@ -201,6 +201,12 @@ typedef struct mbs_element_type {
     /* Values written after the label on the element's line of PREFIX.usr (at most max);
      * returns how many. NULL: no output. */
     int (*output)(void* instance, const mbs_element_state* s, double* values, int max);
+    /* Private data, read by drive callers (`element, L, user defined, string, "name", <func>`):
+     * n_private named scalars; private_data() gives datum i (0-based) at the current iterate
+     * (must not allocate). 0 / NULL: none. */
+    int n_private;
+    const char* const* private_names;
+    double (*private_data)(void* instance, const mbs_element_state* s, int i);
 } mbs_element_type;
 
 /* ------------------------------------------------------------------ the host */
