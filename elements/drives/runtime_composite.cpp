@@ -135,11 +135,6 @@ DrivePtr make_postponed(const DriveSpec& d, const DriveEnv& env) {
 DrivePtr unsupported_file(const DriveSpec& d, const DriveEnv&) {
     throw_unsupported_drive(d, "file drivers (the 'drivers' block) are not read at run time yet");
 }
-DrivePtr unsupported_stateful(const DriveSpec& d, const DriveEnv&) {
-    throw_unsupported_drive(d,
-                            "drive callers with memory between steps (random, closest next, "
-                            "sample and hold, discrete filter) are not implemented yet");
-}
 
 }  // namespace
 
@@ -149,9 +144,5 @@ MBS_REGISTER_DRIVE_RUNTIME("mult", make_pair<Product>);
 MBS_REGISTER_DRIVE_RUNTIME("drive", make_pair<Chain>);
 MBS_REGISTER_DRIVE_RUNTIME("postponed", make_postponed);
 MBS_REGISTER_DRIVE_RUNTIME("file", unsupported_file);
-MBS_REGISTER_DRIVE_RUNTIME("random", unsupported_stateful);
-MBS_REGISTER_DRIVE_RUNTIME("closest next", unsupported_stateful);
-MBS_REGISTER_DRIVE_RUNTIME("sample and hold", unsupported_stateful);
-MBS_REGISTER_DRIVE_RUNTIME("discrete filter", unsupported_stateful);
 
 }  // namespace mbs::drives
