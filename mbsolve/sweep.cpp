@@ -250,6 +250,12 @@ Plan make_plan(const cli::Options& opt, const char* argv0) {
         p.reports.push_back(parse_report(spec));
         check_report(p.reports.back(), model, first_defines);
     }
+    if (!p.reports.empty()) {
+        // Private-data names and the run-time entities are known to the engine only: bind the
+        // reports once here, so that a wrong name stops the sweep before its first case.
+        Simulation sim(model, SolverSettings::from_model(model));
+        ReportSink probe(p.reports, sim.engine());
+    }
     for (const auto& f : opt.formats) p.pass_args.insert(p.pass_args.end(), {"--format", f});
     if (opt.formats.empty()) p.pass_args.insert(p.pass_args.end(), {"--format", "hdf5"});
     if (opt.flush_every > 0) p.pass_args.insert(p.pass_args.end(), {"--flush-every", std::to_string(opt.flush_every)});

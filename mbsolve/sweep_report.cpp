@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "core/struct_node.hpp"
+#include "elements/nodes/node_private_data.hpp"
 #include "parser/deck.hpp"
 #include "parser/expr.hpp"
 #include "solvers/dae/engine.hpp"
@@ -123,7 +124,7 @@ Report parse_report(const std::string& spec) {
         auto bad = [&](const std::string& what) {
             std::size_t close = e.find(')', k);
             fail_at(r, p, (close == std::string::npos ? e.size() : close + 1) - p, what,
-                    "a run-data term is AGG(node LABEL, FIELD) or AGG(joint LABEL, FIELD)");
+                    "a run-data term is AGG(node LABEL, FIELD), AGG(joint LABEL, FIELD) or AGG(KIND LABEL, \"DATUM\")");
         };
         ++k;
         skip();
@@ -131,25 +132,38 @@ Report parse_report(const std::string& spec) {
         while (k < e.size() && name_char(e[k])) ++k;
         std::string kind = e.substr(kb, k - kb);
         ReportTerm t;
-        if (kind == "node") t.kind = ReportTerm::Kind::node;
-        else if (kind == "joint") t.kind = ReportTerm::Kind::joint;
-        else bad(word + "(...): expected 'node' or 'joint', got '" + kind + "'");
+        if (kind.empty()) bad(word + "(...): expected 'node' or an element category ('joint', 'body', ...)");
+        t.kind = kind == "node" ? ReportTerm::Kind::node : ReportTerm::Kind::element;
+        if (t.kind == ReportTerm::Kind::element) t.category = kind;
         skip();
         std::size_t lb = k;
         while (k < e.size() && std::isdigit(static_cast<unsigned char>(e[k]))) ++k;
-        if (k == lb) bad(word + "(" + kind + " ...): expected a label (an integer)");
+        if (k == lb || k - lb > 9) bad(word + "(" + kind + " ...): expected a label (an integer)");
         t.label = std::stol(e.substr(lb, k - lb));
         skip();
         if (k >= e.size() || e[k] != ',') bad(word + "(" + kind + " LABEL, FIELD): expected ',' after the label");
         ++k;
         skip();
         std::size_t fb = k;
-        while (k < e.size() && name_char(e[k])) ++k;
-        std::string field = e.substr(fb, k - fb);
-        t.field = t.kind == ReportTerm::Kind::node ? find_name(kNodeFields, field) : find_name(kJointFields, field);
-        if (t.field < 0)
-            fail_at(r, fb, field.size(), "unknown " + kind + " field '" + field + "'",
-                    "fields: " + (t.kind == ReportTerm::Kind::node ? join(kNodeFields) : join(kJointFields)));
+        if (k < e.size() && e[k] == '"') {
+            std::size_t close = e.find('"', k + 1);
+            if (close == std::string::npos) bad(word + "(...): the private-data name has no closing '\"'");
+            t.datum = e.substr(k + 1, close - k - 1);
+            if (t.datum.empty()) bad(word + "(...): empty private-data name");
+            k = close + 1;
+        } else {
+            while (k < e.size() && name_char(e[k])) ++k;
+            std::string field = e.substr(fb, k - fb);
+            bool node = t.kind == ReportTerm::Kind::node;
+            if (!node && kind != "joint")
+                fail_at(r, fb, std::max<std::size_t>(field.size(), 1),
+                        kind + " has no built-in fields: name a private datum in quotes, e.g. \"E\"");
+            t.field = node ? find_name(kNodeFields, field) : find_name(kJointFields, field);
+            if (t.field < 0)
+                fail_at(r, fb, std::max<std::size_t>(field.size(), 1), "unknown " + kind + " field '" + field + "'",
+                        "fields: " + (node ? join(kNodeFields) : join(kJointFields)) +
+                            "; or a private-data name in quotes");
+        }
         skip();
         if (k >= e.size() || e[k] != ')') bad(word + "(...): expected ')' after the field");
         ++k;
@@ -180,14 +194,20 @@ double evaluate_report(const Report& r, const std::vector<double>& terms,
     return v.as_real();
 }
 
+namespace {
+
+std::string owner(const ReportTerm& t) {
+    return (t.kind == ReportTerm::Kind::node ? std::string("structural node") : t.category) + " " +
+           std::to_string(t.label);
+}
+
+}  // namespace
+
 void check_report(const Report& r, const Model& model, const std::map<std::string, std::string>& defines) {
     for (const auto& t : r.terms) {
         bool found = t.kind == ReportTerm::Kind::node ? model.find_node("structural", t.label) != nullptr
-                                                      : model.find_element("joint", t.label) != nullptr;
-        if (!found)
-            fail_at(r, t.offset, t.text.size(),
-                    std::string("the deck has no ") + (t.kind == ReportTerm::Kind::node ? "structural node " : "joint ") +
-                        std::to_string(t.label));
+                                                      : model.find_element(t.category, t.label) != nullptr;
+        if (!found) fail_at(r, t.offset, t.text.size(), "the deck has no " + owner(t));
     }
     evaluate_report(r, std::vector<double>(r.terms.size(), 1.0), defines);
 }
@@ -195,21 +215,33 @@ void check_report(const Report& r, const Model& model, const std::map<std::strin
 ReportSink::ReportSink(const std::vector<Report>& reports, const Engine& engine) : reports_(&reports) {
     for (const auto& r : reports)
         for (const auto& t : r.terms) {
-            int index = -1;
+            int index = -1, datum = -1;
+            std::string why;
             if (t.kind == ReportTerm::Kind::node) {
                 const auto& nodes = engine.nodes();
                 for (std::size_t i = 0; i < nodes.size(); ++i)
                     if (nodes[i].label() == t.label) index = static_cast<int>(i);
+                if (index >= 0 && !t.datum.empty())
+                    datum = nodes::struct_node_private_index(nodes[static_cast<std::size_t>(index)], t.datum, why);
             } else {
                 const auto& els = engine.elements();
                 for (std::size_t i = 0; i < els.size(); ++i)
-                    if (els[i]->label() == t.label && els[i]->desc().category == "joint") index = static_cast<int>(i);
+                    if (els[i]->label() == t.label && els[i]->desc().category == t.category) index = static_cast<int>(i);
+                if (index >= 0 && !t.datum.empty()) {
+                    const Element& el = *els[static_cast<std::size_t>(index)];
+                    datum = el.private_data_index(t.datum);
+                    if (datum < 0) {
+                        why = owner(t) + " has no private datum '" + t.datum + "'";
+                        std::string names;
+                        for (int k = 0; k < el.private_data_count(); ++k)
+                            names += (k ? ", " : "") + std::string(el.private_data_name(k));
+                        why += names.empty() ? " (it has none)" : " (it has: " + names + ")";
+                    }
+                }
             }
-            if (index < 0)
-                fail_at(r, t.offset, t.text.size(),
-                        std::string("the model has no ") +
-                            (t.kind == ReportTerm::Kind::node ? "structural node " : "joint ") + std::to_string(t.label));
-            acc_.push_back(Acc{&t, index});
+            if (index < 0) fail_at(r, t.offset, t.text.size(), "the model has no run-time " + owner(t));
+            if (!t.datum.empty() && datum < 0) fail_at(r, t.offset, t.text.size(), why);
+            acc_.push_back(Acc{&t, index, datum});
         }
 }
 
@@ -219,20 +251,26 @@ void ReportSink::sample(const Engine& e, Acc& a) {
     int f = a.term->field;
     if (a.term->kind == ReportTerm::Kind::node) {
         const StructNode& n = e.nodes()[static_cast<std::size_t>(a.index)];
-        if (f < 3) v = n.x(f);
+        if (a.datum >= 0) v = nodes::struct_node_private_data(n, a.datum);
+        else if (f < 3) v = n.x(f);
         else if (f < 6) v = n.xdot(f - 3);
         else if (f < 9) v = n.w(f - 6);
         else if (f == 9) v = n.xdot.norm();
         else v = n.w.norm();
     } else {
-        Vec3 fl, ml, F, M;
-        if (!e.elements()[static_cast<std::size_t>(a.index)]->reaction(fl, ml, F, M)) return;
-        if (f < 3) v = F(f);
-        else if (f < 6) v = M(f - 3);
-        else if (f < 9) v = fl(f - 6);
-        else if (f < 12) v = ml(f - 9);
-        else if (f == 12) v = F.norm();
-        else v = M.norm();
+        const Element& el = *e.elements()[static_cast<std::size_t>(a.index)];
+        if (a.datum >= 0) {
+            v = el.private_data(a.datum, e.state());
+        } else {
+            Vec3 fl, ml, F, M;
+            if (!el.reaction(fl, ml, F, M)) return;
+            if (f < 3) v = F(f);
+            else if (f < 6) v = M(f - 3);
+            else if (f < 9) v = fl(f - 6);
+            else if (f < 12) v = ml(f - 9);
+            else if (f == 12) v = F.norm();
+            else v = M.norm();
+        }
     }
     if (a.n == 0) a.first = a.max = a.min = v;
     a.last = v;

@@ -9,16 +9,20 @@
 //              maximum, minimum, maxabs (largest |value|), mean, rms: over the initial state
 //                       and every converged step (mean, rms: per step, not time-weighted)
 //       KIND   node     a structural node; FIELD: x y z (position, m), vx vy vz (velocity, m/s),
-//                       wx wy wz (angular velocity, rad/s), speed (|v|), omega (|w|)
-//              joint    a joint (any element with a reaction); FIELD: Fx Fy Fz Mx My Mz (reaction
-//                       force/moment on the second node, global frame, N and Nm), fx fy fz mx my mz
-//                       (same, joint frame), F (|F|), M (|M|)
+//                       wx wy wz (angular velocity, rad/s), speed (|v|), omega (|w|), all global
+//              joint    a joint; FIELD: Fx Fy Fz Mx My Mz (reaction force/moment on the second
+//                       node, global frame, N and Nm), fx fy fz mx my mz (same, joint frame),
+//                       F (|F|), M (|M|)
+//              any element category (joint, body, beam3, ...) or node, with FIELD a quoted
+//                       private-data name (mbdyn-syntax.md 4-5): "rz" of a revolute hinge,
+//                       "E" of a body, "X[1]" or "Phi[3]" of a node, ...
 // NAME (letters, digits, '_') labels the column of the summary; without it the column is
 // named after the expression. Examples:
 //   --report 'x_end=final(node 2, x)'
 //   --report 'Fmax=maximum(joint 2, F)'
 //   --report 'theta_end=atan2(final(node 2, x), -final(node 2, y))'
 //   --report 'Fmax_over_weight=maximum(joint 2, F) / 9.81'
+//   --report 'swing=maximum(joint 2, "rz") - minimum(joint 2, "rz")'
 // Bad expressions (syntax, unknown name or field, missing label) are input errors (exit 2).
 #pragma once
 
@@ -33,11 +37,13 @@ namespace mbs::sweep {
 
 struct ReportTerm {
     enum class Agg { final_, initial, maximum, minimum, maxabs, mean, rms };
-    enum class Kind { node, joint };
+    enum class Kind { node, element };
     Agg agg = Agg::final_;
     Kind kind = Kind::node;
+    std::string category;  // element category ("joint", "body", ...)
     long label = 0;
-    int field = 0;        // index into the kind's field list
+    int field = -1;        // built-in field: index into the node or joint field list
+    std::string datum;     // else: the private-data name
     std::string text;     // as written, for messages
     std::size_t offset = 0;  // in the report's expression text
 };
@@ -58,13 +64,13 @@ double evaluate_report(const Report& r, const std::vector<double>& terms,
                        const std::map<std::string, std::string>& defines);
 
 // Checks the expression (syntax, names) with every term set to 1 and the labels against the
-// model; throws std::invalid_argument.
+// model; throws InputError. (Private-data names are checked when a ReportSink binds them.)
 void check_report(const Report& r, const Model& model, const std::map<std::string, std::string>& defines);
 
 // Samples the terms of all reports during a run (no allocation per step).
 class ReportSink final : public OutputSink {
 public:
-    // Resolves the labels in the engine; throws std::invalid_argument for a missing one.
+    // Resolves labels and private-data names in the engine; throws InputError.
     ReportSink(const std::vector<Report>& reports, const Engine& engine);
     void step(const Engine& e, const StepInfo& s) override;
     // Values of the reports (NaN for a term without any sample).
@@ -76,6 +82,7 @@ private:
     struct Acc {
         const ReportTerm* term;
         int index;  // in Engine::nodes() or Engine::elements()
+        int datum;  // private-data index, or -1 (built-in field)
         long n = 0;
         double first = 0, last = 0, max = 0, min = 0, maxabs = 0, sum = 0, sum2 = 0;
     };

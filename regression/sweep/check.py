@@ -94,6 +94,16 @@ for i, (what, (text, where, msg)) in enumerate(bad.items()):
     if os.path.exists(out):
         fail(f'bad table ({what}): {out} was created (a case may have started)')
 print('bad tables: exit 2 with file:line:col, row and column, no output directory')
+ok_table = write('ok.csv', 'L,C\n1,0\n')
+bad_reports = {'a=final(joint 2, "nope")': 'joint 2 has no private datum \'nope\'',
+               'a=final(node 7, x)': 'the deck has no structural node 7',
+               'a=maximum(joint 2, Q)': 'unknown joint field \'Q\'',
+               'a=final(node 2, x) +': '--report:1:21: error'}
+for i, (rep, msg) in enumerate(bad_reports.items()):
+    out = os.path.join(work, f'badrep{i}')
+    p = subprocess.run([exe, '--sweep', ok_table, '-f', DECK, '-o', out, '--report', rep], capture_output=True, text=True)
+    if p.returncode != 2 or msg not in p.stderr or os.path.exists(out):
+        fail(f'bad report {rep!r}: exit {p.returncode}, {p.stderr!r}, expected {msg!r} before any case')
 
 # 2. physics of the reports against RK4
 G, MASS, TH0, TF = 9.81, 1.0, np.pi / 2, 2.0
@@ -115,7 +125,8 @@ def rk4(L, C, h=1e-4):
 
 aggs = ['th=atan2(final(node 2, x), -final(node 2, y))', 'w=final(node 2, wz)', 'F=maximum(joint 2, F)',
         'x0=initial(node 2, x)', 'ymin=minimum(node 2, y)', 'vymax=maxabs(node 2, vy)',
-        'vxmean=mean(node 2, vx)', 'speedrms=rms(node 2, speed)', 'twice=2*final(node 2, x)/L']
+        'vxmean=mean(node 2, vx)', 'speedrms=rms(node 2, speed)', 'twice=2*final(node 2, x)/L',
+        'rz=final(joint 2, "rz")', 'X1=final(node 2, "X[1]")']
 for L, C in [(1.0, 0.0), (2.0, 0.5), (0.5, 0.2)]:
     prefix = os.path.join(work, f'phys_{L}_{C}')
     cmd = [exe, '-f', DECK, '-o', prefix, '--format', 'text', '-D', f'L={L}', '-D', f'C={C}', '-D', 'DT=1e-3']
@@ -139,6 +150,9 @@ for L, C in [(1.0, 0.0), (2.0, 0.5), (0.5, 0.2)]:
     close(f'L={L} C={C}: mean vx vs .mov', rep['vxmean'], vx.mean(), 1e-9)
     close(f'L={L} C={C}: rms speed vs .mov', rep['speedrms'], np.sqrt((speed ** 2).mean()), 1e-9)
     close(f'L={L} C={C}: 2 x_end / L (a -D variable in the expression)', rep['twice'], 2 * x[-1] / L, 1e-9)
+    # private data: the hinge's rz is the rotation since the start (TH0), node "X[1]" is x
+    close(f'L={L} C={C}: joint 2 "rz" = final angle - TH0', rep['rz'], rep['th'] - TH0, 1e-9)
+    close(f'L={L} C={C}: node 2 "X[1]" vs .mov x', rep['X1'], x[-1], 1e-9)
 
 # 3. the 200-case sweep
 full = os.path.join(work, 'full')
