@@ -25,6 +25,7 @@ What is checked, and against what:
 6. Job-array slices (--sweep-rows, SLURM_ARRAY_TASK_ID with --rows-per-task) and --sweep-merge:
    merge before the last slice reports the missing rows (exit 3); afterwards the merged
    summary equals a plain sweep's (wall time excepted).
+7. SIGTERM stops the sweep (exit 143) with no case left running; the re-run completes it.
 """
 import csv
 import glob
@@ -284,5 +285,24 @@ if m.returncode != 0 or summary(os.path.join(sliced, 'summary.csv')) != summary(
 if summary(os.path.join(plain, 'summary.csv'))[1:] != ref[1:13]:
     fail('the 12-row sweep differs from the first 12 rows of the 200-row one')
 print('slices + merge: identical to a plain sweep')
+
+# 7. SIGTERM: the sweep stops its running case, records nothing for it, exits 143; a re-run
+# completes (12 rows, stopped after 3)
+term = os.path.join(work, 'term12')
+proc = subprocess.Popen([exe, '--sweep', t12, '-f', DECK, '-o', term, '-D', 'TF=1'] + REPORTS,
+                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+deadline = time.time() + 60
+while len(glob.glob(os.path.join(term, 'case-*.done'))) < 3 and time.time() < deadline:
+    time.sleep(0.005)
+proc.send_signal(signal.SIGTERM)
+out, err = proc.communicate(timeout=60)
+n_term = len(glob.glob(os.path.join(term, 'case-*.done')))
+if proc.returncode != 143 or 'stopped by a signal' not in out or running_cases(term):
+    fail(f'SIGTERM: exit {proc.returncode}, {out} {err}, {running_cases(term)} cases running')
+p = sweep(t12, term)
+if p.returncode != 0 or f'{n_term} already completed' not in p.stdout or \
+        summary(os.path.join(term, 'summary.csv')) != summary(os.path.join(plain, 'summary.csv')):
+    fail(f'restart after SIGTERM: {p.returncode} {p.stdout} {p.stderr}')
+print(f'SIGTERM: exit 143 after {n_term} cases, restart completes')
 
 finish()
