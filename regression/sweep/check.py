@@ -25,6 +25,8 @@ What is checked, and against what:
 6. Job-array slices (--sweep-rows, SLURM_ARRAY_TASK_ID with --rows-per-task) and --sweep-merge:
    merge before the last slice reports the missing rows (exit 3); afterwards the merged
    summary equals a plain sweep's (wall time excepted).
+   scripts/sweep_merge_h5.py stacks the cases' HDF5 files along a case axis (NaN past the end
+   of a shorter case), equal to the case files.
 7. SIGTERM stops the sweep (exit 143) with no case left running; the re-run completes it.
 """
 import csv
@@ -285,6 +287,26 @@ if m.returncode != 0 or summary(os.path.join(sliced, 'summary.csv')) != summary(
 if summary(os.path.join(plain, 'summary.csv'))[1:] != ref[1:13]:
     fail('the 12-row sweep differs from the first 12 rows of the 200-row one')
 print('slices + merge: identical to a plain sweep')
+
+# 6b. one HDF5 file with a case dimension (scripts/sweep_merge_h5.py), cases of unequal length
+try:
+    import h5py
+    uneven = os.path.join(work, 'uneven')
+    sweep(write('uneven.csv', 'L,TF\n1,0.5\n2,1\n'), uneven)
+    merge_h5 = os.path.join(HERE, '..', '..', 'scripts', 'sweep_merge_h5.py')
+    m = subprocess.run(['/usr/bin/python3', merge_h5, uneven], capture_output=True, text=True)
+    with h5py.File(os.path.join(uneven, 'cases.h5'), 'r') as h:
+        X, n = h['nodes/X'][...], h['case/n_rows'][...]
+        ok = m.returncode == 0 and X.shape == (2, 101, 2, 3) and list(n) == [51, 101] and list(h['case/L'][...]) == [1, 2]
+        ok = ok and np.isnan(X[0, 51:]).all() and not np.isnan(X[0, :51]).any()
+        for i in (0, 1):
+            with h5py.File(os.path.join(uneven, f'case-{i + 1}.h5'), 'r') as c:
+                ok = ok and np.array_equal(X[i, :n[i]], c['nodes/X'][...])
+    if not ok:
+        fail(f'sweep_merge_h5.py: {m.returncode} {m.stdout} {m.stderr}')
+    print('sweep_merge_h5.py: cases stacked, the shorter one padded with NaN')
+except ImportError:
+    print('h5py not available: sweep_merge_h5.py not checked')
 
 # 7. SIGTERM: the sweep stops its running case, records nothing for it, exits 143; a re-run
 # completes (12 rows, stopped after 3)
