@@ -76,7 +76,11 @@ std::string csv_field(const std::string& s) {
 }
 
 void write_atomically(const std::string& path, const std::string& text) {
-    std::string tmp = path + ".tmp." + std::to_string(getpid());
+    // Unique per host and process: job-array tasks on several nodes may write the same manifest
+    // into a shared directory at the same time.
+    char host[256] = "host";
+    gethostname(host, sizeof host - 1);
+    std::string tmp = path + ".tmp." + host + "." + std::to_string(getpid());
     {
         std::ofstream o(tmp, std::ios::binary | std::ios::trunc);
         o << text;
