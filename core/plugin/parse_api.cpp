@@ -71,14 +71,20 @@ int keyword(mbs_parser* p, const char* const* choices, int n, const char* what, 
     return guarded(p, [&] {
         Reader& r = reader(p, what);
         std::string list;
+        std::vector<std::string> names;
         for (int i = 0; i < n; ++i) {
             if (r.accept(choices[i])) {
                 *index = i;
                 return;
             }
             list += (i ? ", " : "") + std::string(choices[i]);
+            names.emplace_back(choices[i]);
         }
-        r.error("expected " + str(what) + ": one of " + list);
+        const std::string w = r.peek_word();
+        const std::string near = w.empty() ? std::string{} : closest_match(w, names);
+        const std::string hint = near.empty() ? std::string{} : "did you mean '" + near + "'?";
+        if (n == 1) r.error("expected '" + list + "'", hint);
+        r.error("expected " + str(what) + ": one of " + list, hint);
     });
 }
 

@@ -64,6 +64,26 @@ TEST(ModuleJacobian, AlgebraicUnknown) {
     }
 }
 
+// A module element that evaluates a deck law (3D, generic non-symmetric K and C: the row-major
+// hand-over is checked) scaled by a deck drive (test module parse_probe, `law spring`).
+TEST(ModuleJacobian, ElementWithDeckLaw) {
+    std::string deck =
+        "module load: \"" MBS_MODULE_PARSE_PROBE "\", 1, no, \"x\", alpha, null, eye, eye, null;\n" +
+        deck_head +
+        "begin: control data; structural nodes: 1; rigid bodies: 1; loadable elements: 1; end: control data;\n"
+        "begin: nodes;\n"
+        "  structural: 1, dynamic, 0.1, 0.2, 0.3, euler123, 0.3, -0.2, 0.5, 0.2, 0.1, 0., 0.4, -1.1, 0.7;\n"
+        "end: nodes;\n"
+        "begin: elements;\n"
+        "  body: 1, 1, 2., null, diag, 0.1, 0.2, 0.3;\n"
+        "  user defined: 3, law spring, 1, offset, null, frame, eye, anchor, 0.5, -0.2, 0.1,\n"
+        "      linear viscoelastic generic, matr, 10., 2., -3., 1., 20., 4., 0.5, -2., 30.,\n"
+        "                                   matr, 1., 0.2, 0., -0.3, 2., 0.1, 0.4, 0., 3.,\n"
+        "      gain, sine, 0., 2., 0.5, forever, 1.;\n"
+        "end: elements;\n";
+    expect_exact_jacobian(deck, 1e-6, 3);
+}
+
 // The law in a rod (1D, with damping: both K and C are checked) and in a deformable hinge (3D,
 // strains of order 1 so the cubic term matters).
 TEST(ModuleJacobian, NonlinearSpringLaw) {
