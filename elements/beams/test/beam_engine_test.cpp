@@ -8,6 +8,7 @@
 #include <random>
 
 #include "core/rotations.hpp"
+#include "core/source.hpp"
 #include "parser/test_support.hpp"
 #include "solvers/dae/engine.hpp"
 
@@ -170,6 +171,45 @@ TEST(BeamEngine, PrivateData) {
     }
     for (int k = 0; k < 12; ++k)
         EXPECT_NEAR(rate[k], (ep[k] - em[k]) / (2 * d), 1e-6 * (1 + std::fabs(rate[k]))) << k;
+}
+
+// Errors located at the beam's card: a node without rotations (found by the reader),
+// coincident points (found at set-up).
+std::string engine_error(const std::string& text) {
+    try {
+        Model m = build(text);
+        Engine e(m, "naive");
+    } catch (const InputError& err) {
+        return err.where() + ": " + err.message();
+    }
+    return "no error";
+}
+
+TEST(BeamEngine, SetUpErrors) {
+    const std::string head =
+        deck_head + "begin: control data; structural nodes: 3; beams: 1; end: control data;\n";
+    const std::string law = "linear elastic generic, diag, 1., 1., 1., 1., 1., 1.";
+    std::string msg = engine_error(head +
+                                   "begin: nodes;\n"
+                                   "structural: 1, static, 0., 0., 0., eye, null, null;\n"
+                                   "structural: 2, static displacement, 0.5, 0., 0., null;\n"
+                                   "structural: 3, static, 1., 0., 0., eye, null, null;\n"
+                                   "end: nodes;\nbegin: elements;\n"
+                                   "beam3: 7, 1, null, 2, null, 3, null, eye, " + law +
+                                   ", same, same;\nend: elements;\n");
+    EXPECT_NE(msg.find("t.mbd:10:"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("needs a structural node with rotations, but node 2"), std::string::npos)
+        << msg;
+    msg = engine_error(head +
+                       "begin: nodes;\n"
+                       "structural: 1, static, 0., 0., 0., eye, null, null;\n"
+                       "structural: 2, static, 0., 0., 0., eye, null, null;\n"
+                       "structural: 3, static, 0., 0., 0., eye, null, null;\n"
+                       "end: nodes;\nbegin: elements;\n"
+                       "beam3: 7, 1, null, 2, null, 3, null, eye, " + law + ", same, same;\n"
+                       "end: elements;\n");
+    EXPECT_NE(msg.find("t.mbd:10:"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("coincide at evaluation point I"), std::string::npos) << msg;
 }
 
 }  // namespace
