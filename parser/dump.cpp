@@ -144,6 +144,7 @@ long count_unknowns(const Model& m) {
         {"drive displacement", 3}, {"drive displacement pin", 3}, {"linear velocity", 1},
         {"angular velocity", 1}, {"linear acceleration", 1}, {"angular acceleration", 1}};
     for (const auto& e : m.elements) {
+        if (e.category == "userdefined") n += e.props.get_or<long>("own unknowns", 0);  // modules
         if (e.category != "joint") continue;
         auto it = joint_eqs.find(e.type);
         if (it != joint_eqs.end()) n += it->second;
