@@ -7,7 +7,7 @@ modules/abi_test (built into <build>/lib/mbsolve/abi_test, found through MBSOLVE
   another ABI version (both versions named, init never called), bad `module load:` arguments
   (read by the module through the C parse API, and refused by the module), bad `user defined:`
   arguments, an unknown element type, `user defined` before any module, bad law and drive
-  arguments, --module with a missing module.
+  arguments, --module with a missing module (and --module with an existing one: exit 0).
 """
 import os
 import subprocess
@@ -117,4 +117,14 @@ print(f"{'ok  ' if ok else 'FAIL'} --module nope: exit {p.returncode}")
 if not ok:
     print(p.stderr)
     failures.append('--module')
+# 11. --module that exists: a deck using `user defined: dc motor` without `module load:`
+deck = os.path.join(work, 'cli_module.mbd')
+with open(deck, 'w') as f:
+    f.write(HEAD + MOTOR_MODEL + MOTOR.format(L='0.05'))
+p = subprocess.run([exe, '--check', '--module', 'dc_motor', deck], capture_output=True, text=True)
+ok = p.returncode == 0 and 'userdefined (dc motor): 1' in p.stdout
+print(f"{'ok  ' if ok else 'FAIL'} --module dc_motor: exit {p.returncode}")
+if not ok:
+    print(p.stdout, p.stderr)
+    failures.append('--module dc_motor')
 finish()
