@@ -5,13 +5,11 @@
 // library calls: the HDF5 library (also under NetCDF-4) is not thread-safe.
 #pragma once
 
-#include <condition_variable>
-#include <exception>
 #include <mutex>
 #include <string>
-#include <thread>
 
 #include "output/results.hpp"
+#include "output/worker.hpp"
 
 namespace mbs::output {
 
@@ -49,11 +47,7 @@ protected:
     const SinkOptions& options() const { return opt_; }
 
 private:
-    enum class Job { none, define, write, finish, quit };
-    void run_writer();
-    void post(Job j);      // waits for the writer to be idle, then gives it j
-    void wait_idle();      // waits for the writer to be idle; rethrows its error
-    void hand_off();       // swaps the blocks and posts the full one
+    void hand_off();  // swaps the blocks and posts the full one
 
     const Model* model_;
     std::string path_;
@@ -61,12 +55,7 @@ private:
     std::size_t block_bytes_;
     Results fill_, write_;  // the block being filled, the block being written
     std::string status_;
-    std::thread writer_;
-    std::mutex m_;
-    std::condition_variable cv_;
-    Job job_ = Job::none;
-    bool busy_ = false;
-    std::exception_ptr error_;
+    Worker writer_;
 };
 
 }  // namespace mbs::output

@@ -19,6 +19,13 @@ TextOutput::TextOutput(const Model& m, std::string prefix, bool entities)
 }
 
 TextOutput::~TextOutput() {
+    // Without end() (an exception ended the run): the recorded lines are still written.
+    try {
+        if (worker_.running() && !fill_.lines.empty()) hand_off();
+        worker_.wait_idle();
+    } catch (...) {
+    }
+    worker_.stop();
     for (auto& [k, f] : files_)
         if (f) std::fclose(f);
 }
@@ -80,45 +87,53 @@ void TextOutput::begin(const Engine& e) {
                      d.type.c_str());
     }
     std::fflush(log);
-    std::FILE* out = file("out");
-    std::fprintf(out, "# mbsolve output log\n# Step Time TStep NIter ResErr SolErr SolConv Out\n");
+    out_ = file("out");
+    std::fprintf(out_, "# mbsolve output log\n# Step Time TStep NIter ResErr SolErr SolConv Out\n");
+    std::fflush(out_);
+
+    // Records of one output step at most: the .out line, two lines per node, one per element
+    // (its value count as it reports it now; a larger one later only costs a reallocation).
+    double v[Element::max_output_values];
+    step_lines_ = 1 + 2 * e.nodes().size() + e.elements().size();
+    step_vals_ = 8 + 30 * e.nodes().size();
+    for (const auto& el : e.elements())
+        if (el->output_file() && el->desc().output) step_vals_ += el->output_values(v);
+    // Blocks of about 8 MB, at least two output steps each.
+    const std::size_t steps = std::max<std::size_t>(2, (std::size_t{8} << 20) / (8 * step_vals_));
+    for (Block* b : {&fill_, &write_}) {
+        b->lines.reserve(steps * step_lines_);
+        b->vals.reserve(steps * step_vals_);
+    }
+    last_hand_off_ = std::chrono::steady_clock::now();
+    worker_.start();
 }
 
-void TextOutput::write_nodes(const Engine& e) {
-    std::FILE* mov = nullptr;
-    std::FILE* ine = nullptr;
+void TextOutput::add_line(std::FILE* f, long label, Kind kind, int n, Orientation o) {
+    fill_.lines.push_back(Line{f, label, kind, o, n});
+}
+
+void TextOutput::record_nodes(const Engine& e) {
     const auto& nodes = e.nodes();
+    std::vector<double>& v = fill_.vals;
     for (std::size_t k = 0; k < nodes.size(); ++k) {
         const StructNode& n = nodes[k];
         if (!n.desc().output) continue;
-        if (!mov) mov = file("mov");
-        begin_line(mov, n.label());
-        for (int i = 0; i < 3; ++i) num(n.x[i]);
-        const Orientation od = orientation_[k];
-        if (od == Orientation::matrix) {
-            for (int i = 0; i < 3; ++i)
-                for (int j = 0; j < 3; ++j) num(n.R(i, j));
-        } else {
-            Vec3 a = od == Orientation::vector     ? matrix_to_rotation_vector(n.R)
-                     : od == Orientation::euler313 ? Vec3(matrix_to_euler313(n.R) * (180.0 / M_PI))
-                     : od == Orientation::euler321 ? Vec3(matrix_to_euler321(n.R) * (180.0 / M_PI))
-                                                   : Vec3(matrix_to_euler123(n.R) * (180.0 / M_PI));
-            for (int i = 0; i < 3; ++i) num(a[i]);
-        }
-        for (int i = 0; i < 3; ++i) num(n.xdot[i]);
-        for (int i = 0; i < 3; ++i) num(n.w[i]);
-        end_line();
+        if (!mov_) mov_ = file("mov");
+        add_line(mov_, n.label(), Kind::node, 18, orientation_[k]);
+        v.insert(v.end(), n.x.data(), n.x.data() + 3);
+        v.insert(v.end(), n.R.data(), n.R.data() + 9);  // column-major
+        v.insert(v.end(), n.xdot.data(), n.xdot.data() + 3);
+        v.insert(v.end(), n.w.data(), n.w.data() + 3);
         if (n.is_dynamic() && n.has_rotation()) {
-            if (!ine) ine = file("ine");
-            begin_line(ine, n.label());
-            for (const Vec3* v : {&n.beta, &n.gamma, &n.beta_dot, &n.gamma_dot})
-                for (int i = 0; i < 3; ++i) num((*v)[i]);
-            end_line();
+            if (!ine_) ine_ = file("ine");
+            add_line(ine_, n.label(), Kind::ine, 12);
+            for (const Vec3* m : {&n.beta, &n.gamma, &n.beta_dot, &n.gamma_dot})
+                v.insert(v.end(), m->data(), m->data() + 3);
         }
     }
 }
 
-void TextOutput::write_elements(const Engine& e) {
+void TextOutput::record_elements(const Engine& e) {
     double v[Element::max_output_values];
     const auto& elements = e.elements();
     for (std::size_t j = 0; j < elements.size(); ++j) {
@@ -127,20 +142,75 @@ void TextOutput::write_elements(const Engine& e) {
         if (!ext || !el.desc().output) continue;
         int k = el.output_values(v);
         if (!element_file_[j]) element_file_[j] = file(ext);
-        begin_line(element_file_[j], el.label());
-        for (int i = 0; i < k; ++i) num(v[i]);
-        end_line();
+        add_line(element_file_[j], el.label(), Kind::values, k);
+        fill_.vals.insert(fill_.vals.end(), v, v + k);
     }
 }
 
 void TextOutput::step(const Engine& e, const StepInfo& s) {
-    std::FILE* out = file("out");
-    std::fprintf(out, "Step %ld %.*g %.*g %d %.*g %.*g %d %d\n", s.step, precision_ + 4, s.time,
-                 precision_, s.dt, s.iterations, precision_, s.res_err, precision_, s.sol_err,
-                 s.sol_conv ? 1 : 0, s.output ? 1 : 0);
-    if (!s.output || !entities_) return;
-    write_nodes(e);
-    write_elements(e);
+    if (fill_.lines.size() + step_lines_ > fill_.lines.capacity() ||
+        fill_.vals.size() + step_vals_ > fill_.vals.capacity())
+        hand_off();
+    add_line(out_, s.step, Kind::out, 7);
+    const double info[7] = {s.time,    s.dt,  static_cast<double>(s.iterations),
+                            s.res_err, s.sol_err, s.sol_conv ? 1.0 : 0.0,
+                            s.output ? 1.0 : 0.0};
+    fill_.vals.insert(fill_.vals.end(), info, info + 7);
+    if (s.output && entities_) {
+        record_nodes(e);
+        record_elements(e);
+    }
+    auto now = std::chrono::steady_clock::now();
+    if (now - last_hand_off_ > std::chrono::seconds(1)) hand_off();
+}
+
+void TextOutput::hand_off() {
+    worker_.wait_idle();  // the worker owns write_ until it is idle
+    std::swap(fill_, write_);
+    fill_.lines.clear();
+    fill_.vals.clear();
+    last_hand_off_ = std::chrono::steady_clock::now();
+    worker_.post([this] { write_block(); });
+}
+
+// Worker thread: the block's lines, in the order they were recorded.
+void TextOutput::write_block() {
+    const double* v = write_.vals.data();
+    for (const Line& l : write_.lines) {
+        switch (l.kind) {
+            case Kind::out:
+                std::fprintf(l.f, "Step %ld %.*g %.*g %d %.*g %.*g %d %d\n", l.label, precision_ + 4,
+                             v[0], precision_, v[1], static_cast<int>(v[2]), precision_, v[3],
+                             precision_, v[4], static_cast<int>(v[5]), static_cast<int>(v[6]));
+                break;
+            case Kind::node: {
+                begin_line(l.f, l.label);
+                for (int i = 0; i < 3; ++i) num(v[i]);
+                const Eigen::Map<const Mat3> R(v + 3);
+                if (l.orientation == Orientation::matrix) {
+                    for (int i = 0; i < 3; ++i)
+                        for (int j = 0; j < 3; ++j) num(R(i, j));
+                } else {
+                    const Orientation od = l.orientation;
+                    Vec3 a = od == Orientation::vector     ? matrix_to_rotation_vector(R)
+                             : od == Orientation::euler313 ? Vec3(matrix_to_euler313(R) * (180.0 / M_PI))
+                             : od == Orientation::euler321 ? Vec3(matrix_to_euler321(R) * (180.0 / M_PI))
+                                                           : Vec3(matrix_to_euler123(R) * (180.0 / M_PI));
+                    for (int i = 0; i < 3; ++i) num(a[i]);
+                }
+                for (int i = 12; i < 18; ++i) num(v[i]);
+                end_line();
+                break;
+            }
+            case Kind::ine:
+            case Kind::values:
+                begin_line(l.f, l.label);
+                for (int i = 0; i < l.n; ++i) num(v[i]);
+                end_line();
+                break;
+        }
+        v += l.n;
+    }
 }
 
 std::vector<std::string> TextOutput::files() const {
@@ -150,6 +220,11 @@ std::vector<std::string> TextOutput::files() const {
 }
 
 void TextOutput::end(const Engine&, const std::string& status) {
+    if (worker_.running()) {
+        if (!fill_.lines.empty()) hand_off();
+        worker_.wait_idle();
+        worker_.stop();
+    }
     if (!status.empty()) {
         std::FILE* out = file("out");
         // Continuation lines of the reason are comments too.

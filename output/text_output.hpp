@@ -1,12 +1,20 @@
 // MBDyn-style text output (mbdyn-syntax.md 8): .out (step log), .mov (structural nodes),
 // .ine (momenta of dynamic nodes), .jnt (joints), .frc (forces), .log (model description).
+//
+// The solver's thread only copies each output step's numbers into a preallocated block (a
+// record per line: file, label, values); a worker thread turns full blocks into text while the
+// solver goes on with the other block. A block is handed over when it cannot take another
+// output step, and at least once a second (so `tail -f` of .out follows the run); end() writes
+// the rest and flushes every file.
 #pragma once
 
+#include <chrono>
 #include <cstdio>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "output/worker.hpp"
 #include "solvers/dae/simulation.hpp"
 
 namespace mbs {
@@ -28,16 +36,34 @@ class TextOutput final : public OutputSink {
     std::vector<std::string> files() const;
 
   private:
+    enum class Orientation : unsigned char { euler123, euler313, euler321, vector, matrix };
+    enum class Kind : unsigned char { out, node, ine, values };
+    // One line to write: its values are vals[first, first + n) of the block.
+    struct Line {
+        std::FILE* f;
+        long label;
+        Kind kind;
+        Orientation orientation;  // node lines
+        int n;
+    };
+    struct Block {
+        std::vector<Line> lines;
+        std::vector<double> vals;
+    };
+
     std::FILE* file(const std::string& ext);
-    void write_nodes(const Engine& e);
-    void write_elements(const Engine& e);
+    // Solver's thread: records lines into fill_.
+    void add_line(std::FILE* f, long label, Kind kind, int n, Orientation o = Orientation::matrix);
+    void record_nodes(const Engine& e);
+    void record_elements(const Engine& e);
+    void hand_off();
+    // Worker thread: formats write_.
+    void write_block();
     // One line of a file: the label, then " value" per num() (the text of "%.*g", formatted with
     // std::to_chars: no format parsing, no locale), written with one fwrite by end_line().
     void begin_line(std::FILE* f, long label);
     void num(double v);
     void end_line();
-
-    enum class Orientation : unsigned char { euler123, euler313, euler321, vector, matrix };
 
     const Model* model_;
     std::string prefix_;
@@ -47,6 +73,14 @@ class TextOutput final : public OutputSink {
     std::map<std::string, std::FILE*> files_;
     std::vector<Orientation> orientation_;  // per node, from its card (begin())
     std::vector<std::FILE*> element_file_;  // per element, opened at its first output
+    std::FILE* out_ = nullptr;
+    std::FILE* mov_ = nullptr;
+    std::FILE* ine_ = nullptr;
+    Block fill_, write_;
+    std::size_t step_lines_ = 0, step_vals_ = 0;  // bounds of one output step's records
+    std::chrono::steady_clock::time_point last_hand_off_;
+    output::Worker worker_;
+    // Worker thread only.
     std::FILE* line_file_ = nullptr;
     int line_len_ = 0;
     char line_[4096];
