@@ -12,6 +12,9 @@ Runs and tolerances:
     iterations did not converge".
  3. Newton-Raphson with 50 iterations converges to the same root (1e-12 m) and needs at least
     twice the line search's iterations (observed 14 against 4).
+ 3b. the same card at its Newton settings (LS = 0) writes the same .mov, bit for bit, as
+    `nonlinear solver: newton raphson` (MBDyn's manual: lambda min 1 and the checks off give
+    Newton-Raphson).
  4. `lambda min` 0.5 (LMIN): the backtracking needs lambda = 0.025, so the step stops, exit 3,
     "lambda reached its minimum" (`abort at lambda min`, MBDyn's default).
  5. `print convergence info, yes` prints one line per iteration on stderr.
@@ -47,6 +50,18 @@ def expect(what, cond):
         failures.append(what)
 
 
+with open(deck) as f:
+    text = f.read()
+
+
+def variant(name, old, new):
+    assert old in text, old
+    path = os.path.join(work, name + '.mbd')
+    with open(path, 'w') as f:
+        f.write(text.replace(old, new))
+    return path
+
+
 ls = Run(exe, deck, work, 'ls')
 close('line search: mass y [m]', ls.rows('mov', 2)[-1, 2], y_ref, 1e-12)
 it_ls = step1_iterations(ls)
@@ -60,20 +75,18 @@ it_nr = step1_iterations(nr)
 print(f'iterations of the load step: line search {it_ls}, Newton-Raphson {it_nr}')
 expect('Newton-Raphson needs at least twice the iterations of the line search', it_nr >= 2 * it_ls)
 
+# The card at its Newton settings is Newton-Raphson: same iterations, same numbers.
+i0 = text.index('    nonlinear solver: line search,')
+i1 = text.index('\n', text.index('max iterations, 200;'))
+p = variant('newton', text[i0:i1], '    nonlinear solver: newton raphson;')
+nr_card = subprocess.run([exe, '--quiet', '-f', p, '-o', os.path.join(work, 'newton'), '-D', 'MAXIT=50'],
+                         capture_output=True, text=True)
+with open(os.path.join(work, 'newton.mov')) as f1, open(nr.prefix + '.mov') as f2:
+    same = f1.read() == f2.read()
+expect('LS = 0 gives the same .mov as nonlinear solver: newton raphson (bit for bit)', nr_card.returncode == 0 and same)
+
 lmin = Run(exe, deck, work, 'lmin', {'LMIN': 0.5}, expect_rc=3)
 expect('lambda min 0.5: stops with "lambda reached its minimum"', 'lambda reached its minimum' in lmin.stderr)
-
-with open(deck) as f:
-    text = f.read()
-
-
-def variant(name, old, new):
-    assert old in text, old
-    path = os.path.join(work, name + '.mbd')
-    with open(path, 'w') as f:
-        f.write(text.replace(old, new))
-    return path
-
 
 p = variant('print', 'max iterations, 200;', 'max iterations, 200, print convergence info, yes;')
 out = subprocess.run([exe, '--quiet', '-f', p, '-o', os.path.join(work, 'print')], capture_output=True, text=True)
