@@ -127,6 +127,9 @@ class Element {
     void set_first_dof(int i) { first_dof_ = i; }
     int first_dof() const { return first_dof_; }
 
+    // Initial values of the own unknowns (after numbering; y and y' are zero before).
+    virtual void initialize(double* /*y*/, double* /*yp*/) const {}
+
     // --- which phases the element takes part in
     virtual bool in_assembly() const { return false; }
 

@@ -528,6 +528,7 @@ void Builder::count(DeckReader& r, const std::string& counter, const SourceLoc& 
     auto it = st_.model.declared_counts.find(counter);
     if (it != st_.model.declared_counts.end()) declared = it->second;
     long n = ++st_.defined_counts[counter];
+    if (counter == "bind") return;  // bind cards are not counted in control data (MBDyn)
     if (counter == "gravity") {
         if (!st_.model.control.has("gravity")) throw InputError(at, "gravity card without 'gravity;' in control data", "add 'gravity;' to control data");
         if (n > 1) throw InputError(at, "gravity is defined twice");

@@ -1,7 +1,8 @@
 // Runtime of the drive callers fed by model data instead of time (mbdyn-syntax.md 7; readers
 // in private_data_drives.cpp):
 //   dof      f(y_i) with y_i a node's unknown (order 0) or its derivative (order 1)
-//   node     f(d) with d a node's private datum (structural: node_private_data.hpp)
+//   node     f(d) with d a node's private datum (structural: node_private_data.hpp; abstract
+//            and parameter nodes: "x" [, "xP"], elements/nodes/scalar_nodes.cpp)
 //   element  f(d) with d an element's private datum (Element::private_data)
 // The datum is read at the current Newton iterate: the engine updates the node kinematics
 // before each residual, and the drive reads the engine's unknown vectors (DriveEnv::data). Names
@@ -16,6 +17,7 @@
 #include "core/element.hpp"
 #include "core/source.hpp"
 #include "elements/drives/runtime_util.hpp"
+#include "elements/genels/scalar_dof.hpp"
 #include "elements/nodes/node_private_data.hpp"
 
 namespace mbs::drives {
@@ -83,6 +85,9 @@ int datum_index(const DriveSpec& d, const std::string& owner, int count, Name na
     return 0;
 }
 
+DrivePtr make_element_datum(const DriveSpec& d, const DriveEnv& env, const Element* el,
+                            const std::string& owner);
+
 DrivePtr make_element(const DriveSpec& d, const DriveEnv& env) {
     const ModelData& m = data(d, env);
     const auto ref = d.params.get<EntityRef>("element");
@@ -93,6 +98,21 @@ DrivePtr make_element(const DriveSpec& d, const DriveEnv& env) {
     if (!el)
         throw InputError(d.loc, owner + " has no run-time element to read private data from",
                          "it must be defined before the drive caller and take part in the run");
+    return make_element_datum(d, env, el, owner);
+}
+
+// Scalar nodes (abstract, parameter) are elements: their private data ("x", "xP").
+const Element& scalar_node(const DriveSpec& d, const DriveEnv& env, const EntityRef& ref) {
+    const Element* e = genels::find_scalar_node(env, ref);
+    if (!e)
+        throw InputError(d.loc, "drive caller '" + d.type + "' on " + ref.category +
+                                    " nodes is not supported at run time yet");
+    return *e;
+}
+
+DrivePtr make_element_datum(const DriveSpec& d, const DriveEnv& env, const Element* el,
+                            const std::string& owner) {
+    const ModelData& m = data(d, env);
     const int i = datum_index(d, owner, el->private_data_count(),
                               [el](int k) { return std::string(el->private_data_name(k)); });
     const std::vector<double>*y = m.y, *yp = m.yp;
@@ -102,7 +122,11 @@ DrivePtr make_element(const DriveSpec& d, const DriveEnv& env) {
 
 DrivePtr make_node(const DriveSpec& d, const DriveEnv& env) {
     const ModelData& m = data(d, env);
-    const StructNode& n = struct_node(d, m, d.params.get<EntityRef>("node"));
+    const auto ref = d.params.get<EntityRef>("node");
+    if (ref.category != "structural")
+        return make_element_datum(d, env, &scalar_node(d, env, ref),
+                                  ref.category + " node " + std::to_string(ref.label));
+    const StructNode& n = struct_node(d, m, ref);
     const std::string owner = "structural node " + std::to_string(n.label());
     int i = -1;
     if (const auto* s = d.params.find("string")) {
@@ -125,12 +149,27 @@ DrivePtr make_node(const DriveSpec& d, const DriveEnv& env) {
 // order 1 its derivative (velocity, g').
 DrivePtr make_dof(const DriveSpec& d, const DriveEnv& env) {
     const ModelData& m = data(d, env);
-    const StructNode& n = struct_node(d, m, d.params.get<EntityRef>("node"));
-    const long index = d.params.get<long>("index");
+    const auto ref = d.params.get<EntityRef>("node");
     const long order = d.params.get_or<long>("order", 0L);
     if (order == 2)
         throw InputError(d.loc, "dof drive callers of order 2 (accelerations) are not supported",
                          "accelerations are not unknowns of the time integrator");
+    if (ref.category != "structural") {
+        // Scalar node: its one unknown; an algebraic value sits in the y' slot.
+        const Element& e = scalar_node(d, env, ref);
+        if (e.own_dofs() != 1)
+            throw InputError(d.loc, ref.category + " node " + std::to_string(ref.label) +
+                                        " has no degrees of freedom");
+        const bool alg = e.own_dof_order(0) == DofOrder::algebraic;
+        if (alg && order == 1)
+            throw InputError(d.loc, ref.category + " node " + std::to_string(ref.label) +
+                                        " is algebraic: it has no derivative");
+        const Element* ep = &e;
+        const std::vector<double>* v = order == 0 && !alg ? m.y : m.yp;
+        return datum_drive([ep, v] { return (*v)[ep->first_dof()]; }, d, env);
+    }
+    const StructNode& n = struct_node(d, m, ref);
+    const long index = d.params.get<long>("index");
     if (n.is_dummy())
         throw InputError(d.loc, "structural node " + std::to_string(n.label()) +
                                     " is a dummy node: it has no dofs",

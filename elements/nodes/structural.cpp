@@ -134,10 +134,16 @@ void read_scalar(Reader& r, EntityDesc& e) {
     if (e.category != "hydraulic") e.props.set("derivative", xp0);
 }
 
-// parameter: L, [value,] x0;  (the element/sample-and-hold/strain-gage forms need bind)
+// parameter: L, {[value,] x0 | element};  (`element`: the value comes from a `bind` card;
+// the sample-and-hold and strain-gage forms are not supported)
 void read_parameter(Reader& r, EntityDesc& e) {
-    if (r.peek("element") || r.peek("sample and hold") || r.peek("beam strain gage"))
-        r.error("this parameter node form needs 'bind', which is not supported yet", "use 'parameter: L, value, x0;'");
+    if (r.accept("element")) {
+        e.props.set("element", true);
+        return;
+    }
+    if (r.peek("sample and hold") || r.peek("beam strain gage"))
+        r.error("this parameter node form is not supported yet",
+                "use 'parameter: L, value, x0;' or 'parameter: L, element;' with a 'bind' card");
     r.accept("value");
     e.props.set("value", r.real("parameter value"));
 }

@@ -35,6 +35,7 @@ void Engine::build_nodes() {
     nodes_.reserve(mn.size());
     for (std::size_t i = 0; i < mn.size(); ++i) {
         const EntityDesc& d = mn[i];
+        if (d.category == "abstract" || d.category == "parameter") continue;  // elements, below
         if (d.category != "structural")
             error(d, "'" + d.category + "' nodes are not supported by the time integrator yet",
                   "only structural nodes can be simulated in this version");
@@ -97,6 +98,10 @@ void Engine::build_elements() {
             if (!f) throw std::logic_error("automatic structural element is not registered");
             elements_.push_back((*f)(n.desc(), *this));
         }
+    // Scalar nodes with a runtime (abstract, parameter: elements/nodes/) own their unknowns.
+    for (const EntityDesc& d : model_->nodes)
+        if (const ElementFactoryFn* f = find_element_factory("node", d.category))
+            if (auto el = (*f)(d, *this)) elements_.push_back(std::move(el));
     for (const EntityDesc& d : model_->elements) {
         const ElementFactoryFn* f = find_element_factory(d.category, d.type);
         if (!f) {
@@ -138,6 +143,7 @@ void Engine::number_dofs() {
     y.assign(n_, 0.0);
     yp.assign(n_, 0.0);
     for (auto& n : nodes_) n.initialize(y.data(), yp.data());
+    for (auto& e : elements_) e->initialize(y.data(), yp.data());
 }
 
 void Engine::build_pattern() {

@@ -1,0 +1,191 @@
+// Runtime genels on scalar dofs and abstract forces (mbdyn-syntax.md 5.4, 5.5; readers in
+// genel.cpp and elements/forces/abstract_force.cpp). A dof is the unknown of an abstract node
+// or a position component of a structural node (scalar_dof.hpp): q = its value x (order 0) or
+// derivative x' (order 1), with dq/dy' = s (dCoef for a differential value, else 1).
+//
+// genel clamp, <dof>, <f>: one multiplier lambda (algebraic):
+//   dof row:  + lambda                          own row:  (f(t) - q) / s
+//   J(dof row, lambda) = 1,  J(own row, dof) = -1    (the row is scaled like position
+//   constraints, so its Jacobian row carries no dCoef; DESIGN.md 3).
+// genel spring support, <dof>, <1D law> [, position, x0]: F = law(x - x0, x') on the value of a
+// differential dof (tension positive, so it pulls x back to x0):
+//   dof row:  - F          J(dof, dof) = -(K dCoef + C)
+// genel mass, <dof>, <m(t)>: one differential unknown v, the dof's rate:
+//   dof row:  - m v'       (inertia)         own row:  x' - v
+//   J(dof, v) = -m,  J(own, dof) = 1,  J(own, v) = -dCoef;  v(0) = x'(0).
+//   (The m'(t) v term of d(m v)/dt is left out: the mass drive scales the inertia only.)
+// force, abstract, <dof>, <f>:               dof row: + f(t)
+// force, abstract internal, <dof 1>, <dof 2>, <f>: dof 1 row + f, dof 2 row - f.
+// None takes part in the initial assembly (their rows are frozen there).
+#include "core/constitutive_law.hpp"
+#include "core/registry.hpp"
+#include "elements/genels/scalar_dof.hpp"
+
+namespace mbs {
+namespace {
+
+using genels::ScalarDof;
+using M11 = Eigen::Matrix<double, 1, 1>;
+
+class Clamp final : public Element {
+public:
+    Clamp(const EntityDesc& d, ScalarDof q, int order, DrivePtr f)
+        : Element(d), q_(std::move(q)), order_(order), f_(std::move(f)) {}
+    int own_dofs() const override { return 1; }
+    std::string own_dof_name(int) const override {
+        return order_ ? "imposed derivative" : "imposed value";
+    }
+    void declare(PatternBuilder& p) override {
+        b_[0] = p.block(q_.index(), 1, first_dof(), 1);
+        b_[1] = p.block(first_dof(), 1, q_.index(), 1);
+    }
+    void residual(const StepContext& c, const StateView& s, double* r) const override {
+        const double lam = s.yp[first_dof()];
+        r[q_.index()] += lam;
+        const double q = order_ ? q_.derivative(s) : q_.value(s);
+        const double sc = order_ ? 1.0 : q_.dvalue(c);
+        r[first_dof()] += (f_->value(c.time) - q) / sc;
+    }
+    void jacobian(const StepContext&, const StateView&, Jacobian& J) const override {
+        J.add(b_[0], M11::Constant(1.0));
+        J.add(b_[1], M11::Constant(-1.0));
+    }
+    void after_step(const StepContext&, const StateView&) override { f_->after_step(); }
+
+private:
+    ScalarDof q_;
+    int order_;
+    DrivePtr f_;
+    BlockId b_[2] = {-1, -1};
+};
+
+class SpringSupport final : public Element {
+public:
+    SpringSupport(const EntityDesc& d, ScalarDof q, double x0, LawPtr<1> law)
+        : Element(d), q_(std::move(q)), x0_(x0), law_(std::move(law)) {}
+    void declare(PatternBuilder& p) override { b_ = p.block(q_.index(), 1, q_.index(), 1); }
+    void residual(const StepContext& c, const StateView& s, double* r) const override {
+        M11 F, K, C;
+        eval(c.time, s, F, K, C);
+        r[q_.index()] -= F[0];
+    }
+    void jacobian(const StepContext& c, const StateView& s, Jacobian& J) const override {
+        M11 F, K, C;
+        eval(c.time, s, F, K, C);
+        const double dx = q_.dvalue(c);
+        J.add(b_, M11::Constant(-(K(0, 0) * dx + (c.phase == Phase::assembly ? 0.0 : C(0, 0)))));
+    }
+    void after_step(const StepContext& c, const StateView& s) override {
+        law_->after_step(M11::Constant(q_.value(s) - x0_), M11::Constant(q_.derivative(s)),
+                         c.time);
+    }
+
+private:
+    void eval(double t, const StateView& s, M11& F, M11& K, M11& C) const {
+        law_->eval(M11::Constant(q_.value(s) - x0_), M11::Constant(q_.derivative(s)), t, F, K, C);
+    }
+    ScalarDof q_;
+    double x0_;
+    LawPtr<1> law_;
+    BlockId b_ = -1;
+};
+
+class Mass final : public Element {
+public:
+    Mass(const EntityDesc& d, ScalarDof q, DrivePtr m)
+        : Element(d), q_(std::move(q)), m_(std::move(m)) {}
+    int own_dofs() const override { return 1; }
+    DofOrder own_dof_order(int) const override { return DofOrder::differential; }
+    std::string own_dof_name(int) const override { return "rate"; }
+    void initialize(double* y, double* yp) const override { y[first_dof()] = yp[q_.index()]; }
+    void declare(PatternBuilder& p) override {
+        b_[0] = p.block(q_.index(), 1, first_dof(), 1);
+        b_[1] = p.block(first_dof(), 1, q_.index(), 1);
+        b_[2] = p.block(first_dof(), 1, first_dof(), 1);
+    }
+    void residual(const StepContext& c, const StateView& s, double* r) const override {
+        const int v = first_dof();
+        r[q_.index()] -= m_->value(c.time) * s.yp[v];
+        r[v] += q_.derivative(s) - s.y[v];
+    }
+    void jacobian(const StepContext& c, const StateView&, Jacobian& J) const override {
+        J.add(b_[0], M11::Constant(-m_->value(c.time)));
+        J.add(b_[1], M11::Constant(1.0));
+        J.add(b_[2], M11::Constant(-c.dCoef));
+    }
+    void after_step(const StepContext&, const StateView&) override { m_->after_step(); }
+
+private:
+    ScalarDof q_;
+    DrivePtr m_;
+    BlockId b_[3] = {-1, -1, -1};
+};
+
+class AbstractForce final : public Element {
+public:
+    AbstractForce(const EntityDesc& d, ScalarDof q1, const ScalarDof* q2, DrivePtr f)
+        : Element(d), q1_(std::move(q1)), internal_(q2 != nullptr), f_(std::move(f)) {
+        if (q2) q2_ = *q2;
+    }
+    void declare(PatternBuilder&) override {}
+    void residual(const StepContext& c, const StateView&, double* r) const override {
+        const double f = f_->value(c.time);
+        r[q1_.index()] += f;
+        if (internal_) r[q2_.index()] -= f;
+    }
+    void jacobian(const StepContext&, const StateView&, Jacobian&) const override {}
+    void after_step(const StepContext&, const StateView&) override { f_->after_step(); }
+
+private:
+    ScalarDof q1_, q2_;
+    bool internal_;
+    DrivePtr f_;
+};
+
+DrivePtr drive(const EntityDesc& d, const char* key, BuildContext& ctx) {
+    return make_drive(*d.props.get<std::shared_ptr<const DriveSpec>>(key), ctx.drive_env());
+}
+
+std::unique_ptr<Element> make_clamp(const EntityDesc& d, BuildContext& ctx) {
+    ScalarDof q = genels::resolve_dof(ctx, d);
+    const int order = genels::dof_order(d);
+    if (order == 1 && q.algebraic)
+        ctx.error(d, q.what + " is algebraic: it has no derivative to impose");
+    return std::make_unique<Clamp>(d, std::move(q), order, drive(d, "drive", ctx));
+}
+
+std::unique_ptr<Element> make_spring_support(const EntityDesc& d, BuildContext& ctx) {
+    ScalarDof q = genels::resolve_dof(ctx, d);
+    if (q.algebraic)
+        ctx.error(d, "genel spring support needs a differential dof; " + q.what + " is algebraic");
+    LawEnv env{ctx.drive_env()};
+    auto law = make_law<1>(*d.props.get<std::shared_ptr<const LawSpec>>("law"), env);
+    return std::make_unique<SpringSupport>(d, std::move(q), d.props.get_or<double>("position", 0.0),
+                                           std::move(law));
+}
+
+std::unique_ptr<Element> make_mass(const EntityDesc& d, BuildContext& ctx) {
+    ScalarDof q = genels::resolve_dof(ctx, d);
+    if (q.algebraic) ctx.error(d, "genel mass needs a differential dof; " + q.what + " is algebraic");
+    return std::make_unique<Mass>(d, std::move(q), drive(d, "mass", ctx));
+}
+
+std::unique_ptr<Element> make_abstract_force(const EntityDesc& d, BuildContext& ctx) {
+    ScalarDof q = genels::resolve_dof(ctx, d);
+    return std::make_unique<AbstractForce>(d, std::move(q), nullptr, drive(d, "drive", ctx));
+}
+
+std::unique_ptr<Element> make_abstract_internal(const EntityDesc& d, BuildContext& ctx) {
+    ScalarDof q1 = genels::resolve_dof(ctx, d, "1"), q2 = genels::resolve_dof(ctx, d, "2");
+    return std::make_unique<AbstractForce>(d, std::move(q1), &q2, drive(d, "drive", ctx));
+}
+
+}  // namespace
+
+MBS_REGISTER_ELEMENT_RUNTIME("genel", "clamp", make_clamp);
+MBS_REGISTER_ELEMENT_RUNTIME("genel", "spring support", make_spring_support);
+MBS_REGISTER_ELEMENT_RUNTIME("genel", "mass", make_mass);
+MBS_REGISTER_ELEMENT_RUNTIME("force", "abstract", make_abstract_force);
+MBS_REGISTER_ELEMENT_RUNTIME("force", "abstract internal", make_abstract_internal);
+
+}  // namespace mbs

@@ -1,0 +1,142 @@
+// Runtime scalar nodes (mbdyn-syntax.md 4.2), built by the engine as elements that own their
+// unknowns (factories registered as "node" + category):
+//   abstract: L, [algebraic|differential], [value, x0 [, derivative, xp0]];
+//     one unknown x (differential: x in y, x' in y'; algebraic: x in the y' slot). The node adds
+//     nothing to its equation: the genels and abstract forces connected to it do. Output (.abs,
+//     as MBDyn's abstract nodes): label, x, x'. Private data "x" and (differential) "xP".
+//   parameter: L, {[value,] x0 | element};
+//     no unknown; its value "x" is the constant x0, or the element private datum bound to it by
+//     `bind: elem_label, elem_type, node_label, {string, "name" | index, i};` (MBDyn's bind),
+//     read at the current iterate. The `node` drive caller reads it.
+#include <string>
+
+#include "core/registry.hpp"
+#include "core/source.hpp"
+#include "elements/genels/scalar_dof.hpp"
+
+namespace mbs {
+namespace {
+
+class AbstractNode final : public Element {
+public:
+    explicit AbstractNode(const EntityDesc& d) : Element(d) {
+        algebraic_ = d.props.get_or<std::string>("kind", "differential") == "algebraic";
+        x_ = d.props.get_or<double>("value", 0.0);
+        xp_ = algebraic_ ? 0.0 : d.props.get_or<double>("derivative", 0.0);
+    }
+    int own_dofs() const override { return 1; }
+    DofOrder own_dof_order(int) const override {
+        return algebraic_ ? DofOrder::algebraic : DofOrder::differential;
+    }
+    std::string own_dof_name(int) const override { return "value"; }
+    void initialize(double* y, double* yp) const override {
+        if (algebraic_) {
+            yp[first_dof()] = x_;
+        } else {
+            y[first_dof()] = x_;
+            yp[first_dof()] = xp_;
+        }
+    }
+    void declare(PatternBuilder&) override {}
+    void residual(const StepContext&, const StateView&, double*) const override {}
+    void jacobian(const StepContext&, const StateView&, Jacobian&) const override {}
+    void after_step(const StepContext&, const StateView& s) override {
+        x_ = algebraic_ ? s.yp[first_dof()] : s.y[first_dof()];
+        xp_ = algebraic_ ? 0.0 : s.yp[first_dof()];
+    }
+    const char* output_file() const override { return "abs"; }
+    int output_values(double* v) const override {
+        v[0] = x_, v[1] = xp_;
+        return 2;
+    }
+    int private_data_count() const override { return algebraic_ ? 1 : 2; }
+    const char* private_data_name(int i) const override { return i == 0 ? "x" : "xP"; }
+    double private_data(int i, const StateView& s) const override {
+        if (i == 1) return s.yp[first_dof()];
+        return algebraic_ ? s.yp[first_dof()] : s.y[first_dof()];
+    }
+
+private:
+    bool algebraic_;
+    double x_, xp_;
+};
+
+class ParameterNode final : public Element {
+public:
+    explicit ParameterNode(const EntityDesc& d) : Element(d) {
+        value_ = d.props.get_or<double>("value", 0.0);
+    }
+    bool bound_form() const { return desc().props.get_or<bool>("element", false); }
+    void bind(const Element& e, int i) { src_ = &e, idx_ = i; }
+    bool is_bound() const { return src_ != nullptr; }
+    // Called once all elements (and binds) are built.
+    void declare(PatternBuilder&) override {
+        if (bound_form() && !src_)
+            throw InputError(desc().loc, "parameter node " + std::to_string(label()) +
+                                             " is declared 'element' but no 'bind' card binds it");
+    }
+    void residual(const StepContext&, const StateView&, double*) const override {}
+    void jacobian(const StepContext&, const StateView&, Jacobian&) const override {}
+    int private_data_count() const override { return 1; }
+    const char* private_data_name(int) const override { return "x"; }
+    double private_data(int, const StateView& s) const override {
+        return src_ ? src_->private_data(idx_, s) : value_;
+    }
+
+private:
+    double value_;
+    const Element* src_ = nullptr;
+    int idx_ = 0;
+};
+
+std::unique_ptr<Element> make_abstract(const EntityDesc& d, BuildContext&) {
+    return std::make_unique<AbstractNode>(d);
+}
+std::unique_ptr<Element> make_parameter(const EntityDesc& d, BuildContext&) {
+    return std::make_unique<ParameterNode>(d);
+}
+
+// bind: the element's datum (resolved by name or index now) becomes the node's value. Adds no
+// element of its own.
+std::unique_ptr<Element> make_bind(const EntityDesc& d, BuildContext& ctx) {
+    const ModelData& m = ctx.drive_env().data;
+    const auto eref = d.props.get<EntityRef>("element");
+    const auto nref = d.props.get<EntityRef>("node");
+    const std::string owner = eref.category + " " + std::to_string(eref.label);
+    const Element* el = nullptr;
+    ParameterNode* node = nullptr;
+    for (const auto& e : *m.elements) {
+        if (e->label() == eref.label && e->desc().category == eref.category) el = e.get();
+        if (e->label() == nref.label && e->desc().category == "parameter")
+            node = dynamic_cast<ParameterNode*>(e.get());
+    }
+    if (!el) ctx.error(d, owner + " has no run-time element to bind");
+    if (!node) ctx.error(d, "parameter node " + std::to_string(nref.label) + " does not exist");
+    if (!node->bound_form())
+        ctx.error(d, "parameter node " + std::to_string(nref.label) + " has a value of its own",
+                  "declare it as 'parameter: " + std::to_string(nref.label) + ", element;'");
+    if (node->is_bound())
+        ctx.error(d, "parameter node " + std::to_string(nref.label) + " is already bound");
+    int i = -1;
+    if (const auto* s = d.props.find("string")) {
+        i = el->private_data_index(std::get<std::string>(*s));
+        if (i < 0)
+            ctx.error(d, owner + " has no private datum \"" + std::get<std::string>(*s) + "\"");
+    } else {
+        long k = d.props.get<long>("index");
+        if (k > el->private_data_count())
+            ctx.error(d, owner + " has " + std::to_string(el->private_data_count()) +
+                             " private data, index " + std::to_string(k) + " is out of range");
+        i = static_cast<int>(k - 1);
+    }
+    node->bind(*el, i);
+    return nullptr;
+}
+
+}  // namespace
+
+MBS_REGISTER_ELEMENT_RUNTIME("node", "abstract", make_abstract);
+MBS_REGISTER_ELEMENT_RUNTIME("node", "parameter", make_parameter);
+MBS_REGISTER_ELEMENT_RUNTIME("bind", "", make_bind);
+
+}  // namespace mbs
