@@ -47,6 +47,7 @@
 #include <array>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "core/constitutive_law.hpp"
 #include "core/rotations.hpp"
@@ -238,7 +239,47 @@ class Deformable final : public Element {
         return n;
     }
 
+    // Private data (MBDyn's deformable hinge / displacement joint / joint), local frames, at the
+    // current iterate and the clock's time: dx..dz = e_d, rx..rz = theta, vx..vz = ed,
+    // wx..wz = omega, Fx..Fz and Mx..Mz the law's force and moment (the .jnt columns 2-7).
+    // Hinges have r, w, M; displacement joints d, v, F; deformable joints all six; the axial
+    // joint rz, wz, Mz.
+    int private_data_count() const override { return static_cast<int>(data_.size()); }
+    const char* private_data_name(int i) const override { return all_names()[data_[i]]; }
+    double private_data(int i, const StateView&) const override {
+        const Kin k = kinematics();
+        const int j = data_[i], g = j / 3, c = j % 3;
+        if (g < 2) return k.e[3 * g + c];
+        if (g < 4) return k.ed[3 * (g - 2) + c];
+        Vec6 fl;
+        Mat6 Kl, Cl;
+        local_law(k, clock_ ? clock_->time : 0.0, fl, Kl, Cl);
+        return fl[3 * (g - 4) + c];
+    }
+    void set_clock(const SimClock* c) { clock_ = c; }
+
   private:
+    static const char* const* all_names() {
+        static const char* const nm[18] = {"dx", "dy", "dz", "rx", "ry", "rz", "vx", "vy", "vz",
+                                           "wx", "wy", "wz", "Fx", "Fy", "Fz", "Mx", "My", "Mz"};
+        return nm;
+    }
+    static std::vector<int> data_list() {
+        std::vector<int> v;
+        for (int g = 0; g < 6; ++g) {
+            const bool rot = g % 2 == 1 || g == 5;  // r, w, M
+            const bool lin = g == 0 || g == 2 || g == 4;  // d, v, F
+            if (Md == Mode::axial) {
+                if (rot) v.push_back(3 * g + 2);
+            } else if (Md == Mode::joint || (hinge && rot) || (!hinge && lin)) {
+                for (int c = 0; c < 3; ++c) v.push_back(3 * g + c);
+            }
+        }
+        return v;
+    }
+    const std::vector<int> data_ = data_list();
+    const SimClock* clock_ = nullptr;
+
     Kin kinematics() const {
         Kin k;
         const StructNode &n1 = *n_[0], &n2 = *n_[1];
@@ -323,7 +364,9 @@ std::unique_ptr<Element> make_deformable(const EntityDesc& d, BuildContext& ctx)
     const std::string od = d.props.get_or<std::string>(
         "orientation description",
         ctx.model().control.get_or<std::string>("default orientation", "euler123"));
-    return std::make_unique<Deformable<N, Md>>(d, nodes, f, Rh, std::move(law), parse_od(od));
+    auto el = std::make_unique<Deformable<N, Md>>(d, nodes, f, Rh, std::move(law), parse_od(od));
+    el->set_clock(ctx.drive_env().clock);
+    return el;
 }
 
 }  // namespace

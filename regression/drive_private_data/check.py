@@ -20,6 +20,8 @@ node private data) and `dof`.
    joint's private data px..pz, Fx..Fz, wx..wz and rx..rz: equal to the .jnt columns of the
    same joint (relative position 14-16, local force 2-4, relative angular velocity 23-25,
    rotation vector 17-19) to 1e-9.
+3b. input-examples/deformable_hinge.mbd likewise: rx..rz, wx..wz, Mx..Mz equal the .jnt
+   relative rotation vector (14-16), angular velocity (17-19) and local moment (5-7), 1e-9.
 4. Bad input: an unknown datum name and an acceleration datum exit 2 with file:line:col.
 """
 import math
@@ -121,6 +123,26 @@ same('total joint Fx..Fz = .jnt 2-4', r.rows('frc', 22)[:, 2:5], jnt[:, 1:4])
 same('total joint wx..wz = .jnt 23-25', r.rows('frc', 23)[:, 2:5], jnt[:, 22:25])
 same('total joint rx..rz = .jnt 17-19', r.rows('frc', 24)[:, 2:5], jnt[:, 16:19])
 close('the slider moves (max |pz| > 0.1 m)', float(np.abs(jnt[:, 15]).max() > 0.1), 1.0, 0)
+
+# --- 3b. deformable hinge private data against its .jnt columns
+text = open(os.path.join(EXAMPLES, 'deformable_hinge.mbd')).read()
+cards = ''.join(
+    f"    force: {lab}, absolute, 9, position, null, component, " +
+    ', '.join(f'element, 1, joint, string, "{n}{c}", direct' for c in 'xyz') + ';\n'
+    for lab, n in ((21, 'r'), (22, 'w'), (23, 'M')))
+text = text.replace('    joints: 2;', '    joints: 3;\n    forces: 3;', 1)
+text = text.replace('    structural nodes: 2;', '    structural nodes: 3;', 1)
+text = text.replace('end: nodes;', '    structural: 9, static, null, eye, null, null;\nend: nodes;', 1)
+text = text.replace('    body: 1,', '    joint: 9, clamp, 9, node, node;\n' + cards + '    body: 1,', 1)
+deck = os.path.join(work, 'deformable_hinge_data.mbd')
+with open(deck, 'w') as f:
+    f.write(text)
+r = Run(exe, deck, work, 'deformable_hinge_data')
+jnt = r.rows('jnt', 1)
+same('deformable hinge rx..rz = .jnt 14-16', r.rows('frc', 21)[:, 2:5], jnt[:, 13:16])
+same('deformable hinge wx..wz = .jnt 17-19', r.rows('frc', 22)[:, 2:5], jnt[:, 16:19])
+same('deformable hinge Mx..Mz = .jnt 5-7', r.rows('frc', 23)[:, 2:5], jnt[:, 4:7])
+close('the hinge turns (max |M| > 1 N m)', float(np.abs(jnt[:, 4:7]).max() > 1), 1.0, 0)
 
 # --- 4. bad input
 text = open(probe).read()
