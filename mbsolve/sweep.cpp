@@ -1,7 +1,9 @@
 // Parameter sweeps: plan (table, reports, rows), cases as child processes, completion records,
-// the serial scheduler, summaries and --sweep-merge. The MPI scheduler is in sweep_mpi.cpp.
+// the serial scheduler, summaries and --sweep-merge. The MPI scheduler is in sweep_mpi.cpp, a
+// module loaded here (MpiSession) only under an MPI launcher.
 #include "mbsolve/sweep.hpp"
 
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/prctl.h>
@@ -433,17 +435,82 @@ void case_child_setup() {
     if (std::to_string(getppid()) != parent) std::_Exit(143);  // parent gone before prctl
 }
 
+namespace {
+
+// The case operations the MPI module calls back.
+class PlanRunner final : public CaseRunner {
+public:
+    explicit PlanRunner(const Plan& p) : p_(p) {}
+    Record run(int row) override { return run_case(p_, row); }
+    pid_t spawn(int row) override { return spawn_case(p_, row); }
+    Record collect(int row, int ws, double wall_s) override { return collect_case(p_, row, ws, wall_s); }
+    std::string to_text(const Record& r) override { return record_text(r); }
+    bool from_text(const std::string& text, Record& r) override { return parse_record(text, r); }
+    double now() override { return now_s(); }
+
+private:
+    const Plan& p_;
+};
+
+const char* env_any(std::initializer_list<const char*> names) {
+    for (const char* n : names)
+        if (const char* v = std::getenv(n)) return v;
+    return nullptr;
+}
+
+}  // namespace
+
+bool MpiSession::launched_by_mpi() { return env_any({"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"}) != nullptr; }
+
+bool MpiSession::launched_with_several_ranks() {
+    for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_STEP_NUM_TASKS"}) {
+        const char* s = std::getenv(v);
+        if (s && std::atoi(s) > 1) return true;
+    }
+    return false;
+}
+
+// libmbs_sweep_mpi.so: next to the executable (build tree), else in the installed library
+// folder (MBS_SWEEP_MPI_RELDIR, relative to the executable's folder).
+MpiSession::MpiSession() {
+    if (!launched_by_mpi()) return;
+    std::error_code ec;
+    fs::path dir = fs::read_symlink("/proc/self/exe", ec).parent_path();
+    std::string errors;
+    void* h = nullptr;
+    for (const fs::path& f : {dir / "libmbs_sweep_mpi.so", dir / MBS_SWEEP_MPI_RELDIR / "libmbs_sweep_mpi.so"}) {
+        if (!fs::exists(f, ec)) continue;
+        // RTLD_GLOBAL: OpenMPI loads its own components later, and they need libmpi's symbols.
+        h = dlopen(f.c_str(), RTLD_NOW | RTLD_GLOBAL);
+        if (h) break;
+        errors += std::string(" ") + dlerror();
+    }
+    auto open = h ? reinterpret_cast<MpiOpenFn>(dlsym(h, "mbs_sweep_mpi_open")) : nullptr;
+    if (!open) {
+        if (!launched_with_several_ranks()) return;  // mpirun -n 1: plain mode will do
+        throw std::invalid_argument(
+            "this mbsolve has no MPI support (libmbs_sweep_mpi.so not found or not loadable:" +
+            (errors.empty() ? std::string(" build with cmake -DMBS_MPI=ON and OpenMPI") : errors) +
+            "); under mpirun every rank would run the whole sweep: run it without mpirun, or split it "
+            "with --sweep-rows / --rows-per-task");
+    }
+    backend_.reset(open(&g_sweep_stop));
+}
+
 int run(const cli::Options& opt, const char* argv0) {
-    MpiSession mpi;
+    std::unique_ptr<MpiSession> session;
+    try {
+        session = std::make_unique<MpiSession>();
+    } catch (const std::exception& e) {
+        const char* r = env_any({"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"});
+        if (!r || std::string(r) == "0") std::cerr << "mbsolve: error: " << e.what() << "\n";
+        return 2;
+    }
+    MpiSession& mpi = *session;
     bool lead = mpi.rank() == 0;
     Plan p;
     int code = 0;
     try {
-        if (!mpi.active() && MpiSession::launched_with_several_ranks())
-            throw std::invalid_argument(
-                "this mbsolve was built without MPI (cmake -DMBS_MPI=ON needs OpenMPI): "
-                "under mpirun every rank would run the whole sweep; run it without mpirun, or "
-                "split it with --sweep-rows / --rows-per-task");
         p = make_plan(opt, argv0);
         if (!slice(opt, p.rows(), p.first, p.last)) {
             if (lead && !p.quiet)
@@ -485,7 +552,8 @@ int run(const cli::Options& opt, const char* argv0) {
     };
     int ran = 0;
     if (mpi.active()) {
-        ran = mpi.schedule(p, todo, report);
+        PlanRunner runner(p);
+        ran = mpi.schedule(runner, todo, report);
     } else {
         for (int row : todo) {
             if (g_sweep_stop != 0) break;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "mbsolve/sweep_record.hpp"
 #include "mbsolve/sweep_report.hpp"
 #include "mbsolve/sweep_table.hpp"
 
@@ -32,18 +33,6 @@ struct Plan {
     int rows() const { return static_cast<int>(table.rows.size()); }
 };
 
-struct Record {
-    int row = 0;
-    std::string status;  // ok, failed, error, crashed; "interrupted": no record is written
-    int exit_code = 0;   // exit status, or the signal number for crashed
-    long steps = 0;
-    double wall_s = 0.0;
-    std::vector<std::string> reports;  // formatted %.17g
-    std::string error;
-    std::string signature;
-    int rank = 0;  // the MPI rank that ran the case (0 in plain mode); in the record, not the summary
-    bool recorded() const { return status != "interrupted"; }
-};
 
 std::string case_prefix(const Plan& p, int row);
 std::string record_text(const Record& r);

@@ -1,9 +1,11 @@
-// MPI scheduler of sweeps (MBS_MPI). Rank 0 hands out rows one at a time: to itself (its case
-// runs as a child process, so rank 0 keeps answering while it runs) and to every other rank
-// that sends a request. A request carries the record of the rank's previous case, and rank 0
+// MPI scheduler of sweeps: the module libmbs_sweep_mpi.so (MBS_MPI), loaded by mbsolve for a
+// sweep under an MPI launcher (sweep_mpi.hpp). Rank 0 hands out rows one at a time: to itself
+// (its case runs as a child process, so rank 0 keeps answering while it runs) and to every
+// other rank that sends a request. A request carries the record of the rank's previous case, and rank 0
 // alone writes records and the summary. Ranks wait with MPI_Test and short sleeps rather than
 // in blocking MPI calls, which spin on the CPU in OpenMPI and would take a core from the cases.
 #include <mpi.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <time.h>
 
@@ -16,6 +18,8 @@
 namespace mbs::sweep {
 
 namespace {
+
+volatile std::sig_atomic_t* g_stop = nullptr;  // the sweep's signal flag
 
 constexpr int kTagResult = 1;  // rank -> 0: the record of the previous case ("" at first)
 constexpr int kTagRow = 2;     // 0 -> rank: the next row, or -1 when there are no more
@@ -31,46 +35,43 @@ bool sleepy_wait(MPI_Request* req) {
         int flag = 0;
         MPI_Test(req, &flag, MPI_STATUS_IGNORE);
         if (flag) return true;
-        if (g_sweep_stop != 0) return false;
+        if (*g_stop != 0) return false;
         nap();
     }
 }
 
-bool launched() {
-    for (const char* v : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"})
-        if (std::getenv(v)) return true;
-    return false;
-}
-
-}  // namespace
-
-MpiSession::MpiSession() {
-    if (!launched()) return;
-    MPI_Init(nullptr, nullptr);
-    active_ = true;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
-    MPI_Comm_size(MPI_COMM_WORLD, &size_);
-}
-
-MpiSession::~MpiSession() {
-    if (!active_) return;
-    // Stopped by a signal: the launcher is stopping every rank; MPI_Finalize could wait forever
-    // for a rank that is already gone.
-    if (g_sweep_stop != 0) return;
-    int done = 0;
-    MPI_Finalized(&done);
-    if (!done) MPI_Finalize();
-}
-
-bool MpiSession::launched_with_several_ranks() {
-    for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_STEP_NUM_TASKS"}) {
-        const char* s = std::getenv(v);
-        if (s && std::atoi(s) > 1) return true;
+class Backend final : public MpiBackend {
+public:
+    Backend() {
+        MPI_Init(nullptr, nullptr);
+        MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+        MPI_Comm_size(MPI_COMM_WORLD, &size_);
     }
-    return false;
-}
+    ~Backend() override {
+        // Stopped by a signal: the launcher is stopping every rank; MPI_Finalize could wait
+        // forever for a rank that is already gone.
+        if (*g_stop != 0) return;
+        int done = 0;
+        MPI_Finalized(&done);
+        if (!done) MPI_Finalize();
+    }
+    int rank() const override { return rank_; }
+    int size() const override { return size_; }
+    int schedule(CaseRunner& runner, const std::vector<int>& todo,
+                 const std::function<void(const Record&)>& done) override;
+    int finish(int code) override {
+        MPI_Request req;
+        MPI_Ibcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD, &req);
+        sleepy_wait(&req);
+        return code;
+    }
 
-int MpiSession::schedule(const Plan& p, const std::vector<int>& todo, const std::function<void(const Record&)>& done) {
+private:
+    int rank_ = 0, size_ = 1;
+};
+
+int Backend::schedule(CaseRunner& runner, const std::vector<int>& todo,
+                      const std::function<void(const Record&)>& done) {
     if (rank_ != 0) {
         std::string msg;
         for (;;) {
@@ -81,9 +82,9 @@ int MpiSession::schedule(const Plan& p, const std::vector<int>& todo, const std:
             MPI_Irecv(&row, 1, MPI_INT, 0, kTagRow, MPI_COMM_WORLD, &req);
             if (!sleepy_wait(&req)) return 0;
             if (row < 0) return 0;
-            Record r = run_case(p, row);
+            Record r = runner.run(row);
             r.rank = rank_;
-            msg = record_text(r);
+            msg = runner.to_text(r);
         }
     }
     std::deque<int> pending(todo.begin(), todo.end());
@@ -93,7 +94,7 @@ int MpiSession::schedule(const Plan& p, const std::vector<int>& todo, const std:
     double own_t0 = 0.0;
     for (;;) {
         bool busy = false;
-        if (g_sweep_stop != 0) {
+        if (*g_stop != 0) {
             if (own > 0) {
                 int ws = 0;
                 kill(own, SIGTERM);
@@ -104,8 +105,8 @@ int MpiSession::schedule(const Plan& p, const std::vector<int>& todo, const std:
         if (own < 0 && !pending.empty()) {
             own_row = pending.front();
             pending.pop_front();
-            own_t0 = now_s();
-            own = spawn_case(p, own_row);
+            own_t0 = runner.now();
+            own = runner.spawn(own_row);
             busy = true;
         }
         int flag = 0;
@@ -117,7 +118,7 @@ int MpiSession::schedule(const Plan& p, const std::vector<int>& todo, const std:
             std::string buf(static_cast<std::size_t>(n), '\0');
             MPI_Recv(buf.data(), n, MPI_CHAR, st.MPI_SOURCE, kTagResult, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
             Record r;
-            if (n > 0 && parse_record(buf, r)) {
+            if (n > 0 && runner.from_text(buf, r)) {
                 done(r);
                 ++ran;
             }
@@ -135,7 +136,7 @@ int MpiSession::schedule(const Plan& p, const std::vector<int>& todo, const std:
         if (own > 0) {
             int ws = 0;
             if (waitpid(own, &ws, WNOHANG) == own) {
-                done(collect_case(p, own_row, ws, now_s() - own_t0));
+                done(runner.collect(own_row, ws, runner.now() - own_t0));
                 ++ran;
                 own = -1;
                 busy = true;
@@ -146,12 +147,11 @@ int MpiSession::schedule(const Plan& p, const std::vector<int>& todo, const std:
     }
 }
 
-int MpiSession::finish(int code) {
-    if (!active_) return code;
-    MPI_Request req;
-    MPI_Ibcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD, &req);
-    sleepy_wait(&req);
-    return code;
+}  // namespace
+
+extern "C" MpiBackend* mbs_sweep_mpi_open(volatile std::sig_atomic_t* stop) {
+    g_stop = stop;
+    return new Backend();
 }
 
 }  // namespace mbs::sweep
