@@ -101,6 +101,27 @@ void Results::init(const Model& m, const Engine& e, int capacity, std::size_t ma
         q("f", 3, "N", "local", "force (drive value) in the force orientation of node 1", 0),
         q("m", 3, "Nm", "local", "couple (drive value) in the moment orientation of node 1", 3)};
 
+    // Beams: the columns of their .act lines, internal force and moment at each evaluation
+    // point in the section frame (mbdyn-syntax.md 8: elem.beam.<L>.F_I, M_I [, F_II, M_II]).
+    auto beam_group = [&](const char* name, int points) {
+        Group g = load_group(name, "elem.beam");
+        static const char* fnames[2] = {"F_I", "F_II"};
+        static const char* mnames[2] = {"M_I", "M_II"};
+        static const char* fdesc[2] = {
+            "internal force at evaluation point I, section frame (axial, shear 2, shear 3)",
+            "internal force at evaluation point II, section frame (axial, shear 2, shear 3)"};
+        static const char* mdesc[2] = {
+            "internal moment at evaluation point I, section frame (torsion, bending 2, bending 3)",
+            "internal moment at evaluation point II, section frame (torsion, bending 2, bending 3)"};
+        for (int i = 0; i < points; ++i) {
+            g.quantities.push_back(q(fnames[i], 3, "N", "local", fdesc[i], 6 * i));
+            g.quantities.push_back(q(mnames[i], 3, "Nm", "local", mdesc[i], 6 * i + 3));
+        }
+        return g;
+    };
+    Group beams3 = beam_group("beam3", 2);
+    Group beams2 = beam_group("beam2", 1);
+
     Vec3 f, mm, F, M;
     for (std::size_t j = 0; j < e.elements().size(); ++j) {
         const Element& el = *e.elements()[j];
@@ -115,9 +136,13 @@ void Results::init(const Model& m, const Engine& e, int capacity, std::size_t ma
             else add_entity(internal ? iforces : forces, d, src);
         } else if (d.category == "couple" && el.output_file()) {
             add_entity(d.type.find("internal") != std::string::npos ? icouples : couples, d, src);
+        } else if ((d.category == "beam3" || d.category == "beam") && el.output_file()) {
+            add_entity(beams3, d, src);
+        } else if (d.category == "beam2" && el.output_file()) {
+            add_entity(beams2, d, src);
         }
     }
-    for (Group* g : {&nodes, &joints, &forces, &iforces, &couples, &icouples, &tforces})
+    for (Group* g : {&nodes, &joints, &forces, &iforces, &couples, &icouples, &tforces, &beams3, &beams2})
         if (g->size() > 0) groups_.push_back(std::move(*g));
 
     std::size_t row_bytes = 4 * sizeof(double);

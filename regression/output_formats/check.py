@@ -122,6 +122,42 @@ for group, L, ncp, cols in cases:
 # The loads are not zero (else the comparison proves little).
 close('|force 10| at the end [N] (ramp: t)', float(np.linalg.norm(h5['forces/F'][-1, 0, :])), t[-1], 1e-12)
 
+# --- beams: .act = F_I(3) M_I(3) [F_II(3) M_II(3)] in the section frame. The beam examples run
+# a few steps with all formats; they write 16 significant digits, so each value is compared
+# relative to its own size: |binary - text| <= 1e-15 |text| (16 digits: at most 5e-16).
+for example, group, points in (('beam_cantilever_vibration.mbd', 'beam3', 2),
+                               ('beam2_cantilever_vibration.mbd', 'beam2', 1)):
+    bprefix = os.path.join(work, group)
+    cmd = [exe, '--quiet', '-f', os.path.join(EXAMPLES, example), '-o', bprefix, '-D', 'TF=2e-3',
+           '--format', 'text,netcdf,hdf5', '--flush-every', '7']
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != 0:
+        sys.exit(f'{" ".join(cmd)}\nexit {p.returncode}\n{p.stdout}{p.stderr}')
+    act = {}
+    with open(bprefix + '.act') as f:
+        for line in f:
+            w = line.split()
+            act.setdefault(int(w[0]), []).append([float(v) for v in w[1:]])
+    with h5py.File(bprefix + '.h5', 'r') as bh, h5py.File(bprefix + '.nc', 'r') as bn:
+        blabels = list(bh[f'{group}/labels'][:])
+        close(f'{group}: beams in HDF5 = beams in .act', len(blabels), len(act), 0)
+        worst_h5 = worst_nc = 0.0
+        for L, rows in act.items():
+            a = np.array(rows)
+            k = blabels.index(L)
+            for i, q in enumerate(('F_I', 'M_I', 'F_II', 'M_II')[:2 * points]):
+                ref = a[:, 3 * i:3 * i + 3]
+                scale = np.maximum(np.abs(ref), 1e-300)
+                worst_h5 = max(worst_h5, float((np.abs(bh[f'{group}/{q}'][:, k, :] - ref) / scale).max()))
+                worst_nc = max(worst_nc, float((np.abs(bn[f'elem.beam.{L}.{q}'][:] - ref) / scale).max()))
+        close(f'{group}: every .act column vs HDF5 (max relative difference)', worst_h5, 0.0, 1e-15)
+        close(f'{group}: every .act column vs NetCDF elem.beam.<L>.F_I ... (max relative difference)',
+              worst_nc, 0.0, 1e-15)
+        # The root section carries the load (else the comparison proves little).
+        close(f'{group}: root bending moment is not zero', 0 if np.abs(np.array(act[1])).max() > 0 else 1, 0, 0)
+        units = bn[f'elem.beam.1.M_I'].attrs['units']
+        close(f'{group}: NetCDF M_I units are Nm', 0 if units in ('Nm', b'Nm') else 1, 0, 0)
+
 # --- netCDF4 (another reader), if installed
 try:
     import netCDF4
