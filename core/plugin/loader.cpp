@@ -246,7 +246,8 @@ void load_module(const std::string& name, const std::vector<std::string>& dirs, 
     std::vector<std::string> tried_dirs;
     std::error_code ec;
     auto try_file = [&](const fs::path& f) {
-        if (found.empty() && fs::is_regular_file(f, ec)) found = fs::absolute(f, ec).lexically_normal().string();
+        if (found.empty() && fs::is_regular_file(f, ec))
+            found = fs::absolute(f, ec).lexically_normal().string();
     };
     if (name.find('/') != std::string::npos) {
         fs::path p(name);
@@ -267,7 +268,8 @@ void load_module(const std::string& name, const std::vector<std::string>& dirs, 
             names += (names.empty() ? "" : ", ") + n;
         throw InputError(at, "cannot find module '" + name + "' (looked for " + names + ")",
                          "searched, in order: " + list +
-                             " (the deck's folder, 'loadable path:', $MBSOLVE_MODULE_PATH, the install's modules)");
+                             " (the deck's folder, 'loadable path:', $MBSOLVE_MODULE_PATH, the "
+                             "install's modules)");
     }
     fs::path canon = fs::weakly_canonical(found, ec);
     if (!ec) found = canon.string();

@@ -144,13 +144,15 @@ int direction_rel(mbs_parser* p, int index, const char* what, double out[3]) {
     });
 }
 int orientation_rel(mbs_parser* p, int index, const char* what, double out[9]) {
-    return guarded(p, [&] { rows(reader(p, what).orientation_rel(connected(p, index), str(what)), out); });
+    return guarded(
+        p, [&] { rows(reader(p, what).orientation_rel(connected(p, index), str(what)), out); });
 }
 int drive(mbs_parser* p, const char* what, int* index) {
     return guarded(p, [&] {
         Reader& r = reader(p, what);
         if (p->context == Ctx::law || p->context == Ctx::module)
-            r.error("a module's " + std::string(p->context == Ctx::law ? "law" : "module load card") +
+            r.error("a module's " +
+                    std::string(p->context == Ctx::law ? "law" : "module load card") +
                     " cannot read drive callers");
         p->drives.push_back(r.drive(str(what)));
         *index = static_cast<int>(p->drives.size() - 1);
@@ -161,7 +163,8 @@ int law(mbs_parser* p, int dim, const char* what, int* index) {
         Reader& r = reader(p, what);
         if (p->context != Ctx::element) r.error("only element cards can read constitutive laws");
         if (dim != 1 && dim != 3 && dim != 6)
-            r.error("module error: constitutive law dimension " + std::to_string(dim) + " (1, 3 or 6)");
+            r.error("module error: constitutive law dimension " + std::to_string(dim) +
+                    " (1, 3 or 6)");
         p->laws.push_back(r.law(dim, str(what)));
         *index = static_cast<int>(p->laws.size() - 1);
     });
@@ -177,8 +180,10 @@ constexpr int max_own = 32;
 
 int own_unknowns(mbs_element_decl* d, int n, const int* differential) {
     if (!d || d->p->error) return MBS_ERROR;
-    if (n < 0 || n > max_own) return error(d->p, ("module error: " + std::to_string(n) + " own unknowns (0 to " +
-                                                  std::to_string(max_own) + ")").c_str());
+    if (n < 0 || n > max_own)
+        return error(d->p, ("module error: " + std::to_string(n) + " own unknowns (0 to " +
+                            std::to_string(max_own) + ")")
+                               .c_str());
     d->rec->n_own = n;
     d->rec->differential.assign(n, 1);
     if (differential)
@@ -197,10 +202,11 @@ std::string module_of(const mbs_host* h) { return h && h->module_name ? h->modul
 }  // namespace
 
 const mbs_parse_api* parse_api() {
-    static const mbs_parse_api api = {at_end,  accept,       keyword,       real,          integer,
-                                      boolean, string,       vec3,          mat3x3,        orientation,
-                                      position, struct_node, position_rel, direction_rel, orientation_rel,
-                                      drive,   law,          error,         failed};
+    static const mbs_parse_api api = {at_end,       accept,        keyword,         real,
+                                      integer,      boolean,       string,          vec3,
+                                      mat3x3,       orientation,   position,        struct_node,
+                                      position_rel, direction_rel, orientation_rel, drive,
+                                      law,          error,         failed};
     return &api;
 }
 
@@ -229,12 +235,12 @@ void read_user_defined(Reader& r, EntityDesc& e) {
     rec.data = data;
     rec.n_nodes = static_cast<int>(p.nodes.size());
     for (auto [a, b] : rec.couple)
-        if (a < -1 || a >= rec.n_nodes || b < -1 || b >= rec.n_nodes || (a == -1 && rec.n_own == 0) ||
-            (b == -1 && rec.n_own == 0)) {
+        if (a < -1 || a >= rec.n_nodes || b < -1 || b >= rec.n_nodes ||
+            (a == -1 && rec.n_own == 0) || (b == -1 && rec.n_own == 0)) {
             if (t->type->free_data) t->type->free_data(data);
             throw InputError(p.card, "module " + module_of(t->host) + ": element type '" + e.type +
-                                         "' declared a coupling of groups " + std::to_string(a) + ", " +
-                                         std::to_string(b) + " that do not exist");
+                                         "' declared a coupling of groups " + std::to_string(a) +
+                                         ", " + std::to_string(b) + " that do not exist");
         }
     const int n_own = rec.n_own;
     long id = add_record(std::move(rec));
@@ -243,8 +249,10 @@ void read_user_defined(Reader& r, EntityDesc& e) {
     e.props.set("own unknowns", static_cast<long>(n_own));
     for (std::size_t k = 0; k < p.nodes.size(); ++k)
         e.props.set("node " + std::to_string(k + 1), EntityRef{"structural", p.nodes[k]->label});
-    for (std::size_t k = 0; k < p.drives.size(); ++k) e.props.set("drive " + std::to_string(k + 1), p.drives[k]);
-    for (std::size_t k = 0; k < p.laws.size(); ++k) e.props.set("law " + std::to_string(k + 1), p.laws[k]);
+    for (std::size_t k = 0; k < p.drives.size(); ++k)
+        e.props.set("drive " + std::to_string(k + 1), p.drives[k]);
+    for (std::size_t k = 0; k < p.laws.size(); ++k)
+        e.props.set("law " + std::to_string(k + 1), p.laws[k]);
 }
 
 void read_plugin_drive(Reader& r, DriveSpec& spec) {
@@ -258,7 +266,8 @@ void read_plugin_drive(Reader& r, DriveSpec& spec) {
     void* data = t->type->read(t->host, &p);
     if (p.error || !data) {
         if (data && t->type->free_data) t->type->free_data(data);
-        p.check(true, "module " + module_of(t->host) + ": drive caller '" + std::string(t->type->name) +
+        p.check(true, "module " + module_of(t->host) + ": drive caller '" +
+                          std::string(t->type->name) +
                           "' could not read its arguments (and gave no reason)");
     }
     spec.params.set("module", module_of(t->host));
@@ -271,9 +280,9 @@ void read_plugin_law(Reader& r, LawSpec& spec) {
     if (!t) r.error("unknown module constitutive law '" + spec.type + "'");
     const int bit = spec.dim == 1 ? MBS_LAW_1D : spec.dim == 3 ? MBS_LAW_3D : MBS_LAW_6D;
     if (!(t->type->dimensions & bit))
-        throw InputError(spec.loc, "constitutive law '" + std::string(t->type->name) + "' (module " +
-                                       module_of(t->host) + ") has no " + std::to_string(spec.dim) +
-                                       "D form");
+        throw InputError(spec.loc, "constitutive law '" + std::string(t->type->name) +
+                                       "' (module " + module_of(t->host) + ") has no " +
+                                       std::to_string(spec.dim) + "D form");
     mbs_parser p;
     p.context = Ctx::law;
     p.r = &r;
@@ -283,7 +292,8 @@ void read_plugin_law(Reader& r, LawSpec& spec) {
     void* data = t->type->read(t->host, &p, spec.dim, &kind);
     if (p.error || !data) {
         if (data && t->type->free_data) t->type->free_data(data);
-        p.check(true, "module " + module_of(t->host) + ": constitutive law '" + std::string(t->type->name) +
+        p.check(true, "module " + module_of(t->host) + ": constitutive law '" +
+                          std::string(t->type->name) +
                           "' could not read its arguments (and gave no reason)");
     }
     const bool el = kind & MBS_LAW_ELASTIC, vi = kind & MBS_LAW_VISCOUS;

@@ -7,7 +7,8 @@
 // the built-in elements:
 //   own columns, differential q_j:  J(:, j) = dr/dqdot_j + dCoef dr/dq_j
 //   own columns, algebraic  q_j:    J(:, j) = dr/dq_j           (the value sits in the y' slot)
-//   node k columns (x, g):          [dr/dv + dCoef dr/dx,  (dr/dw + dCoef dr/dtheta) G + dCoef dr/dw Gd]
+//   node k columns (x, g):          [dr/dv + dCoef dr/dx,  (dr/dw + dCoef dr/dtheta) G + dCoef
+//   dr/dw Gd]
 // which is StructNode::chain() (w = G(g) g', dtheta = G dg) with the row count of the group.
 // Blocks are declared once for the couplings the module declared (all pairs by default); the
 // partial-derivative buffers are allocated here, once, so the Newton loop does not allocate.
@@ -46,20 +47,25 @@ class PluginElement final : public Element, public PluginElementAccess {
         type_ = rec_->type;
         n_own_ = rec_->n_own;
         for (int k = 0; k < rec_->n_nodes; ++k)
-            nodes_.push_back(&ctx.struct_node(d.props.get<EntityRef>("node " + std::to_string(k + 1)), d));
+            nodes_.push_back(
+                &ctx.struct_node(d.props.get<EntityRef>("node " + std::to_string(k + 1)), d));
         for (int k = 1;; ++k) {
             const PropValue* v = d.props.find("drive " + std::to_string(k));
             if (!v) break;
-            drives_.push_back(make_drive(*std::get<std::shared_ptr<const DriveSpec>>(*v), ctx.drive_env()));
+            drives_.push_back(
+                make_drive(*std::get<std::shared_ptr<const DriveSpec>>(*v), ctx.drive_env()));
         }
         for (int k = 1;; ++k) {
             const PropValue* v = d.props.find("law " + std::to_string(k));
             if (!v) break;
             const LawSpec& s = *std::get<std::shared_ptr<const LawSpec>>(*v);
             LawEnv env{ctx.drive_env()};
-            if (s.dim == 1) laws_.emplace_back(make_law<1>(s, env));
-            else if (s.dim == 3) laws_.emplace_back(make_law<3>(s, env));
-            else laws_.emplace_back(make_law<6>(s, env));
+            if (s.dim == 1)
+                laws_.emplace_back(make_law<1>(s, env));
+            else if (s.dim == 3)
+                laws_.emplace_back(make_law<3>(s, env));
+            else
+                laws_.emplace_back(make_law<6>(s, env));
         }
         const int G = groups();
         pair_of_.assign(static_cast<std::size_t>(G) * G, -1);
@@ -96,20 +102,38 @@ class PluginElement final : public Element, public PluginElementAccess {
         state_.nodes = node_state_.data();
         jac_.el = this;
         clock_ = ctx.drive_env().clock;
-        if (type_->private_data && (type_->n_private < 0 || (type_->n_private > 0 && !type_->private_names)))
-            ctx.error(d, "module element type '" + d.type + "' declares private data without names");
+        if (type_->private_data &&
+            (type_->n_private < 0 || (type_->n_private > 0 && !type_->private_names)))
+            ctx.error(d,
+                      "module element type '" + d.type + "' declares private data without names");
         inst_ = type_->create ? type_->create(rec_->data) : rec_->data;
-        if (type_->create && !inst_) ctx.error(d, "module element type '" + d.type + "' could not create its instance");
+        if (type_->create && !inst_)
+            ctx.error(d, "module element type '" + d.type + "' could not create its instance");
     }
     ~PluginElement() override {
         if (type_->create && type_->destroy && inst_) type_->destroy(inst_);
     }
 
     int own_dofs() const override { return n_own_; }
+    void initialize(double* y, double* yp) const override {
+        if (!type_->initial || n_own_ == 0) return;
+        std::fill(q_.begin(), q_.end(), 0.0);
+        std::fill(qdot_.begin(), qdot_.end(), 0.0);
+        type_->initial(inst_, q_.data(), qdot_.data());
+        for (int i = 0; i < n_own_; ++i) {
+            const int k = first_dof() + i;
+            if (rec_->differential[i])
+                y[k] = q_[i], yp[k] = qdot_[i];
+            else
+                yp[k] = q_[i];
+        }
+    }
     DofOrder own_dof_order(int i) const override {
         return rec_->differential[i] ? DofOrder::differential : DofOrder::algebraic;
     }
-    std::string own_dof_name(int i) const override { return "module equation " + std::to_string(i + 1); }
+    std::string own_dof_name(int i) const override {
+        return "module equation " + std::to_string(i + 1);
+    }
 
     void declare(PatternBuilder& p) override {
         for (auto& pr : pairs_) {
@@ -142,8 +166,9 @@ class PluginElement final : public Element, public PluginElementAccess {
             if (pr.cg < 0) {
                 for (int j = 0; j < n_own_; ++j)
                     for (int i = 0; i < pr.nr; ++i)
-                        pr.out(i, j) = rec_->differential[j] ? pr.D[1](i, j) + c.dCoef * pr.D[0](i, j)
-                                                             : pr.D[0](i, j);
+                        pr.out(i, j) = rec_->differential[j]
+                                           ? pr.D[1](i, j) + c.dCoef * pr.D[0](i, j)
+                                           : pr.D[0](i, j);
             } else {
                 // Explicit loops: fixed 3 x 3 factors, no temporaries.
                 const StructNode& n = *nodes_[pr.cg];
@@ -153,7 +178,8 @@ class PluginElement final : public Element, public PluginElementAccess {
                     for (int j = 0; j < 3; ++j) {
                         double g = 0.0;
                         for (int m = 0; m < 3; ++m)
-                            g += (Dw(i, m) + c.dCoef * Dth(i, m)) * n.G(m, j) + c.dCoef * Dw(i, m) * n.Gd(m, j);
+                            g += (Dw(i, m) + c.dCoef * Dth(i, m)) * n.G(m, j) +
+                                 c.dCoef * Dw(i, m) * n.Gd(m, j);
                         pr.out(i, j) = Dv(i, j) + c.dCoef * Dx(i, j);
                         pr.out(i, 3 + j) = g;
                     }
@@ -191,8 +217,8 @@ class PluginElement final : public Element, public PluginElementAccess {
     int private_data_count() const override { return type_->private_data ? type_->n_private : 0; }
     const char* private_data_name(int i) const override { return type_->private_names[i]; }
     double private_data(int i, const StateView& s) const override {
-        StepContext c{clock_ ? clock_->time : run_.time, clock_ ? clock_->timestep : run_.dt, run_.dCoef,
-                      Phase::dynamic};
+        StepContext c{clock_ ? clock_->time : run_.time, clock_ ? clock_->timestep : run_.dt,
+                      run_.dCoef, Phase::dynamic};
         fill(c, s);
         return type_->private_data(inst_, &state_, i);
     }
@@ -223,8 +249,10 @@ class PluginElement final : public Element, public PluginElementAccess {
         run_.time = c.time, run_.dt = c.dt, run_.dCoef = c.dCoef;
         for (int i = 0; i < n_own_; ++i) {
             const int k = first_dof() + i;
-            if (rec_->differential[i]) q_[i] = s.y[k], qdot_[i] = s.yp[k];
-            else q_[i] = s.yp[k], qdot_[i] = 0.0;
+            if (rec_->differential[i])
+                q_[i] = s.y[k], qdot_[i] = s.yp[k];
+            else
+                q_[i] = s.yp[k], qdot_[i] = 0.0;
         }
         for (std::size_t k = 0; k < nodes_.size(); ++k) {
             const StructNode& n = *nodes_[k];
@@ -236,7 +264,9 @@ class PluginElement final : public Element, public PluginElementAccess {
         }
     }
 
-    static const PluginElement& self(const mbs_run* r) { return *static_cast<const PluginElement*>(r->host); }
+    static const PluginElement& self(const mbs_run* r) {
+        return *static_cast<const PluginElement*>(r->host);
+    }
     static double drive_value(const mbs_run* r, int i, double x) {
         const auto& d = self(r).drives_;
         return i >= 0 && i < static_cast<int>(d.size()) ? d[i]->value(x) : 0.0;

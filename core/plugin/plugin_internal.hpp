@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "core/plugin/include/mbsolve/mbsolve_module.h"
 #include "core/constitutive_law.hpp"
 #include "core/element.hpp"
+#include "core/plugin/include/mbsolve/mbsolve_module.h"
 #include "core/reader.hpp"
 
 namespace mbs::plugin {
@@ -76,8 +76,8 @@ struct mbs_parser {
     Context context = Context::module;
     mbs::Reader* r = nullptr;  // null: no arguments (--module)
     std::optional<mbs::InputError> error;
-    mbs::SourceLoc last;        // the argument read last
-    mbs::SourceLoc card;        // the card (for errors without an argument)
+    mbs::SourceLoc last;  // the argument read last
+    mbs::SourceLoc card;  // the card (for errors without an argument)
     std::deque<std::string> strings;
     // element cards
     std::vector<const mbs::EntityDesc*> nodes;

@@ -28,7 +28,9 @@ class PluginDrive final : public Drive {
         if (clock_) run_.time = clock_->time, run_.dt = clock_->timestep;
         return &run_;
     }
-    static const PluginDrive& self(const mbs_run* r) { return *static_cast<const PluginDrive*>(r->host); }
+    static const PluginDrive& self(const mbs_run* r) {
+        return *static_cast<const PluginDrive*>(r->host);
+    }
     static double sub_value(const mbs_run* r, int i, double x) {
         const auto& c = self(r).children_;
         return i >= 0 && i < static_cast<int>(c.size()) ? c[i]->value(x) : 0.0;

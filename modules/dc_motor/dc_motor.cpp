@@ -3,7 +3,8 @@
 //   user defined: L, dc motor, STATOR, ROTOR,
 //       axis, <direction in the stator's frame>,   (the hinge axis; normalised)
 //       resistance, R, inductance, Lm, torque constant, k,
-//       voltage, <drive caller>;                  (V(t) [V])
+//       voltage, <drive caller>                   (V(t) [V])
+//       [, initial current, i0];                  ([A], default 0)
 //
 // State: the armature current i [A], an own differential unknown of the element:
 //   Lm di/dt = V(t) - R i - k omega,     omega = a . (w_rotor - w_stator),   a = R_stator a_s
@@ -30,6 +31,7 @@ namespace {
 struct Motor {
     double a_s[3];  // axis in the stator's frame (unit)
     double R, L, k;
+    double i0;                   // initial current [A]
     int stator, rotor, voltage;  // node connections and drive index
 };
 
@@ -37,11 +39,13 @@ void* read_motor(const mbs_host* h, mbs_parser* p, mbs_element_decl* d) {
     const mbs_parse_api* P = h->parse;
     Motor m{};
     long label = 0;
-    if (P->struct_node(p, "stator node", &m.stator, &label) || P->struct_node(p, "rotor node", &m.rotor, &label))
+    if (P->struct_node(p, "stator node", &m.stator, &label) ||
+        P->struct_node(p, "rotor node", &m.rotor, &label))
         return nullptr;
     int ignored = 0;
     static const char* const kw_axis[] = {"axis"};
-    if (P->keyword(p, kw_axis, 1, "'axis'", &ignored) || P->direction_rel(p, m.stator, "motor axis", m.a_s))
+    if (P->keyword(p, kw_axis, 1, "'axis'", &ignored) ||
+        P->direction_rel(p, m.stator, "motor axis", m.a_s))
         return nullptr;
     double n = std::sqrt(m.a_s[0] * m.a_s[0] + m.a_s[1] * m.a_s[1] + m.a_s[2] * m.a_s[2]);
     if (!(n > 0)) {
@@ -53,13 +57,18 @@ void* read_motor(const mbs_host* h, mbs_parser* p, mbs_element_decl* d) {
     static const char* const kw_l[] = {"inductance"};
     static const char* const kw_k[] = {"torque constant"};
     static const char* const kw_v[] = {"voltage"};
-    if (P->keyword(p, kw_r, 1, "'resistance'", &ignored) || P->real(p, "resistance [ohm]", &m.R)) return nullptr;
-    if (!(m.R >= 0)) return P->error(p, "the resistance must not be negative"), nullptr;
-    if (P->keyword(p, kw_l, 1, "'inductance'", &ignored) || P->real(p, "inductance [H]", &m.L)) return nullptr;
-    if (!(m.L > 0)) return P->error(p, "the inductance must be positive"), nullptr;
-    if (P->keyword(p, kw_k, 1, "'torque constant'", &ignored) || P->real(p, "torque constant [N m/A]", &m.k))
+    if (P->keyword(p, kw_r, 1, "'resistance'", &ignored) || P->real(p, "resistance [ohm]", &m.R))
         return nullptr;
-    if (P->keyword(p, kw_v, 1, "'voltage'", &ignored) || P->drive(p, "voltage", &m.voltage)) return nullptr;
+    if (!(m.R >= 0)) return P->error(p, "the resistance must not be negative"), nullptr;
+    if (P->keyword(p, kw_l, 1, "'inductance'", &ignored) || P->real(p, "inductance [H]", &m.L))
+        return nullptr;
+    if (!(m.L > 0)) return P->error(p, "the inductance must be positive"), nullptr;
+    if (P->keyword(p, kw_k, 1, "'torque constant'", &ignored) ||
+        P->real(p, "torque constant [N m/A]", &m.k))
+        return nullptr;
+    if (P->keyword(p, kw_v, 1, "'voltage'", &ignored) || P->drive(p, "voltage", &m.voltage))
+        return nullptr;
+    if (P->accept(p, "initial current") && P->real(p, "initial current [A]", &m.i0)) return nullptr;
     // One differential unknown (the current); the couplings derived above.
     const mbs_element_decl_api* D = h->decl;
     D->own_unknowns(d, 1, nullptr);
@@ -143,6 +152,8 @@ int output(void* inst, const mbs_element_state* s, double* v, int max) {
     return 6;
 }
 
+void initial(void* inst, double* q, double*) { q[0] = static_cast<const Motor*>(inst)->i0; }
+
 // Private data for drive callers: the current "i", the speed "omega" and the torque "torque".
 double private_data(void* inst, const mbs_element_state* s, int n) {
     const Motor& m = *static_cast<const Motor*>(inst);
@@ -152,9 +163,9 @@ double private_data(void* inst, const mbs_element_state* s, int n) {
 }
 const char* const private_names[] = {"i", "omega", "torque"};
 
-const mbs_element_type dc_motor = {"dc motor", read_motor, free_motor, nullptr, nullptr,
-                                   residual,   jacobian,   nullptr,   output,  3,
-                                   private_names, private_data};
+const mbs_element_type dc_motor = {"dc motor",    read_motor,   free_motor, nullptr, nullptr,
+                                   residual,      jacobian,     nullptr,    output,  3,
+                                   private_names, private_data, initial};
 
 }  // namespace
 

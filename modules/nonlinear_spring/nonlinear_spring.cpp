@@ -21,7 +21,8 @@ void* read_law(const mbs_host* h, mbs_parser* p, int dim, int* kind) {
     (void)dim;
     const mbs_parse_api* P = h->parse;
     Law l;
-    if (P->real(p, "linear stiffness k", &l.k) || P->real(p, "cubic stiffness k3", &l.k3)) return nullptr;
+    if (P->real(p, "linear stiffness k", &l.k) || P->real(p, "cubic stiffness k3", &l.k3))
+        return nullptr;
     if (P->accept(p, "damping")) {
         if (P->real(p, "damping c", &l.c)) return nullptr;
         if (l.c < 0) return P->error(p, "the damping must not be negative"), nullptr;

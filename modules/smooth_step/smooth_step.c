@@ -22,7 +22,8 @@ static void* read_step(const mbs_host* h, mbs_parser* p) {
         P->error(p, "smooth step: the end x1 must be greater than the start x0");
         return NULL;
     }
-    if (P->real(p, "initial value (y0)", &d.y0) || P->real(p, "final value (y1)", &d.y1)) return NULL;
+    if (P->real(p, "initial value (y0)", &d.y0) || P->real(p, "final value (y1)", &d.y1))
+        return NULL;
     smooth_step* out = (smooth_step*)malloc(sizeof *out);
     if (out) *out = d;
     return out;

@@ -20,16 +20,20 @@ std::string load(const char* path) { return std::string("module load: \"") + pat
 // is not a node axis and the voltage varies, so every partial derivative is exercised.
 std::string motor_deck() {
     return load(MBS_MODULE_DC_MOTOR) + deck_head +
-           "begin: control data; structural nodes: 2; rigid bodies: 2; loadable elements: 1; end: control data;\n"
+           "begin: control data; structural nodes: 2; rigid bodies: 2; loadable elements: 1; end: "
+           "control data;\n"
            "begin: nodes;\n"
-           "  structural: 1, dynamic, 0.1, -0.2, 0.3, euler123, 0.3, -0.2, 0.5, null, 0.4, -1.1, 0.7;\n"
-           "  structural: 2, dynamic, 0.5, 0.2, -0.1, euler123, -0.6, 0.1, 0.2, null, 1.3, 0.2, -0.9;\n"
+           "  structural: 1, dynamic, 0.1, -0.2, 0.3, euler123, 0.3, -0.2, 0.5, null, 0.4, -1.1, "
+           "0.7;\n"
+           "  structural: 2, dynamic, 0.5, 0.2, -0.1, euler123, -0.6, 0.1, 0.2, null, 1.3, 0.2, "
+           "-0.9;\n"
            "end: nodes;\n"
            "begin: elements;\n"
            "  body: 1, 1, 2., null, diag, 0.1, 0.2, 0.3;\n"
            "  body: 2, 2, 1., null, diag, 0.3, 0.2, 0.1;\n"
            "  user defined: 7, dc motor, 1, 2, axis, 0.3, -0.5, 0.8,\n"
-           "      resistance, 2., inductance, 0.05, torque constant, 0.7, voltage, sine, 0., 3., 12., forever, 1.;\n"
+           "      resistance, 2., inductance, 0.05, torque constant, 0.7, voltage, sine, 0., 3., "
+           "12., forever, 1.;\n"
            "end: elements;\n";
 }
 
@@ -49,9 +53,11 @@ TEST(ModuleJacobian, DcMotorOtherCoefficient) {
 TEST(ModuleJacobian, AlgebraicUnknown) {
     std::string deck =
         load(MBS_MODULE_PLANE_CONSTRAINT) + deck_head +
-        "begin: control data; structural nodes: 1; rigid bodies: 1; loadable elements: 1; end: control data;\n"
+        "begin: control data; structural nodes: 1; rigid bodies: 1; loadable elements: 1; end: "
+        "control data;\n"
         "begin: nodes;\n"
-        "  structural: 1, dynamic, 0.1, 0.2, 0.3, euler123, 0.3, -0.2, 0.5, 0.2, 0.1, 0., 0.4, -1.1, 0.7;\n"
+        "  structural: 1, dynamic, 0.1, 0.2, 0.3, euler123, 0.3, -0.2, 0.5, 0.2, 0.1, 0., 0.4, "
+        "-1.1, 0.7;\n"
         "end: nodes;\n"
         "begin: elements;\n"
         "  body: 1, 1, 2., null, diag, 0.1, 0.2, 0.3;\n"
@@ -68,11 +74,14 @@ TEST(ModuleJacobian, AlgebraicUnknown) {
 // hand-over is checked) scaled by a deck drive (test module parse_probe, `law spring`).
 TEST(ModuleJacobian, ElementWithDeckLaw) {
     std::string deck =
-        "module load: \"" MBS_MODULE_PARSE_PROBE "\", 1, no, \"x\", alpha, null, eye, eye, null;\n" +
+        "module load: \"" MBS_MODULE_PARSE_PROBE
+        "\", 1, no, \"x\", alpha, null, eye, eye, null;\n" +
         deck_head +
-        "begin: control data; structural nodes: 1; rigid bodies: 1; loadable elements: 1; end: control data;\n"
+        "begin: control data; structural nodes: 1; rigid bodies: 1; loadable elements: 1; end: "
+        "control data;\n"
         "begin: nodes;\n"
-        "  structural: 1, dynamic, 0.1, 0.2, 0.3, euler123, 0.3, -0.2, 0.5, 0.2, 0.1, 0., 0.4, -1.1, 0.7;\n"
+        "  structural: 1, dynamic, 0.1, 0.2, 0.3, euler123, 0.3, -0.2, 0.5, 0.2, 0.1, 0., 0.4, "
+        "-1.1, 0.7;\n"
         "end: nodes;\n"
         "begin: elements;\n"
         "  body: 1, 1, 2., null, diag, 0.1, 0.2, 0.3;\n"
@@ -91,8 +100,10 @@ TEST(ModuleJacobian, NonlinearSpringLaw) {
         load(MBS_MODULE_NONLINEAR_SPRING) + deck_head +
         "begin: control data; structural nodes: 3; rigid bodies: 2; joints: 2; end: control data;\n"
         "begin: nodes;\n"
-        "  structural: 1, dynamic, 0., 0., 0., euler123, 0.2, 0.1, -0.3, 0.1, 0.2, 0.3, 0.5, -0.4, 0.2;\n"
-        "  structural: 2, dynamic, 1.3, 0.2, -0.1, euler123, -0.4, 0.3, 0.2, -0.5, 0.1, 0.2, 0.3, 0.9, -0.2;\n"
+        "  structural: 1, dynamic, 0., 0., 0., euler123, 0.2, 0.1, -0.3, 0.1, 0.2, 0.3, 0.5, -0.4, "
+        "0.2;\n"
+        "  structural: 2, dynamic, 1.3, 0.2, -0.1, euler123, -0.4, 0.3, 0.2, -0.5, 0.1, 0.2, 0.3, "
+        "0.9, -0.2;\n"
         "  structural: 3, static, 0.2, 0.1, 0.1, eye, null, null;\n"
         "end: nodes;\n"
         "begin: elements;\n"

@@ -22,7 +22,8 @@ typedef struct {
 static void log_vec(const mbs_host* h, const char* name, const double* v, int n) {
     char buf[512];
     int k = snprintf(buf, sizeof buf, "probe %s:", name);
-    for (int i = 0; i < n && k < (int)sizeof buf; ++i) k += snprintf(buf + k, sizeof buf - k, " %.17g", v[i]);
+    for (int i = 0; i < n && k < (int)sizeof buf; ++i)
+        k += snprintf(buf + k, sizeof buf - k, " %.17g", v[i]);
     h->log(h, buf);
 }
 
@@ -48,8 +49,8 @@ static void* read_spring(const mbs_host* h, mbs_parser* p, mbs_element_decl* d) 
     return out;
 }
 
-static void eval(const spring* s, const mbs_element_state* st, double F[3], double K[9], double C[9],
-                 double* scale) {
+static void eval(const spring* s, const mbs_element_state* st, double F[3], double K[9],
+                 double C[9], double* scale) {
     const mbs_node_state* n = &st->nodes[s->node];
     double eps[3] = {n->x[0] - s->p[0], n->x[1] - s->p[1], n->x[2] - s->p[2]};
     st->run->law(st->run, s->law, 3, eps, n->v, F, K, C);
@@ -88,8 +89,9 @@ static double private_data(void* inst, const mbs_element_state* st, int i) {
 }
 static const char* const names[] = {"s"};
 
-static const mbs_element_type spring_type = {"law spring", read_spring, free, NULL, NULL, residual,
-                                             jacobian, NULL, output, 1, names, private_data};
+static const mbs_element_type spring_type = {"law spring", read_spring, free,     NULL,
+                                             NULL,         residual,    jacobian, NULL,
+                                             output,       1,           names,    private_data};
 
 MBS_MODULE_ENTRY(host, args) {
     const mbs_parse_api* P = host->parse;
@@ -99,8 +101,9 @@ MBS_MODULE_ENTRY(host, args) {
     double v[3], m[9], R[9], x[3];
     static const char* const choices[] = {"alpha", "beta"};
     char buf[256];
-    if (P->integer(args, "integer", &n) || P->boolean(args, "bool", &b) || P->string(args, "string", &s) ||
-        P->keyword(args, choices, 2, "choice", &k) || P->vec3(args, "vec3", v) || P->mat3x3(args, "mat3x3", m) ||
+    if (P->integer(args, "integer", &n) || P->boolean(args, "bool", &b) ||
+        P->string(args, "string", &s) || P->keyword(args, choices, 2, "choice", &k) ||
+        P->vec3(args, "vec3", v) || P->mat3x3(args, "mat3x3", m) ||
         P->orientation(args, "orientation", R) || P->position(args, "position", x))
         return MBS_ERROR;
     snprintf(buf, sizeof buf, "probe integer %ld bool %d string %s keyword %d", n, b, s, k);

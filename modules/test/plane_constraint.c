@@ -4,8 +4,8 @@
  * Own equation (algebraic, position level): r = n.x - d, with multiplier lambda; force on the
  * node F = -lambda n (so lambda is the reaction along -n). Partials: dr/dx = n^T;
  * dF/dlambda = -n. Output (.usr): lambda and the constraint violation n.x - d. */
-#include <mbsolve/mbsolve_module.h>
 #include <math.h>
+#include <mbsolve/mbsolve_module.h>
 #include <stdlib.h>
 
 typedef struct {
@@ -20,11 +20,13 @@ static void* read_plane(const mbs_host* h, mbs_parser* p, mbs_element_decl* d) {
     static const char* const kw_n[] = {"normal"};
     static const char* const kw_d[] = {"offset"};
     if (h->parse->struct_node(p, "node", &a.node, &label)) return NULL;
-    if (h->parse->keyword(p, kw_n, 1, "'normal'", &k) || h->parse->vec3(p, "plane normal", a.n)) return NULL;
+    if (h->parse->keyword(p, kw_n, 1, "'normal'", &k) || h->parse->vec3(p, "plane normal", a.n))
+        return NULL;
     double len = sqrt(a.n[0] * a.n[0] + a.n[1] * a.n[1] + a.n[2] * a.n[2]);
     if (!(len > 0)) return h->parse->error(p, "the normal must not be zero"), NULL;
     for (k = 0; k < 3; ++k) a.n[k] /= len;
-    if (h->parse->keyword(p, kw_d, 1, "'offset'", &k) || h->parse->real(p, "plane offset", &a.d)) return NULL;
+    if (h->parse->keyword(p, kw_d, 1, "'offset'", &k) || h->parse->real(p, "plane offset", &a.d))
+        return NULL;
     h->decl->own_unknowns(d, 1, &algebraic);
     h->decl->couple(d, MBS_OWN, a.node);
     h->decl->couple(d, a.node, MBS_OWN);
@@ -57,8 +59,8 @@ static int output(void* inst, const mbs_element_state* s, double* v, int max) {
     return 2;
 }
 
-static const mbs_element_type plane_type = {"plane constraint", read_plane, free, NULL, NULL,
-                                            residual, jacobian, NULL, output};
+static const mbs_element_type plane_type = {"plane constraint", read_plane, free, NULL,  NULL,
+                                            residual,           jacobian,   NULL, output};
 
 MBS_MODULE_ENTRY(host, args) {
     (void)args;

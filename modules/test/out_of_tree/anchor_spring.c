@@ -1,8 +1,8 @@
 /* An out-of-tree module: a linear spring from a structural node to a fixed point.
  *   user defined: L, anchor spring, NODE, position, <absolute point>, stiffness, k;
  * Force on the node F = -k (x - p) (no moment); dF/dx = -k I. Output (.usr): |F|. */
-#include <mbsolve/mbsolve_module.h>
 #include <math.h>
+#include <mbsolve/mbsolve_module.h>
 #include <stdlib.h>
 
 typedef struct {
@@ -17,8 +17,11 @@ static void* read_anchor(const mbs_host* h, mbs_parser* p, mbs_element_decl* d) 
     static const char* const kw_pos[] = {"position"};
     static const char* const kw_k[] = {"stiffness"};
     if (h->parse->struct_node(p, "node", &a.node, &label)) return NULL;
-    if (h->parse->keyword(p, kw_pos, 1, "'position'", &i) || h->parse->position(p, "anchor point", a.p)) return NULL;
-    if (h->parse->keyword(p, kw_k, 1, "'stiffness'", &i) || h->parse->real(p, "stiffness", &a.k)) return NULL;
+    if (h->parse->keyword(p, kw_pos, 1, "'position'", &i) ||
+        h->parse->position(p, "anchor point", a.p))
+        return NULL;
+    if (h->parse->keyword(p, kw_k, 1, "'stiffness'", &i) || h->parse->real(p, "stiffness", &a.k))
+        return NULL;
     h->decl->couple(d, a.node, a.node);
     anchor* out = (anchor*)malloc(sizeof *out);
     if (out) *out = a;
@@ -50,8 +53,8 @@ static int output(void* inst, const mbs_element_state* s, double* v, int max) {
     return 1;
 }
 
-static const mbs_element_type anchor_type = {"anchor spring", read_anchor, free, NULL, NULL,
-                                             residual, jacobian, NULL, output};
+static const mbs_element_type anchor_type = {"anchor spring", read_anchor, free, NULL,  NULL,
+                                             residual,        jacobian,    NULL, output};
 
 MBS_MODULE_ENTRY(host, args) {
     (void)args;

@@ -41,9 +41,9 @@ extern "C" {
 #define MBS_ERROR (-1)
 
 typedef struct mbs_host mbs_host;
-typedef struct mbs_parser mbs_parser;       /* the card being read (opaque) */
+typedef struct mbs_parser mbs_parser;             /* the card being read (opaque) */
 typedef struct mbs_element_decl mbs_element_decl; /* what an element declares at read time */
-typedef struct mbs_jacobian mbs_jacobian;   /* where an element writes its derivatives */
+typedef struct mbs_jacobian mbs_jacobian;         /* where an element writes its derivatives */
 
 /* ------------------------------------------------------------------ reading the deck */
 typedef struct mbs_parse_api {
@@ -135,18 +135,18 @@ typedef struct mbs_law_type {
 /* ------------------------------------------------------------------ elements */
 /* Kinematics of a connected structural node (global frame). */
 typedef struct mbs_node_state {
-    double x[3];     /* position [m] */
-    double R[9];     /* orientation, row-major (node frame -> global) */
-    double v[3];     /* velocity [m/s] */
-    double w[3];     /* angular velocity [rad/s] */
+    double x[3]; /* position [m] */
+    double R[9]; /* orientation, row-major (node frame -> global) */
+    double v[3]; /* velocity [m/s] */
+    double w[3]; /* angular velocity [rad/s] */
 } mbs_node_state;
 
 /* What an element callback sees. */
 typedef struct mbs_element_state {
     const mbs_run* run;
-    int n_own;             /* own unknowns (they start at zero) */
-    const double* q;       /* their values (algebraic unknowns too) */
-    const double* qdot;    /* derivatives of differential unknowns (0 for algebraic ones) */
+    int n_own;          /* own unknowns (they start at zero) */
+    const double* q;    /* their values (algebraic unknowns too) */
+    const double* qdot; /* derivatives of differential unknowns (0 for algebraic ones) */
     int n_nodes;
     const mbs_node_state* nodes; /* connected nodes, in connection order */
 } mbs_element_state;
@@ -207,6 +207,9 @@ typedef struct mbs_element_type {
     int n_private;
     const char* const* private_names;
     double (*private_data)(void* instance, const mbs_element_state* s, int i);
+    /* Initial values of the own unknowns: q (for algebraic unknowns, their value) and qdot
+     * (differential unknowns only), both zero on entry. NULL: they start at zero. */
+    void (*initial)(void* instance, double* q, double* qdot);
 } mbs_element_type;
 
 /* ------------------------------------------------------------------ the host */
@@ -243,11 +246,11 @@ struct mbs_host {
 /* The module's entry: mbs_module_abi_version() is read first, then mbs_module_init() is called
  * once per process with the host and the `module load:` card's remaining arguments. It returns
  * MBS_OK, or MBS_ERROR after recording an error (parse->error) or logging why. */
-#define MBS_MODULE_ENTRY(host, args)                                                         \
-    MBS_MODULE_EXTERN_C MBS_MODULE_EXPORT unsigned mbs_module_abi_version(void) {            \
-        return MBS_MODULE_ABI_VERSION;                                                     \
-    }                                                                                      \
-    MBS_MODULE_EXTERN_C MBS_MODULE_EXPORT int mbs_module_init(const mbs_host* host,        \
+#define MBS_MODULE_ENTRY(host, args)                                                \
+    MBS_MODULE_EXTERN_C MBS_MODULE_EXPORT unsigned mbs_module_abi_version(void) {   \
+        return MBS_MODULE_ABI_VERSION;                                              \
+    }                                                                               \
+    MBS_MODULE_EXTERN_C MBS_MODULE_EXPORT int mbs_module_init(const mbs_host* host, \
                                                               mbs_parser* args)
 
 #ifdef __cplusplus
