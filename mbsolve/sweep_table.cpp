@@ -82,7 +82,8 @@ Table read_table(const std::string& path, const std::map<std::string, std::strin
 
     bool header = true;
     int line_no = 0;
-    for (std::size_t b = 0; b < f.text.size();) {
+    // A UTF-8 byte-order mark (spreadsheet exports) is not part of the first name.
+    for (std::size_t b = f.text.rfind("\xEF\xBB\xBF", 0) == 0 ? 3 : 0; b < f.text.size();) {
         std::size_t e = f.text.find('\n', b);
         if (e == std::string::npos) e = f.text.size();
         std::string line = f.text.substr(b, e - b);

@@ -2,9 +2,10 @@
 
 Deck: input-examples/sweep_pendulum.mbd (damped pendulum, `set: ifndef` L, C, TH0, M, TF, DT).
 What is checked, and against what:
-1. Bad tables (unknown variable, wrong column count, non-numeric value, non-integer for an
-   integer variable... the deck has none, so an unknown one) exit 2 with file:line:col and the
-   row and column named, before any case starts (the output directory is not even created).
+1. Bad tables (unknown variable, a deck constant, wrong column count, non-numeric value) exit 2
+   with file:line:col and the row and column named, before any case starts (the output
+   directory is not even created); so do bad --report expressions. A spreadsheet export (byte-
+   order mark, CRLF, spaces, comment lines) is read.
 2. Physics of the reports: three cases at DT = 1e-3 against an independent RK4 integration
    (h = 1e-4) of M L^2 theta'' = -M G L sin(theta) - C theta': final angle (atan2 of the
    final position) within 1e-4 rad, final angular velocity within 2e-4 rad/s, and the largest
@@ -98,6 +99,12 @@ for i, (what, (text, where, msg)) in enumerate(bad.items()):
         fail(f'bad table ({what}): {out} was created (a case may have started)')
 print('bad tables: exit 2 with file:line:col, row and column, no output directory')
 ok_table = write('ok.csv', 'L,C\n1,0\n')
+# a spreadsheet export: byte-order mark, CRLF line ends, spaces, a comment line
+with open(os.path.join(work, 'excel.csv'), 'wb') as f:
+    f.write(b'\xef\xbb\xbfL , C\r\n# comment\r\n 1.5, 0.1 \r\n\r\n')
+p = sweep(os.path.join(work, 'excel.csv'), os.path.join(work, 'excel'))
+if p.returncode != 0 or summary(os.path.join(work, 'excel', 'summary.csv'))[1][:4] != ['1', '1.5', '0.1', 'ok']:
+    fail(f'spreadsheet-style table: exit {p.returncode} {p.stdout} {p.stderr}')
 bad_reports = {'a=final(joint 2, "nope")': 'joint 2 has no private datum \'nope\'',
                'a=final(node 7, x)': 'the deck has no structural node 7',
                'a=maximum(joint 2, Q)': 'unknown joint field \'Q\'',
