@@ -240,34 +240,75 @@ DynamicsStats run_reduced_dynamics(const Model& model, Setup& s, const std::stri
     };
 
     const long nsteps = static_cast<long>(std::llround((tf - t0) / dt));
+    VecX qdd0(nq), qds0(nq), a1(nq), a2(nq), a3(nq), a4(nq), v1(nq), v2(nq), v3(nq), v4(nq);
+    // One RK4 step of the full coordinates (used where J_v is nearly singular), then projection.
+    auto full_step = [&](double t, double tn) {
+        // Stage states are projected onto the constraints first: the multipliers of an
+        // inconsistent state are amplified by 1/sigma^2 near a singular configuration.
+        auto acc = [&](double tt, const VecX& qq, const VecX& vv, VecX& vout, VecX& aout) {
+            s.clock.time = tt;
+            qs = qq;
+            vout = vv;
+            if (!project_state(rm, ws, p, qs, vout, tt, tol))
+                throw ReducedFailure("projection onto the constraints did not converge at t = " + std::to_string(tt));
+            full_accelerations(rm, ws, p, qs, vout, tt, aout);
+        };
+        acc(t, q, qd, v1, a1);
+        acc(t + 0.5 * dt, q + 0.5 * dt * v1, qd + 0.5 * dt * a1, v2, a2);
+        acc(t + 0.5 * dt, q + 0.5 * dt * v2, qd + 0.5 * dt * a2, v3, a3);
+        acc(tn, q + dt * v3, qd + dt * a3, v4, a4);
+        q += dt / 6.0 * (v1 + 2.0 * v2 + 2.0 * v3 + v4);
+        qd += dt / 6.0 * (a1 + 2.0 * a2 + 2.0 * a3 + a4);
+        s.clock.time = tn;
+        if (!project_state(rm, ws, p, q, qd, tn, tol))
+            throw ReducedFailure("projection onto the constraints did not converge at t = " + std::to_string(tn));
+    };
     for (long k = 1; k <= nsteps; ++k) {
         const double t = t0 + static_cast<double>(k - 1) * dt, tn = t0 + static_cast<double>(k) * dt;
-        // Dependent coordinates for the current configuration (best-conditioned J_v).
+        // Dependent coordinates for the current configuration: the best-conditioned J_v, kept
+        // unless the current one has become ten times worse (no flip-flop between equals).
+        bool singular = false;
         if (!p.v.empty()) {
             forward_kinematics(rm, ws, q, ws.zero, ws.zero);
             constraints(rm, ws);
-            const std::vector<int> old = p.v;
-            repartition_columns(rm, ws.J, p);
-            if (p.v != old) {
+            const double current = pivot_ratio_of(ws.J, p);
+            Partition best = p;
+            repartition_columns(rm, ws.J, best);
+            if (best.pivot_ratio > 10.0 * current && best.v != p.v) {
+                p = best;
                 ++st.repartitions;
             }
+            singular = std::max(current, best.pivot_ratio) < singular_pivot_ratio;
         }
-        gather(q, qd, y);
-        qs = q;
-        qds = qd;
-        rate(t, y, k1);
-        ys = y + 0.5 * dt * k1;
-        rate(t + 0.5 * dt, ys, k2);
-        ys = y + 0.5 * dt * k2;
-        rate(t + 0.5 * dt, ys, k3);
-        ys = y + dt * k3;
-        rate(tn, ys, k4);
-        y += dt / 6.0 * (k1 + 2.0 * k2 + 2.0 * k3 + k4);
-        qs = q;
-        scatter(y, tn, qs, qds);
-        q = qs;
-        qd = qds;
-        set_dependent_velocities(rm, ws, p, q, qd, tn);
+        if (singular) {
+            full_step(t, tn);
+            ++st.full_steps;
+        } else {
+            gather(q, qd, y);
+            qs = q;
+            qds = qd;
+            rate(t, y, k1);
+            // Newton for q_v starts from the Taylor prediction q + tau qd + tau^2/2 qdd: near a
+            // bifurcation (two branches crossing) it stays on the branch the motion follows.
+            qdd0 = qdd;
+            auto predict = [&](double tau) { qs = q + tau * qds0 + 0.5 * tau * tau * qdd0; };
+            qds0 = qds;
+            ys = y + 0.5 * dt * k1;
+            predict(0.5 * dt);
+            rate(t + 0.5 * dt, ys, k2);
+            ys = y + 0.5 * dt * k2;
+            predict(0.5 * dt);
+            rate(t + 0.5 * dt, ys, k3);
+            ys = y + dt * k3;
+            predict(dt);
+            rate(tn, ys, k4);
+            y += dt / 6.0 * (k1 + 2.0 * k2 + 2.0 * k3 + k4);
+            predict(dt);
+            scatter(y, tn, qs, qds);
+            q = qs;
+            qd = qds;
+            set_dependent_velocities(rm, ws, p, q, qd, tn);
+        }
         forward_kinematics(rm, ws, q, qd, ws.zero);
         constraints(rm, ws);
         st.max_violation = std::max(st.max_violation, violation(ws));

@@ -40,8 +40,12 @@ void print_tree(const Model& model, const Setup& s, std::ostream& out);
 struct DynamicsStats {
     long steps = 0;
     long repartitions = 0;
+    long full_steps = 0;  // steps taken in full coordinates near singular configurations
     double max_violation = 0.0;  // max |h| over the output steps
 };
+// Below this pivot ratio of the best J_v a step is taken in full coordinates with
+// minimum-norm multipliers and projected onto the constraints (singular configurations).
+constexpr double singular_pivot_ratio = 1e-2;
 DynamicsStats run_reduced_dynamics(const Model& model, Setup& s, const std::string& prefix, double tol = 1e-12);
 
 // Static equilibrium: Newton on F_r(q_u) = 0 (qd = 0, drives held), F_r's Jacobian by central

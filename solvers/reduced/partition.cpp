@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include <Eigen/QR>
 
@@ -82,16 +83,22 @@ bool solve_positions(const ReducedModel& m, Workspace& ws, const Partition& p, V
     }
     MatX Jv(r, r);
     VecX hr(r);
+    // Converged when |h| <= tol after a correction that was itself small: near a singular
+    // configuration a small |h| still leaves q_v off by |h| / sigma_min(J_v) along the weak
+    // direction, which one more (quadratically convergent) iteration removes.
+    double last_step = std::numeric_limits<double>::infinity();
     for (int it = 0; it <= max_iter; ++it) {
         forward_kinematics(m, ws, q, ws.zero, ws.zero);
         constraints(m, ws);
         for (int i = 0; i < r; ++i) hr[i] = ws.h[p.rows[static_cast<std::size_t>(i)]];
-        if (hr.lpNorm<Eigen::Infinity>() <= tol) return true;
-        if (it == max_iter) break;
+        const double hn = hr.lpNorm<Eigen::Infinity>();
+        if (hn <= tol && (last_step <= 1e-10 || hn == 0.0)) return true;
+        if (it == max_iter) return hn <= tol;
         for (int i = 0; i < r; ++i)
             for (int j = 0; j < r; ++j) Jv(i, j) = ws.J(p.rows[static_cast<std::size_t>(i)], p.v[static_cast<std::size_t>(j)]);
         const VecX dq = Jv.partialPivLu().solve(-hr);
         for (int j = 0; j < r; ++j) q[p.v[static_cast<std::size_t>(j)]] += dq[j];
+        last_step = dq.lpNorm<Eigen::Infinity>();
     }
     return false;
 }
@@ -220,6 +227,82 @@ VecX fit_velocities(const ReducedModel& m, Workspace& ws, const VecX& q, const M
     const VecX x = Af.completeOrthogonalDecomposition().solve(b);
     for (std::size_t j = 0; j < fc.size(); ++j) qd[fc[j]] = x[static_cast<int>(j)];
     return qd;
+}
+
+}  // namespace mbs::reduced
+
+namespace mbs::reduced {
+
+double pivot_ratio_of(const MatX& J, const Partition& p) {
+    const auto r = static_cast<int>(p.rows.size());
+    if (r == 0) return 1.0;
+    MatX Jv(r, r);
+    for (int i = 0; i < r; ++i)
+        for (int j = 0; j < r; ++j) Jv(i, j) = J(p.rows[static_cast<std::size_t>(i)], p.v[static_cast<std::size_t>(j)]);
+    Eigen::FullPivLU<MatX> lu(Jv);
+    const double big = std::abs(lu.matrixLU()(0, 0));
+    return big > 0 ? std::abs(lu.matrixLU()(r - 1, r - 1)) / big : 0.0;
+}
+
+void full_accelerations(const ReducedModel& m, Workspace& ws, const Partition& p, const VecX& q, VecX& qd,
+                        double t, VecX& qdd) {
+    const int nq = m.nq(), nc = static_cast<int>(p.c.size()), nh = m.n_constraints;
+    VecX qddc = VecX::Zero(nq);
+    driven_rates(m, p, t, qd, qddc);
+    evaluate(m, ws, q, qd, t);
+    // Rows: loop constraints (J qdd + gamma = 0), then driven coordinates (qdd_c = drive').
+    MatX G = MatX::Zero(nh + nc, nq);
+    VecX g(nh + nc);
+    G.topRows(nh) = ws.J;
+    g.head(nh) = ws.gamma;
+    for (int j = 0; j < nc; ++j) {
+        G(nh + j, p.c[static_cast<std::size_t>(j)]) = 1.0;
+        g[nh + j] = -qddc[p.c[static_cast<std::size_t>(j)]];
+    }
+    Eigen::LDLT<MatX> Ml(ws.M);
+    const MatX MiGt = Ml.solve(G.transpose());
+    const VecX Mitau = Ml.solve(ws.tau);
+    const MatX A = G * MiGt;
+    Eigen::CompleteOrthogonalDecomposition<MatX> cod;
+    cod.setThreshold(1e-10);
+    cod.compute(A);
+    const VecX lambda = cod.solve(G * Mitau - g);
+    qdd = MiGt * lambda - Mitau;
+}
+
+bool project_state(const ReducedModel& m, Workspace& ws, const Partition& p, VecX& q, VecX& qd, double t,
+                   double tol, int max_iter) {
+    const std::vector<int> fc = free_columns(m);
+    const int nf = static_cast<int>(fc.size()), nh = m.n_constraints;
+    MatX Jf(nh, nf);
+    auto jf = [&] {
+        for (int j = 0; j < nf; ++j) Jf.col(j) = ws.J.col(fc[static_cast<std::size_t>(j)]);
+    };
+    Eigen::CompleteOrthogonalDecomposition<MatX> cod;
+    cod.setThreshold(1e-10);
+    bool ok = nh == 0;
+    for (int it = 0; nh > 0 && it <= max_iter; ++it) {
+        forward_kinematics(m, ws, q, ws.zero, ws.zero);
+        constraints(m, ws);
+        if (ws.h.lpNorm<Eigen::Infinity>() <= tol) {
+            ok = true;
+            break;
+        }
+        if (it == max_iter) break;
+        jf();
+        cod.compute(Jf);
+        const VecX dq = cod.solve(-ws.h);
+        for (int j = 0; j < nf; ++j) q[fc[static_cast<std::size_t>(j)]] += dq[j];
+    }
+    VecX dummy = VecX::Zero(m.nq());
+    driven_rates(m, p, t, qd, dummy);
+    if (nh > 0) {
+        jf();
+        cod.compute(Jf);
+        const VecX dqd = cod.solve(ws.J * qd);
+        for (int j = 0; j < nf; ++j) qd[fc[static_cast<std::size_t>(j)]] -= dqd[j];
+    }
+    return ok;
 }
 
 }  // namespace mbs::reduced

@@ -57,3 +57,21 @@ void driven_rates(const ReducedModel& m, const Partition& p, double t, VecX& qd,
 VecX fit_velocities(const ReducedModel& m, Workspace& ws, const VecX& q, const Model& model, double t);
 
 }  // namespace mbs::reduced
+
+namespace mbs::reduced {
+
+// Full-coordinate alternative used near singular configurations (where every J_v is nearly
+// singular): qdd = M^-1 (J^T lambda - tau0) with the multipliers of minimum norm,
+//   (J M^-1 J^T) lambda = J M^-1 tau0 - gamma   (rank-revealing solve, relative threshold 1e-10),
+// driven coordinates as extra rows qdd_c = drive'(t). tau0 = c - Q (inverse dynamics at qdd = 0).
+void full_accelerations(const ReducedModel& m, Workspace& ws, const Partition& p, const VecX& q, VecX& qd,
+                        double t, VecX& qdd);
+// Projection onto the constraint manifold: Newton with the minimum-norm correction
+// dq_f = -J_f^+ h (free coordinates) to |h|_inf <= tol, then qd_f -= J_f^+ (J qd) and the driven
+// rates imposed. Returns false if the positions do not converge.
+bool project_state(const ReducedModel& m, Workspace& ws, const Partition& p, VecX& q, VecX& qd, double t,
+                   double tol, int max_iter = 30);
+// Pivot ratio |smallest/largest| of the full-pivot LU of J_v for the partition's rows and v.
+double pivot_ratio_of(const MatX& J, const Partition& p);
+
+}  // namespace mbs::reduced

@@ -28,8 +28,9 @@ int run_cli(const Model& model, bool tree, const std::string& analysis, const st
             DynamicsStats st = run_reduced_dynamics(model, *s, prefix);
             if (!quiet)
                 std::printf("reduced dynamics (RK4, %zu independent + %zu dependent + %zu driven coordinates): "
-                            "%ld steps, %ld re-partitions, max |h| = %.3g, %.3f s\nwritten: %s.mov %s.out\n",
-                            s->part.u.size(), s->part.v.size(), s->part.c.size(), st.steps, st.repartitions,
+                            "%ld steps (%ld in full coordinates near singular configurations), %ld re-partitions, "
+                            "max |h| = %.3g, %.3f s\nwritten: %s.mov %s.out\n",
+                            s->part.u.size(), s->part.v.size(), s->part.c.size(), st.steps, st.full_steps, st.repartitions,
                             st.max_violation, wall(), prefix.c_str(), prefix.c_str());
         } else if (analysis == "equilibrium") {
             EquilibriumResult r = solve_equilibrium(*s);
