@@ -41,14 +41,14 @@ const StructNode& struct_node(const DriveSpec& d, const ModelData& m, const Enti
 // f(datum): the base of the three drives; Datum is a callable returning the datum.
 template <class Datum>
 class DatumDrive final : public Drive {
-public:
+  public:
     DatumDrive(Datum datum, DrivePtr f) : datum_(std::move(datum)), f_(std::move(f)) {}
     double value(double) const override { return f_->value(datum_()); }
     double deriv(double) const override { return 0.0; }
     bool differentiable() const override { return false; }
     void after_step() const override { f_->after_step(); }
 
-private:
+  private:
     Datum datum_;
     DrivePtr f_;
 };
@@ -116,8 +116,11 @@ DrivePtr make_element_datum(const DriveSpec& d, const DriveEnv& env, const Eleme
     const int i = datum_index(d, owner, el->private_data_count(),
                               [el](int k) { return std::string(el->private_data_name(k)); });
     const std::vector<double>*y = m.y, *yp = m.yp;
-    return datum_drive([el, i, y, yp] { return el->private_data(i, {y->data(), yp->data()}); }, d,
-                       env);
+    return datum_drive(
+        [el, i, y, yp] {
+            return el->private_data(i, {y->data(), yp->data()});
+        },
+        d, env);
 }
 
 DrivePtr make_node(const DriveSpec& d, const DriveEnv& env) {
@@ -171,9 +174,10 @@ DrivePtr make_dof(const DriveSpec& d, const DriveEnv& env) {
     const StructNode& n = struct_node(d, m, ref);
     const long index = d.params.get<long>("index");
     if (n.is_dummy())
-        throw InputError(d.loc, "structural node " + std::to_string(n.label()) +
-                                    " is a dummy node: it has no dofs",
-                         "use the node drive caller (private data X[i], Phi[i], ...)");
+        throw InputError(
+            d.loc,
+            "structural node " + std::to_string(n.label()) + " is a dummy node: it has no dofs",
+            "use the node drive caller (private data X[i], Phi[i], ...)");
     if (index > n.pos_cols())
         throw InputError(d.loc, "structural node " + std::to_string(n.label()) + " has " +
                                     std::to_string(n.pos_cols()) + " dofs, index " +

@@ -42,7 +42,7 @@ using rt::real;
 
 // Once-per-step advance (see the file comment).
 class Sync {
-public:
+  public:
     explicit Sync(const SimClock& c) : clock_(&c) {}
     // True (once) when the clock has moved to a step not seen yet.
     bool new_step() const {
@@ -52,18 +52,18 @@ public:
     }
     const SimClock& clock() const { return *clock_; }
 
-private:
+  private:
     const SimClock* clock_;
     mutable long seen_ = -1;
 };
 
 class Stateful : public Drive {
-public:
+  public:
     explicit Stateful(const SimClock& c) : sync_(c) {}
     double deriv(double) const override { return 0.0; }
     bool differentiable() const override { return false; }
 
-protected:
+  protected:
     Sync sync_;
 };
 
@@ -76,7 +76,7 @@ std::uint64_t splitmix64(std::uint64_t z) {
 }
 
 class Random final : public Stateful {
-public:
+  public:
     Random(const DriveSpec& d, std::uint64_t seed, const SimClock& c)
         : Stateful(c), seed_(seed), steps_(d.params.get<long>("steps")) {
         amp_ = real(d, "amplitude"), mean_ = real(d, "mean");
@@ -96,7 +96,7 @@ public:
         return static_cast<double>(z >> 11) * 0x1.0p-53;
     }
 
-private:
+  private:
     std::uint64_t seed_;
     long steps_;
     double amp_, mean_, t0_, tf_;
@@ -116,7 +116,7 @@ DrivePtr make_random(const DriveSpec& d, const DriveEnv& env) {
 }
 
 class ClosestNext final : public Stateful {
-public:
+  public:
     ClosestNext(const DriveSpec& d, DrivePtr inc, const SimClock& c)
         : Stateful(c), inc_(std::move(inc)) {
         t0_ = real(d, "initial time"), tf_ = real(d, "final time");
@@ -145,7 +145,7 @@ public:
     }
     void after_step() const override { inc_->after_step(); }
 
-private:
+  private:
     DrivePtr inc_;
     double t0_, tf_;
     mutable double next_;
@@ -157,7 +157,7 @@ DrivePtr make_closest_next(const DriveSpec& d, const DriveEnv& env) {
 }
 
 class SampleAndHold final : public Stateful {
-public:
+  public:
     SampleAndHold(DrivePtr f, DrivePtr trigger, double v0, const SimClock& c)
         : Stateful(c), f_(std::move(f)), trigger_(std::move(trigger)), held_(v0) {}
     double value(double x) const override {
@@ -169,7 +169,7 @@ public:
         trigger_->after_step();
     }
 
-private:
+  private:
     DrivePtr f_, trigger_;
     mutable double held_;
 };
@@ -181,10 +181,14 @@ DrivePtr make_sample_and_hold(const DriveSpec& d, const DriveEnv& env) {
 }
 
 class DiscreteFilter final : public Stateful {
-public:
+  public:
     DiscreteFilter(const DriveSpec& d, DrivePtr input, const SimClock& c)
-        : Stateful(c), in_(std::move(input)), a_(d.params.get<VecN>("a")),
-          b_(d.params.get<VecN>("b")), b0_(real(d, "b0")), y_(a_.size(), 0.0),
+        : Stateful(c),
+          in_(std::move(input)),
+          a_(d.params.get<VecN>("a")),
+          b_(d.params.get<VecN>("b")),
+          b0_(real(d, "b0")),
+          y_(a_.size(), 0.0),
           u_(b_.size(), 0.0) {}
     double value(double x) const override {
         if (sync_.new_step() && started_) {
@@ -201,7 +205,7 @@ public:
     }
     void after_step() const override { in_->after_step(); }
 
-private:
+  private:
     // h = (v, h_0, ..., h_(n-2)): newest first. Set-up sized, no allocation.
     static void shift(std::vector<double>& h, double v) {
         for (std::size_t i = h.size(); i-- > 1;) h[i] = h[i - 1];

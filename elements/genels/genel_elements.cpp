@@ -28,7 +28,7 @@ using genels::ScalarDof;
 using M11 = Eigen::Matrix<double, 1, 1>;
 
 class Clamp final : public Element {
-public:
+  public:
     Clamp(const EntityDesc& d, ScalarDof q, int order, DrivePtr f)
         : Element(d), q_(std::move(q)), order_(order), f_(std::move(f)) {}
     int own_dofs() const override { return 1; }
@@ -52,7 +52,7 @@ public:
     }
     void after_step(const StepContext&, const StateView&) override { f_->after_step(); }
 
-private:
+  private:
     ScalarDof q_;
     int order_;
     DrivePtr f_;
@@ -60,7 +60,7 @@ private:
 };
 
 class SpringSupport final : public Element {
-public:
+  public:
     SpringSupport(const EntityDesc& d, ScalarDof q, double x0, LawPtr<1> law)
         : Element(d), q_(std::move(q)), x0_(x0), law_(std::move(law)) {}
     void declare(PatternBuilder& p) override { b_ = p.block(q_.index(), 1, q_.index(), 1); }
@@ -76,11 +76,10 @@ public:
         J.add(b_, M11::Constant(-(K(0, 0) * dx + (c.phase == Phase::assembly ? 0.0 : C(0, 0)))));
     }
     void after_step(const StepContext& c, const StateView& s) override {
-        law_->after_step(M11::Constant(q_.value(s) - x0_), M11::Constant(q_.derivative(s)),
-                         c.time);
+        law_->after_step(M11::Constant(q_.value(s) - x0_), M11::Constant(q_.derivative(s)), c.time);
     }
 
-private:
+  private:
     void eval(double t, const StateView& s, M11& F, M11& K, M11& C) const {
         law_->eval(M11::Constant(q_.value(s) - x0_), M11::Constant(q_.derivative(s)), t, F, K, C);
     }
@@ -91,7 +90,7 @@ private:
 };
 
 class Mass final : public Element {
-public:
+  public:
     Mass(const EntityDesc& d, ScalarDof q, DrivePtr m)
         : Element(d), q_(std::move(q)), m_(std::move(m)) {}
     int own_dofs() const override { return 1; }
@@ -115,14 +114,14 @@ public:
     }
     void after_step(const StepContext&, const StateView&) override { m_->after_step(); }
 
-private:
+  private:
     ScalarDof q_;
     DrivePtr m_;
     BlockId b_[3] = {-1, -1, -1};
 };
 
 class AbstractForce final : public Element {
-public:
+  public:
     AbstractForce(const EntityDesc& d, ScalarDof q1, const ScalarDof* q2, DrivePtr f)
         : Element(d), q1_(std::move(q1)), internal_(q2 != nullptr), f_(std::move(f)) {
         if (q2) q2_ = *q2;
@@ -136,7 +135,7 @@ public:
     void jacobian(const StepContext&, const StateView&, Jacobian&) const override {}
     void after_step(const StepContext&, const StateView&) override { f_->after_step(); }
 
-private:
+  private:
     ScalarDof q1_, q2_;
     bool internal_;
     DrivePtr f_;
@@ -166,7 +165,8 @@ std::unique_ptr<Element> make_spring_support(const EntityDesc& d, BuildContext& 
 
 std::unique_ptr<Element> make_mass(const EntityDesc& d, BuildContext& ctx) {
     ScalarDof q = genels::resolve_dof(ctx, d);
-    if (q.algebraic) ctx.error(d, "genel mass needs a differential dof; " + q.what + " is algebraic");
+    if (q.algebraic)
+        ctx.error(d, "genel mass needs a differential dof; " + q.what + " is algebraic");
     return std::make_unique<Mass>(d, std::move(q), drive(d, "mass", ctx));
 }
 

@@ -18,8 +18,9 @@ ScalarDof resolve_dof(BuildContext& ctx, const EntityDesc& d, const std::string&
     if (ref.category == "structural") {
         StructNode& n = ctx.struct_node(ref, d);
         if (index > 3)
-            ctx.error(d, "dof " + std::to_string(index) + " of " + s.what +
-                             " is a rotation parameter: not supported here",
+            ctx.error(d,
+                      "dof " + std::to_string(index) + " of " + s.what +
+                          " is a rotation parameter: not supported here",
                       "scalar elements act on the position components 1 to 3");
         s.node = &n;
         s.k = static_cast<int>(index - 1);

@@ -16,7 +16,7 @@
 namespace mbs::genels {
 
 struct ScalarDof {
-    const Element* owner = nullptr;   // scalar node (its own unknown 0), or
+    const Element* owner = nullptr;    // scalar node (its own unknown 0), or
     const StructNode* node = nullptr;  // structural node, position component k
     int k = 0;
     bool algebraic = false;

@@ -9,15 +9,26 @@ namespace mbs::nodes {
 namespace {
 
 const char* const names[struct_node_private_count] = {
-    "X[1]",     "X[2]",     "X[3]",     "x[1]",     "x[2]",     "x[3]",     "Phi[1]",
-    "Phi[2]",   "Phi[3]",   "XP[1]",    "XP[2]",    "XP[3]",    "xP[1]",    "xP[2]",
-    "xP[3]",    "Omega[1]", "Omega[2]", "Omega[3]", "omega[1]", "omega[2]", "omega[3]",
-    "E[1]",     "E[2]",     "E[3]",     "E313[1]",  "E313[2]",  "E313[3]",  "E321[1]",
-    "E321[2]",  "E321[3]",  "PE[0]",    "PE[1]",    "PE[2]",    "PE[3]"};
+    "X[1]",    "X[2]",     "X[3]",     "x[1]",     "x[2]",     "x[3]",     "Phi[1]",
+    "Phi[2]",  "Phi[3]",   "XP[1]",    "XP[2]",    "XP[3]",    "xP[1]",    "xP[2]",
+    "xP[3]",   "Omega[1]", "Omega[2]", "Omega[3]", "omega[1]", "omega[2]", "omega[3]",
+    "E[1]",    "E[2]",     "E[3]",     "E313[1]",  "E313[2]",  "E313[3]",  "E321[1]",
+    "E321[2]", "E321[3]",  "PE[0]",    "PE[1]",    "PE[2]",    "PE[3]"};
 
 // Datum groups of three (by the first index of the group).
-enum Group { X = 0, xl = 3, Phi = 6, XP = 9, xP = 12, Om = 15, om = 18, E = 21, E313 = 24,
-             E321 = 27, PE = 30 };
+enum Group {
+    X = 0,
+    xl = 3,
+    Phi = 6,
+    XP = 9,
+    xP = 12,
+    Om = 15,
+    om = 18,
+    E = 21,
+    E313 = 24,
+    E321 = 27,
+    PE = 30
+};
 
 }  // namespace
 
@@ -51,17 +62,28 @@ double struct_node_private_data(const StructNode& n, int i) {
     const Mat3& R = n.R;
     const int g = i < PE ? i - i % 3 : PE, k = i - g;
     switch (g) {
-        case X: return n.x[k];
-        case xl: return R.col(k).dot(n.x);
-        case Phi: return matrix_to_rotation_vector(R)[k];
-        case XP: return n.xdot[k];
-        case xP: return R.col(k).dot(n.xdot);
-        case Om: return n.w[k];
-        case om: return R.col(k).dot(n.w);
-        case E: return matrix_to_euler123(R)[k];
-        case E313: return matrix_to_euler313(R)[k];
-        case E321: return matrix_to_euler321(R)[k];
-        default: break;
+        case X:
+            return n.x[k];
+        case xl:
+            return R.col(k).dot(n.x);
+        case Phi:
+            return matrix_to_rotation_vector(R)[k];
+        case XP:
+            return n.xdot[k];
+        case xP:
+            return R.col(k).dot(n.xdot);
+        case Om:
+            return n.w[k];
+        case om:
+            return R.col(k).dot(n.w);
+        case E:
+            return matrix_to_euler123(R)[k];
+        case E313:
+            return matrix_to_euler313(R)[k];
+        case E321:
+            return matrix_to_euler321(R)[k];
+        default:
+            break;
     }
     // Euler parameters from the rotation vector: e0 = cos(theta/2), e = sin(theta/2) n.
     Vec3 phi = matrix_to_rotation_vector(R);

@@ -18,7 +18,7 @@ namespace mbs {
 namespace {
 
 class AbstractNode final : public Element {
-public:
+  public:
     explicit AbstractNode(const EntityDesc& d) : Element(d) {
         algebraic_ = d.props.get_or<std::string>("kind", "differential") == "algebraic";
         x_ = d.props.get_or<double>("value", 0.0);
@@ -56,13 +56,13 @@ public:
         return algebraic_ ? s.yp[first_dof()] : s.y[first_dof()];
     }
 
-private:
+  private:
     bool algebraic_;
     double x_, xp_;
 };
 
 class ParameterNode final : public Element {
-public:
+  public:
     explicit ParameterNode(const EntityDesc& d) : Element(d) {
         value_ = d.props.get_or<double>("value", 0.0);
     }
@@ -83,7 +83,7 @@ public:
         return src_ ? src_->private_data(idx_, s) : value_;
     }
 
-private:
+  private:
     double value_;
     const Element* src_ = nullptr;
     int idx_ = 0;

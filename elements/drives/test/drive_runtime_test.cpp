@@ -51,7 +51,12 @@ protected:
             .drive_callers.at(99);
     }
 
-    mbs::DriveEnv env() const { return {&clock, models_.empty() ? nullptr : models_.back().get()}; }
+    mbs::DriveEnv env() const {
+        mbs::DriveEnv e;
+        e.clock = &clock;
+        e.model = models_.empty() ? nullptr : models_.back().get();
+        return e;
+    }
 
     // f(t) with the clock at t (string drives read Time from the clock).
     double at(const Drive& d, double t) {
@@ -67,7 +72,7 @@ protected:
         EXPECT_NEAR(d.deriv(t), fd, 1e-6 * std::max(1.0, std::fabs(fd))) << "at t = " << t;
     }
 
-private:
+protected:
     // Models stay alive: drive specs point into their source text.
     const mbs::Model& keep(mbs::Model m) {
         models_.push_back(std::make_unique<mbs::Model>(std::move(m)));
@@ -478,10 +483,10 @@ TEST_F(DriveRuntime, UnsupportedTypesAreInputErrorsAtTheDrive) {
         "begin: nodes; structural: 1, static, null, eye, null, null; end: nodes;\n";
     const std::string head = mbs::test::deck_head +
                              "begin: control data; structural nodes: 1; end: control data;\n";
-    const mbs::Model m = mbs::test::build(
-        head + before + "drive caller: 99, node, 1, structural, string, \"X[1]\", direct;\n");
+    const mbs::Model& m = keep(mbs::test::build(
+        head + before + "drive caller: 99, node, 1, structural, string, \"X[1]\", direct;\n"));
     try {
-        mbs::make_drive(*m.drive_callers.at(99), {&clock, &m});
+        mbs::make_drive(*m.drive_callers.at(99), env());
         FAIL() << "no error";
     } catch (const mbs::InputError& e) {
         EXPECT_EQ(e.message(), "drive caller 'node' is not supported at run time yet");

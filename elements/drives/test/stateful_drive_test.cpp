@@ -17,14 +17,17 @@ namespace {
 using mbs::DrivePtr;
 
 class StatefulDrive : public ::testing::Test {
-protected:
+  protected:
     mbs::SimClock clock;
     std::vector<std::unique_ptr<mbs::Model>> models;
 
     DrivePtr drive(const std::string& text) {
         models.push_back(std::make_unique<mbs::Model>(
             mbs::test::cards::build("drive caller: 99, " + text + ";\n")));
-        return mbs::make_drive(*models.back()->drive_callers.at(99), {&clock, models.back().get()});
+        mbs::DriveEnv env;
+        env.clock = &clock;
+        env.model = models.back().get();
+        return mbs::make_drive(*models.back()->drive_callers.at(99), env);
     }
     // Value at step k (time k * dt), evaluated `evals` times.
     double at_step(const mbs::Drive& d, long k, double dt = 0.1, int evals = 3) {

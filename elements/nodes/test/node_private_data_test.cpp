@@ -1,6 +1,8 @@
 // Structural node private data (node_private_data.hpp) against values worked out by hand for a
 // node rotated by 90 degrees about z, and the `node` / `dof` drive callers reading them through
 // DriveEnv::data (a hand-made node list and unknown vector standing in for the engine's).
+#include "elements/nodes/node_private_data.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -13,7 +15,6 @@
 #include "core/element.hpp"
 #include "core/source.hpp"
 #include "core/struct_node.hpp"
-#include "elements/nodes/node_private_data.hpp"
 #include "parser/test_support.hpp"
 
 namespace {
@@ -33,7 +34,7 @@ const std::string deck =
     "end: nodes;\n";
 
 class NodePrivateData : public ::testing::Test {
-protected:
+  protected:
     mbs::Model model = mbs::test::build(deck);
     std::vector<mbs::StructNode> nodes{mbs::StructNode(mbs::test::node(model, "structural", 2))};
     const mbs::StructNode& n = nodes[0];
@@ -55,7 +56,7 @@ TEST_F(NodePrivateData, ValuesOfARotatedMovingNode) {
     EXPECT_NEAR(datum("Phi[3]"), pi / 2, 1e-15);
     EXPECT_NEAR(datum("Phi[1]"), 0.0, 1e-15);
     EXPECT_DOUBLE_EQ(datum("XP[2]"), 5.0);
-    EXPECT_NEAR(datum("xP[1]"), 5.0, 1e-15);   // R^T (4, 5, 6) = (5, -4, 6)
+    EXPECT_NEAR(datum("xP[1]"), 5.0, 1e-15);  // R^T (4, 5, 6) = (5, -4, 6)
     EXPECT_NEAR(datum("xP[2]"), -4.0, 1e-15);
     EXPECT_DOUBLE_EQ(datum("Omega[3]"), 0.5);
     EXPECT_NEAR(datum("omega[3]"), 0.5, 1e-15);
@@ -92,7 +93,8 @@ TEST_F(NodePrivateData, NodeAndDofDrives) {
     };
     EXPECT_NEAR(make("node, 2, structural, string, \"x[1]\", linear, 1., 10.")->value(0.0), 21.0,
                 1e-14);
-    EXPECT_NEAR(make("node, 2, structural, index, 16, direct")->value(0.0), 0.0, 1e-15);  // Omega[1]
+    EXPECT_NEAR(make("node, 2, structural, index, 16, direct")->value(0.0), 0.0,
+                1e-15);  // Omega[1]
     EXPECT_DOUBLE_EQ(make("dof, 2, structural, 2, algebraic, direct")->value(0.0), 7.0);
     auto d = make("dof, 2, structural, 3, differential, linear, 0., 2.");
     EXPECT_DOUBLE_EQ(d->value(0.0), -6.0);
