@@ -11,6 +11,8 @@ Expected (counted by hand from the decks' joints):
   parallelogram_redundant: a planar loop closed by a revolute hinge (5 equations, 2 independent
       in the plane): 1 DOF and 'redundant constraints: 3 (joints 5)'.
   torque_free_body: one free node: 3 translations + 3 rotations, 6 DOF.
+  reduced_bricard (Bricard's orthogonal 6R loop: Grubler 0, mobile with 1): 5 tree hinges,
+      the sixth cut (5 equations of rank 4): 1 DOF, 'redundant constraints: 1 (joints 6)'.
   An element the reduced path does not model (drive hinge in input-examples/drive_hinge.mbd):
       exit status 2 and an error naming it at file:line:col.
 """
@@ -43,6 +45,7 @@ CASES = {  # deck: (coordinates, driven, constraints, DOF, redundant line or Non
     'andrews.mbd': (7, 0, 6, 1, None),
     'parallelogram_redundant.mbd': (3, 0, 5, 1, 'redundant constraints: 3 (joints 5)'),
     'torque_free_body.mbd': (6, 0, 0, 6, None),
+    'reduced_bricard.mbd': (5, 0, 5, 1, 'redundant constraints: 1 (joints 6)'),
 }
 for deck, (nq, nc, m, dof, red) in CASES.items():
     rc, out, err = tree(deck)
