@@ -13,6 +13,10 @@ modal / equilibrium), against closed forms.
   K = diag((m1+m2) g l1, m2 g l2), equal links and masses (w^2 = (2 -+ sqrt 2) g/L) and an
   unequal case started away from the equilibrium: within 1e-8 relative (<= 7e-11); the first
   mode shape's amplitude ratio q2/q1 = the eigenvector of the closed form, within 1e-7.
+  Parallelogram four-bar with a torsional spring (input-examples/reduced_spring_four_bar.mbd,
+  1 DOF, two dependent coordinates through an in-line cut): equilibrium angle and frequency
+  against the hand derivation in the deck, two spring/rest-angle cases, within 1e-9 relative
+  (measured 1e-11 and 5e-12).
 """
 import math
 import os
@@ -100,4 +104,20 @@ for case, (m1, m2, l1, l2, th1, th2) in {'equal': (1.0, 1.0, 1.0, 1.0, 0.0, 0.0)
     (a1, p1), (a2, p2) = shapes[1]
     ratio = a2 / a1 * math.cos(math.radians(p2 - p1))
     close(f'double pendulum ({case}) mode 1 shape q2/q1', ratio, vec[1, 0] / vec[0, 0] - 1.0, 1e-7)
+# Parallelogram four-bar with a torsional spring (input-examples/reduced_spring_four_bar.mbd):
+# hand derivation in the deck, K (TH - TH0) + (MC + MB) G A cos TH = 0 solved here by Newton,
+# w^2 = (K - (MC + MB) G A sin TH*) / (2 MC A^2/3 + MB A^2).
+for case, (k, th0) in {'default': (20.0, 60.0), 'stiff': (80.0, 20.0)}.items():
+    A, MC, MB = 0.4, 1.0, 2.0
+    th0 = math.radians(th0)
+    th = th0
+    for _ in range(50):
+        th -= (k * (th - th0) + (MC + MB) * g * A * math.cos(th)) / (k - (MC + MB) * g * A * math.sin(th))
+    w = math.sqrt((k - (MC + MB) * g * A * math.sin(th)) / (2 * MC * A * A / 3 + MB * A * A))
+    out = run('reduced_spring_four_bar.mbd', f'spring_four_bar_{case}', 'equilibrium', {'K': k, 'TH0': f'{th0!r}'})
+    q1 = [float(line.split()[3]) for line in open(out + '.eq') if line.startswith('q1 ')][0]
+    close(f'spring four-bar ({case}): equilibrium crank angle [rad]', th0 + q1, th, 1e-9, relative=True)
+    ev, _ = modal('reduced_spring_four_bar.mbd', f'spring_four_bar_{case}', {'K': k, 'TH0': f'{th0!r}'})
+    for r in ev:
+        close(f'spring four-bar ({case}): frequency [Hz]', r[3], w / (2 * math.pi), 1e-9, relative=True)
 finish()
