@@ -2,13 +2,15 @@
 
 Called by CTest (perf.sweep_mpi_throughput, label perf, only with MBS_MPI) as
     /usr/bin/python3 sweep_bench.py <mbsolve> <scratch directory> <mpiexec> [--cases N] [--repeat R]
-The sweep: N (default 60) cases of input-examples/sweep_pendulum.mbd over a length x damping
+The sweep: N (default 100) cases of input-examples/sweep_pendulum.mbd over a length x damping
 grid, TF = 20 s at DT = 1e-3 (20000 steps, about 0.15 s of CPU each: long enough that the
 per-case process start and the MPI start-up are small against the work). Each variant runs R
 times (default 2), alternating, into fresh directories; the best wall time of each counts.
 Fails if serial / MPI < 1.8. The ranks are not bound to cores (--bind-to none): a case runs
 where a core is free, as the serial sweep's cases do; on a machine busy with other work the
-ratio drops, so run it on an otherwise idle machine (the load average is printed).
+ratio drops, so run it on an otherwise idle machine (the load average is printed). The
+fraction of the wall time during which each rank had a case running is printed too: it measures
+the scheduler alone (start-up, hand-out, the tail), whatever the load.
 """
 import argparse
 import os
@@ -21,7 +23,7 @@ ap = argparse.ArgumentParser()
 ap.add_argument('mbsolve')
 ap.add_argument('work')
 ap.add_argument('mpiexec')
-ap.add_argument('--cases', type=int, default=60)
+ap.add_argument('--cases', type=int, default=100)
 ap.add_argument('--repeat', type=int, default=2)
 a = ap.parse_args()
 
