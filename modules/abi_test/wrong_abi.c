@@ -1,9 +1,11 @@
-/* Test module built for another ABI version: mbsolve must refuse it before calling init. */
+/* Test module built for another ABI version: the ordinary entry macro compiled with the version
+ * a future (or past) header would define. mbsolve must refuse it before calling init. */
 #include <mbsolve/mbsolve_module.h>
 
-MBS_MODULE_EXPORT unsigned mbs_module_abi_version(void) { return MBS_MODULE_ABI_VERSION + 41u; }
+#undef MBS_MODULE_ABI_VERSION
+#define MBS_MODULE_ABI_VERSION 42u
 
-MBS_MODULE_EXPORT int mbs_module_init(const mbs_host* host, mbs_parser* args) {
+MBS_MODULE_ENTRY(host, args) {
     (void)args;
     host->log(host, "wrong_abi: init must not be called");
     return MBS_ERROR;
