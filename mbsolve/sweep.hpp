@@ -8,10 +8,10 @@
 // --report-file). A case that crashes (SIGSEGV, abort), fails (exit 3) or runs out of memory
 // takes only its own process down; the sweep records it and goes on, and nothing a run leaves
 // behind (signal state, solver workspaces, the HDF5 library's global state and lock) leaks into
-// the next case. The cost is one exec and one deck parse per case (a few ms, measured in
-// the README): negligible against a run, and the parse would be needed in-process too since
-// every case builds its own model. A child also lets MPI rank 0 keep answering the other ranks
-// while its own case runs.
+// the next case. The cost is one process start and one deck parse per case (process start
+// about 7 ms on an idle core, see the README): small against a run, and the parse would be
+// needed in-process too since every case builds its own model. A child also lets MPI rank 0
+// keep answering the other ranks while its own case runs.
 //
 // Completion records: when a case ends (ok, solver failure, bad input, crash), the process that
 // hands out the rows (serial: the sweep itself; MPI: rank 0) writes DIR/case-<row>.done,
@@ -20,7 +20,8 @@
 // and the output formats. A re-run skips every row whose record exists with the same signature.
 // A case stopped by SIGINT/SIGTERM/SIGKILL/SIGHUP, or whose sweep was stopped, gets no record, so a
 // killed sweep re-runs exactly the cases that had not finished. (If the sweep process dies,
-// its running case receives SIGTERM: PR_SET_PDEATHSIG.)
+// its running case receives SIGTERM: PR_SET_PDEATHSIG.) A case killed by SIGKILL alone (the
+// OOM killer) is therefore "interrupted" too: not recorded, run again by the next run.
 //
 // Summary: DIR/summary.csv, one line per row in row order:
 //   row, <variables>, status, exit, steps, wall_s, <reports>, error
@@ -29,7 +30,8 @@
 // (--sweep-merge only). With --sweep-rows / --rows-per-task only the slice runs and its
 // summary is DIR/summary-rows-A-B.csv; --sweep-merge DIR builds DIR/summary.csv from all records.
 //
-// MPI (built with MBS_MPI, run under mpirun/srun): rank 0 hands out rows one at a time, to
+// MPI (module libmbs_sweep_mpi.so, built with MBS_MPI, loaded under mpirun/srun; see
+// sweep_mpi.hpp): rank 0 hands out rows one at a time, to
 // itself and to every rank that asks, so cases of uneven length balance; only rank 0 writes
 // records and the summary. Waiting ranks poll with short sleeps instead of spinning in MPI
 // calls, so K ranks on K cores leave the cores to the cases.
