@@ -385,6 +385,8 @@ bool Builder::global_card(const std::string& name, DeckReader& r, const SourceFi
         // module load: "name" [, args...];  the module reads its own arguments (core/plugin).
         SourceLoc at = r.loc();
         std::string mod = expand_env(r.string("module name"));
+        if (!st_.options.load_modules)
+            throw InputError(at, "module loading is disabled here ('" + mod + "' not loaded)");
         std::string dir = fs::path(file.path).parent_path().string();
         plugin::load_module(mod, plugin::search_path(dir, loadable_paths_), &r, at);
         r.finish();
