@@ -205,7 +205,8 @@ std::string Simulation::singular_failure(const std::string& what, const StepInfo
 // F(y, t_k) = 0 for them, i.e. a load step. In the derivatives phase (y fixed, DESIGN.md 4)
 // their position unknowns do move (y += dCoef dy'): their equations are algebraic, so the
 // phase brings them to equilibrium at the initial time (see derivatives()).
-// With `nonlinear solver: line search` the correction dy' is scaled by lambda (line_search()).
+// With `nonlinear solver: line search` the correction dy' is scaled by lambda (line_search());
+// with `modified, n` a search that fails along a kept matrix is retried once with a new one.
 bool Simulation::newton(const StepContext& c, const StepCoefficients& cd, const StepCoefficients& ca, int max_iter,
                         double tol, StepInfo& info, bool derivatives_phase) {
     Engine& e = *engine_;
@@ -217,6 +218,7 @@ bool Simulation::newton(const StepContext& c, const StepCoefficients& cd, const 
                                    : (e.order(i) == DofOrder::differential ? cd.b0 : ca.b0);
     fail_reason_ = nullptr;
     bool have_residual = false;  // the line search leaves the residual of its accepted point
+    bool refresh = false;        // a line search failed along a kept (modified Newton) matrix
     for (int it = 0;; ++it) {
         if (!have_residual) {
             e.update(c.time, c.dt);
@@ -237,7 +239,9 @@ bool Simulation::newton(const StepContext& c, const StepCoefficients& cd, const 
         if (info.sol_conv) return true;
         if (it >= max_iter) return false;
         // `newton raphson: modified, n`: a new iteration matrix every n iterations of a step.
-        if (set_.modified_newton <= 1 || it % set_.modified_newton == 0) {
+        const bool fresh = refresh || set_.modified_newton <= 1 || it % set_.modified_newton == 0;
+        refresh = false;
+        if (fresh) {
             e.jacobian(c);
             ++stats_.factorizations;
             if (!e.linear_solver().factor(e.jac().matrix())) {
@@ -259,7 +263,14 @@ bool Simulation::newton(const StepContext& c, const StepCoefficients& cd, const 
         e.linear_solver().solve(r_.data());
         ++stats_.iterations;
         if (set_.line_search) {
-            if (!line_search(c, f0, info, fail_reason_)) return false;
+            if (!line_search(c, f0, info, fail_reason_)) {
+                // A kept matrix may give no descent direction: retry once with a new one.
+                if (fresh) return false;
+                refresh = true;
+                have_residual = true;  // the start point and its residual, restored
+                fail_reason_ = nullptr;
+                continue;
+            }
             have_residual = true;
             info.sol_conv = set_.sol_tol > 0.0 && info.sol_err <= set_.sol_tol;
             continue;
@@ -290,13 +301,14 @@ bool Simulation::newton(const StepContext& c, const StepCoefficients& cd, const 
 // a local minimum of f (fails unless `zero gradient, continue`), and `divergence check` fails the
 // step when f > factor * f0. No allocation: start point, direction and F live in ls_* buffers.
 // A failed line search leaves the start point and its residual (for the failure message).
-bool Simulation::restore_line_search_start() {
+bool Simulation::restore_line_search_start(const StepContext& c) {
     Engine& e = *engine_;
     for (int i = 0; i < e.size(); ++i) {
         e.y[i] = ls_y_[i];
         e.yp[i] = ls_yp_[i];
         r_[i] = ls_g_[i];
     }
+    e.update(c.time, c.dt);
     return false;
 }
 
@@ -344,7 +356,7 @@ bool Simulation::line_search(const StepContext& c, double f0, StepInfo& info, co
             at_min = true;
             if (L.abort_at_lambda_min || !std::isfinite(f)) {
                 why = "line search: lambda reached its minimum without a sufficient decrease of the residual";
-                return restore_line_search_start();
+                return restore_line_search_start(c);
             }
             break;
         }
@@ -388,12 +400,12 @@ bool Simulation::line_search(const StepContext& c, double f0, StepInfo& info, co
         test /= std::max(f0, 0.5 * n);
         if (test < L.tol_min && !L.zero_gradient_continue) {
             why = "line search: zero gradient of the residual norm (a local minimum that is not a solution)";
-            return restore_line_search_start();
+            return restore_line_search_start(c);
         }
     }
     if (L.divergence_check && f > L.divergence_factor * f0) {
         why = "line search: the residual grew (divergence check)";
-        return restore_line_search_start();
+        return restore_line_search_start(c);
     }
     info.sol_err = lam * gamma * std::sqrt(pn2);
     if (L.print)

@@ -136,7 +136,7 @@ private:
     // One line search along the Newton correction r_ (y' += lambda r_, y += lambda b0 r_);
     // leaves the residual of the accepted point in r_. False: the step failed (reason in why).
     bool line_search(const StepContext& c, double f0, StepInfo& info, const char*& why);
-    bool restore_line_search_start();
+    bool restore_line_search_start(const StepContext& c);
     double residual_norm() const;
     bool factor_or_drop_redundant(const std::function<void()>& rebuild);
     bool resolve_redundancy();
