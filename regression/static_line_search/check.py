@@ -18,6 +18,10 @@ Runs and tolerances:
  3c. with `modified, 3` (a kept matrix) the search along a stale direction fails, is retried
     with a new matrix, and the load step converges within 10 iterations (1e-12 m; observed 6;
     max iterations 20 here: the initial equilibrium takes 12 with the kept matrices).
+ 3d. a dynamic deck (input-examples/four_bar.mbd) with the line search card writes the same
+    .mov as without it: full corrections are taken whenever they decrease the residual, the
+    search is skipped once the residual is below the tolerance (round-off) and in the
+    derivatives phase of dynamic models (its matrix is not the residual's derivative).
  4. `lambda min` 0.5 (LMIN): the backtracking needs lambda = 0.025, so the step stops, exit 3,
     "lambda reached its minimum" (`abort at lambda min`, MBDyn's default).
  5. `print convergence info, yes` prints one line per iteration on stderr.
@@ -102,6 +106,28 @@ if ok:
     print(f'line search, modified, 3: {it_mod} iterations, y error {abs(y_mod - y_ref):.3g} m')
     ok = abs(y_mod - y_ref) <= 1e-12 and it_mod <= 10
 expect('line search, modified, 3: the load step converges within 10 iterations to the root (1e-12 m)', ok)
+
+# A dynamic deck (the driven four-bar, input-examples/four_bar.mbd) with the line search card:
+# where full Newton corrections decrease the residual (and in the derivatives phase, which
+# is not searched in dynamic models) it is Newton-Raphson: the same .mov, bit for bit.
+with open(os.path.join(EXAMPLES, 'four_bar.mbd')) as f:
+    fb = f.read()
+key = '    linear solver:'
+assert key in fb
+fb_ls = os.path.join(work, 'four_bar_ls.mbd')
+with open(fb_ls, 'w') as f:
+    f.write(fb.replace(key, '    nonlinear solver: line search;\n' + key, 1))
+r1 = subprocess.run([exe, '--quiet', '-f', fb_ls, '-o', os.path.join(work, 'four_bar_ls')], capture_output=True,
+                    text=True)
+r2 = subprocess.run([exe, '--quiet', '-f', os.path.join(EXAMPLES, 'four_bar.mbd'), '-o',
+                     os.path.join(work, 'four_bar_nr')], capture_output=True, text=True)
+same = False
+if r1.returncode == 0 and r2.returncode == 0:
+    with open(os.path.join(work, 'four_bar_ls.mov')) as f1, open(os.path.join(work, 'four_bar_nr.mov')) as f2:
+        same = f1.read() == f2.read()
+else:
+    print(r1.stderr, r2.stderr)
+expect('four_bar.mbd with line search: same .mov as with Newton-Raphson (bit for bit)', same)
 
 lmin = Run(exe, deck, work, 'lmin', {'LMIN': 0.5}, expect_rc=3)
 expect('lambda min 0.5: stops with "lambda reached its minimum"', 'lambda reached its minimum' in lmin.stderr)

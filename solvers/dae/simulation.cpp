@@ -254,15 +254,20 @@ bool Simulation::newton(const StepContext& c, const StepCoefficients& cd, const 
                     throw SolverFailure(singular_failure("singular iteration matrix", info));
             }
         }
+        // The line search acts on unconverged iterates only (an iteration taken past the
+        // tolerance, as in the derivatives phase, polishes round-off the search cannot see), and
+        // not in the derivatives phase of dynamic models, whose matrix is not the residual's
+        // derivative (y is fixed there), so its correction need not be a descent direction.
+        const bool search = set_.line_search && info.res_err > tol && (!derivatives_phase || e.static_model());
         double f0 = 0.0;
         for (int i = 0; i < n; ++i) {
             f0 += 0.5 * r_[i] * r_[i];
-            if (set_.line_search) ls_g_[i] = r_[i];
+            if (search) ls_g_[i] = r_[i];
             r_[i] = -r_[i];
         }
         e.linear_solver().solve(r_.data());
         ++stats_.iterations;
-        if (set_.line_search) {
+        if (search) {
             if (!line_search(c, f0, info, fail_reason_)) {
                 // A kept matrix may give no descent direction: retry once with a new one.
                 if (fresh) return false;
