@@ -36,7 +36,7 @@ const char* usage() {
            "                           loop cuts, degrees of freedom, redundant constraints), exit\n"
            "      --analysis NAME      run NAME on the relative-coordinate model instead of the DAE:\n"
            "                           reduced-dynamics (PREFIX.mov/.out), equilibrium (PREFIX.eq),\n"
-           "                           modal (PREFIX.modal)\n"
+           "                           modal (PREFIX.modal), inverse-dynamics (PREFIX.act .lam)\n"
            "  -s, --silent, --quiet    no progress, summary or warnings on the terminal\n"
            "      --version            print the version\n"
            "  -h, --help               print this help\n"
@@ -103,9 +103,10 @@ Options parse(int argc, char** argv) {
             (flush ? o.flush_every : o.compression) = n;
         } else if (a == "--analysis") {
             o.analysis = value(i, a);
-            if (o.analysis != "equilibrium" && o.analysis != "modal" && o.analysis != "reduced-dynamics")
+            if (o.analysis != "equilibrium" && o.analysis != "modal" && o.analysis != "reduced-dynamics" &&
+                o.analysis != "inverse-dynamics")
                 throw std::invalid_argument("--analysis: unknown analysis '" + o.analysis +
-                                            "' (use equilibrium, modal, reduced-dynamics)");
+                                            "' (use equilibrium, modal, reduced-dynamics, inverse-dynamics)");
         } else if (a == "--tree") o.tree = true;
         else if (a == "--check") o.check = true;
         else if (a == "--module") o.modules.push_back(value(i, a));

@@ -484,4 +484,90 @@ ModalResult run_modal(const Model& model, Setup& s, const std::string& prefix) {
     return mr;
 }
 
+InverseStats run_inverse_dynamics(const Model& model, Setup& s, const std::string& prefix) {
+    const PropValue* tfv = model.solver.find("final time");
+    if (tfv && std::holds_alternative<std::string>(*tfv))
+        throw std::invalid_argument("inverse dynamics needs a finite 'final time'");
+    const ReducedModel& rm = s.rm;
+    Workspace& ws = s.ws;
+    const Partition& p = s.part;
+    if (!p.u.empty())
+        throw std::invalid_argument("inverse dynamics needs the whole motion prescribed: " + std::to_string(p.u.size()) +
+                                    " degree(s) of freedom are not driven (add driven joints, e.g. axial rotation)");
+    const double t0 = s.t0, tf = solver_real(model, "final time", t0), dt = solver_real(model, "time step", 1e-3);
+    const int nq = rm.nq(), nv = static_cast<int>(p.v.size());
+    DriveEnv env;
+    env.clock = &s.clock;
+    env.model = &model;
+    DrivePtr meter;
+    if (const auto* v = model.control.find("output meter"))
+        meter = make_drive(*std::get<std::shared_ptr<const DriveSpec>>(*v), env);
+    const long every = model.control.get_or<long>("output frequency", 1);
+    MovWriter writer(model, prefix);
+    std::FILE* act = std::fopen((prefix + ".act").c_str(), "w");
+    std::FILE* lam = std::fopen((prefix + ".lam").c_str(), "w");
+    if (!act || !lam) throw std::invalid_argument("cannot write '" + prefix + ".act' / '.lam'");
+    const int prec = std::clamp(static_cast<int>(model.control.get_or<long>("output precision", 6)), 1, 17);
+    InverseStats st;
+    VecX q = s.q, qd = s.qd, qdd = VecX::Zero(nq), lambda = VecX::Zero(rm.n_constraints);
+    ReducedState rs;
+    MatX Jv(nv, nv);
+    const long nsteps = static_cast<long>(std::llround((tf - t0) / dt));
+    for (long k = 0; k <= nsteps; ++k) {
+        const double t = t0 + static_cast<double>(k) * dt;
+        s.clock.time = t;
+        if (k > 0) {
+            // Driven coordinates: Simpson's rule on their velocity drives; the others predicted.
+            const double tp = t - dt;
+            for (int i : p.c) {
+                const Link& l = rm.links[static_cast<std::size_t>(i)];
+                q[i] += dt / 6.0 * l.drive_sign *
+                        (l.velocity_drive->value(tp) + 4.0 * l.velocity_drive->value(tp + 0.5 * dt) + l.velocity_drive->value(t));
+            }
+            for (int i : p.v) q[i] += dt * qd[i] + 0.5 * dt * dt * qdd[i];
+        }
+        if (!solve_positions(rm, ws, p, q, 1e-12))
+            throw ReducedFailure("Newton-Raphson on the dependent coordinates did not converge at t = " + std::to_string(t));
+        reduced_accelerations(rm, ws, p, q, qd, t, qdd, rs);
+        forward_kinematics(rm, ws, q, qd, qdd);
+        compute_loads(rm, ws, t);
+        inverse_dynamics(rm, ws);  // Phi = M qdd + c - Q
+        constraints(rm, ws);
+        lambda.setZero();
+        if (nv > 0) {
+            VecX phiv(nv);
+            for (int i = 0; i < nv; ++i) {
+                phiv[i] = ws.tau[p.v[static_cast<std::size_t>(i)]];
+                for (int j = 0; j < nv; ++j) Jv(i, j) = ws.J(p.rows[static_cast<std::size_t>(i)], p.v[static_cast<std::size_t>(j)]);
+            }
+            const VecX lr = Jv.transpose().partialPivLu().solve(phiv);
+            for (int i = 0; i < nv; ++i) lambda[p.rows[static_cast<std::size_t>(i)]] = lr[i];
+        }
+        const bool out = meter ? meter->value(t) != 0.0 : (every <= 1 || k % every == 0);
+        forward_kinematics(rm, ws, q, qd, qdd);
+        constraints(rm, ws);
+        st.max_violation = std::max(st.max_violation, violation(ws));
+        writer.step(k, t, dt, violation(ws), out, rm, ws);
+        if (out) {
+            for (int i : p.c) {
+                const Link& l = rm.links[static_cast<std::size_t>(i)];
+                double tau = ws.tau[i];
+                for (int r = 0; r < rm.n_constraints; ++r) tau -= ws.J(r, i) * lambda[r];
+                std::fprintf(act, "%ld %.*g\n", l.joint_label, prec, l.drive_sign * tau);
+            }
+            for (const Cut& c : rm.cuts) {
+                std::fprintf(lam, "%ld", c.label);
+                for (int r = 0; r < c.rows; ++r) std::fprintf(lam, " %.*g", prec, lambda[c.first_row + r]);
+                std::fputc('\n', lam);
+            }
+        }
+        ++st.steps;
+    }
+    std::fclose(act);
+    std::fclose(lam);
+    s.q = q;
+    s.qd = qd;
+    return st;
+}
+
 }  // namespace mbs::reduced

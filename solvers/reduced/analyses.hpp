@@ -70,4 +70,19 @@ struct ModalResult {
 };
 ModalResult run_modal(const Model& model, Setup& s, const std::string& prefix);
 
+// Inverse dynamics of the motion prescribed by the driven joints (every degree of freedom must be
+// driven): at each time step of the deck, q_c from the drives (Simpson on the velocity drives),
+// q_v by Newton, qd and qdd from the constraints, Phi = M qdd + c - Q by Newton-Euler, then
+//   lambda = J_v^-T Phi_v   (kept rows; dropped redundant rows get 0)
+//   tau_c  = Phi_c - J_c^T lambda
+// (seed: Q_a = phi_e + B_fe^T phi_f with the actuated coordinates e = c). Writes PREFIX.mov,
+// PREFIX.out, PREFIX.act (per output step and actuated joint: `label tau`, the torque [N m] or
+// force [N] of the joint about/along its axis, node 1 -> node 2) and PREFIX.lam (per output step
+// and cut: `label lambda_1 ... lambda_k`, the cut's multipliers in the order of its equations).
+struct InverseStats {
+    long steps = 0;
+    double max_violation = 0.0;
+};
+InverseStats run_inverse_dynamics(const Model& model, Setup& s, const std::string& prefix);
+
 }  // namespace mbs::reduced

@@ -11,9 +11,9 @@
 namespace mbs::reduced {
 
 bool known_analysis(const std::string& name) {
-    return name == "equilibrium" || name == "modal" || name == "reduced-dynamics";
+    return name == "equilibrium" || name == "modal" || name == "reduced-dynamics" || name == "inverse-dynamics";
 }
-const char* analysis_names() { return "equilibrium|modal|reduced-dynamics"; }
+const char* analysis_names() { return "equilibrium|modal|reduced-dynamics|inverse-dynamics"; }
 
 int run_cli(const Model& model, bool tree, const std::string& analysis, const std::string& prefix, bool quiet) {
     try {
@@ -32,6 +32,13 @@ int run_cli(const Model& model, bool tree, const std::string& analysis, const st
                             "max |h| = %.3g, %.3f s\nwritten: %s.mov %s.out\n",
                             s->part.u.size(), s->part.v.size(), s->part.c.size(), st.steps, st.full_steps, st.repartitions,
                             st.max_violation, wall(), prefix.c_str(), prefix.c_str());
+        } else if (analysis == "inverse-dynamics") {
+            InverseStats st = run_inverse_dynamics(model, *s, prefix);
+            if (!quiet)
+                std::printf("inverse dynamics (%zu actuated + %zu dependent coordinates): %ld steps, max |h| = %.3g, "
+                            "%.3f s\nwritten: %s.mov %s.out %s.act %s.lam\n",
+                            s->part.c.size(), s->part.v.size(), st.steps, st.max_violation, wall(), prefix.c_str(),
+                            prefix.c_str(), prefix.c_str(), prefix.c_str());
         } else if (analysis == "equilibrium") {
             EquilibriumResult r = solve_equilibrium(*s);
             std::FILE* f = std::fopen((prefix + ".eq").c_str(), "w");

@@ -9,7 +9,7 @@ namespace mbs::reduced {
 
 // Analyses selectable with `--analysis`.
 bool known_analysis(const std::string& name);
-const char* analysis_names();  // "equilibrium|modal|reduced-dynamics"
+const char* analysis_names();  // "equilibrium|modal|reduced-dynamics|inverse-dynamics"
 
 // `tree`: print the tree and exit; otherwise run `analysis` with output prefix `prefix`.
 // Returns the exit status: 0 ok, 3 solver failure; throws InputError / std::invalid_argument for
