@@ -14,6 +14,14 @@
 //   dof row:  - m v'       (inertia)         own row:  x' - v
 //   J(dof, v) = -m,  J(own, dof) = 1,  J(own, v) = -dCoef;  v(0) = x'(0).
 //   (The m'(t) v term of d(m v)/dt is left out: the mass drive scales the inertia only.)
+// genel distance, <dof 1>, <dof 2>, <f>: one multiplier lambda, q2 - q1 = f (MBDyn's sign):
+//   dof 1 row: + lambda,  dof 2 row: - lambda,  own row: (f(t) - q2 + q1) / s, s = dCoef when
+//   both are differential values, else 1 (MBDyn's GenelDistance; mixed orders take s = 1).
+//   J(dof 1, lambda) = 1, J(dof 2, lambda) = -1, J(own, dof k) = -+ (dq_k/dy'_k) / s.
+// genel spring, <dof 1>, <dof 2>, <1D elastic law>: F = law(q2 - q1) (tension positive):
+//   dof 1 row: + F,  dof 2 row: - F;  dF/dy'_k = -+ K dq_k/dy'_k.
+// genel cross spring support, <dof row>, <dof col>, <1D law>: F = law(x_col, x_col'):
+//   row dof: - F;  J(row, col) = -(K dCoef + C).
 // force, abstract, <dof>, <f>:               dof row: + f(t)
 // force, abstract internal, <dof 1>, <dof 2>, <f>: dof 1 row + f, dof 2 row - f.
 // None takes part in the initial assembly (their rows are frozen there).
@@ -120,6 +128,117 @@ class Mass final : public Element {
     BlockId b_[3] = {-1, -1, -1};
 };
 
+// d(q)/d(y') of a dof read at `order` (0 value, 1 derivative).
+double dq(const ScalarDof& q, int order, const StepContext& c) { return order ? 1.0 : q.dvalue(c); }
+double qv(const ScalarDof& q, int order, const StateView& s) {
+    return order ? q.derivative(s) : q.value(s);
+}
+
+class Distance final : public Element {
+  public:
+    Distance(const EntityDesc& d, ScalarDof q1, int o1, ScalarDof q2, int o2, DrivePtr f)
+        : Element(d), q_{std::move(q1), std::move(q2)}, o_{o1, o2}, f_(std::move(f)) {}
+    int own_dofs() const override { return 1; }
+    std::string own_dof_name(int) const override { return "imposed difference"; }
+    void declare(PatternBuilder& p) override {
+        for (int k = 0; k < 2; ++k) {
+            nl_[k] = p.block(q_[k].index(), 1, first_dof(), 1);
+            ln_[k] = p.block(first_dof(), 1, q_[k].index(), 1);
+        }
+    }
+    void residual(const StepContext& c, const StateView& s, double* r) const override {
+        const double lam = s.yp[first_dof()];
+        r[q_[0].index()] += lam;
+        r[q_[1].index()] -= lam;
+        r[first_dof()] +=
+            (f_->value(c.time) - qv(q_[1], o_[1], s) + qv(q_[0], o_[0], s)) / scale(c);
+    }
+    void jacobian(const StepContext& c, const StateView&, Jacobian& J) const override {
+        J.add(nl_[0], M11::Constant(1.0));
+        J.add(nl_[1], M11::Constant(-1.0));
+        J.add(ln_[0], M11::Constant(dq(q_[0], o_[0], c) / scale(c)));
+        J.add(ln_[1], M11::Constant(-dq(q_[1], o_[1], c) / scale(c)));
+    }
+    void after_step(const StepContext&, const StateView&) override { f_->after_step(); }
+
+  private:
+    // Both differential values: divide by dCoef (position-level constraint scaling).
+    double scale(const StepContext& c) const {
+        const bool pos = o_[0] == 0 && o_[1] == 0 && !q_[0].algebraic && !q_[1].algebraic;
+        return pos && c.phase != Phase::assembly ? c.dCoef : 1.0;
+    }
+    ScalarDof q_[2];
+    int o_[2];
+    DrivePtr f_;
+    BlockId nl_[2] = {-1, -1}, ln_[2] = {-1, -1};
+};
+
+class Spring final : public Element {
+  public:
+    Spring(const EntityDesc& d, ScalarDof q1, int o1, ScalarDof q2, int o2, LawPtr<1> law)
+        : Element(d), q_{std::move(q1), std::move(q2)}, o_{o1, o2}, law_(std::move(law)) {}
+    void declare(PatternBuilder& p) override {
+        for (int i = 0; i < 2; ++i)
+            for (int j = 0; j < 2; ++j) b_[i][j] = p.block(q_[i].index(), 1, q_[j].index(), 1);
+    }
+    void residual(const StepContext& c, const StateView& s, double* r) const override {
+        M11 F, K, C;
+        eval(c.time, s, F, K, C);
+        r[q_[0].index()] += F[0];
+        r[q_[1].index()] -= F[0];
+    }
+    void jacobian(const StepContext& c, const StateView& s, Jacobian& J) const override {
+        M11 F, K, C;
+        eval(c.time, s, F, K, C);
+        for (int j = 0; j < 2; ++j) {
+            const double dF = (j == 0 ? -1.0 : 1.0) * K(0, 0) * dq(q_[j], o_[j], c);
+            J.add(b_[0][j], M11::Constant(dF));
+            J.add(b_[1][j], M11::Constant(-dF));
+        }
+    }
+    void after_step(const StepContext& c, const StateView& s) override {
+        law_->after_step(M11::Constant(strain(s)), M11::Zero(), c.time);
+    }
+
+  private:
+    double strain(const StateView& s) const { return qv(q_[1], o_[1], s) - qv(q_[0], o_[0], s); }
+    void eval(double t, const StateView& s, M11& F, M11& K, M11& C) const {
+        law_->eval(M11::Constant(strain(s)), M11::Zero(), t, F, K, C);
+    }
+    ScalarDof q_[2];
+    int o_[2];
+    LawPtr<1> law_;
+    BlockId b_[2][2] = {{-1, -1}, {-1, -1}};
+};
+
+class CrossSpringSupport final : public Element {
+  public:
+    CrossSpringSupport(const EntityDesc& d, ScalarDof row, ScalarDof col, LawPtr<1> law)
+        : Element(d), row_(std::move(row)), col_(std::move(col)), law_(std::move(law)) {}
+    void declare(PatternBuilder& p) override { b_ = p.block(row_.index(), 1, col_.index(), 1); }
+    void residual(const StepContext& c, const StateView& s, double* r) const override {
+        M11 F, K, C;
+        law_->eval(M11::Constant(col_.value(s)), M11::Constant(col_.derivative(s)), c.time, F, K,
+                   C);
+        r[row_.index()] -= F[0];
+    }
+    void jacobian(const StepContext& c, const StateView& s, Jacobian& J) const override {
+        M11 F, K, C;
+        law_->eval(M11::Constant(col_.value(s)), M11::Constant(col_.derivative(s)), c.time, F, K,
+                   C);
+        J.add(b_, M11::Constant(
+                      -(K(0, 0) * col_.dvalue(c) + (c.phase == Phase::assembly ? 0.0 : C(0, 0)))));
+    }
+    void after_step(const StepContext& c, const StateView& s) override {
+        law_->after_step(M11::Constant(col_.value(s)), M11::Constant(col_.derivative(s)), c.time);
+    }
+
+  private:
+    ScalarDof row_, col_;
+    LawPtr<1> law_;
+    BlockId b_ = -1;
+};
+
 class AbstractForce final : public Element {
   public:
     AbstractForce(const EntityDesc& d, ScalarDof q1, const ScalarDof* q2, DrivePtr f)
@@ -170,6 +289,39 @@ std::unique_ptr<Element> make_mass(const EntityDesc& d, BuildContext& ctx) {
     return std::make_unique<Mass>(d, std::move(q), drive(d, "mass", ctx));
 }
 
+LawPtr<1> law(const EntityDesc& d, BuildContext& ctx) {
+    LawEnv env{ctx.drive_env()};
+    return make_law<1>(*d.props.get<std::shared_ptr<const LawSpec>>("law"), env);
+}
+
+// The order of dof k; a derivative needs a differential dof.
+int order_of(const EntityDesc& d, BuildContext& ctx, const ScalarDof& q, const char* k) {
+    const int o = genels::dof_order(d, k);
+    if (o == 1 && q.algebraic) ctx.error(d, q.what + " is algebraic: it has no derivative");
+    return o;
+}
+
+std::unique_ptr<Element> make_distance(const EntityDesc& d, BuildContext& ctx) {
+    ScalarDof q1 = genels::resolve_dof(ctx, d, "1"), q2 = genels::resolve_dof(ctx, d, "2");
+    const int o1 = order_of(d, ctx, q1, "1"), o2 = order_of(d, ctx, q2, "2");
+    return std::make_unique<Distance>(d, std::move(q1), o1, std::move(q2), o2,
+                                      drive(d, "drive", ctx));
+}
+
+std::unique_ptr<Element> make_spring(const EntityDesc& d, BuildContext& ctx) {
+    ScalarDof q1 = genels::resolve_dof(ctx, d, "1"), q2 = genels::resolve_dof(ctx, d, "2");
+    const int o1 = order_of(d, ctx, q1, "1"), o2 = order_of(d, ctx, q2, "2");
+    return std::make_unique<Spring>(d, std::move(q1), o1, std::move(q2), o2, law(d, ctx));
+}
+
+std::unique_ptr<Element> make_cross_spring_support(const EntityDesc& d, BuildContext& ctx) {
+    ScalarDof row = genels::resolve_dof(ctx, d, "1"), col = genels::resolve_dof(ctx, d, "2");
+    if (col.algebraic)
+        ctx.error(d, "genel cross spring support needs a differential column dof; " + col.what +
+                         " is algebraic");
+    return std::make_unique<CrossSpringSupport>(d, std::move(row), std::move(col), law(d, ctx));
+}
+
 std::unique_ptr<Element> make_abstract_force(const EntityDesc& d, BuildContext& ctx) {
     ScalarDof q = genels::resolve_dof(ctx, d);
     return std::make_unique<AbstractForce>(d, std::move(q), nullptr, drive(d, "drive", ctx));
@@ -185,6 +337,9 @@ std::unique_ptr<Element> make_abstract_internal(const EntityDesc& d, BuildContex
 MBS_REGISTER_ELEMENT_RUNTIME("genel", "clamp", make_clamp);
 MBS_REGISTER_ELEMENT_RUNTIME("genel", "spring support", make_spring_support);
 MBS_REGISTER_ELEMENT_RUNTIME("genel", "mass", make_mass);
+MBS_REGISTER_ELEMENT_RUNTIME("genel", "distance", make_distance);
+MBS_REGISTER_ELEMENT_RUNTIME("genel", "spring", make_spring);
+MBS_REGISTER_ELEMENT_RUNTIME("genel", "cross spring support", make_cross_spring_support);
 MBS_REGISTER_ELEMENT_RUNTIME("force", "abstract", make_abstract_force);
 MBS_REGISTER_ELEMENT_RUNTIME("force", "abstract internal", make_abstract_internal);
 

@@ -52,6 +52,20 @@ TEST(GenelJacobian, AbstractForcesAndInternalForce) {
              "force: 2, abstract internal, 1, abstract, 3, abstract, const, 0.7;\n"));
 }
 
+TEST(GenelJacobian, DistanceSpringAndCrossSpringSupport) {
+    mbs::test::expect_exact_jacobian(
+        deck("abstract nodes: 3; genels: 5;\n", abstract_nodes,
+             "genel: 1, distance, 1, abstract, algebraic, 3, abstract, algebraic, time;\n"
+             "genel: 2, distance, 1, abstract, differential, 2, abstract, algebraic, const, "
+             "0.1;\n"
+             "genel: 3, spring, 1, abstract, algebraic, 3, abstract, differential, linear "
+             "elastic, 7.;\n"
+             "genel: 4, cross spring support, 2, abstract, algebraic, 3, abstract, algebraic,\n"
+             "    linear viscoelastic, 4., 0.6;\n"
+             "genel: 5, spring, 2, abstract, algebraic, 1, abstract, algebraic, linear elastic, "
+             "3.;\n"));
+}
+
 TEST(GenelJacobian, GenelsOnStructuralPositions) {
     mbs::test::expect_exact_jacobian(
         deck("structural nodes: 1; genels: 3;\n",
