@@ -23,6 +23,12 @@ extern "C" char** environ;
 
 namespace {
 
+// Problems of the relative-coordinate path (solvers/reduced): their block takes the initial
+// value block's cards (times, tolerance).
+bool reduced_problem_block(const std::string& b) {
+    return b == "reduced dynamics" || b == "reduced inverse dynamics" || b == "equilibrium" || b == "modal";
+}
+
 enum class Block { start, data, after_data, problem, after_problem, control, after_control, nodes,
                    after_nodes, drivers, after_drivers, elements, done };
 
@@ -215,7 +221,8 @@ void Builder::card(const SourceFile& file, const ast::Card& c) {
     switch (block_) {
         case Block::data:
             if (name == "problem" || name == "integrator") {
-                std::string p = r.keyword({"initial value", "inverse dynamics", "multistep"}, "problem");
+                std::string p = r.keyword({"initial value", "inverse dynamics", "multistep", "reduced inverse dynamics",
+                                           "reduced dynamics", "equilibrium", "modal"}, "problem");
                 st_.model.problem = p == "multistep" ? "initial value" : p;
                 r.finish();
                 return;
@@ -412,7 +419,8 @@ bool Builder::global_card(const std::string& name, DeckReader& r, const SourceFi
 
 void Builder::begin_block(DeckReader& r) {
     SourceLoc at = r.loc();
-    std::string b = r.keyword({"data", "initial value", "multistep", "inverse dynamics", "control data", "nodes",
+    std::string b = r.keyword({"data", "initial value", "multistep", "inverse dynamics", "reduced inverse dynamics",
+                               "reduced dynamics", "equilibrium", "modal", "control data", "nodes",
                                "drivers", "elements"}, "block name");
     r.finish();
     auto order_error = [&](const char* expected) {
@@ -424,7 +432,7 @@ void Builder::begin_block(DeckReader& r) {
         return;
     }
     if (b == "data") throw InputError(at, "'begin: data' appears twice");
-    if (b == "initial value" || b == "multistep" || b == "inverse dynamics") {
+    if (b == "initial value" || b == "multistep" || b == "inverse dynamics" || reduced_problem_block(b)) {
         if (block_ != Block::after_data) order_error("the problem block right after 'end: data;'");
         block_ = Block::problem;
     } else if (b == "control data") {
@@ -450,11 +458,13 @@ void Builder::begin_block(DeckReader& r) {
 
 void Builder::end_block(DeckReader& r) {
     SourceLoc at = r.loc();
-    std::string b = r.keyword({"data", "initial value", "multistep", "inverse dynamics", "control data", "nodes",
+    std::string b = r.keyword({"data", "initial value", "multistep", "inverse dynamics", "reduced inverse dynamics",
+                               "reduced dynamics", "equilibrium", "modal", "control data", "nodes",
                                "drivers", "elements"}, "block name");
     r.finish();
     std::string open = block_name(block_);
-    bool problem_alias = block_ == Block::problem && (b == "multistep" || b == "inverse dynamics");
+    bool problem_alias =
+        block_ == Block::problem && (b == "multistep" || b == "inverse dynamics" || reduced_problem_block(b));
     if (open.empty() || (open != b && !problem_alias))
         throw InputError(at, "'end: " + b + "' does not match the open block",
                          open.empty() ? "no block is open" : "the open block is '" + open + "'");

@@ -11,6 +11,11 @@ namespace mbs::reduced {
 bool known_analysis(const std::string& name);
 const char* analysis_names();  // "equilibrium|modal|reduced-dynamics|inverse-dynamics"
 
+// The analysis a deck's `problem:` selects ("reduced dynamics" -> "reduced-dynamics",
+// "reduced inverse dynamics" -> "inverse-dynamics", "equilibrium", "modal"); empty for the
+// problems of the absolute-coordinate DAE.
+std::string analysis_for_problem(const std::string& problem);
+
 // `tree`: print the tree and exit; otherwise run `analysis` with output prefix `prefix`.
 // Returns the exit status: 0 ok, 3 solver failure; throws InputError / std::invalid_argument for
 // bad input (exit 2).
