@@ -6,11 +6,14 @@ Compared: every column of DIR/summary.csv except wall_s (row, L, C, status, exit
 reports x_end and Fmax printed with 17 significant digits, error): the cases are the same
 computations whichever rank runs them, so the numbers must agree bit for bit. Also checked:
 both ranks ran cases (rank 0 runs cases itself while handing out rows), and the summary is
-written once (by rank 0).
+written once (by rank 0). Then the same sweep under mpirun is stopped with SIGTERM after 40
+cases and restarted: nothing is left running, and the restart completes the same summary.
 """
 import csv
+import glob
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -65,8 +68,41 @@ for row in range(1, 201):
 print('cases per rank:', ranks)
 if sorted(ranks) != ['0', '1']:
     bad.append(f'cases per rank {ranks}: both ranks must run cases')
+
+# Stopped and restarted under MPI: SIGTERM to mpirun (forwarded to the ranks) after 40 cases;
+# no case may be left running, and the re-run must complete with the same summary.
+stopped = os.path.join(work, 'stopped')
+proc = subprocess.Popen(MPI + ['-n', '2', exe] + ARGS + ['-o', stopped], stdout=subprocess.PIPE,
+                        stderr=subprocess.PIPE, text=True)
+deadline = time.time() + 120
+
+
+def count_done(d):
+    return len(glob.glob(os.path.join(d, 'case-*.done')))
+
+
+while time.time() < deadline and proc.poll() is None and count_done(stopped) < 40:
+    time.sleep(0.01)
+proc.send_signal(signal.SIGTERM)
+out, err = proc.communicate(timeout=60)
+n_done = count_done(stopped)
+time.sleep(0.5)
+left = 0
+for c in glob.glob('/proc/[0-9]*/cmdline'):
+    try:
+        left += (stopped + '/case-').encode() in open(c, 'rb').read()
+    except OSError:
+        pass
+r = subprocess.run(MPI + ['-n', '2', exe] + ARGS + ['-o', stopped], capture_output=True, text=True)
+print(f'SIGTERM to mpirun after {n_done} cases: {out.strip()}; restart: {r.stdout.strip()}')
+if left:
+    bad.append(f'{left} cases still running after SIGTERM to mpirun')
+if r.returncode != 0 or f'{n_done} already completed' not in r.stdout or \
+        summary(os.path.join(stopped, 'summary.csv')) != a:
+    bad.append(f'restart after SIGTERM: exit {r.returncode}, {r.stdout} {r.stderr}')
+
 for msg in bad:
     print('FAIL', msg)
 if bad:
     sys.exit(1)
-print('ok   200 cases: serial and mpirun -n 2 summaries identical (wall time excepted)')
+print('ok   200 cases: serial and mpirun -n 2 summaries identical (wall time excepted); stop + restart under MPI')
