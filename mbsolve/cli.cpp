@@ -120,6 +120,12 @@ Options parse(int argc, char** argv) {
     }
     if ((!o.sweep_rows.empty() || o.rows_per_task > 0) && o.sweep_table.empty())
         throw std::invalid_argument("--sweep-rows and --rows-per-task need --sweep TABLE");
+    if ((!o.reports.empty() || !o.report_file.empty()) && (o.tree || !o.analysis.empty() || o.check || o.dump_model))
+        throw std::invalid_argument("--report and --report-file need a time integration (not with --tree, "
+                                    "--analysis, --check or --dump-model)");
+    if (!o.sweep_table.empty() && (o.tree || !o.analysis.empty() || o.check || o.dump_model))
+        throw std::invalid_argument("--sweep runs the time integration: not with --tree, --analysis, --check "
+                                    "or --dump-model");
     if (!o.sweep_merge.empty()) return o;  // needs no deck
     if (!o.help && !o.version && o.deck.empty()) throw std::invalid_argument("no input deck given");
     return o;
