@@ -271,8 +271,10 @@ Plan make_plan(const cli::Options& opt, const char* argv0) {
     for (const auto& [k, v] : p.defines) common += "-D" + k + "=" + v + "\n";
     for (const auto& a : p.pass_args) common += a + "\n";
     for (const auto& r : p.report_specs) common += "report " + r + "\n";
+    // Hashed once, then combined with each row (a large deck times many rows stays cheap).
+    const std::string common_hash = fnv1a(common);
     for (int r = 1; r <= p.rows(); ++r) {
-        std::string s = common + "row " + std::to_string(r) + "\n";
+        std::string s = common_hash + "\nrow " + std::to_string(r) + "\n";
         for (std::size_t c = 0; c < p.table.names.size(); ++c) s += p.table.names[c] + "=" + p.table.rows[r - 1][c] + "\n";
         p.signatures.push_back(fnv1a(s));
     }

@@ -202,22 +202,26 @@ proc.send_signal(signal.SIGKILL)
 proc.wait()
 
 
-def running_cases(d):
-    n = 0
+def running_cases(d, describe=False):
+    """Processes whose command line names a case of d (with their state and command line)."""
+    found = []
     for c in glob.glob('/proc/[0-9]*/cmdline'):
         try:
-            if (d + '/case-').encode() in open(c, 'rb').read():
-                n += 1
-        except OSError:
+            cmd = open(c, 'rb').read()
+            if (d + '/case-').encode() in cmd:
+                pid = c.split('/')[2]
+                state = [ln for ln in open(f'/proc/{pid}/status') if ln.startswith('State')][0].strip()
+                found.append(f'pid {pid} {state} {cmd[:200]!r}')
+        except (OSError, IndexError):
             pass
-    return n
+    return found if describe else len(found)
 
 
-deadline = time.time() + 10
+deadline = time.time() + 30
 while running_cases(killed) and time.time() < deadline:
     time.sleep(0.05)
 if running_cases(killed):
-    fail('a case of the killed sweep is still running')
+    fail(f'a case of the killed sweep is still running: {running_cases(killed, True)}')
 done = {f: (open(f, 'rb').read(), os.stat(f).st_mtime_ns) for f in glob.glob(os.path.join(killed, 'case-*.done'))}
 h5_mtime = {f: os.stat(f).st_mtime_ns for f in (d[:-5] + '.h5' for d in done)}
 n_done = len(done)
