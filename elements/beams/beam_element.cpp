@@ -84,9 +84,9 @@ Mat3 cgr_Ginv_derivative(const Vec3& g, const Vec3& z) {
 // Per-node quantities at the current iterate (see Beam).
 struct NodeK {
     Vec3 a, p, g = Vec3::Zero();
-    Mat3 H, Ginv;     // G(g_i)^-1 Ra^T, G(g_i)^-1 (nodes other than the reference)
-    Vec3 v, gd;       // w_i - w_r, gdot_i
-    Mat3 QH;          // d(G^-1(g) z_i)/dg at g_i, times H_i
+    Mat3 H, Ginv;  // G(g_i)^-1 Ra^T, G(g_i)^-1 (nodes other than the reference)
+    Vec3 v, gd;    // w_i - w_r, gdot_i
+    Mat3 QH;       // d(G^-1(g) z_i)/dg at g_i, times H_i
 };
 // Quantities at an evaluation point (see Beam).
 struct SecK {
@@ -266,8 +266,8 @@ class Beam final : public Element {
                     Mat3 Dws = Ra * (Gd_gd * Dg + k.G * Dgd);
                     if (j == ref) Dws -= sRaY1;
                     Edx.topRows<3>() = -S.Np[j] * RT * sWs;
-                    Edth.topRows<3>() = RT * (S.Np[j] * (sWs - skew(n_[j]->w)) * sA + sPp * Dws +
-                                              sU * Dphi);
+                    Edth.topRows<3>() =
+                        RT * (S.Np[j] * (sWs - skew(n_[j]->w)) * sA + sPp * Dws + sU * Dphi);
                     Edth.bottomRows<3>() =
                         k.T * (sY2G * Dg + Gd2 * Dg + Gd_gd * Dgp + E_gp * Dgd + k.G * Dgdp);
                 }
@@ -308,9 +308,8 @@ class Beam final : public Element {
         }
         for (int kn = 0; kn < NN; ++kn)
             for (int j = 0; j < NN; ++j)
-                J.add(blocks_[kn][j],
-                      n_[j]->template chain<6>(D[kn][j][0], D[kn][j][1], D[kn][j][2],
-                                               D[kn][j][3], c));
+                J.add(blocks_[kn][j], n_[j]->template chain<6>(D[kn][j][0], D[kn][j][1],
+                                                               D[kn][j][2], D[kn][j][3], c));
     }
 
     // Jacobian without viscous terms (the same derivation, reorganised). Per section, with the
@@ -436,17 +435,16 @@ class Beam final : public Element {
 
   private:
     static const std::array<std::string, NS * per_point>& names() {
-        static const std::array<std::string, NS * per_point> n = [] {
+        static const std::array<std::string, NS* per_point> n = [] {
             static const char* base[per_point] = {
-                "ex",     "ey",     "ez",     "kx",  "ky",  "kz",  "Fx",  "Fy",  "Fz",
+                "ex",     "ey",     "ez",     "kx",  "ky",  "kz",  "Fx",   "Fy",   "Fz",
                 "Mx",     "My",     "Mz",     "Xx",  "Xy",  "Xz",  "Phix", "Phiy", "Phiz",
-                "Omegax", "Omegay", "Omegaz", "ePx", "ePy", "ePz", "kPx", "kPy", "kPz"};
+                "Omegax", "Omegay", "Omegaz", "ePx", "ePy", "ePz", "kPx",  "kPy",  "kPz"};
             std::array<std::string, NS * per_point> out;
             for (int s = 0; s < NS; ++s)
                 for (int j = 0; j < per_point; ++j)
                     out[s * per_point + j] =
-                        (NS == 1 ? std::string() : std::string(s == 0 ? "pI." : "pII.")) +
-                        base[j];
+                        (NS == 1 ? std::string() : std::string(s == 0 ? "pI." : "pII.")) + base[j];
             return out;
         }();
         return n;
@@ -542,7 +540,7 @@ std::unique_ptr<Element> make_beam(const EntityDesc& d, BuildContext& ctx) {
     LawEnv env{ctx.drive_env()};
     const double xi3 = 1.0 / std::sqrt(3.0);
     for (int s = 0; s < NN - 1; ++s) {
-        const char* orient = NN == 2 ? "section orientation"
+        const char* orient = NN == 2  ? "section orientation"
                              : s == 0 ? "section orientation I"
                                       : "section orientation II";
         const char* law = NN == 2 ? "law" : s == 0 ? "law I" : "law II";
@@ -551,8 +549,9 @@ std::unique_ptr<Element> make_beam(const EntityDesc& d, BuildContext& ctx) {
         S.law = make_law<6>(*d.props.get<std::shared_ptr<const LawSpec>>(law), env);
         const double xi = NN == 2 ? 0.0 : (s == 0 ? -xi3 : xi3);
         if (!beam->init_geometry(s, xi))
-            ctx.error(d, "the points of " + d.category + " " + std::to_string(d.label) +
-                             " coincide at evaluation point " + (s == 0 ? "I" : "II"),
+            ctx.error(d,
+                      "the points of " + d.category + " " + std::to_string(d.label) +
+                          " coincide at evaluation point " + (s == 0 ? "I" : "II"),
                       "check the node positions and offsets");
     }
     beam->set_viscous();

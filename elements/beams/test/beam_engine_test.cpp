@@ -112,7 +112,8 @@ TEST(BeamEngine, CantileverTipForceOneElement) {
         const CscMatrix& S = J.matrix();
         for (int col = 0; col < n; ++col)
             for (int k = S.col_start()[col]; k < S.col_start()[col + 1]; ++k)
-                if (S.row_index()[k] >= 6 && col >= 6) A(S.row_index()[k] - 6, col - 6) += S.values()[k];
+                if (S.row_index()[k] >= 6 && col >= 6)
+                    A(S.row_index()[k] - 6, col - 6) += S.values()[k];
         Eigen::Matrix<double, 12, 1> rr;
         for (int i = 0; i < 12; ++i) rr[i] = r[6 + i];
         const Eigen::Matrix<double, 12, 1> dx = A.fullPivLu().solve(-rr);
@@ -152,11 +153,13 @@ TEST(BeamEngine, PrivateData) {
     // x -> x + d xdot, R -> exp(d w) R (through Rref, g and velocities unchanged).
     const double d = 1e-6;
     std::vector<double> ep(12), em(12), rate(12);
-    for (int k = 0; k < 6; ++k) rate[k] = b.private_data(21 + k, sv), rate[6 + k] = b.private_data(48 + k, sv);
+    for (int k = 0; k < 6; ++k)
+        rate[k] = b.private_data(21 + k, sv), rate[6 + k] = b.private_data(48 + k, sv);
     std::vector<Mat3> Rref0;
     std::vector<Vec3> x0, xd, w;
     for (auto& n : e.nodes()) Rref0.push_back(n.Rref), xd.push_back(n.xdot), w.push_back(n.w);
-    for (auto& n : e.nodes()) x0.push_back(Vec3(e.y[n.first_dof()], e.y[n.first_dof() + 1], e.y[n.first_dof() + 2]));
+    for (auto& n : e.nodes())
+        x0.push_back(Vec3(e.y[n.first_dof()], e.y[n.first_dof() + 1], e.y[n.first_dof() + 2]));
     for (int sgn = -1; sgn <= 1; sgn += 2) {
         int j = 0;
         for (auto& n : e.nodes()) {
@@ -167,7 +170,8 @@ TEST(BeamEngine, PrivateData) {
         }
         e.update(0.0, 1e-3);
         auto& out = sgn < 0 ? em : ep;
-        for (int k = 0; k < 6; ++k) out[k] = b.private_data(k, sv), out[6 + k] = b.private_data(27 + k, sv);
+        for (int k = 0; k < 6; ++k)
+            out[k] = b.private_data(k, sv), out[6 + k] = b.private_data(27 + k, sv);
     }
     for (int k = 0; k < 12; ++k)
         EXPECT_NEAR(rate[k], (ep[k] - em[k]) / (2 * d), 1e-6 * (1 + std::fabs(rate[k]))) << k;
@@ -195,8 +199,8 @@ TEST(BeamEngine, SetUpErrors) {
                                    "structural: 2, static displacement, 0.5, 0., 0., null;\n"
                                    "structural: 3, static, 1., 0., 0., eye, null, null;\n"
                                    "end: nodes;\nbegin: elements;\n"
-                                   "beam3: 7, 1, null, 2, null, 3, null, eye, " + law +
-                                   ", same, same;\nend: elements;\n");
+                                   "beam3: 7, 1, null, 2, null, 3, null, eye, " +
+                                   law + ", same, same;\nend: elements;\n");
     EXPECT_NE(msg.find("t.mbd:10:"), std::string::npos) << msg;
     EXPECT_NE(msg.find("needs a structural node with rotations, but node 2"), std::string::npos)
         << msg;
@@ -206,7 +210,9 @@ TEST(BeamEngine, SetUpErrors) {
                        "structural: 2, static, 0., 0., 0., eye, null, null;\n"
                        "structural: 3, static, 0., 0., 0., eye, null, null;\n"
                        "end: nodes;\nbegin: elements;\n"
-                       "beam3: 7, 1, null, 2, null, 3, null, eye, " + law + ", same, same;\n"
+                       "beam3: 7, 1, null, 2, null, 3, null, eye, " +
+                       law +
+                       ", same, same;\n"
                        "end: elements;\n");
     EXPECT_NE(msg.find("t.mbd:10:"), std::string::npos) << msg;
     EXPECT_NE(msg.find("coincide at evaluation point I"), std::string::npos) << msg;

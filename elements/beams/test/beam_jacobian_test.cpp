@@ -39,9 +39,10 @@ const std::string elastic6 =
 const std::string viscous6 =
     "linear viscous generic, sym, 10., 1., 2., 3., 4., 5., 20., 1., 2., 3., 4., 30., 1., 2., 3.,"
     " 4., 1., 2., 5., 1., 6.";
-const std::string visco6 = "linear viscoelastic generic, sym, 100., 1., 2., 3., 4., 5., 80., 6., "
-                           "7., 8., 9., 90., 10., 11., 12., 40., 1., 2., 50., 3., 60.,"
-                           " diag, 1., 2., 3., 0.4, 0.5, 0.6";
+const std::string visco6 =
+    "linear viscoelastic generic, sym, 100., 1., 2., 3., 4., 5., 80., 6., "
+    "7., 8., 9., 90., 10., 11., 12., 40., 1., 2., 50., 3., 60.,"
+    " diag, 1., 2., 3., 0.4, 0.5, 0.6";
 
 std::string beam3(const std::string& sections) {
     return "beam3: 1, 1, position, 0.01, 0.02, -0.03, orientation, euler123, 0.1, 0.2, -0.1,"
@@ -90,13 +91,14 @@ TEST(BeamJacobian, Beam2AbsoluteViscoelastic) {
     expect_exact_jacobian(deck(1, beam2("euler123, 0.3, 0.4, 1.3, " + visco6)));
 }
 
-TEST(BeamJacobian, Beam2Viscous) { expect_exact_jacobian(deck(1, beam2("from nodes, " + viscous6))); }
+TEST(BeamJacobian, Beam2Viscous) {
+    expect_exact_jacobian(deck(1, beam2("from nodes, " + viscous6)));
+}
 
 // beam3 and beam2 sharing node 3 with node 4 (beam2 from node 3 to node 4).
 TEST(BeamJacobian, Beam3AndBeam2Together) {
     expect_exact_jacobian(deck(2, beam3("from nodes, " + visco6 + ", same, same") +
-                                      "beam2: 2, 3, null, 4, null, from nodes, " + visco6 +
-                                      ";\n"));
+                                      "beam2: 2, 3, null, 4, null, from nodes, " + visco6 + ";\n"));
 }
 
 }  // namespace
