@@ -291,6 +291,18 @@ bool Simulation::newton(const StepContext& c, const StepCoefficients& cd, const 
     }
 }
 
+// A failed line search leaves the start point and its residual (for the failure message).
+bool Simulation::restore_line_search_start(const StepContext& c) {
+    Engine& e = *engine_;
+    for (int i = 0; i < e.size(); ++i) {
+        e.y[i] = ls_y_[i];
+        e.yp[i] = ls_yp_[i];
+        r_[i] = ls_g_[i];
+    }
+    e.update(c.time, c.dt);
+    return false;
+}
+
 // Backtracking line search (Numerical Recipes' lnsrch, MBDyn's `line search` options). With F
 // the residual at the start point and p = -J^-1 F the Newton correction of y' (y moves by b0 p),
 // f(lambda) = 1/2 |F(y' + lambda gamma p)|^2 has the initial slope f'(0) = -gamma F^T F = -2 gamma f0
@@ -305,18 +317,6 @@ bool Simulation::newton(const StepContext& c, const StepCoefficients& cd, const 
 // then a gradient test max_j |(J^T F)_j| max(|y'_j|, 1) / max(f0, n / 2) < `tolerance min` flags
 // a local minimum of f (fails unless `zero gradient, continue`), and `divergence check` fails the
 // step when f > factor * f0. No allocation: start point, direction and F live in ls_* buffers.
-// A failed line search leaves the start point and its residual (for the failure message).
-bool Simulation::restore_line_search_start(const StepContext& c) {
-    Engine& e = *engine_;
-    for (int i = 0; i < e.size(); ++i) {
-        e.y[i] = ls_y_[i];
-        e.yp[i] = ls_yp_[i];
-        r_[i] = ls_g_[i];
-    }
-    e.update(c.time, c.dt);
-    return false;
-}
-
 bool Simulation::line_search(const StepContext& c, double f0, StepInfo& info, const char*& why) {
     Engine& e = *engine_;
     const auto& L = set_.ls;
@@ -644,10 +644,10 @@ void Simulation::derivatives() {
     StepCoefficients none;
     // MBDyn's default is one iteration; more are allowed when the residual is not yet small.
     // In a static model this phase is the equilibrium at the initial time, a load step like the
-    // others: the steps' tolerance and iteration limit apply when they are the looser ones.
+    // others: the steps' tolerance applies, and their iteration limit when it is the larger.
     int max_iter = std::max(set_.der_max_iter, 10);
     double tol = set_.der_tol;
-    if (e.static_model()) max_iter = std::max(max_iter, set_.max_iter), tol = std::max(tol, set_.tol);
+    if (e.static_model()) max_iter = std::max(max_iter, set_.max_iter), tol = set_.tol;
     // y stays fixed in this phase, except the positions of static nodes (newton()): a failed try
     // is undone by restoring y and y' (`auto` retries with a larger coefficient, which
     // regularizes the matrix more).
