@@ -182,6 +182,9 @@ class BuildContext {
     virtual const Vec3* gravity() const = 0;
     // Installs the gravity field (called by the gravity element).
     virtual void set_gravity(const TplDrive<3>& g) = 0;
+    // Removes the run-time element of `ref` built so far and hands it over (a `driven` element
+    // wraps it); nullptr if there is none.
+    virtual std::unique_ptr<Element> take_element(const EntityRef& /*ref*/) { return nullptr; }
     // Throws InputError at the element's card.
     [[noreturn]] virtual void error(const EntityDesc& e, const std::string& what,
                                     const std::string& hint = {}) const = 0;

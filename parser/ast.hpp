@@ -92,7 +92,11 @@ struct Word : Located {
 // An empty argument (",," or ", ;"): the caller's default.
 struct Empty : Located {};
 
-struct Arg : x3::variant<Empty, Stmt, Word> {
+struct Card;
+
+// The last argument of a card may be a card of its own (`driven: L, <drive>, joint: L, ...;`,
+// `existing: joint, L`): one level only, accepted by the builder for `driven` cards.
+struct Arg : x3::variant<Empty, Stmt, Word, x3::forward_ast<Card>> {
     using base_type::base_type;
     using base_type::operator=;
 };

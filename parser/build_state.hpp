@@ -44,6 +44,7 @@ struct ArgView {
     std::string word;  // normalised, non-empty when the argument could be a keyword
     std::string ident;  // the identifier as written, when the argument is a bare name
     bool empty = false;
+    const ast::Card* nested = nullptr;  // a card as the argument (`driven`)
 };
 
 // The Reader implementation over one card's arguments.
@@ -112,6 +113,8 @@ public:
     std::size_t position() const { return pos_; }
     std::size_t size() const { return args_.size(); }
     const ArgView& view(std::size_t k) const { return args_[k]; }
+    const SourceFile& file() const { return file_; }
+    void skip_to(std::size_t k) { pos_ = k; }
     void finish();  // error if arguments remain
     // The next argument exists and is a value (an expression, or a name of a defined variable),
     // not a keyword.

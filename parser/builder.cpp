@@ -102,6 +102,7 @@ private:
     void control_card(const std::string& name, DeckReader& r);
     void node_card(const std::string& name, DeckReader& r);
     void element_card(const std::string& name, DeckReader& r);
+    void driven_card(DeckReader& r);
     void output_card(DeckReader& r, bool nodes);
     void reference_card(DeckReader& r);
     void check_counts(DeckReader& r, bool nodes);
@@ -1021,9 +1022,63 @@ void Builder::node_card(const std::string& name, DeckReader& r) {
     st_.model.nodes.push_back(std::move(e));
 }
 
+// driven: L, <drive>, {existing: <type>, L | <the element's card, label L>};  (MBDyn's driven
+// elements: active while the drive is non-zero). The element is read as its own card would be
+// (counted, label claimed); a "driven" entry naming it ("drive", "element") follows it.
+// MBDyn's `hint`s (re-read offsets on activation) are refused.
+void Builder::driven_card(DeckReader& r) {
+    SourceLoc at = r.card_loc(), label_at = r.loc();
+    long label = r.label("driven element label");
+    auto drive = r.drive("activity drive (the element is active while it is non-zero)");
+    if (r.peek("hint")) r.error("driven element hints are not supported");
+    if (r.position() >= r.size() || !r.view(r.position()).nested)
+        r.error("expected the driven element: 'existing: <type>, <label>' or its card",
+                "e.g. 'driven: 3, step, 1., 1., 0., joint: 3, revolute pin, ...;'");
+    const ast::Card& inner = *r.view(r.position()).nested;
+    r.skip_to(r.position() + 1);
+    r.finish();
+    DeckReader ir(st_, r.file(), inner, 0);
+    std::string type = normalize_keyword(inner.description);
+    EntityRef ref;
+    if (type == "existing") {
+        SourceLoc type_at = ir.loc();
+        std::string t = ir.peek_word();
+        ir.skip();
+        SourceLoc el_at = ir.loc();
+        long l = ir.label("element label");
+        ir.finish();
+        const EntityDesc* e = nullptr;
+        for (const auto& x : st_.model.elements)
+            if (normalize_keyword(x.category) == t && x.label == l) e = &x;
+        if (!e) ir.error_at(t.empty() ? type_at : el_at, (t.empty() ? "element" : t) + " " + std::to_string(l) + " is not defined",
+                            "drive an element defined before the driven card");
+        ref = EntityRef{e->category, l};
+    } else {
+        if (type == "driven") throw InputError(SourceLoc{&r.file(), inner.begin, inner.end}, "a driven element cannot drive another driven element");
+        element_card(type, ir);
+        const EntityDesc& e = st_.model.elements.back();
+        ref = EntityRef{e.category, e.label};
+    }
+    if (ref.label != label)
+        r.error_at(label_at, "driven label " + std::to_string(label) + " differs from the label " + std::to_string(ref.label) + " of the element it drives",
+                   "MBDyn requires the same label");
+    for (const auto& x : st_.model.elements)
+        if (x.category == "driven" && x.props.get<EntityRef>("element").label == ref.label &&
+            x.props.get<EntityRef>("element").category == ref.category)
+            r.error_at(label_at, ref.category + " " + std::to_string(label) + " is driven already");
+    EntityDesc d;
+    d.category = "driven";
+    d.label = label;
+    d.loc = at;
+    d.props.set("drive", drive);
+    d.props.set("element", ref);
+    st_.model.elements.push_back(std::move(d));
+}
+
 void Builder::element_card(const std::string& name, DeckReader& r) {
     SourceLoc at = r.card_loc();
     if (name == "output") return output_card(r, false);
+    if (name == "driven") return driven_card(r);
     auto& reg = Registry::instance();
     auto ci = reg.element_cards.find(name);
     if (ci == reg.element_cards.end()) {

@@ -84,10 +84,13 @@ x3::rule<class decl_class, ast::Decl> const decl = "declaration";
 x3::rule<class assign_class, ast::Assign> const assign = "assignment";
 x3::rule<class stmt_class, ast::Stmt> const stmt = "statement";
 x3::rule<class arg_class, ast::Arg> const arg = "argument";
+x3::rule<class plain_arg_class, ast::Arg> const plain_arg = "argument";
+x3::rule<class nested_class, ast::Card> const nested = "card";
 x3::rule<class card_class, ast::Card> const card = "card";
 
 struct number_class : annotate {};
 struct string_class : annotate {};
+struct nested_class : annotate {};
 struct ident_class : annotate {};
 struct word_class : annotate {};
 struct empty_class : annotate {};
@@ -166,8 +169,14 @@ inline auto const assign_def = ident >> '=' >> !lit('=') > logical;
 inline auto const stmt_def = decl | assign | logical;
 
 inline auto const separator = lit(',') | lit(';');
-inline auto const arg_def =
+inline auto const plain_arg_def =
     (stmt >> &separator) | (word >> &separator) | (empty >> &separator) | (stmt > &separator);
+// A card as the last argument ("joint: 2, revolute hinge, ..."): a one-word card name, one ':'
+// (not the '::' of a namespace), plain arguments up to the ';'. One word only, so that a
+// missing ';' before the next card ("null\n structural: 2, ...") stays a syntax error there.
+inline auto const nested_def = raw[lexeme[name_start >> *name_char]] >> (lit(':') >> !lit(':')) >>
+                               (plain_arg % ',') >> &lit(';');
+inline auto const arg_def = nested | plain_arg;
 
 // Description: everything up to ':' or ';' (blanks removed later by normalize_keyword).
 inline auto const description = raw[lexeme[+(char_ - (char_(":;,#\"") | "/*"))]];
@@ -177,7 +186,7 @@ BOOST_SPIRIT_DEFINE(op_logical, op_relational, op_additive, op_multiplicative, o
 BOOST_SPIRIT_DEFINE(string_body)
 BOOST_SPIRIT_DEFINE(number, string_lit, ident, word, empty, logical, relational, additive,
                     multiplicative, power, unary, unary_op, primary, call, stmt_list, decl, assign,
-                    stmt, arg, card)
+                    stmt, arg, plain_arg, nested, card)
 
 }  // namespace grammar
 }  // namespace mbs::parser

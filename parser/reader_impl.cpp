@@ -17,6 +17,7 @@ struct LocOf {
     template <class T>
     std::pair<std::uint32_t, std::uint32_t> operator()(const T& n) const {
         if constexpr (std::is_base_of_v<ast::Located, T>) return {n.begin, n.end};
+        else if constexpr (std::is_same_v<T, ast::x3::forward_ast<ast::Card>>) return (*this)(n.get());
         else return boost::apply_visitor(*this, n);
     }
 };
@@ -42,7 +43,14 @@ DeckReader::DeckReader(BuildState& st, const SourceFile& file, const ast::Card& 
         v.arg = &a;
         auto [b, e] = boost::apply_visitor(LocOf{}, a);
         v.loc = SourceLoc{&file, b, std::max(e, b + 1)};
-        if (boost::get<ast::Empty>(&a)) v.empty = true;
+        if (const auto* c = boost::get<ast::x3::forward_ast<ast::Card>>(&a)) {
+            // A card as the last argument: only `driven` takes one (builder.cpp).
+            if (normalize_keyword(card.description) != "driven")
+                throw InputError(v.loc, "unexpected ':' after '" + c->get().description + "'",
+                                 "a card inside a card is only allowed in 'driven'; otherwise a "
+                                 "',' is missing or a ';' ends the card too early");
+            v.nested = &c->get();
+        } else if (boost::get<ast::Empty>(&a)) v.empty = true;
         else if (const auto* w = boost::get<ast::Word>(&a)) v.word = normalize_keyword(w->text);
         else if (const auto* s = boost::get<ast::Stmt>(&a))
             if (const auto* ex = boost::get<ast::Expression>(s)) {
@@ -124,6 +132,7 @@ const ArgView& DeckReader::next(std::string_view what) {
 Value DeckReader::value(std::string_view what) {
     const ArgView& a = next(what);
     const auto* s = boost::get<ast::Stmt>(a.arg);
+    if (a.nested) throw InputError(a.loc, "expected " + std::string(what) + ", found a card");
     if (!s) throw InputError(a.loc, "expected " + std::string(what) + ", found keyword '" +
                                         boost::get<ast::Word>(*a.arg).text + "'");
     return st_.evaluator.eval(*s, origin_of(file_));

@@ -49,6 +49,9 @@ struct Cards {
         struct Span {
             std::pair<std::uint32_t, std::uint32_t> operator()(const ast::Empty& e) const { return {e.begin, e.end}; }
             std::pair<std::uint32_t, std::uint32_t> operator()(const ast::Word& w) const { return {w.begin, w.end}; }
+            std::pair<std::uint32_t, std::uint32_t> operator()(const ast::x3::forward_ast<ast::Card>& c) const {
+                return {c.get().begin, c.get().end};
+            }
             std::pair<std::uint32_t, std::uint32_t> operator()(const ast::Stmt& s) const {
                 return boost::apply_visitor([](const auto& n) { return std::make_pair(n.begin, n.end); }, s);
             }
@@ -175,6 +178,25 @@ TEST(Grammar, SeveralCardsOnOneLine) {
     Cards c("begin: data; problem: initial value; end: data;");
     ASSERT_EQ(c.cards.size(), 3u);
     EXPECT_EQ(mbs::normalize_keyword(c.word(1, 0)), "initialvalue");
+}
+
+// A card as the last argument (`driven: L, <drive>, joint: L, ...;`): one level, a single ':'
+// (a namespace '::' stays part of a name).
+TEST(Grammar, CardAsTheLastArgument) {
+    Cards c("driven: 3, const, 1., joint: 3, revolute pin, 1, null;\n"
+            "x: default::sin(0.), existing: joint, 3;");
+    ASSERT_EQ(c.cards[0].args.size(), 4u);
+    const auto* n = boost::get<ast::x3::forward_ast<ast::Card>>(&c.arg(0, 3));
+    ASSERT_NE(n, nullptr);
+    EXPECT_EQ(n->get().description, "joint");
+    EXPECT_EQ(n->get().args.size(), 4u);
+    EXPECT_EQ(c.text_of(0, 3), "joint: 3, revolute pin, 1, null");
+    ASSERT_EQ(c.cards[1].args.size(), 2u);
+    EXPECT_DOUBLE_EQ(c.value(1, 0).r, 0.0);
+    EXPECT_NE(boost::get<ast::x3::forward_ast<ast::Card>>(&c.arg(1, 1)), nullptr);
+    std::string msg;
+    EXPECT_EQ(error_where("d: 1, a: b: 2;", &msg), "test.mbd:1:11");  // no card in a card in a card
+    EXPECT_NE(msg.find("expected ',' or ';'"), std::string::npos) << msg;
 }
 
 TEST(Grammar, ErrorLocations) {

@@ -85,6 +85,16 @@ StructNode& Engine::struct_node(const EntityRef& ref, const EntityDesc& user) {
     error(user, "structural node " + std::to_string(ref.label) + " does not exist");
 }
 
+std::unique_ptr<Element> Engine::take_element(const EntityRef& ref) {
+    for (auto it = elements_.begin(); it != elements_.end(); ++it)
+        if ((*it)->label() == ref.label && (*it)->desc().category == ref.category) {
+            std::unique_ptr<Element> e = std::move(*it);
+            elements_.erase(it);
+            return e;
+        }
+    return nullptr;
+}
+
 void Engine::set_gravity(const TplDrive<3>& g) {
     has_gravity_ = true;
     gravity_drive_ = g;

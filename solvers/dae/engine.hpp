@@ -33,6 +33,7 @@ public:
     const DriveEnv& drive_env() const override { return drive_env_; }
     const Vec3* gravity() const override { return &gravity_now_; }
     void set_gravity(const TplDrive<3>& g) override;
+    std::unique_ptr<Element> take_element(const EntityRef& ref) override;
     [[noreturn]] void error(const EntityDesc& e, const std::string& what,
                             const std::string& hint = {}) const override;
 
