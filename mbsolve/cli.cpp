@@ -35,7 +35,8 @@ const char* usage() {
            "      --tree               print the relative-coordinate tree (bodies, joints, coordinates,\n"
            "                           loop cuts, degrees of freedom, redundant constraints), exit\n"
            "      --analysis NAME      run NAME on the relative-coordinate model instead of the DAE:\n"
-           "                           reduced-dynamics (PREFIX.mov/.out), equilibrium (PREFIX.eq),\n"
+           "                           reduced-dynamics (RK4; reduced-dynamics-implicit: the two-step\n"
+           "                           method; PREFIX.mov/.out), equilibrium (PREFIX.eq),\n"
            "                           modal (PREFIX.modal), inverse-dynamics (PREFIX.act .lam)\n"
            "  -s, --silent, --quiet    no progress, summary or warnings on the terminal\n"
            "      --version            print the version\n"
@@ -104,9 +105,10 @@ Options parse(int argc, char** argv) {
         } else if (a == "--analysis") {
             o.analysis = value(i, a);
             if (o.analysis != "equilibrium" && o.analysis != "modal" && o.analysis != "reduced-dynamics" &&
-                o.analysis != "inverse-dynamics")
+                o.analysis != "reduced-dynamics-implicit" && o.analysis != "inverse-dynamics")
                 throw std::invalid_argument("--analysis: unknown analysis '" + o.analysis +
-                                            "' (use equilibrium, modal, reduced-dynamics, inverse-dynamics)");
+                                            "' (use equilibrium, modal, reduced-dynamics, "
+                                            "reduced-dynamics-implicit, inverse-dynamics)");
         } else if (a == "--tree") o.tree = true;
         else if (a == "--check") o.check = true;
         else if (a == "--module") o.modules.push_back(value(i, a));

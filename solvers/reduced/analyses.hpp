@@ -34,7 +34,7 @@ std::unique_ptr<Setup> make_setup(const Model& model);
 void print_tree(const Model& model, const Setup& s, std::ostream& out);
 
 // Reduced direct dynamics from the deck's initial time to its final time with its time step:
-// classic RK4 on (q_u, qd_u) with q_v solved by Newton (tolerance tol) and qd_v = B_vu qd_u at
+// by default classic RK4 on (q_u, qd_u) with q_v solved by Newton (tolerance tol) and qd_v = B_vu qd_u at
 // every stage (the constraints never drift); the partition's dependent columns are re-chosen at
 // each step. Writes PREFIX.mov (the DAE's columns) and PREFIX.out.
 struct DynamicsStats {
@@ -46,7 +46,14 @@ struct DynamicsStats {
 // Below this pivot ratio of the best J_v a step is taken in full coordinates with
 // minimum-norm multipliers and projected onto the constraints (singular configurations).
 constexpr double singular_pivot_ratio = 1e-2;
-DynamicsStats run_reduced_dynamics(const Model& model, Setup& s, const std::string& prefix, double tol = 1e-12);
+// method two_step: the implicit two-step method of DESIGN.md section 3 (constant step, spectral
+// radius rho; the first step and every step after a change of the dependent set or a singular
+// step are Crank-Nicolson) on y = (q_u, qd_u, q_c): y_k = a1 y_k-1 + a2 y_k-2 + b0 y'_k + b1 y'_k-1
+// + b2 y'_k-2, modified Newton on y'_k with the Jacobian 1 - b0 df/dy (central differences at
+// the step's start), to |dy'| <= 1e-10 (1 + |y'|).
+enum class ReducedMethod { rk4, two_step };
+DynamicsStats run_reduced_dynamics(const Model& model, Setup& s, const std::string& prefix,
+                                   ReducedMethod method = ReducedMethod::rk4, double rho = 0.6, double tol = 1e-12);
 
 // Static equilibrium: Newton on F_r(q_u) = 0 (qd = 0, drives held), F_r's Jacobian by central
 // differences with constraint-consistent perturbations. Returns the iterations used; throws

@@ -249,6 +249,8 @@ DirState dir_state(const Workspace& ws, int link, const Vec3& e) {
 //             gamma = e3''.e + 2 e3'.e' + e3.e''
 //   in line:  h = e_k,A . (P_B - P_A), k = 1, 2;     gamma = e''.D + 2 e'.D' + e.D''
 //   in plane: the same with e3,A
+//   cardano:  ball rows, then h = e3_A . e2_B
+//   prismatic: h = e2_A . e3_B, e3_A . e1_B, e1_A . e2_B (same gamma as the revolute's)
 //   rod:      h = |D| - L, D = P_B - P_A;            gamma = (D'.D' + D.D'')/l - (D.D')^2/l^3
 // J rows from point_jac / dir_jac with the same gradients.
 void constraints(const ReducedModel& m, Workspace& ws) {
@@ -259,7 +261,20 @@ void constraints(const ReducedModel& m, Workspace& ws) {
         const int r0 = c.first_row;
         const Vec3 D = B.x - A.x, Dd = B.v - A.v, Ddd = B.a - A.a;
         switch (c.kind) {
+            case CutKind::prismatic: {
+                // Pairs (a, b) of frame axes whose dot products vanish: (2, 3), (3, 1), (1, 2).
+                for (int r = 0; r < 3; ++r) {
+                    const DirState ea = dir_state(ws, c.link_a, c.R_a.col((r + 1) % 3));
+                    const DirState eb = dir_state(ws, c.link_b, c.R_b.col((r + 2) % 3));
+                    ws.h[r0 + r] = ea.d.dot(eb.d);
+                    ws.gamma[r0 + r] = ea.ddd.dot(eb.d) + 2.0 * ea.dd.dot(eb.dd) + ea.d.dot(eb.ddd);
+                    dir_jac(m, ws, r0 + r, c.link_a, ea.d, eb.d);
+                    dir_jac(m, ws, r0 + r, c.link_b, eb.d, ea.d);
+                }
+                break;
+            }
             case CutKind::ball:
+            case CutKind::cardano:
             case CutKind::revolute: {
                 for (int r = 0; r < 3; ++r) {
                     const Vec3 g = Vec3::Unit(r);
@@ -270,8 +285,10 @@ void constraints(const ReducedModel& m, Workspace& ws) {
                 }
                 if (c.kind == CutKind::ball) break;
                 const DirState e3 = dir_state(ws, c.link_a, c.R_a.col(2));
-                for (int r = 0; r < 2; ++r) {
-                    const DirState eb = dir_state(ws, c.link_b, c.R_b.col(r));
+                // revolute: e3_A . e1_B and e3_A . e2_B; cardano: e3_A . e2_B only.
+                const int first = c.kind == CutKind::cardano ? 1 : 0;
+                for (int r = 0; r < c.rows - 3; ++r) {
+                    const DirState eb = dir_state(ws, c.link_b, c.R_b.col(first + r));
                     ws.h[r0 + 3 + r] = e3.d.dot(eb.d);
                     ws.gamma[r0 + 3 + r] = e3.ddd.dot(eb.d) + 2.0 * e3.dd.dot(eb.dd) + e3.d.dot(eb.ddd);
                     dir_jac(m, ws, r0 + 3 + r, c.link_a, e3.d, eb.d);

@@ -125,6 +125,18 @@ ReducedModel build_reduced_model(const Model& model, const SimClock* clock) {
             e.b.R = d.props.get_or<Mat3>("orientation", Mat3::Identity());
             e.cut_cost = 5;
             e.tree_capable = true;
+        } else if (t == "cardano hinge") {
+            e.a = node_end(d, "node1", "offset1", "orientation1");
+            e.b = node_end(d, "node2", "offset2", "orientation2");
+            e.cut_cost = 4;
+            e.tree_capable = true;
+        } else if (t == "prismatic") {
+            e.a = node_end(d, "node1", "offset1", "orientation1");
+            e.b = node_end(d, "node2", "offset2", "orientation2");
+            e.a.o.setZero();  // no position constraint: the frames sit at the nodes
+            e.b.o.setZero();
+            e.cut_cost = 3;
+            e.tree_capable = true;
         } else if (t == "spherical hinge") {
             e.a = node_end(d, "node1", "offset1", "orientation1");
             e.b = node_end(d, "node2", "offset2", "orientation2");
@@ -161,8 +173,8 @@ ReducedModel build_reduced_model(const Model& model, const SimClock* clock) {
             continue;
         } else {
             unsupported(d, "supported joints: clamp, revolute hinge/pin, axial rotation, spherical "
-                           "hinge/pin (tree or cut), in line, in plane, distance (cuts); rod and "
-                           "deformable hinge (forces)");
+                           "hinge/pin, cardano hinge, prismatic (tree or cut), in line, in plane, "
+                           "distance (cuts); rod and deformable hinge (forces)");
         }
         edges.push_back(e);
     }
@@ -235,7 +247,50 @@ ReducedModel build_reduced_model(const Model& model, const SimClock* clock) {
         const Mat3 Rrel = Rp.transpose() * Rc;
         NodeAttach& ca = rm.nodes[static_cast<std::size_t>(child.node)];
         const std::string& t = e.desc->type;
-        if (t == "spherical hinge" || t == "spherical pin") {
+        if (t == "cardano hinge") {
+            // R_rel = Rz(a) Ry(b): about axis 3 of frame 1, then about the turned axis 2 (axis 3
+            // of frame 1 stays normal to axis 2 of frame 2; the two axes are always orthogonal).
+            Link l1 = l;
+            l1.axis = Vec3::UnitZ();
+            l1.R_post.setIdentity();
+            l1.r_post.setZero();
+            l1.name = "Rz";
+            int i1 = add_link(l1);
+            rm.q0.push_back(std::atan2(-Rrel(0, 1), Rrel(1, 1)));
+            l.parent = i1;
+            l.r_pre.setZero();
+            l.R_pre.setIdentity();
+            l.axis = Vec3::UnitY();
+            l.name = "Ry";
+            l.node_label = ca.label;
+            ca.link = add_link(l);
+            rm.q0.push_back(std::atan2(-Rrel(2, 0), Rrel(2, 2)));
+        } else if (t == "prismatic") {
+            // Three translations along the axes of frame 1; the relative orientation is fixed.
+            const Vec3 d0 = Rp.transpose() * (pc - pp);
+            const char* names[3] = {"Tx", "Ty", "Tz"};
+            int parent = l.parent;
+            for (int j = 0; j < 3; ++j) {
+                Link lj = l;
+                lj.parent = parent;
+                lj.kind = Axis::prismatic;
+                lj.axis = Vec3::Unit(j);
+                if (j > 0) {
+                    lj.r_pre.setZero();
+                    lj.R_pre.setIdentity();
+                }
+                if (j < 2) {
+                    lj.R_post.setIdentity();
+                    lj.r_post.setZero();
+                } else {
+                    lj.node_label = ca.label;
+                }
+                lj.name = names[j];
+                parent = add_link(lj);
+                rm.q0.push_back(d0[j]);
+            }
+            ca.link = parent;
+        } else if (t == "spherical hinge" || t == "spherical pin") {
             // Three revolutes about x, y, z of the joint frame, the initial relative rotation put
             // into the first link's fixed part so that the angles start at 0 (far from gimbal lock).
             Link l1 = l, l2 = l;
@@ -355,6 +410,8 @@ ReducedModel build_reduced_model(const Model& model, const SimClock* clock) {
         const std::string& t = e.desc->type;
         if (t == "revolute hinge" || t == "revolute pin") c.kind = CutKind::revolute, c.rows = 5;
         else if (t == "spherical hinge" || t == "spherical pin") c.kind = CutKind::ball, c.rows = 3;
+        else if (t == "cardano hinge") c.kind = CutKind::cardano, c.rows = 4;
+        else if (t == "prismatic") c.kind = CutKind::prismatic, c.rows = 3;
         else if (t == "in line") c.kind = CutKind::in_line, c.rows = 2;
         else if (t == "in plane") c.kind = CutKind::in_plane, c.rows = 1;
         else if (t == "distance") {

@@ -62,6 +62,8 @@ enum class CutKind {
     in_line,   // 2: (pB - pA) . e1_A = 0, (pB - pA) . e2_A = 0
     in_plane,  // 1: (pB - pA) . n_A = 0
     rod,       // 1: |pB - pA| = length
+    cardano,   // 4: pA = pB, axis 3 of frame A normal to axis 2 of frame B
+    prismatic, // 3: frames A and B keep their relative orientation (e2A.e3B, e3A.e1B, e1A.e2B = 0)
 };
 struct Cut {
     CutKind kind = CutKind::ball;

@@ -11,16 +11,20 @@
 namespace mbs::reduced {
 
 bool known_analysis(const std::string& name) {
-    return name == "equilibrium" || name == "modal" || name == "reduced-dynamics" || name == "inverse-dynamics";
+    return name == "equilibrium" || name == "modal" || name == "reduced-dynamics" || name == "inverse-dynamics" ||
+           name == "reduced-dynamics-implicit";
 }
 std::string analysis_for_problem(const std::string& problem) {
+    // The deck's 'method: ms, rho' then selects the implicit two-step method (else RK4): run_cli.
     if (problem == "reduced dynamics") return "reduced-dynamics";
     if (problem == "reduced inverse dynamics") return "inverse-dynamics";
     if (problem == "equilibrium" || problem == "modal") return problem;
     return {};
 }
 
-const char* analysis_names() { return "equilibrium|modal|reduced-dynamics|inverse-dynamics"; }
+const char* analysis_names() {
+    return "equilibrium|modal|reduced-dynamics|reduced-dynamics-implicit|inverse-dynamics";
+}
 
 int run_cli(const Model& model, bool tree, const std::string& analysis, const std::string& prefix, bool quiet) {
     try {
@@ -31,13 +35,25 @@ int run_cli(const Model& model, bool tree, const std::string& analysis, const st
             return 0;
         }
         auto wall = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
-        if (analysis == "reduced-dynamics") {
-            DynamicsStats st = run_reduced_dynamics(model, *s, prefix);
+        if (analysis == "reduced-dynamics" || analysis == "reduced-dynamics-implicit") {
+            // The implicit two-step method takes the deck's spectral radius ('method: ms, rho').
+            // (a 'problem: reduced dynamics;' deck with 'method: ms, rho' also selects it).
+            const bool implicit = analysis == "reduced-dynamics-implicit" ||
+                                  (model.problem == "reduced dynamics" &&
+                                   model.solver.get_or<std::string>("method", "") == "ms");
+            double rho = 0.6;
+            if (const PropValue* v = model.solver.find("rho")) {
+                if (const auto* d = std::get_if<std::shared_ptr<const DriveSpec>>(v); d && (*d)->type == "const")
+                    rho = (*d)->params.get_or<double>("value", 0.6);
+            }
+            DynamicsStats st = run_reduced_dynamics(model, *s, prefix,
+                                                    implicit ? ReducedMethod::two_step : ReducedMethod::rk4, rho);
             if (!quiet)
-                std::printf("reduced dynamics (RK4, %zu independent + %zu dependent + %zu driven coordinates): "
+                std::printf("reduced dynamics (%s, %zu independent + %zu dependent + %zu driven coordinates): "
                             "%ld steps (%ld in full coordinates near singular configurations), %ld re-partitions, "
                             "max |h| = %.3g, %.3f s\nwritten: %s.mov %s.out\n",
-                            s->part.u.size(), s->part.v.size(), s->part.c.size(), st.steps, st.full_steps, st.repartitions,
+                            implicit ? "two-step" : "RK4", s->part.u.size(), s->part.v.size(), s->part.c.size(), st.steps,
+                            st.full_steps, st.repartitions,
                             st.max_violation, wall(), prefix.c_str(), prefix.c_str());
         } else if (analysis == "inverse-dynamics") {
             InverseStats st = run_inverse_dynamics(model, *s, prefix);

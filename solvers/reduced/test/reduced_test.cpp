@@ -53,13 +53,14 @@ ReducedModel random_model(std::mt19937& rng) {
     }
     m.has_gravity = true;
     m.gravity = TplDrive<3>::constant(Vec3(0.3, -9.81, 0.5));
-    const CutKind kinds[] = {CutKind::ball, CutKind::revolute, CutKind::in_line, CutKind::in_plane, CutKind::rod};
-    const int rows[] = {3, 5, 2, 1, 1};
-    for (int k = 0; k < 5; ++k) {
+    const CutKind kinds[] = {CutKind::ball, CutKind::revolute, CutKind::in_line, CutKind::in_plane, CutKind::rod,
+                             CutKind::cardano, CutKind::prismatic};
+    const int rows[] = {3, 5, 2, 1, 1, 4, 3};
+    for (int k = 0; k < 7; ++k) {
         Cut c;
         c.kind = kinds[k];
         c.rows = rows[k];
-        c.link_a = k == 0 ? -1 : 2 * k - 1;
+        c.link_a = k == 0 ? -1 : k == 6 ? 4 : (2 * k - 1) % 9;
         c.link_b = 8 - k;
         c.p_a = vec();
         c.p_b = vec();
