@@ -157,6 +157,7 @@ private:
     std::vector<OutputSink*> sinks_;
     bool redundancy_checked_ = false;
     const char* fail_reason_ = nullptr;  // why the last Newton solve stopped early (line search)
+    bool der_move_y_ = false;  // derivatives phase with MBDyn's update y += dCoef dy' (see derivatives())
     StepInfo last_info_;  // step 0 (after derivatives or dummy steps), emitted by run()
     RunStats stats_;
 };
