@@ -38,6 +38,8 @@ const char* usage() {
            "                           reduced-dynamics (RK4; reduced-dynamics-implicit: the two-step\n"
            "                           method; PREFIX.mov/.out), equilibrium (PREFIX.eq),\n"
            "                           modal (PREFIX.modal), inverse-dynamics (PREFIX.act .lam)\n"
+           "      --independent LIST   with --tree/--analysis: the independent coordinates, comma-\n"
+           "                           separated numbers as --tree prints them (q3 -> 3); checked\n"
            "  -s, --silent, --quiet    no progress, summary or warnings on the terminal\n"
            "      --version            print the version\n"
            "  -h, --help               print this help\n"
@@ -109,6 +111,25 @@ Options parse(int argc, char** argv) {
                 throw std::invalid_argument("--analysis: unknown analysis '" + o.analysis +
                                             "' (use equilibrium, modal, reduced-dynamics, "
                                             "reduced-dynamics-implicit, inverse-dynamics)");
+        } else if (a == "--independent") {
+            std::string list = value(i, a);
+            for (std::size_t b = 0; b <= list.size();) {
+                std::size_t e = std::min(list.find(',', b), list.size());
+                std::string f = list.substr(b, e - b);
+                if (!f.empty() && (f[0] == 'q' || f[0] == 'Q')) f.erase(0, 1);
+                std::size_t used = 0;
+                int n = 0;
+                try {
+                    n = std::stoi(f, &used);
+                } catch (const std::exception&) {
+                    used = 0;
+                }
+                if (f.empty() || used != f.size() || n < 1)
+                    throw std::invalid_argument("--independent: expected coordinate numbers like 3,5 or q3,q5, got '" +
+                                                list + "'");
+                o.independent.push_back(n);
+                b = e + 1;
+            }
         } else if (a == "--tree") o.tree = true;
         else if (a == "--check") o.check = true;
         else if (a == "--module") o.modules.push_back(value(i, a));

@@ -36,6 +36,7 @@ struct Options {
     // (equilibrium, modal, reduced-dynamics) on the deck instead of the DAE time integration.
     bool tree = false;
     std::string analysis;
+    std::vector<int> independent;  // --independent LIST: proposed independent coordinates (1-based)
 };
 
 // Parses argv; throws std::invalid_argument with a user-facing message on bad usage.

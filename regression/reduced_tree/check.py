@@ -13,6 +13,9 @@ Expected (counted by hand from the decks' joints):
   torque_free_body: one free node: 3 translations + 3 rotations, 6 DOF.
   reduced_bricard (Bricard's orthogonal 6R loop: Grubler 0, mobile with 1): 5 tree hinges,
       the sixth cut (5 equations of rank 4): 1 DOF, 'redundant constraints: 1 (joints 6)'.
+  --independent: q1 (crank 0) of the N four-bar accepted; refused (exit 2, with the reason):
+      q3 of the slider-crank (leaves the rod's spin undetermined: singular J_v), two
+      coordinates for one DOF, the driven crank of four_bar.
   An element the reduced path does not model (drive hinge in input-examples/drive_hinge.mbd):
       exit status 2 and an error naming it at file:line:col.
 """
@@ -62,6 +65,22 @@ for deck, (nq, nc, m, dof, red) in CASES.items():
     if not out.rstrip().splitlines()[-1].startswith('degrees of freedom' if red is None else 'redundant'):
         failures.append(f'{deck} last line')
         print(f'FAIL {deck}: last line {out.rstrip().splitlines()[-1]!r}')
+
+# User-proposed partitions (--independent): accepted when J_v is regular, refused otherwise.
+p = subprocess.run([exe, '--quiet', '--tree', '--independent', '1', '-f', os.path.join(EXAMPLES, 'n_four_bar.mbd')],
+                   capture_output=True, text=True)
+ok = p.returncode == 0 and re.search(r'^  q1 .*: independent', p.stdout, re.M) and 'proposed by the user' in p.stdout
+print(f"{'ok  ' if ok else 'FAIL'} n_four_bar --independent 1: crank 0 independent")
+if not ok:
+    failures.append('proposed partition accepted')
+for deck, arg, msg in (('slider_crank.mbd', '3', 'singular J_v'), ('n_four_bar.mbd', '1,2', 'propose 1 independent'),
+                       ('four_bar.mbd', '1', 'is driven')):
+    p = subprocess.run([exe, '--quiet', '--tree', '--independent', arg, '-f', os.path.join(EXAMPLES, deck)],
+                       capture_output=True, text=True)
+    ok = p.returncode == 2 and msg in p.stderr
+    print(f"{'ok  ' if ok else 'FAIL'} {deck} --independent {arg}: refused ({p.stderr.strip()})")
+    if not ok:
+        failures.append(f'proposed partition {deck} {arg}')
 
 rc, out, err = tree('drive_hinge.mbd')
 close('drive_hinge.mbd: exit status', rc, 2, 0)

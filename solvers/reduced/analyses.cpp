@@ -37,7 +37,7 @@ std::string coord_name(const ReducedModel& rm, int i) {
 }
 }  // namespace
 
-std::unique_ptr<Setup> make_setup(const Model& model) {
+std::unique_ptr<Setup> make_setup(const Model& model, const std::vector<int>& independent) {
     auto s = std::make_unique<Setup>();
     s->t0 = solver_real(model, "initial time", 0.0);
     s->clock.time = s->t0;
@@ -51,7 +51,8 @@ std::unique_ptr<Setup> make_setup(const Model& model) {
     if (!solve_positions(s->rm, s->ws, s->part, s->q, 1e-12))
         throw ReducedFailure("the loop constraints cannot be satisfied near the deck's initial configuration");
     constraints(s->rm, s->ws);
-    repartition_columns(s->rm, s->ws.J, s->part);
+    if (independent.empty()) repartition_columns(s->rm, s->ws.J, s->part);
+    else propose_partition(s->rm, s->ws.J, s->part, independent);
     s->qd = fit_velocities(s->rm, s->ws, s->q, model, s->t0);
     set_dependent_velocities(s->rm, s->ws, s->part, s->q, s->qd, s->t0);
     return s;
@@ -102,6 +103,7 @@ void print_tree(const Model& model, const Setup& s, std::ostream& out) {
         out << "  joint " << c.label << " (" << c.type << "): " << c.rows << " equation" << (c.rows > 1 ? "s" : "")
             << ", " << side(c.link_a) << " -- " << side(c.link_b) << "\n";
     const int nf = rm.nq() - static_cast<int>(s.part.c.size());
+    if (s.part.user) out << "partition: proposed by the user (J_v pivot ratio " << s.part.pivot_ratio << ")\n";
     out << "constraints: " << rm.n_constraints << ", rank " << s.part.rows.size() << "\n";
     out << "driven variables: " << s.part.c.size() << "\n";
     out << "degrees of freedom: " << nf - static_cast<int>(s.part.rows.size()) << "\n";
@@ -327,7 +329,11 @@ DynamicsStats run_reduced_dynamics(const Model& model, Setup& s, const std::stri
         // Dependent coordinates for the current configuration: the best-conditioned J_v, kept
         // unless the current one has become ten times worse (no flip-flop between equals).
         bool singular = false;
-        if (!p.v.empty()) {
+        if (!p.v.empty() && p.user) {
+            forward_kinematics(rm, ws, q, ws.zero, ws.zero);
+            constraints(rm, ws);
+            singular = pivot_ratio_of(ws.J, p) < singular_pivot_ratio;
+        } else if (!p.v.empty()) {
             forward_kinematics(rm, ws, q, ws.zero, ws.zero);
             constraints(rm, ws);
             const double current = pivot_ratio_of(ws.J, p);

@@ -27,7 +27,8 @@ struct Setup {
 // Builds the tree and the partition at the deck's initial configuration (constraints solved to
 // 1e-12, velocities fitted to the nodes' and made consistent). The Setup must not move (the
 // drives point to its clock): hence the unique_ptr.
-std::unique_ptr<Setup> make_setup(const Model& model);
+// independent: a user-proposed partition (0-based coordinates; empty: chosen by the LU).
+std::unique_ptr<Setup> make_setup(const Model& model, const std::vector<int>& independent = {});
 
 // `mbsolve --tree`: bodies, joints, coordinates, cuts, then `degrees of freedom: N` and, with
 // redundancy, `redundant constraints: K (joints L1, L2, ...)`.

@@ -3,7 +3,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
+#include <stdexcept>
+#include <string>
 
 #include <Eigen/QR>
 
@@ -71,6 +74,39 @@ Partition make_partition(const ReducedModel& m, const MatX& J) {
                 p.redundant_joints.push_back(c.label);
     repartition_columns(m, J, p);
     return p;
+}
+
+void propose_partition(const ReducedModel& m, const MatX& J, Partition& p, const std::vector<int>& independent) {
+    const std::vector<int> fc = free_columns(m);
+    const int dof = static_cast<int>(fc.size()) - static_cast<int>(p.rows.size());
+    std::vector<bool> ind(static_cast<std::size_t>(m.nq()), false);
+    for (int i : independent) {
+        if (i < 0 || i >= m.nq())
+            throw std::invalid_argument("coordinate q" + std::to_string(i + 1) + " does not exist (q1 .. q" +
+                                        std::to_string(m.nq()) + ")");
+        if (m.links[static_cast<std::size_t>(i)].driven)
+            throw std::invalid_argument("coordinate q" + std::to_string(i + 1) + " is driven, it cannot be independent");
+        if (ind[static_cast<std::size_t>(i)])
+            throw std::invalid_argument("coordinate q" + std::to_string(i + 1) + " is proposed twice");
+        ind[static_cast<std::size_t>(i)] = true;
+    }
+    if (static_cast<int>(independent.size()) != dof)
+        throw std::invalid_argument("the mechanism has " + std::to_string(dof) + " degree(s) of freedom: propose " +
+                                    std::to_string(dof) + " independent coordinate(s), not " +
+                                    std::to_string(independent.size()));
+    Partition q = p;
+    q.u.clear();
+    q.v.clear();
+    for (int i : fc) (ind[static_cast<std::size_t>(i)] ? q.u : q.v).push_back(i);
+    q.pivot_ratio = pivot_ratio_of(J, q);
+    if (!(q.pivot_ratio >= 1e-8)) {
+        char b[64];
+        std::snprintf(b, sizeof b, "%.3g", q.pivot_ratio);
+        throw std::invalid_argument(std::string("the proposed independent coordinates leave a singular J_v (pivot ratio ") +
+                                    b + "): the dependent ones cannot be solved for");
+    }
+    q.user = true;
+    p = q;
 }
 
 // Newton-Raphson: J_v dq_v = -h_rows, q_v += dq_v, until |h_rows|_inf <= tol.

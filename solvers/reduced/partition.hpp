@@ -19,6 +19,7 @@ struct Partition {
     std::vector<int> redundant_rows;
     std::vector<long> redundant_joints;  // labels of the cuts owning redundant rows (no repeats)
     double pivot_ratio = 0.0;  // |smallest / largest| pivot of J_v at the choice (conditioning)
+    bool user = false;         // proposed by the user: kept for the whole analysis
 };
 
 // Rank threshold relative to the largest pivot.
@@ -28,6 +29,11 @@ constexpr double rank_tolerance = 1e-9;
 Partition make_partition(const ReducedModel& m, const MatX& J);
 // New dependent coordinates for the kept rows (rows unchanged), e.g. after the mechanism moved.
 void repartition_columns(const ReducedModel& m, const MatX& J, Partition& p);
+
+// A user-proposed partition: `independent` (0-based coordinates) must be free (not driven),
+// as many as the degrees of freedom, and leave a J_v whose pivot ratio is at least 1e-8;
+// throws std::invalid_argument saying what is wrong otherwise.
+void propose_partition(const ReducedModel& m, const MatX& J, Partition& p, const std::vector<int>& independent);
 
 // Newton-Raphson on q_v: h_rows(q) = 0 to |h|_inf <= tol. Returns false when it does not converge
 // in max_iter iterations. Leaves ws with the kinematics of the final q (velocities zero).

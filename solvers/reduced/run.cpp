@@ -26,10 +26,13 @@ const char* analysis_names() {
     return "equilibrium|modal|reduced-dynamics|reduced-dynamics-implicit|inverse-dynamics";
 }
 
-int run_cli(const Model& model, bool tree, const std::string& analysis, const std::string& prefix, bool quiet) {
+int run_cli(const Model& model, bool tree, const std::string& analysis, const std::string& prefix, bool quiet,
+            const std::vector<int>& independent) {
     try {
         auto t0 = std::chrono::steady_clock::now();
-        std::unique_ptr<Setup> s = make_setup(model);
+        std::vector<int> ind;
+        for (int i : independent) ind.push_back(i - 1);
+        std::unique_ptr<Setup> s = make_setup(model, ind);
         if (tree) {
             print_tree(model, *s, std::cout);
             return 0;

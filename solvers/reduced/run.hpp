@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "core/model.hpp"
 
@@ -19,6 +20,8 @@ std::string analysis_for_problem(const std::string& problem);
 // `tree`: print the tree and exit; otherwise run `analysis` with output prefix `prefix`.
 // Returns the exit status: 0 ok, 3 solver failure; throws InputError / std::invalid_argument for
 // bad input (exit 2).
-int run_cli(const Model& model, bool tree, const std::string& analysis, const std::string& prefix, bool quiet);
+// independent: a user-proposed partition (coordinate numbers as printed, 1-based; empty: automatic).
+int run_cli(const Model& model, bool tree, const std::string& analysis, const std::string& prefix, bool quiet,
+            const std::vector<int>& independent = {});
 
 }  // namespace mbs::reduced
