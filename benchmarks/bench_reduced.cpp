@@ -20,13 +20,16 @@ double time_us(F&& f, int reps) {
     f();
     auto t0 = std::chrono::steady_clock::now();
     for (int i = 0; i < reps; ++i) f();
-    return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / reps;
+    return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0)
+               .count() /
+           reps;
 }
 }  // namespace
 
 int main(int argc, char** argv) {
     int status = 0;
-    std::printf("%6s %22s %22s %22s\n", "DOF", "inverse dynamics [us]", "mass matrix [us]", "direct dynamics [us]");
+    std::printf("%6s %22s %22s %22s\n", "DOF", "inverse dynamics [us]", "mass matrix [us]",
+                "direct dynamics [us]");
     std::vector<int> sizes;
     for (int a = 1; a < argc; ++a) sizes.push_back(std::atoi(argv[a]));
     if (sizes.empty()) sizes = {7, 30};
@@ -38,30 +41,37 @@ int main(int argc, char** argv) {
             VecX qdd = VecX::LinSpaced(nn, 0.3, -0.7), acc(nn), rhs(nn);
             Eigen::LDLT<MatX> ldlt(nn);
             const int reps = nn < 10 ? 200000 : 20000;
-            const double t_id = time_us([&] {
-                forward_kinematics(m, ws, q, qd, qdd);
-                compute_loads(m, ws, 0.0);
-                inverse_dynamics(m, ws);
-            }, reps);
-            const double t_m = time_us([&] {
-                forward_kinematics(m, ws, q, ws.zero, ws.zero);
-                mass_matrix(m, ws);
-            }, reps);
-            const double t_dd = time_us([&] {
-                forward_kinematics(m, ws, q, qd, ws.zero);
-                compute_loads(m, ws, 0.0);
-                inverse_dynamics(m, ws);
-                mass_matrix(m, ws);
-                ldlt.compute(ws.M);
-                rhs = -ws.tau;
-                acc = ldlt.solve(rhs);
-            }, reps);
+            const double t_id = time_us(
+                [&] {
+                    forward_kinematics(m, ws, q, qd, qdd);
+                    compute_loads(m, ws, 0.0);
+                    inverse_dynamics(m, ws);
+                },
+                reps);
+            const double t_m = time_us(
+                [&] {
+                    forward_kinematics(m, ws, q, ws.zero, ws.zero);
+                    mass_matrix(m, ws);
+                },
+                reps);
+            const double t_dd = time_us(
+                [&] {
+                    forward_kinematics(m, ws, q, qd, ws.zero);
+                    compute_loads(m, ws, 0.0);
+                    inverse_dynamics(m, ws);
+                    mass_matrix(m, ws);
+                    ldlt.compute(ws.M);
+                    rhs = -ws.tau;
+                    acc = ldlt.solve(rhs);
+                },
+                reps);
             // Consistency: inverse dynamics with the computed accelerations gives zero torques.
             forward_kinematics(m, ws, q, qd, acc);
             compute_loads(m, ws, 0.0);
             inverse_dynamics(m, ws);
             const double resid = ws.tau.lpNorm<Eigen::Infinity>();
-            std::printf("%6d %22.3f %22.3f %22.3f   (|M qdd + c - Q| = %.1e)\n", nn, t_id, t_m, t_dd, resid);
+            std::printf("%6d %22.3f %22.3f %22.3f   (|M qdd + c - Q| = %.1e)\n", nn, t_id, t_m,
+                        t_dd, resid);
             if (resid > 1e-9) status = 1;
         }
     }

@@ -49,10 +49,13 @@ std::unique_ptr<Setup> make_setup(const Model& model, const std::vector<int>& in
     constraints(s->rm, s->ws);
     s->part = make_partition(s->rm, s->ws.J);
     if (!solve_positions(s->rm, s->ws, s->part, s->q, 1e-12))
-        throw ReducedFailure("the loop constraints cannot be satisfied near the deck's initial configuration");
+        throw ReducedFailure(
+            "the loop constraints cannot be satisfied near the deck's initial configuration");
     constraints(s->rm, s->ws);
-    if (independent.empty()) repartition_columns(s->rm, s->ws.J, s->part);
-    else propose_partition(s->rm, s->ws.J, s->part, independent);
+    if (independent.empty())
+        repartition_columns(s->rm, s->ws.J, s->part);
+    else
+        propose_partition(s->rm, s->ws.J, s->part, independent);
     s->qd = fit_velocities(s->rm, s->ws, s->q, model, s->t0);
     set_dependent_velocities(s->rm, s->ws, s->part, s->q, s->qd, s->t0);
     return s;
@@ -67,8 +70,8 @@ void print_tree(const Model& model, const Setup& s, std::ostream& out) {
     for (int i = 0; i < rm.nq(); ++i) {
         const Link& l = rm.links[static_cast<std::size_t>(i)];
         if (l.mass == 0 && l.inertia.isZero(0.0)) continue;
-        out << "  node " << l.node_label << " on q" << i + 1 << ": mass " << l.mass << ", centre of mass ["
-            << l.com.transpose() << "]\n";
+        out << "  node " << l.node_label << " on q" << i + 1 << ": mass " << l.mass
+            << ", centre of mass [" << l.com.transpose() << "]\n";
     }
     out << "joints (tree):\n";
     for (int i = 0; i < rm.nq(); ++i) {
@@ -80,10 +83,12 @@ void print_tree(const Model& model, const Setup& s, std::ostream& out) {
                rm.links[static_cast<std::size_t>(first - 1)].joint_type == l.joint_type)
             --first;
         const int parent = rm.links[static_cast<std::size_t>(first)].parent;
-        out << "  " << (l.joint_label ? "joint " + std::to_string(l.joint_label) : std::string("free"))
+        out << "  "
+            << (l.joint_label ? "joint " + std::to_string(l.joint_label) : std::string("free"))
             << " (" << l.joint_type << "): "
             << (parent < 0 ? std::string("ground")
-                           : "node " + std::to_string(rm.links[static_cast<std::size_t>(parent)].node_label))
+                           : "node " + std::to_string(
+                                           rm.links[static_cast<std::size_t>(parent)].node_label))
             << " -> node " << l.node_label << ", coordinates q" << first + 1;
         if (i > first) out << "..q" << i + 1;
         out << "\n";
@@ -92,18 +97,28 @@ void print_tree(const Model& model, const Setup& s, std::ostream& out) {
     for (int i = 0; i < rm.nq(); ++i) {
         const Link& l = rm.links[static_cast<std::size_t>(i)];
         const bool dep = std::find(s.part.v.begin(), s.part.v.end(), i) != s.part.v.end();
-        out << "  " << coord_name(rm, i) << (l.node_label >= 0 ? ", node " + std::to_string(l.node_label) : std::string(", fictitious"))
-            << ": " << (l.driven ? "driven" : dep ? "dependent" : "independent") << ", q0 = " << s.q[i] << "\n";
+        out << "  " << coord_name(rm, i)
+            << (l.node_label >= 0 ? ", node " + std::to_string(l.node_label)
+                                  : std::string(", fictitious"))
+            << ": "
+            << (l.driven ? "driven"
+                : dep    ? "dependent"
+                         : "independent")
+            << ", q0 = " << s.q[i] << "\n";
     }
     out << "cuts: " << rm.cuts.size() << "\n";
     auto side = [&](int link) {
-        return link < 0 ? std::string("ground") : "node " + std::to_string(rm.links[static_cast<std::size_t>(link)].node_label);
+        return link < 0
+                   ? std::string("ground")
+                   : "node " + std::to_string(rm.links[static_cast<std::size_t>(link)].node_label);
     };
     for (const Cut& c : rm.cuts)
-        out << "  joint " << c.label << " (" << c.type << "): " << c.rows << " equation" << (c.rows > 1 ? "s" : "")
-            << ", " << side(c.link_a) << " -- " << side(c.link_b) << "\n";
+        out << "  joint " << c.label << " (" << c.type << "): " << c.rows << " equation"
+            << (c.rows > 1 ? "s" : "") << ", " << side(c.link_a) << " -- " << side(c.link_b)
+            << "\n";
     const int nf = rm.nq() - static_cast<int>(s.part.c.size());
-    if (s.part.user) out << "partition: proposed by the user (J_v pivot ratio " << s.part.pivot_ratio << ")\n";
+    if (s.part.user)
+        out << "partition: proposed by the user (J_v pivot ratio " << s.part.pivot_ratio << ")\n";
     out << "constraints: " << rm.n_constraints << ", rank " << s.part.rows.size() << "\n";
     out << "driven variables: " << s.part.c.size() << "\n";
     out << "degrees of freedom: " << nf - static_cast<int>(s.part.rows.size()) << "\n";
@@ -119,15 +134,18 @@ namespace {
 
 // Text writer for .mov (label, x, orientation, v, w: the DAE's columns) and .out.
 class MovWriter {
-public:
+  public:
     MovWriter(const Model& model, const std::string& prefix) {
-        precision_ = std::clamp(static_cast<int>(model.control.get_or<long>("output precision", 6)), 1, 17);
+        precision_ =
+            std::clamp(static_cast<int>(model.control.get_or<long>("output precision", 6)), 1, 17);
         default_od_ = model.control.get_or<std::string>("default orientation", "euler123");
         mov_ = std::fopen((prefix + ".mov").c_str(), "w");
         out_ = std::fopen((prefix + ".out").c_str(), "w");
-        if (!mov_ || !out_) throw std::invalid_argument("cannot write output files with prefix '" + prefix + "'");
-        std::fprintf(out_, "# mbsolve output log (reduced dynamics: RK4 in relative coordinates)\n"
-                           "# Step Time TStep NIter ResErr SolErr SolConv Out\n");
+        if (!mov_ || !out_)
+            throw std::invalid_argument("cannot write output files with prefix '" + prefix + "'");
+        std::fprintf(out_,
+                     "# mbsolve output log (reduced dynamics: RK4 in relative coordinates)\n"
+                     "# Step Time TStep NIter ResErr SolErr SolConv Out\n");
     }
     ~MovWriter() {
         if (mov_) std::fclose(mov_);
@@ -136,9 +154,10 @@ public:
     MovWriter(const MovWriter&) = delete;
     MovWriter& operator=(const MovWriter&) = delete;
 
-    void step(long k, double t, double dt, double violation, bool output, const ReducedModel& rm, const Workspace& ws) {
-        std::fprintf(out_, "Step %ld %.*g %.*g 0 %.*g 0 1 %d\n", k, precision_ + 4, t, precision_, dt, precision_,
-                     violation, output ? 1 : 0);
+    void step(long k, double t, double dt, double violation, bool output, const ReducedModel& rm,
+              const Workspace& ws) {
+        std::fprintf(out_, "Step %ld %.*g %.*g 0 %.*g 0 1 %d\n", k, precision_ + 4, t, precision_,
+                     dt, precision_, violation, output ? 1 : 0);
         if (!output) return;
         for (const NodeAttach& na : rm.nodes) {
             if (!na.output) continue;
@@ -153,10 +172,12 @@ public:
             }
             std::fprintf(mov_, "%ld", na.label);
             num(x);
-            const std::string& od = na.orientation_description.empty() ? default_od_ : na.orientation_description;
+            const std::string& od =
+                na.orientation_description.empty() ? default_od_ : na.orientation_description;
             if (od == "orientation matrix") {
                 for (int i = 0; i < 3; ++i)
-                    for (int j = 0; j < 3; ++j) std::fprintf(mov_, " %.*g", precision_, clean(R(i, j)));
+                    for (int j = 0; j < 3; ++j)
+                        std::fprintf(mov_, " %.*g", precision_, clean(R(i, j)));
             } else {
                 num(od == "orientation vector" ? matrix_to_rotation_vector(R)
                     : od == "euler313"         ? Vec3(matrix_to_euler313(R) * (180.0 / M_PI))
@@ -169,7 +190,7 @@ public:
         }
     }
 
-private:
+  private:
     static double clean(double v) { return v == 0.0 ? 0.0 : v; }
     void num(const Vec3& a) {
         for (int i = 0; i < 3; ++i) std::fprintf(mov_, " %.*g", precision_, clean(a[i]));
@@ -184,8 +205,8 @@ double violation(const Workspace& ws) { return ws.h.size() ? ws.h.lpNorm<Eigen::
 
 }  // namespace
 
-DynamicsStats run_reduced_dynamics(const Model& model, Setup& s, const std::string& prefix, ReducedMethod method,
-                                   double rho, double tol) {
+DynamicsStats run_reduced_dynamics(const Model& model, Setup& s, const std::string& prefix,
+                                   ReducedMethod method, double rho, double tol) {
     const PropValue* tfv = model.solver.find("final time");
     if (tfv && std::holds_alternative<std::string>(*tfv))
         throw std::invalid_argument("reduced dynamics needs a finite 'final time'");
@@ -224,21 +245,30 @@ DynamicsStats run_reduced_dynamics(const Model& model, Setup& s, const std::stri
     VecX y(ny), k1(ny), k2(ny), k3(ny), k4(ny), ys(ny);
     VecX qs = q, qds = qd;
     auto gather = [&](const VecX& qq, const VecX& qqd, VecX& out) {
-        for (int j = 0; j < nu; ++j) out[j] = qq[p.u[static_cast<std::size_t>(j)]], out[nu + j] = qqd[p.u[static_cast<std::size_t>(j)]];
+        for (int j = 0; j < nu; ++j)
+            out[j] = qq[p.u[static_cast<std::size_t>(j)]],
+            out[nu + j] = qqd[p.u[static_cast<std::size_t>(j)]];
         for (int j = 0; j < nc; ++j) out[2 * nu + j] = qq[p.c[static_cast<std::size_t>(j)]];
     };
-    // Full state from y: q_v by Newton (starting from the last q), qd_v, qd_c in reduced_accelerations.
+    // Full state from y: q_v by Newton (starting from the last q), qd_v, qd_c in
+    // reduced_accelerations.
     auto scatter = [&](const VecX& yy, double t, VecX& qq, VecX& qqd) {
-        for (int j = 0; j < nu; ++j) qq[p.u[static_cast<std::size_t>(j)]] = yy[j], qqd[p.u[static_cast<std::size_t>(j)]] = yy[nu + j];
+        for (int j = 0; j < nu; ++j)
+            qq[p.u[static_cast<std::size_t>(j)]] = yy[j],
+            qqd[p.u[static_cast<std::size_t>(j)]] = yy[nu + j];
         for (int j = 0; j < nc; ++j) qq[p.c[static_cast<std::size_t>(j)]] = yy[2 * nu + j];
         s.clock.time = t;
         if (!solve_positions(rm, ws, p, qq, tol))
-            throw ReducedFailure("Newton-Raphson on the dependent coordinates did not converge at t = " + std::to_string(t));
+            throw ReducedFailure(
+                "Newton-Raphson on the dependent coordinates did not converge at t = " +
+                std::to_string(t));
     };
     auto rate = [&](double t, const VecX& yy, VecX& out) {
         scatter(yy, t, qs, qds);
         reduced_accelerations(rm, ws, p, qs, qds, t, qdd, rs);
-        for (int j = 0; j < nu; ++j) out[j] = qds[p.u[static_cast<std::size_t>(j)]], out[nu + j] = qdd[p.u[static_cast<std::size_t>(j)]];
+        for (int j = 0; j < nu; ++j)
+            out[j] = qds[p.u[static_cast<std::size_t>(j)]],
+            out[nu + j] = qdd[p.u[static_cast<std::size_t>(j)]];
         for (int j = 0; j < nc; ++j) out[2 * nu + j] = qds[p.c[static_cast<std::size_t>(j)]];
     };
 
@@ -253,7 +283,8 @@ DynamicsStats run_reduced_dynamics(const Model& model, Setup& s, const std::stri
             qs = qq;
             vout = vv;
             if (!project_state(rm, ws, p, qs, vout, tt, tol))
-                throw ReducedFailure("projection onto the constraints did not converge at t = " + std::to_string(tt));
+                throw ReducedFailure("projection onto the constraints did not converge at t = " +
+                                     std::to_string(tt));
             full_accelerations(rm, ws, p, qs, vout, tt, aout);
         };
         acc(t, q, qd, v1, a1);
@@ -264,7 +295,8 @@ DynamicsStats run_reduced_dynamics(const Model& model, Setup& s, const std::stri
         qd += dt / 6.0 * (a1 + 2.0 * a2 + 2.0 * a3 + a4);
         s.clock.time = tn;
         if (!project_state(rm, ws, p, q, qd, tn, tol))
-            throw ReducedFailure("projection onto the constraints did not converge at t = " + std::to_string(tn));
+            throw ReducedFailure("projection onto the constraints did not converge at t = " +
+                                 std::to_string(tn));
     };
     // Two-step method: history y_{k-2}, y'_{k-2} (valid while the dependent set is unchanged).
     bool have_prev = false;
@@ -272,7 +304,8 @@ DynamicsStats run_reduced_dynamics(const Model& model, Setup& s, const std::stri
     VecX y_prev(ny), yd_prev(ny), yd1(ny), known(ny), z(ny), fz(ny), dz(ny), yk(ny), fp(ny), fm(ny);
     MatX Jn(ny, ny);
     const double ca1 = 4 * (1 - rho) / (3 - rho), ca2 = (3 * rho - 1) / (3 - rho);
-    const double b0m = 2 * dt / ((1 + rho) * (3 - rho)), b1m = 4 * rho * dt / ((1 + rho) * (3 - rho)),
+    const double b0m = 2 * dt / ((1 + rho) * (3 - rho)),
+                 b1m = 4 * rho * dt / ((1 + rho) * (3 - rho)),
                  b2m = 2 * rho * rho * dt / ((1 + rho) * (3 - rho));
     auto two_step = [&](double t, double tn) {
         gather(q, qd, y);
@@ -313,7 +346,8 @@ DynamicsStats run_reduced_dynamics(const Model& model, Setup& s, const std::stri
             converged = dz.lpNorm<Eigen::Infinity>() <= 1e-10 * (1.0 + z.lpNorm<Eigen::Infinity>());
         }
         if (!converged)
-            throw ReducedFailure("two-step method: Newton did not converge at t = " + std::to_string(tn));
+            throw ReducedFailure("two-step method: Newton did not converge at t = " +
+                                 std::to_string(tn));
         y_prev = y;
         yd_prev = yd1;
         have_prev = true;
@@ -325,7 +359,8 @@ DynamicsStats run_reduced_dynamics(const Model& model, Setup& s, const std::stri
         set_dependent_velocities(rm, ws, p, q, qd, tn);
     };
     for (long k = 1; k <= nsteps; ++k) {
-        const double t = t0 + static_cast<double>(k - 1) * dt, tn = t0 + static_cast<double>(k) * dt;
+        const double t = t0 + static_cast<double>(k - 1) * dt,
+                     tn = t0 + static_cast<double>(k) * dt;
         // Dependent coordinates for the current configuration: the best-conditioned J_v, kept
         // unless the current one has become ten times worse (no flip-flop between equals).
         bool singular = false;
@@ -401,7 +436,8 @@ void static_residual(Setup& s, VecX& q, VecX& Fr, ReducedState& rs) {
 }
 void require_no_drives(const Setup& s, const char* what) {
     if (!s.part.c.empty())
-        throw std::invalid_argument(std::string(what) + " with driven joints is not supported by the reduced path");
+        throw std::invalid_argument(std::string(what) +
+                                    " with driven joints is not supported by the reduced path");
 }
 }  // namespace
 
@@ -419,7 +455,8 @@ EquilibriumResult solve_equilibrium(Setup& s, double tol) {
     for (int it = 0; it <= 50; ++it) {
         static_residual(s, q, Fr, rs);
         res.residual = Fr.size() ? Fr.lpNorm<Eigen::Infinity>() : 0.0;
-        const double scale = std::max(1.0, rs.Mr.size() ? rs.Mr.diagonal().cwiseAbs().maxCoeff() : 1.0);
+        const double scale =
+            std::max(1.0, rs.Mr.size() ? rs.Mr.diagonal().cwiseAbs().maxCoeff() : 1.0);
         if (res.residual <= tol * scale) {
             res.iterations = it;
             res.insensitive.clear();
@@ -431,7 +468,8 @@ EquilibriumResult solve_equilibrium(Setup& s, double tol) {
                 qm[c] -= h;
                 static_residual(s, qp, Fp, rs);
                 static_residual(s, qm, Fm, rs);
-                if (((Fp - Fm) / (2 * h)).lpNorm<Eigen::Infinity>() <= 1e-9 * scale) res.insensitive.push_back(c);
+                if (((Fp - Fm) / (2 * h)).lpNorm<Eigen::Infinity>() <= 1e-9 * scale)
+                    res.insensitive.push_back(c);
             }
             s.q = q;
             s.qd.setZero();
@@ -467,7 +505,8 @@ ModalResult run_modal(const Model& model, Setup& s, const std::string& prefix) {
     ReducedState rs;
     auto f = [&](VecX q, VecX qd, VecX& out) {
         if (!solve_positions(rm, s.ws, p, q, 1e-14, 50))
-            throw ReducedFailure("modal: Newton-Raphson on the dependent coordinates did not converge");
+            throw ReducedFailure(
+                "modal: Newton-Raphson on the dependent coordinates did not converge");
         VecX qdd(nq);
         reduced_accelerations(rm, s.ws, p, q, qd, s.clock.time, qdd, rs);
         for (int j = 0; j < nu; ++j) out[j] = qdd[p.u[static_cast<std::size_t>(j)]];
@@ -527,27 +566,30 @@ ModalResult run_modal(const Model& model, Setup& s, const std::string& prefix) {
                  "# equilibrium: %d Newton iterations, |F_r| = %.3g; %d independent coordinates\n"
                  "# eigenvalues of A = [[0, 1], [df/dq_u, df/dqd_u]], sorted by frequency:\n"
                  "# index real imag frequency_Hz damping_percent damped_frequency_Hz\n"
-                 "#   frequency_Hz = |lambda|/(2 pi), damping_percent = -100 real/|lambda| (0 if lambda = 0),\n"
+                 "#   frequency_Hz = |lambda|/(2 pi), damping_percent = -100 real/|lambda| (0 if "
+                 "lambda = 0),\n"
                  "#   damped_frequency_Hz = |imag|/(2 pi)\n",
                  model.deck_path.c_str(), mr.equilibrium.iterations, mr.equilibrium.residual, nu);
     for (int k = 0; k < 2 * nu; ++k) {
         const std::complex<double> l = mr.eigenvalues[k];
         const double mag = std::abs(l);
-        std::fprintf(fo, "%d %.15g %.15g %.15g %.15g %.15g\n", k + 1, l.real(), l.imag(), mag / (2 * M_PI),
-                     mag > 0 && l.real() != 0.0 ? -100.0 * l.real() / mag : 0.0, std::abs(l.imag()) / (2 * M_PI));
+        std::fprintf(fo, "%d %.15g %.15g %.15g %.15g %.15g\n", k + 1, l.real(), l.imag(),
+                     mag / (2 * M_PI), mag > 0 && l.real() != 0.0 ? -100.0 * l.real() / mag : 0.0,
+                     std::abs(l.imag()) / (2 * M_PI));
     }
-    std::fprintf(fo,
-                 "# mode shapes: 'mode <index>', then one line per coordinate:\n"
-                 "#   q<i> <joint label> <axis> <modulus> <phase_deg>\n"
-                 "# (position part of the eigenvector mapped to all coordinates by dq = T dq_u, normalized\n"
-                 "# so that the largest modulus is 1 with phase 0; joint label 0 = free node)\n");
+    std::fprintf(
+        fo,
+        "# mode shapes: 'mode <index>', then one line per coordinate:\n"
+        "#   q<i> <joint label> <axis> <modulus> <phase_deg>\n"
+        "# (position part of the eigenvector mapped to all coordinates by dq = T dq_u, normalized\n"
+        "# so that the largest modulus is 1 with phase 0; joint label 0 = free node)\n");
     for (int k = 0; k < 2 * nu; ++k) {
         std::fprintf(fo, "mode %d\n", k + 1);
         for (int i = 0; i < nq; ++i) {
             const Link& l = rm.links[static_cast<std::size_t>(i)];
             const std::complex<double> z = mr.shapes(i, k);
-            std::fprintf(fo, "q%d %ld %s %.15g %.15g\n", i + 1, l.joint_label, l.name.c_str(), std::abs(z),
-                         std::abs(z) > 0 ? std::arg(z) * 180.0 / M_PI : 0.0);
+            std::fprintf(fo, "q%d %ld %s %.15g %.15g\n", i + 1, l.joint_label, l.name.c_str(),
+                         std::abs(z), std::abs(z) > 0 ? std::arg(z) * 180.0 / M_PI : 0.0);
         }
     }
     std::fclose(fo);
@@ -562,9 +604,11 @@ InverseStats run_inverse_dynamics(const Model& model, Setup& s, const std::strin
     Workspace& ws = s.ws;
     const Partition& p = s.part;
     if (!p.u.empty())
-        throw std::invalid_argument("inverse dynamics needs the whole motion prescribed: " + std::to_string(p.u.size()) +
-                                    " degree(s) of freedom are not driven (add driven joints, e.g. axial rotation)");
-    const double t0 = s.t0, tf = solver_real(model, "final time", t0), dt = solver_real(model, "time step", 1e-3);
+        throw std::invalid_argument(
+            "inverse dynamics needs the whole motion prescribed: " + std::to_string(p.u.size()) +
+            " degree(s) of freedom are not driven (add driven joints, e.g. axial rotation)");
+    const double t0 = s.t0, tf = solver_real(model, "final time", t0),
+                 dt = solver_real(model, "time step", 1e-3);
     const int nq = rm.nq(), nv = static_cast<int>(p.v.size());
     DriveEnv env;
     env.clock = &s.clock;
@@ -577,7 +621,8 @@ InverseStats run_inverse_dynamics(const Model& model, Setup& s, const std::strin
     std::FILE* act = std::fopen((prefix + ".act").c_str(), "w");
     std::FILE* lam = std::fopen((prefix + ".lam").c_str(), "w");
     if (!act || !lam) throw std::invalid_argument("cannot write '" + prefix + ".act' / '.lam'");
-    const int prec = std::clamp(static_cast<int>(model.control.get_or<long>("output precision", 6)), 1, 17);
+    const int prec =
+        std::clamp(static_cast<int>(model.control.get_or<long>("output precision", 6)), 1, 17);
     InverseStats st;
     VecX q = s.q, qd = s.qd, qdd = VecX::Zero(nq), lambda = VecX::Zero(rm.n_constraints);
     ReducedState rs;
@@ -592,12 +637,15 @@ InverseStats run_inverse_dynamics(const Model& model, Setup& s, const std::strin
             for (int i : p.c) {
                 const Link& l = rm.links[static_cast<std::size_t>(i)];
                 q[i] += dt / 6.0 * l.drive_sign *
-                        (l.velocity_drive->value(tp) + 4.0 * l.velocity_drive->value(tp + 0.5 * dt) + l.velocity_drive->value(t));
+                        (l.velocity_drive->value(tp) +
+                         4.0 * l.velocity_drive->value(tp + 0.5 * dt) + l.velocity_drive->value(t));
             }
             for (int i : p.v) q[i] += dt * qd[i] + 0.5 * dt * dt * qdd[i];
         }
         if (!solve_positions(rm, ws, p, q, 1e-12))
-            throw ReducedFailure("Newton-Raphson on the dependent coordinates did not converge at t = " + std::to_string(t));
+            throw ReducedFailure(
+                "Newton-Raphson on the dependent coordinates did not converge at t = " +
+                std::to_string(t));
         reduced_accelerations(rm, ws, p, q, qd, t, qdd, rs);
         forward_kinematics(rm, ws, q, qd, qdd);
         compute_loads(rm, ws, t);
@@ -608,7 +656,9 @@ InverseStats run_inverse_dynamics(const Model& model, Setup& s, const std::strin
             VecX phiv(nv);
             for (int i = 0; i < nv; ++i) {
                 phiv[i] = ws.tau[p.v[static_cast<std::size_t>(i)]];
-                for (int j = 0; j < nv; ++j) Jv(i, j) = ws.J(p.rows[static_cast<std::size_t>(i)], p.v[static_cast<std::size_t>(j)]);
+                for (int j = 0; j < nv; ++j)
+                    Jv(i, j) =
+                        ws.J(p.rows[static_cast<std::size_t>(i)], p.v[static_cast<std::size_t>(j)]);
             }
             const VecX lr = Jv.transpose().partialPivLu().solve(phiv);
             for (int i = 0; i < nv; ++i) lambda[p.rows[static_cast<std::size_t>(i)]] = lr[i];
@@ -627,7 +677,8 @@ InverseStats run_inverse_dynamics(const Model& model, Setup& s, const std::strin
             }
             for (const Cut& c : rm.cuts) {
                 std::fprintf(lam, "%ld", c.label);
-                for (int r = 0; r < c.rows; ++r) std::fprintf(lam, " %.*g", prec, lambda[c.first_row + r]);
+                for (int r = 0; r < c.rows; ++r)
+                    std::fprintf(lam, " %.*g", prec, lambda[c.first_row + r]);
                 std::fputc('\n', lam);
             }
         }

@@ -35,13 +35,13 @@ std::unique_ptr<Setup> make_setup(const Model& model, const std::vector<int>& in
 void print_tree(const Model& model, const Setup& s, std::ostream& out);
 
 // Reduced direct dynamics from the deck's initial time to its final time with its time step:
-// by default classic RK4 on (q_u, qd_u) with q_v solved by Newton (tolerance tol) and qd_v = B_vu qd_u at
-// every stage (the constraints never drift); the partition's dependent columns are re-chosen at
-// each step. Writes PREFIX.mov (the DAE's columns) and PREFIX.out.
+// by default classic RK4 on (q_u, qd_u) with q_v solved by Newton (tolerance tol) and qd_v = B_vu
+// qd_u at every stage (the constraints never drift); the partition's dependent columns are
+// re-chosen at each step. Writes PREFIX.mov (the DAE's columns) and PREFIX.out.
 struct DynamicsStats {
     long steps = 0;
     long repartitions = 0;
-    long full_steps = 0;  // steps taken in full coordinates near singular configurations
+    long full_steps = 0;         // steps taken in full coordinates near singular configurations
     double max_violation = 0.0;  // max |h| over the output steps
 };
 // Below this pivot ratio of the best J_v a step is taken in full coordinates with
@@ -54,7 +54,8 @@ constexpr double singular_pivot_ratio = 1e-2;
 // the step's start), to |dy'| <= 1e-10 (1 + |y'|).
 enum class ReducedMethod { rk4, two_step };
 DynamicsStats run_reduced_dynamics(const Model& model, Setup& s, const std::string& prefix,
-                                   ReducedMethod method = ReducedMethod::rk4, double rho = 0.6, double tol = 1e-12);
+                                   ReducedMethod method = ReducedMethod::rk4, double rho = 0.6,
+                                   double tol = 1e-12);
 
 // Static equilibrium: Newton on F_r(q_u) = 0 (qd = 0, drives held), F_r's Jacobian by central
 // differences with constraint-consistent perturbations. Returns the iterations used; throws

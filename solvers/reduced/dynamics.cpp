@@ -11,7 +11,8 @@ namespace mbs::reduced {
 Workspace make_workspace(const ReducedModel& m) {
     Workspace ws;
     const auto n = static_cast<std::size_t>(m.nq());
-    for (auto* v : {&ws.x, &ws.v, &ws.a, &ws.w, &ws.alpha, &ws.p, &ws.u, &ws.f, &ws.n, &ws.fext, &ws.next})
+    for (auto* v :
+         {&ws.x, &ws.v, &ws.a, &ws.w, &ws.alpha, &ws.p, &ws.u, &ws.f, &ws.n, &ws.fext, &ws.next})
         v->assign(n, Vec3::Zero());
     ws.R.assign(n, Mat3::Identity());
     ws.S.assign(n, Vec6::Zero());
@@ -74,7 +75,8 @@ void forward_kinematics(const ReducedModel& m, Workspace& ws, const VecX& q, con
             ws.w[k] = wp;
             ws.alpha[k] = alp;
             ws.v[k] = pdot + wp.cross(d) + u * qd[i];
-            ws.a[k] = pddot + alp.cross(d) + wp.cross(wp.cross(d)) + 2.0 * wp.cross(u) * qd[i] + u * qdd[i];
+            ws.a[k] = pddot + alp.cross(d) + wp.cross(wp.cross(d)) + 2.0 * wp.cross(u) * qd[i] +
+                      u * qdd[i];
             ws.S[k] << Vec3::Zero(), u;
         }
     }
@@ -85,7 +87,8 @@ PointState point_state(const Workspace& ws, int link, const Vec3& r) {
     const auto k = static_cast<std::size_t>(link);
     const Vec3 d = ws.R[k] * r;
     const Vec3& w = ws.w[k];
-    return {ws.x[k] + d, ws.v[k] + w.cross(d), ws.a[k] + ws.alpha[k].cross(d) + w.cross(w.cross(d))};
+    return {ws.x[k] + d, ws.v[k] + w.cross(d),
+            ws.a[k] + ws.alpha[k].cross(d) + w.cross(w.cross(d))};
 }
 
 namespace {
@@ -113,10 +116,18 @@ void compute_loads(const ReducedModel& m, Workspace& ws, double t) {
         const Mat3 Rn = ws.R[k] * ld.R_node;
         const Vec3 pt = ws.x[k] + ws.R[k] * ld.point;
         switch (ld.kind) {
-            case LoadKind::force_absolute: apply(ws, ld.link, pt, val, Vec3::Zero()); break;
-            case LoadKind::force_follower: apply(ws, ld.link, pt, Rn * val, Vec3::Zero()); break;
-            case LoadKind::couple_absolute: apply(ws, ld.link, pt, Vec3::Zero(), val); break;
-            case LoadKind::couple_follower: apply(ws, ld.link, pt, Vec3::Zero(), Rn * val); break;
+            case LoadKind::force_absolute:
+                apply(ws, ld.link, pt, val, Vec3::Zero());
+                break;
+            case LoadKind::force_follower:
+                apply(ws, ld.link, pt, Rn * val, Vec3::Zero());
+                break;
+            case LoadKind::couple_absolute:
+                apply(ws, ld.link, pt, Vec3::Zero(), val);
+                break;
+            case LoadKind::couple_follower:
+                apply(ws, ld.link, pt, Vec3::Zero(), Rn * val);
+                break;
         }
     }
     for (const LinkForce& lf : m.link_forces) {
@@ -131,10 +142,14 @@ void compute_loads(const ReducedModel& m, Workspace& ws, double t) {
             apply(ws, lf.link_a, A.x, T * e, Vec3::Zero());
             apply(ws, lf.link_b, B.x, -T * e, Vec3::Zero());
         } else {
-            const Mat3 RA = lf.link_a < 0 ? Mat3::Identity() : ws.R[static_cast<std::size_t>(lf.link_a)];
-            const Mat3 RB = lf.link_b < 0 ? Mat3::Identity() : ws.R[static_cast<std::size_t>(lf.link_b)];
-            const Vec3 wA = lf.link_a < 0 ? Vec3::Zero() : ws.w[static_cast<std::size_t>(lf.link_a)];
-            const Vec3 wB = lf.link_b < 0 ? Vec3::Zero() : ws.w[static_cast<std::size_t>(lf.link_b)];
+            const Mat3 RA =
+                lf.link_a < 0 ? Mat3::Identity() : ws.R[static_cast<std::size_t>(lf.link_a)];
+            const Mat3 RB =
+                lf.link_b < 0 ? Mat3::Identity() : ws.R[static_cast<std::size_t>(lf.link_b)];
+            const Vec3 wA =
+                lf.link_a < 0 ? Vec3::Zero() : ws.w[static_cast<std::size_t>(lf.link_a)];
+            const Vec3 wB =
+                lf.link_b < 0 ? Vec3::Zero() : ws.w[static_cast<std::size_t>(lf.link_b)];
             const Mat3 Ra = RA * lf.R_a, Rb = RB * lf.R_b;
             const Vec3 theta = matrix_to_rotation_vector(Ra.transpose() * Rb);
             const Vec3 om = Ra.transpose() * (wB - wA);
@@ -194,7 +209,8 @@ void mass_matrix(const ReducedModel& m, Workspace& ws) {
         if (l.mass == 0.0 && l.inertia.isZero(0.0)) continue;
         const Vec3 c = ws.x[k] + ws.R[k] * l.com;
         const Mat3 C = skew(c);
-        I.topLeftCorner<3, 3>() = ws.R[k] * l.inertia * ws.R[k].transpose() + l.mass * C * C.transpose();
+        I.topLeftCorner<3, 3>() =
+            ws.R[k] * l.inertia * ws.R[k].transpose() + l.mass * C * C.transpose();
         I.topRightCorner<3, 3>() = l.mass * C;
         I.bottomLeftCorner<3, 3>() = l.mass * C.transpose();
         I.bottomRightCorner<3, 3>() = l.mass * Mat3::Identity();
@@ -216,15 +232,18 @@ void mass_matrix(const ReducedModel& m, Workspace& ws) {
 namespace {
 // Row `row` of J += s * g . dP/dq for a point P fixed on `link`: dP/dq_k = u_k x (P - p_k)
 // (revolute ancestor k), u_k (prismatic).
-void point_jac(const ReducedModel& m, Workspace& ws, int row, int link, const Vec3& P, const Vec3& g, double s) {
+void point_jac(const ReducedModel& m, Workspace& ws, int row, int link, const Vec3& P,
+               const Vec3& g, double s) {
     for (int k = link; k >= 0; k = m.links[static_cast<std::size_t>(k)].parent) {
         const auto kk = static_cast<std::size_t>(k);
         const Vec3& u = ws.u[kk];
-        ws.J(row, k) += s * (m.links[kk].kind == Axis::revolute ? g.dot(u.cross(P - ws.p[kk])) : g.dot(u));
+        ws.J(row, k) +=
+            s * (m.links[kk].kind == Axis::revolute ? g.dot(u.cross(P - ws.p[kk])) : g.dot(u));
     }
 }
 // Row `row` of J += g . dd/dq for a direction d fixed on `link`: dd/dq_k = u_k x d (revolute).
-void dir_jac(const ReducedModel& m, Workspace& ws, int row, int link, const Vec3& d, const Vec3& g) {
+void dir_jac(const ReducedModel& m, Workspace& ws, int row, int link, const Vec3& d,
+             const Vec3& g) {
     for (int k = link; k >= 0; k = m.links[static_cast<std::size_t>(k)].parent) {
         const auto kk = static_cast<std::size_t>(k);
         if (m.links[kk].kind == Axis::revolute) ws.J(row, k) += g.dot(ws.u[kk].cross(d));
@@ -290,7 +309,8 @@ void constraints(const ReducedModel& m, Workspace& ws) {
                 for (int r = 0; r < c.rows - 3; ++r) {
                     const DirState eb = dir_state(ws, c.link_b, c.R_b.col(first + r));
                     ws.h[r0 + 3 + r] = e3.d.dot(eb.d);
-                    ws.gamma[r0 + 3 + r] = e3.ddd.dot(eb.d) + 2.0 * e3.dd.dot(eb.dd) + e3.d.dot(eb.ddd);
+                    ws.gamma[r0 + 3 + r] =
+                        e3.ddd.dot(eb.d) + 2.0 * e3.dd.dot(eb.dd) + e3.d.dot(eb.ddd);
                     dir_jac(m, ws, r0 + 3 + r, c.link_a, e3.d, eb.d);
                     dir_jac(m, ws, r0 + 3 + r, c.link_b, eb.d, e3.d);
                 }

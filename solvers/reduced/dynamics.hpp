@@ -30,13 +30,13 @@ struct Workspace {
     std::vector<Vec6> S;     // motion subspaces
     std::vector<Vec3> f, n;  // subtree force and moment about the world origin (backward pass)
     std::vector<Vec3> fext, next;  // applied forces and moments about the origin, per link
-    std::vector<Mat6> Ic;    // composite spatial inertias at the origin
-    Vec3 g = Vec3::Zero();   // gravity acceleration at the current time
-    VecX zero;               // nq zeros
-    VecX tau;                // inverse dynamics result
-    MatX M;                  // mass matrix
-    VecX h, gamma;           // constraints h(q) and Jdot qd
-    MatX J;                  // constraint Jacobian (n_constraints x nq)
+    std::vector<Mat6> Ic;          // composite spatial inertias at the origin
+    Vec3 g = Vec3::Zero();         // gravity acceleration at the current time
+    VecX zero;                     // nq zeros
+    VecX tau;                      // inverse dynamics result
+    MatX M;                        // mass matrix
+    VecX h, gamma;                 // constraints h(q) and Jdot qd
+    MatX J;                        // constraint Jacobian (n_constraints x nq)
 };
 
 Workspace make_workspace(const ReducedModel& m);

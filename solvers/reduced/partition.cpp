@@ -1,14 +1,13 @@
 // Coordinate partitioning, constraint solution and the reduced equations of motion.
 #include "solvers/reduced/partition.hpp"
 
+#include <Eigen/QR>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
 #include <stdexcept>
 #include <string>
-
-#include <Eigen/QR>
 
 namespace mbs::reduced {
 
@@ -28,14 +27,17 @@ void repartition_columns(const ReducedModel& m, const MatX& J, Partition& p) {
     const int r = static_cast<int>(p.rows.size());
     MatX Jr(r, static_cast<int>(fc.size()));
     for (int i = 0; i < r; ++i)
-        for (std::size_t j = 0; j < fc.size(); ++j) Jr(i, static_cast<int>(j)) = J(p.rows[static_cast<std::size_t>(i)], fc[j]);
+        for (std::size_t j = 0; j < fc.size(); ++j)
+            Jr(i, static_cast<int>(j)) = J(p.rows[static_cast<std::size_t>(i)], fc[j]);
     p.u.clear();
     p.v.clear();
     p.c.clear();
     std::vector<bool> dep(static_cast<std::size_t>(m.nq()), false);
     if (r > 0) {
         Eigen::FullPivLU<MatX> lu(Jr);
-        for (int k = 0; k < r; ++k) dep[static_cast<std::size_t>(fc[static_cast<std::size_t>(lu.permutationQ().indices()[k])])] = true;
+        for (int k = 0; k < r; ++k)
+            dep[static_cast<std::size_t>(
+                fc[static_cast<std::size_t>(lu.permutationQ().indices()[k])])] = true;
         const double big = std::abs(lu.matrixLU()(0, 0));
         const double small = std::abs(lu.matrixLU()(r - 1, r - 1));
         p.pivot_ratio = big > 0 ? small / big : 0.0;
@@ -43,9 +45,12 @@ void repartition_columns(const ReducedModel& m, const MatX& J, Partition& p) {
         p.pivot_ratio = 1.0;
     }
     for (int i = 0; i < m.nq(); ++i) {
-        if (m.links[static_cast<std::size_t>(i)].driven) p.c.push_back(i);
-        else if (dep[static_cast<std::size_t>(i)]) p.v.push_back(i);
-        else p.u.push_back(i);
+        if (m.links[static_cast<std::size_t>(i)].driven)
+            p.c.push_back(i);
+        else if (dep[static_cast<std::size_t>(i)])
+            p.v.push_back(i);
+        else
+            p.u.push_back(i);
     }
 }
 
@@ -64,35 +69,42 @@ Partition make_partition(const ReducedModel& m, const MatX& J) {
         Eigen::FullPivLU<MatX> lu(Jt);
         lu.setThreshold(rank_tolerance);
         r = static_cast<int>(lu.rank());
-        for (int k = 0; k < r; ++k) kept[static_cast<std::size_t>(lu.permutationQ().indices()[k])] = true;
+        for (int k = 0; k < r; ++k)
+            kept[static_cast<std::size_t>(lu.permutationQ().indices()[k])] = true;
     }
-    for (int i = 0; i < nrow; ++i) (kept[static_cast<std::size_t>(i)] ? p.rows : p.redundant_rows).push_back(i);
+    for (int i = 0; i < nrow; ++i)
+        (kept[static_cast<std::size_t>(i)] ? p.rows : p.redundant_rows).push_back(i);
     for (int row : p.redundant_rows)
         for (const Cut& c : m.cuts)
             if (row >= c.first_row && row < c.first_row + c.rows &&
-                std::find(p.redundant_joints.begin(), p.redundant_joints.end(), c.label) == p.redundant_joints.end())
+                std::find(p.redundant_joints.begin(), p.redundant_joints.end(), c.label) ==
+                    p.redundant_joints.end())
                 p.redundant_joints.push_back(c.label);
     repartition_columns(m, J, p);
     return p;
 }
 
-void propose_partition(const ReducedModel& m, const MatX& J, Partition& p, const std::vector<int>& independent) {
+void propose_partition(const ReducedModel& m, const MatX& J, Partition& p,
+                       const std::vector<int>& independent) {
     const std::vector<int> fc = free_columns(m);
     const int dof = static_cast<int>(fc.size()) - static_cast<int>(p.rows.size());
     std::vector<bool> ind(static_cast<std::size_t>(m.nq()), false);
     for (int i : independent) {
         if (i < 0 || i >= m.nq())
-            throw std::invalid_argument("coordinate q" + std::to_string(i + 1) + " does not exist (q1 .. q" +
-                                        std::to_string(m.nq()) + ")");
+            throw std::invalid_argument("coordinate q" + std::to_string(i + 1) +
+                                        " does not exist (q1 .. q" + std::to_string(m.nq()) + ")");
         if (m.links[static_cast<std::size_t>(i)].driven)
-            throw std::invalid_argument("coordinate q" + std::to_string(i + 1) + " is driven, it cannot be independent");
+            throw std::invalid_argument("coordinate q" + std::to_string(i + 1) +
+                                        " is driven, it cannot be independent");
         if (ind[static_cast<std::size_t>(i)])
-            throw std::invalid_argument("coordinate q" + std::to_string(i + 1) + " is proposed twice");
+            throw std::invalid_argument("coordinate q" + std::to_string(i + 1) +
+                                        " is proposed twice");
         ind[static_cast<std::size_t>(i)] = true;
     }
     if (static_cast<int>(independent.size()) != dof)
-        throw std::invalid_argument("the mechanism has " + std::to_string(dof) + " degree(s) of freedom: propose " +
-                                    std::to_string(dof) + " independent coordinate(s), not " +
+        throw std::invalid_argument("the mechanism has " + std::to_string(dof) +
+                                    " degree(s) of freedom: propose " + std::to_string(dof) +
+                                    " independent coordinate(s), not " +
                                     std::to_string(independent.size()));
     Partition q = p;
     q.u.clear();
@@ -102,8 +114,9 @@ void propose_partition(const ReducedModel& m, const MatX& J, Partition& p, const
     if (!(q.pivot_ratio >= 1e-8)) {
         char b[64];
         std::snprintf(b, sizeof b, "%.3g", q.pivot_ratio);
-        throw std::invalid_argument(std::string("the proposed independent coordinates leave a singular J_v (pivot ratio ") +
-                                    b + "): the dependent ones cannot be solved for");
+        throw std::invalid_argument(
+            std::string("the proposed independent coordinates leave a singular J_v (pivot ratio ") +
+            b + "): the dependent ones cannot be solved for");
     }
     q.user = true;
     p = q;
@@ -131,7 +144,9 @@ bool solve_positions(const ReducedModel& m, Workspace& ws, const Partition& p, V
         if (hn <= tol && (last_step <= 1e-10 || hn == 0.0)) return true;
         if (it == max_iter) return hn <= tol;
         for (int i = 0; i < r; ++i)
-            for (int j = 0; j < r; ++j) Jv(i, j) = ws.J(p.rows[static_cast<std::size_t>(i)], p.v[static_cast<std::size_t>(j)]);
+            for (int j = 0; j < r; ++j)
+                Jv(i, j) =
+                    ws.J(p.rows[static_cast<std::size_t>(i)], p.v[static_cast<std::size_t>(j)]);
         const VecX dq = Jv.partialPivLu().solve(-hr);
         for (int j = 0; j < r; ++j) q[p.v[static_cast<std::size_t>(j)]] += dq[j];
         last_step = dq.lpNorm<Eigen::Infinity>();
@@ -164,8 +179,8 @@ void blocks(const Workspace& ws, const Partition& p, MatX& Jv, MatX& Ju, MatX& J
 }  // namespace
 
 // qd_v = -J_v^-1 (J_u qd_u + J_c qd_c).
-void set_dependent_velocities(const ReducedModel& m, Workspace& ws, const Partition& p, const VecX& q,
-                              VecX& qd, double t) {
+void set_dependent_velocities(const ReducedModel& m, Workspace& ws, const Partition& p,
+                              const VecX& q, VecX& qd, double t) {
     VecX qdd = VecX::Zero(m.nq());
     driven_rates(m, p, t, qd, qdd);
     if (p.v.empty()) return;
@@ -200,7 +215,8 @@ void reduced_accelerations(const ReducedModel& m, Workspace& ws, const Partition
         rs.Jv_lu.compute(Jv);
         VecX rhs = VecX::Zero(nv);
         for (int j = 0; j < nu; ++j) rhs -= Ju.col(j) * qd[p.u[static_cast<std::size_t>(j)]];
-        for (std::size_t j = 0; j < p.c.size(); ++j) rhs -= Jc.col(static_cast<int>(j)) * qd[p.c[j]];
+        for (std::size_t j = 0; j < p.c.size(); ++j)
+            rhs -= Jc.col(static_cast<int>(j)) * qd[p.c[j]];
         const VecX qdv = rs.Jv_lu.solve(rhs);
         for (int j = 0; j < nv; ++j) qd[p.v[static_cast<std::size_t>(j)]] = qdv[j];
         forward_kinematics(m, ws, q, qd, ws.zero);
@@ -228,7 +244,8 @@ void reduced_accelerations(const ReducedModel& m, Workspace& ws, const Partition
 // Node velocity rows: a node at point P on link l moves with v_P = sum_k (u_k x (P - p_k)) qd_k
 // (revolute ancestors) + u_k qd_k (prismatic), w = sum_k u_k qd_k (revolute). Least squares over
 // all nodes for the free coordinates, the driven ones imposed.
-VecX fit_velocities(const ReducedModel& m, Workspace& ws, const VecX& q, const Model& model, double t) {
+VecX fit_velocities(const ReducedModel& m, Workspace& ws, const VecX& q, const Model& model,
+                    double t) {
     const int nq = m.nq();
     VecX qd = VecX::Zero(nq), qdd = VecX::Zero(nq);
     for (int i = 0; i < nq; ++i) {
@@ -274,14 +291,15 @@ double pivot_ratio_of(const MatX& J, const Partition& p) {
     if (r == 0) return 1.0;
     MatX Jv(r, r);
     for (int i = 0; i < r; ++i)
-        for (int j = 0; j < r; ++j) Jv(i, j) = J(p.rows[static_cast<std::size_t>(i)], p.v[static_cast<std::size_t>(j)]);
+        for (int j = 0; j < r; ++j)
+            Jv(i, j) = J(p.rows[static_cast<std::size_t>(i)], p.v[static_cast<std::size_t>(j)]);
     Eigen::FullPivLU<MatX> lu(Jv);
     const double big = std::abs(lu.matrixLU()(0, 0));
     return big > 0 ? std::abs(lu.matrixLU()(r - 1, r - 1)) / big : 0.0;
 }
 
-void full_accelerations(const ReducedModel& m, Workspace& ws, const Partition& p, const VecX& q, VecX& qd,
-                        double t, VecX& qdd) {
+void full_accelerations(const ReducedModel& m, Workspace& ws, const Partition& p, const VecX& q,
+                        VecX& qd, double t, VecX& qdd) {
     const int nq = m.nq(), nc = static_cast<int>(p.c.size()), nh = m.n_constraints;
     VecX qddc = VecX::Zero(nq);
     driven_rates(m, p, t, qd, qddc);
@@ -306,8 +324,8 @@ void full_accelerations(const ReducedModel& m, Workspace& ws, const Partition& p
     qdd = MiGt * lambda - Mitau;
 }
 
-bool project_state(const ReducedModel& m, Workspace& ws, const Partition& p, VecX& q, VecX& qd, double t,
-                   double tol, int max_iter) {
+bool project_state(const ReducedModel& m, Workspace& ws, const Partition& p, VecX& q, VecX& qd,
+                   double t, double tol, int max_iter) {
     const std::vector<int> fc = free_columns(m);
     const int nf = static_cast<int>(fc.size()), nh = m.n_constraints;
     MatX Jf(nh, nf);

@@ -33,7 +33,8 @@ void repartition_columns(const ReducedModel& m, const MatX& J, Partition& p);
 // A user-proposed partition: `independent` (0-based coordinates) must be free (not driven),
 // as many as the degrees of freedom, and leave a J_v whose pivot ratio is at least 1e-8;
 // throws std::invalid_argument saying what is wrong otherwise.
-void propose_partition(const ReducedModel& m, const MatX& J, Partition& p, const std::vector<int>& independent);
+void propose_partition(const ReducedModel& m, const MatX& J, Partition& p,
+                       const std::vector<int>& independent);
 
 // Newton-Raphson on q_v: h_rows(q) = 0 to |h|_inf <= tol. Returns false when it does not converge
 // in max_iter iterations. Leaves ws with the kinematics of the final q (velocities zero).
@@ -44,15 +45,15 @@ bool solve_positions(const ReducedModel& m, Workspace& ws, const Partition& p, V
 // qd_c (J_rows qd = 0), qdd_c from the drives, then qdd = T qdd_u + s from M_r qdd_u = -F_r.
 // Tau_u: generalized forces applied on the independent coordinates (may be empty).
 struct ReducedState {
-    MatX T;       // nq x nu
-    MatX Bvu;     // nv x nu
-    MatX Mr;      // nu x nu
-    VecX Fr;      // nu
-    VecX s;       // nq
+    MatX T;    // nq x nu
+    MatX Bvu;  // nv x nu
+    MatX Mr;   // nu x nu
+    VecX Fr;   // nu
+    VecX s;    // nq
     Eigen::PartialPivLU<MatX> Jv_lu;
 };
-void set_dependent_velocities(const ReducedModel& m, Workspace& ws, const Partition& p, const VecX& q,
-                              VecX& qd, double t);
+void set_dependent_velocities(const ReducedModel& m, Workspace& ws, const Partition& p,
+                              const VecX& q, VecX& qd, double t);
 void reduced_accelerations(const ReducedModel& m, Workspace& ws, const Partition& p, const VecX& q,
                            VecX& qd, double t, VecX& qdd, ReducedState& rs);
 
@@ -60,7 +61,8 @@ void reduced_accelerations(const ReducedModel& m, Workspace& ws, const Partition
 void driven_rates(const ReducedModel& m, const Partition& p, double t, VecX& qd, VecX& qdd);
 
 // qd that best matches the nodes' initial velocities (least squares), driven rates imposed.
-VecX fit_velocities(const ReducedModel& m, Workspace& ws, const VecX& q, const Model& model, double t);
+VecX fit_velocities(const ReducedModel& m, Workspace& ws, const VecX& q, const Model& model,
+                    double t);
 
 }  // namespace mbs::reduced
 
@@ -70,13 +72,13 @@ namespace mbs::reduced {
 // singular): qdd = M^-1 (J^T lambda - tau0) with the multipliers of minimum norm,
 //   (J M^-1 J^T) lambda = J M^-1 tau0 - gamma   (rank-revealing solve, relative threshold 1e-10),
 // driven coordinates as extra rows qdd_c = drive'(t). tau0 = c - Q (inverse dynamics at qdd = 0).
-void full_accelerations(const ReducedModel& m, Workspace& ws, const Partition& p, const VecX& q, VecX& qd,
-                        double t, VecX& qdd);
+void full_accelerations(const ReducedModel& m, Workspace& ws, const Partition& p, const VecX& q,
+                        VecX& qd, double t, VecX& qdd);
 // Projection onto the constraint manifold: Newton with the minimum-norm correction
 // dq_f = -J_f^+ h (free coordinates) to |h|_inf <= tol, then qd_f -= J_f^+ (J qd) and the driven
 // rates imposed. Returns false if the positions do not converge.
-bool project_state(const ReducedModel& m, Workspace& ws, const Partition& p, VecX& q, VecX& qd, double t,
-                   double tol, int max_iter = 30);
+bool project_state(const ReducedModel& m, Workspace& ws, const Partition& p, VecX& q, VecX& qd,
+                   double t, double tol, int max_iter = 30);
 // Pivot ratio |smallest/largest| of the full-pivot LU of J_v for the partition's rows and v.
 double pivot_ratio_of(const MatX& J, const Partition& p);
 

@@ -1,4 +1,5 @@
-// Tree extraction: from the Model's joint graph to links, cuts, driven variables, bodies and forces.
+// Tree extraction: from the Model's joint graph to links, cuts, driven variables, bodies and
+// forces.
 #include "solvers/reduced/reduced_model.hpp"
 
 #include <algorithm>
@@ -26,7 +27,8 @@ enum class JointRole { tree_revolute, tree_spherical, cut_only, link_force, clam
 struct Edge {
     const EntityDesc* desc = nullptr;
     End a, b;      // node1 side, node2 side (pins: node side, ground side)
-    int cut_cost;  // equations it would give as a cut (tree joints: the larger, the more it is kept)
+    int cut_cost;  // equations it would give as a cut (tree joints: the larger, the more it is
+                   // kept)
     bool tree_capable = false;
     bool driven = false;
     bool in_tree = false;
@@ -58,7 +60,8 @@ ReducedModel build_reduced_model(const Model& model, const SimClock* clock) {
     std::vector<NodeInit> init;
     std::map<long, int> node_index;
     for (const EntityDesc& n : model.nodes) {
-        if (n.category != "structural") unsupported(n, "only structural nodes have a place in the tree");
+        if (n.category != "structural")
+            unsupported(n, "only structural nodes have a place in the tree");
         if (n.type != "static" && n.type != "dynamic")
             unsupported(n, "the tree is made of static and dynamic structural nodes");
         node_index[n.label] = static_cast<int>(init.size());
@@ -156,7 +159,7 @@ ReducedModel build_reduced_model(const Model& model, const SimClock* clock) {
             Vec3 n = d.props.get<Vec3>("normal").normalized();
             // A frame whose axis 3 is the normal.
             Vec3 t1 = std::abs(n.x()) < 0.9 ? Vec3(n.cross(Vec3::UnitX()).normalized())
-                                           : Vec3(n.cross(Vec3::UnitY()).normalized());
+                                            : Vec3(n.cross(Vec3::UnitY()).normalized());
             e.a.R.col(0) = t1;
             e.a.R.col(1) = n.cross(t1);
             e.a.R.col(2) = n;
@@ -172,9 +175,10 @@ ReducedModel build_reduced_model(const Model& model, const SimClock* clock) {
             forces.push_back(&d);
             continue;
         } else {
-            unsupported(d, "supported joints: clamp, revolute hinge/pin, axial rotation, spherical "
-                           "hinge/pin, cardano hinge, prismatic (tree or cut), in line, in plane, "
-                           "distance (cuts); rod and deformable hinge (forces)");
+            unsupported(d,
+                        "supported joints: clamp, revolute hinge/pin, axial rotation, spherical "
+                        "hinge/pin, cardano hinge, prismatic (tree or cut), in line, in plane, "
+                        "distance (cuts); rod and deformable hinge (forces)");
         }
         edges.push_back(e);
     }
@@ -184,7 +188,9 @@ ReducedModel build_reduced_model(const Model& model, const SimClock* clock) {
     std::vector<int> uf(static_cast<std::size_t>(nn + 1));
     std::iota(uf.begin(), uf.end(), 0);
     auto find = [&](int v) {
-        while (uf[static_cast<std::size_t>(v)] != v) v = uf[static_cast<std::size_t>(v)] = uf[static_cast<std::size_t>(uf[static_cast<std::size_t>(v)])];
+        while (uf[static_cast<std::size_t>(v)] != v)
+            v = uf[static_cast<std::size_t>(v)] =
+                uf[static_cast<std::size_t>(uf[static_cast<std::size_t>(v)])];
         return v;
     };
     auto vertex = [&](const End& e) {
@@ -292,7 +298,8 @@ ReducedModel build_reduced_model(const Model& model, const SimClock* clock) {
             ca.link = parent;
         } else if (t == "spherical hinge" || t == "spherical pin") {
             // Three revolutes about x, y, z of the joint frame, the initial relative rotation put
-            // into the first link's fixed part so that the angles start at 0 (far from gimbal lock).
+            // into the first link's fixed part so that the angles start at 0 (far from gimbal
+            // lock).
             Link l1 = l, l2 = l;
             l1.R_pre = l.R_pre * Rrel;
             l1.axis = Vec3::UnitX();
@@ -324,7 +331,8 @@ ReducedModel build_reduced_model(const Model& model, const SimClock* clock) {
             l.node_label = ca.label;
             if (e.driven) {
                 l.driven = true;
-                l.velocity_drive = make_drive(*e.desc->props.get<std::shared_ptr<const DriveSpec>>("omega"), env);
+                l.velocity_drive =
+                    make_drive(*e.desc->props.get<std::shared_ptr<const DriveSpec>>("omega"), env);
                 // The tree may run from node 2 to node 1: the coordinate then turns the other way.
                 l.drive_sign = sign;
             }
@@ -362,7 +370,9 @@ ReducedModel build_reduced_model(const Model& model, const SimClock* clock) {
     // Breadth-first over the tree edges from the ground, then from each still unplaced node
     // (given a free joint) in deck order.
     std::vector<int> queue;
-    auto placed = [&](const End& e) { return e.node < 0 || rm.nodes[static_cast<std::size_t>(e.node)].link != -2; };
+    auto placed = [&](const End& e) {
+        return e.node < 0 || rm.nodes[static_cast<std::size_t>(e.node)].link != -2;
+    };
     auto expand = [&]() {
         bool grew = true;
         while (grew) {
@@ -371,8 +381,10 @@ ReducedModel build_reduced_model(const Model& model, const SimClock* clock) {
                 if (!e.in_tree) continue;
                 bool pa = placed(e.a), pb = placed(e.b);
                 if (pa == pb) continue;
-                if (pb) grow(e, e.b, e.a, -1.0);
-                else grow(e, e.a, e.b, 1.0);
+                if (pb)
+                    grow(e, e.b, e.a, -1.0);
+                else
+                    grow(e, e.a, e.b, 1.0);
                 grew = true;
             }
         }
@@ -385,7 +397,8 @@ ReducedModel build_reduced_model(const Model& model, const SimClock* clock) {
     }
     // Driven joints must be in the tree.
     for (const Edge& e : edges)
-        if (e.driven && !e.in_tree) unsupported(*e.desc, "a driven joint that closes a loop cannot be cut");
+        if (e.driven && !e.in_tree)
+            unsupported(*e.desc, "a driven joint that closes a loop cannot be cut");
 
     // Cuts: every joint not in the tree.
     auto link_end = [&](const End& e, int& link, Vec3& p, Mat3& R) {
@@ -408,19 +421,27 @@ ReducedModel build_reduced_model(const Model& model, const SimClock* clock) {
         link_end(e.a, c.link_a, c.p_a, c.R_a);
         link_end(e.b, c.link_b, c.p_b, c.R_b);
         const std::string& t = e.desc->type;
-        if (t == "revolute hinge" || t == "revolute pin") c.kind = CutKind::revolute, c.rows = 5;
-        else if (t == "spherical hinge" || t == "spherical pin") c.kind = CutKind::ball, c.rows = 3;
-        else if (t == "cardano hinge") c.kind = CutKind::cardano, c.rows = 4;
-        else if (t == "prismatic") c.kind = CutKind::prismatic, c.rows = 3;
-        else if (t == "in line") c.kind = CutKind::in_line, c.rows = 2;
-        else if (t == "in plane") c.kind = CutKind::in_plane, c.rows = 1;
+        if (t == "revolute hinge" || t == "revolute pin")
+            c.kind = CutKind::revolute, c.rows = 5;
+        else if (t == "spherical hinge" || t == "spherical pin")
+            c.kind = CutKind::ball, c.rows = 3;
+        else if (t == "cardano hinge")
+            c.kind = CutKind::cardano, c.rows = 4;
+        else if (t == "prismatic")
+            c.kind = CutKind::prismatic, c.rows = 3;
+        else if (t == "in line")
+            c.kind = CutKind::in_line, c.rows = 2;
+        else if (t == "in plane")
+            c.kind = CutKind::in_plane, c.rows = 1;
         else if (t == "distance") {
             c.kind = CutKind::rod;
             c.rows = 1;
             c.length = e.desc->props.get<double>("length");
         }
         if (c.link_a == c.link_b)
-            unsupported(*e.desc, "both ends are on the same rigid part of the tree (a joint between ground nodes?)");
+            unsupported(
+                *e.desc,
+                "both ends are on the same rigid part of the tree (a joint between ground nodes?)");
         c.first_row = rm.n_constraints;
         rm.n_constraints += c.rows;
         rm.cuts.push_back(c);
@@ -459,7 +480,8 @@ ReducedModel build_reduced_model(const Model& model, const SimClock* clock) {
             if (d.props.get_or<std::string>("field", "uniform") != "uniform")
                 unsupported(d, "only uniform gravity");
             rm.has_gravity = true;
-            rm.gravity = TplDrive<3>::make(*d.props.get<std::shared_ptr<const TplDriveSpec>>("acceleration"), env);
+            rm.gravity = TplDrive<3>::make(
+                *d.props.get<std::shared_ptr<const TplDriveSpec>>("acceleration"), env);
         } else if (d.category == "force" || d.category == "couple") {
             bool couple = d.category == "couple";
             if (d.type != "absolute" && d.type != "follower")
@@ -474,7 +496,8 @@ ReducedModel build_reduced_model(const Model& model, const SimClock* clock) {
             ld.kind = couple ? (follower ? LoadKind::couple_follower : LoadKind::couple_absolute)
                              : (follower ? LoadKind::force_follower : LoadKind::force_absolute);
             ld.value = TplDrive<3>::make(
-                *d.props.get<std::shared_ptr<const TplDriveSpec>>(couple ? "moment" : "force"), env);
+                *d.props.get<std::shared_ptr<const TplDriveSpec>>(couple ? "moment" : "force"),
+                env);
             if (link >= 0) rm.loads.push_back(std::move(ld));
         } else {
             // rod, deformable hinge: linear (visco)elastic laws only.

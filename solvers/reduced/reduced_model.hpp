@@ -1,9 +1,9 @@
-// The relative-coordinate (ROBOTRAN-style) model: a spanning tree of 1-DOF joints extracted from the
-// absolute-coordinate Model, loop cuts, driven variables, bodies and forces. Immutable once built;
-// the recursive algorithms (dynamics.hpp) work on it with a preallocated Workspace.
+// The relative-coordinate (ROBOTRAN-style) model: a spanning tree of 1-DOF joints extracted from
+// the absolute-coordinate Model, loop cuts, driven variables, bodies and forces. Immutable once
+// built; the recursive algorithms (dynamics.hpp) work on it with a preallocated Workspace.
 //
-// Frames: every tree link i has a frame (x_i, R_i) in the world. Link i moves relative to its parent
-// link p (-1 = ground, the world frame) as
+// Frames: every tree link i has a frame (x_i, R_i) in the world. Link i moves relative to its
+// parent link p (-1 = ground, the world frame) as
 //     frame_i = frame_p * (r_pre, R_pre) * motion(q_i) * (r_post, R_post)
 // where motion is a rotation by q_i about `axis` (revolute) or a translation q_i along `axis`
 // (prismatic), axis given in the pre frame. A structural node sits on a link (or on the ground)
@@ -30,10 +30,10 @@ struct Link {
     Mat3 R_pre = Mat3::Identity();
     Vec3 r_post = Vec3::Zero();
     Mat3 R_post = Mat3::Identity();
-    long joint_label = 0;     // the deck joint it comes from (0: free node)
-    std::string joint_type;   // "revolute hinge", ..., "free node"
-    long node_label = -1;     // the structural node whose frame this link is, -1 if fictitious
-    std::string name;         // e.g. "Rz", "Tx"
+    long joint_label = 0;    // the deck joint it comes from (0: free node)
+    std::string joint_type;  // "revolute hinge", ..., "free node"
+    long node_label = -1;    // the structural node whose frame this link is, -1 if fictitious
+    std::string name;        // e.g. "Rz", "Tx"
     // Driven variable: qd = drive(t), qdd = drive'(t), q integrated (axial rotation).
     bool driven = false;
     DrivePtr velocity_drive;
@@ -57,13 +57,13 @@ struct NodeAttach {
 // A loop cut: the equations of a joint not in the tree, between link frames A and B (-1 = ground).
 // Points and frames are given in the link frames.
 enum class CutKind {
-    ball,      // 3: pA = pB
-    revolute,  // 5: pA = pB, axis 3 of frame A normal to axes 1 and 2 of frame B
-    in_line,   // 2: (pB - pA) . e1_A = 0, (pB - pA) . e2_A = 0
-    in_plane,  // 1: (pB - pA) . n_A = 0
-    rod,       // 1: |pB - pA| = length
-    cardano,   // 4: pA = pB, axis 3 of frame A normal to axis 2 of frame B
-    prismatic, // 3: frames A and B keep their relative orientation (e2A.e3B, e3A.e1B, e1A.e2B = 0)
+    ball,       // 3: pA = pB
+    revolute,   // 5: pA = pB, axis 3 of frame A normal to axes 1 and 2 of frame B
+    in_line,    // 2: (pB - pA) . e1_A = 0, (pB - pA) . e2_A = 0
+    in_plane,   // 1: (pB - pA) . n_A = 0
+    rod,        // 1: |pB - pA| = length
+    cardano,    // 4: pA = pB, axis 3 of frame A normal to axis 2 of frame B
+    prismatic,  // 3: frames A and B keep their relative orientation (e2A.e3B, e3A.e1B, e1A.e2B = 0)
 };
 struct Cut {
     CutKind kind = CutKind::ball;
@@ -83,7 +83,7 @@ struct Load {
     LoadKind kind = LoadKind::force_absolute;
     long label = 0;
     int link = -1;
-    Vec3 point = Vec3::Zero();  // link frame (forces)
+    Vec3 point = Vec3::Zero();       // link frame (forces)
     Mat3 R_node = Mat3::Identity();  // node-in-link rotation (follower directions are node frame)
     TplDrive<3> value;
 };
@@ -102,7 +102,7 @@ struct LinkForce {
 };
 
 struct ReducedModel {
-    std::vector<Link> links;  // topological order: parent < child
+    std::vector<Link> links;        // topological order: parent < child
     std::vector<NodeAttach> nodes;  // in the Model's node order
     std::vector<Cut> cuts;
     int n_constraints = 0;  // rows of h(q)

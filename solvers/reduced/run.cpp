@@ -1,8 +1,8 @@
 // Command-line driver of the relative-coordinate path.
 #include "solvers/reduced/run.hpp"
 
-#include <chrono>
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <iostream>
 
@@ -11,8 +11,8 @@
 namespace mbs::reduced {
 
 bool known_analysis(const std::string& name) {
-    return name == "equilibrium" || name == "modal" || name == "reduced-dynamics" || name == "inverse-dynamics" ||
-           name == "reduced-dynamics-implicit";
+    return name == "equilibrium" || name == "modal" || name == "reduced-dynamics" ||
+           name == "inverse-dynamics" || name == "reduced-dynamics-implicit";
 }
 std::string analysis_for_problem(const std::string& problem) {
     // The deck's 'method: ms, rho' then selects the implicit two-step method (else RK4): run_cli.
@@ -26,8 +26,8 @@ const char* analysis_names() {
     return "equilibrium|modal|reduced-dynamics|reduced-dynamics-implicit|inverse-dynamics";
 }
 
-int run_cli(const Model& model, bool tree, const std::string& analysis, const std::string& prefix, bool quiet,
-            const std::vector<int>& independent) {
+int run_cli(const Model& model, bool tree, const std::string& analysis, const std::string& prefix,
+            bool quiet, const std::vector<int>& independent) {
     try {
         auto t0 = std::chrono::steady_clock::now();
         std::vector<int> ind;
@@ -37,7 +37,9 @@ int run_cli(const Model& model, bool tree, const std::string& analysis, const st
             print_tree(model, *s, std::cout);
             return 0;
         }
-        auto wall = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
+        auto wall = [&] {
+            return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        };
         if (analysis == "reduced-dynamics" || analysis == "reduced-dynamics-implicit") {
             // The implicit two-step method takes the deck's spectral radius ('method: ms, rho').
             // (a 'problem: reduced dynamics;' deck with 'method: ms, rho' also selects it).
@@ -46,50 +48,62 @@ int run_cli(const Model& model, bool tree, const std::string& analysis, const st
                                    model.solver.get_or<std::string>("method", "") == "ms");
             double rho = 0.6;
             if (const PropValue* v = model.solver.find("rho")) {
-                if (const auto* d = std::get_if<std::shared_ptr<const DriveSpec>>(v); d && (*d)->type == "const")
+                if (const auto* d = std::get_if<std::shared_ptr<const DriveSpec>>(v);
+                    d && (*d)->type == "const")
                     rho = (*d)->params.get_or<double>("value", 0.6);
             }
-            DynamicsStats st = run_reduced_dynamics(model, *s, prefix,
-                                                    implicit ? ReducedMethod::two_step : ReducedMethod::rk4, rho);
+            DynamicsStats st = run_reduced_dynamics(
+                model, *s, prefix, implicit ? ReducedMethod::two_step : ReducedMethod::rk4, rho);
             if (!quiet)
-                std::printf("reduced dynamics (%s, %zu independent + %zu dependent + %zu driven coordinates): "
-                            "%ld steps (%ld in full coordinates near singular configurations), %ld re-partitions, "
-                            "max |h| = %.3g, %.3f s\nwritten: %s.mov %s.out\n",
-                            implicit ? "two-step" : "RK4", s->part.u.size(), s->part.v.size(), s->part.c.size(), st.steps,
-                            st.full_steps, st.repartitions,
-                            st.max_violation, wall(), prefix.c_str(), prefix.c_str());
+                std::printf(
+                    "reduced dynamics (%s, %zu independent + %zu dependent + %zu driven "
+                    "coordinates): "
+                    "%ld steps (%ld in full coordinates near singular configurations), %ld "
+                    "re-partitions, "
+                    "max |h| = %.3g, %.3f s\nwritten: %s.mov %s.out\n",
+                    implicit ? "two-step" : "RK4", s->part.u.size(), s->part.v.size(),
+                    s->part.c.size(), st.steps, st.full_steps, st.repartitions, st.max_violation,
+                    wall(), prefix.c_str(), prefix.c_str());
         } else if (analysis == "inverse-dynamics") {
             InverseStats st = run_inverse_dynamics(model, *s, prefix);
             if (!quiet)
-                std::printf("inverse dynamics (%zu actuated + %zu dependent coordinates): %ld steps, max |h| = %.3g, "
-                            "%.3f s\nwritten: %s.mov %s.out %s.act %s.lam\n",
-                            s->part.c.size(), s->part.v.size(), st.steps, st.max_violation, wall(), prefix.c_str(),
-                            prefix.c_str(), prefix.c_str(), prefix.c_str());
+                std::printf(
+                    "inverse dynamics (%zu actuated + %zu dependent coordinates): %ld steps, max "
+                    "|h| = %.3g, "
+                    "%.3f s\nwritten: %s.mov %s.out %s.act %s.lam\n",
+                    s->part.c.size(), s->part.v.size(), st.steps, st.max_violation, wall(),
+                    prefix.c_str(), prefix.c_str(), prefix.c_str(), prefix.c_str());
         } else if (analysis == "equilibrium") {
             EquilibriumResult r = solve_equilibrium(*s);
             std::FILE* f = std::fopen((prefix + ".eq").c_str(), "w");
             if (!f) throw std::invalid_argument("cannot write '" + prefix + ".eq'");
-            std::fprintf(f, "# mbsolve static equilibrium (relative coordinates): %d Newton iterations, |F_r| = %.3g\n"
-                            "# coordinate joint_label axis value (rad or m) kind\n",
+            std::fprintf(f,
+                         "# mbsolve static equilibrium (relative coordinates): %d Newton "
+                         "iterations, |F_r| = %.3g\n"
+                         "# coordinate joint_label axis value (rad or m) kind\n",
                          r.iterations, r.residual);
             for (int i = 0; i < s->rm.nq(); ++i) {
                 const Link& l = s->rm.links[static_cast<std::size_t>(i)];
-                bool ins = std::find(r.insensitive.begin(), r.insensitive.end(), i) != r.insensitive.end();
+                bool ins =
+                    std::find(r.insensitive.begin(), r.insensitive.end(), i) != r.insensitive.end();
                 bool dep = std::find(s->part.v.begin(), s->part.v.end(), i) != s->part.v.end();
-                std::fprintf(f, "q%d %ld %s %.15g %s%s\n", i + 1, l.joint_label, l.name.c_str(), s->q[i],
-                             dep ? "dependent" : "independent", ins ? " non-sensitive" : "");
+                std::fprintf(f, "q%d %ld %s %.15g %s%s\n", i + 1, l.joint_label, l.name.c_str(),
+                             s->q[i], dep ? "dependent" : "independent",
+                             ins ? " non-sensitive" : "");
             }
             std::fclose(f);
             if (!quiet) {
-                std::printf("static equilibrium: %d Newton iterations, |F_r| = %.3g\n", r.iterations, r.residual);
+                std::printf("static equilibrium: %d Newton iterations, |F_r| = %.3g\n",
+                            r.iterations, r.residual);
                 for (int i : r.insensitive) std::printf("non-sensitive variable: q%d\n", i + 1);
                 std::printf("written: %s.eq\n", prefix.c_str());
             }
         } else {
             ModalResult r = run_modal(model, *s, prefix);
             if (!quiet) {
-                std::printf("modal analysis: equilibrium in %d Newton iterations, %ld eigenvalues\n",
-                            r.equilibrium.iterations, static_cast<long>(r.eigenvalues.size()));
+                std::printf(
+                    "modal analysis: equilibrium in %d Newton iterations, %ld eigenvalues\n",
+                    r.equilibrium.iterations, static_cast<long>(r.eigenvalues.size()));
                 std::printf("written: %s.modal\n", prefix.c_str());
             }
         }

@@ -20,8 +20,9 @@ std::string analysis_for_problem(const std::string& problem);
 // `tree`: print the tree and exit; otherwise run `analysis` with output prefix `prefix`.
 // Returns the exit status: 0 ok, 3 solver failure; throws InputError / std::invalid_argument for
 // bad input (exit 2).
-// independent: a user-proposed partition (coordinate numbers as printed, 1-based; empty: automatic).
-int run_cli(const Model& model, bool tree, const std::string& analysis, const std::string& prefix, bool quiet,
-            const std::vector<int>& independent = {});
+// independent: a user-proposed partition (coordinate numbers as printed, 1-based; empty:
+// automatic).
+int run_cli(const Model& model, bool tree, const std::string& analysis, const std::string& prefix,
+            bool quiet, const std::vector<int>& independent = {});
 
 }  // namespace mbs::reduced

@@ -1,6 +1,7 @@
 // The recursive algorithms allocate nothing per call (STYLE.md rule 1): global operator new is
-// replaced by a counting one (malloc too, on glibc: Eigen allocates with it), and forward kinematics, Newton-Euler inverse dynamics, the CRBA mass
-// matrix and the loop constraints are called on preallocated workspaces.
+// replaced by a counting one (malloc too, on glibc: Eigen allocates with it), and forward
+// kinematics, Newton-Euler inverse dynamics, the CRBA mass matrix and the loop constraints are
+// called on preallocated workspaces.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -14,7 +15,7 @@
 namespace {
 std::atomic<long> g_news{0};
 std::atomic<long> g_mallocs{0};
-}
+}  // namespace
 
 void* operator new(std::size_t n) {
     ++g_news;

@@ -15,7 +15,9 @@ using namespace mbs::reduced;
 
 namespace {
 
-std::string example(const char* name) { return std::string(MBS_SOURCE_DIR) + "/input-examples/" + name; }
+std::string example(const char* name) {
+    return std::string(MBS_SOURCE_DIR) + "/input-examples/" + name;
+}
 
 Model load(const std::string& path, std::map<std::string, std::string> defines = {}) {
     parser::BuildOptions bo;
@@ -29,12 +31,15 @@ Model load(const std::string& path, std::map<std::string, std::string> defines =
 ReducedModel random_model(std::mt19937& rng) {
     std::uniform_real_distribution<double> U(-1.0, 1.0);
     auto vec = [&] { return Vec3(U(rng), U(rng), U(rng)); };
-    auto rot = [&] { return Mat3(Eigen::AngleAxisd(3.0 * U(rng), vec().normalized()).toRotationMatrix()); };
+    auto rot = [&] {
+        return Mat3(Eigen::AngleAxisd(3.0 * U(rng), vec().normalized()).toRotationMatrix());
+    };
     ReducedModel m;
     const int n = 9;
     for (int i = 0; i < n; ++i) {
         Link l;
-        l.parent = i == 0 ? -1 : static_cast<int>(std::uniform_int_distribution<int>(-1, i - 1)(rng));
+        l.parent =
+            i == 0 ? -1 : static_cast<int>(std::uniform_int_distribution<int>(-1, i - 1)(rng));
         l.kind = i % 3 == 2 ? Axis::prismatic : Axis::revolute;
         l.axis = vec().normalized();
         l.r_pre = vec();
@@ -53,8 +58,8 @@ ReducedModel random_model(std::mt19937& rng) {
     }
     m.has_gravity = true;
     m.gravity = TplDrive<3>::constant(Vec3(0.3, -9.81, 0.5));
-    const CutKind kinds[] = {CutKind::ball, CutKind::revolute, CutKind::in_line, CutKind::in_plane, CutKind::rod,
-                             CutKind::cardano, CutKind::prismatic};
+    const CutKind kinds[] = {CutKind::ball, CutKind::revolute, CutKind::in_line,  CutKind::in_plane,
+                             CutKind::rod,  CutKind::cardano,  CutKind::prismatic};
     const int rows[] = {3, 5, 2, 1, 1, 4, 3};
     for (int k = 0; k < 7; ++k) {
         Cut c;
@@ -104,7 +109,8 @@ TEST(ReducedDynamics, ConstraintJacobianMatchesFiniteDifferences) {
             forward_kinematics(m, ws, qm, ws.zero, ws.zero);
             constraints(m, ws);
             const VecX fd = (hp - ws.h) / (2 * h);
-            EXPECT_LT((fd - J.col(j)).lpNorm<Eigen::Infinity>(), 1e-7) << "trial " << trial << " column " << j;
+            EXPECT_LT((fd - J.col(j)).lpNorm<Eigen::Infinity>(), 1e-7)
+                << "trial " << trial << " column " << j;
         }
     }
 }
@@ -126,7 +132,8 @@ TEST(ReducedDynamics, GammaIsJdotQd) {
         forward_kinematics(m, ws, q - h * qd, ws.zero, ws.zero);
         constraints(m, ws);
         const VecX fd = (jp - ws.J * qd) / (2 * h);
-        EXPECT_LT((fd - gamma).lpNorm<Eigen::Infinity>(), 1e-6 * (1 + gamma.lpNorm<Eigen::Infinity>()))
+        EXPECT_LT((fd - gamma).lpNorm<Eigen::Infinity>(),
+                  1e-6 * (1 + gamma.lpNorm<Eigen::Infinity>()))
             << "trial " << trial;
     }
 }
@@ -179,7 +186,8 @@ TEST(ReducedDynamics, MassMatrixAndBiasFollowLagrange) {
             double v = 0;
             for (int i = 0; i < n; ++i) {
                 const Link& l = m.links[static_cast<std::size_t>(i)];
-                v -= l.mass * g.dot(ws.x[static_cast<std::size_t>(i)] + ws.R[static_cast<std::size_t>(i)] * l.com);
+                v -= l.mass * g.dot(ws.x[static_cast<std::size_t>(i)] +
+                                    ws.R[static_cast<std::size_t>(i)] * l.com);
             }
             return v;
         };
@@ -188,17 +196,18 @@ TEST(ReducedDynamics, MassMatrixAndBiasFollowLagrange) {
             VecX qp = q, qm = q;
             qp[j] += h;
             qm[j] -= h;
-            EXPECT_NEAR(tg[j], (V(qp) - V(qm)) / (2 * h), 1e-6) << "trial " << trial << " coordinate " << j;
+            EXPECT_NEAR(tg[j], (V(qp) - V(qm)) / (2 * h), 1e-6)
+                << "trial " << trial << " coordinate " << j;
         }
     }
 }
 
 // Planar 2-link arm (uniform-like links: mass m_i, centre of mass at lc_i, inertia I_i about it,
 // gravity -y), q1 absolute, q2 relative. Closed-form Lagrange torques:
-//   M11 = m1 lc1^2 + I1 + m2 (l1^2 + lc2^2 + 2 l1 lc2 cos q2) + I2, M12 = m2 (lc2^2 + l1 lc2 cos q2) + I2,
-//   M22 = m2 lc2^2 + I2, hh = m2 l1 lc2 sin q2,
-//   tau1 = M11 a1 + M12 a2 - hh (2 qd1 qd2 + qd2^2) + (m1 lc1 + m2 l1) g cos q1 + m2 lc2 g cos(q1 + q2)
-//   tau2 = M12 a1 + M22 a2 + hh qd1^2 + m2 lc2 g cos(q1 + q2)
+//   M11 = m1 lc1^2 + I1 + m2 (l1^2 + lc2^2 + 2 l1 lc2 cos q2) + I2, M12 = m2 (lc2^2 + l1 lc2 cos
+//   q2) + I2, M22 = m2 lc2^2 + I2, hh = m2 l1 lc2 sin q2, tau1 = M11 a1 + M12 a2 - hh (2 qd1 qd2 +
+//   qd2^2) + (m1 lc1 + m2 l1) g cos q1 + m2 lc2 g cos(q1 + q2) tau2 = M12 a1 + M22 a2 + hh qd1^2 +
+//   m2 lc2 g cos(q1 + q2)
 // Inverse dynamics on q = (0.7 sin 2t, -0.4 + 0.9 cos 3t) agrees to 1e-10.
 TEST(ReducedDynamics, TwoLinkArmInverseDynamicsMatchesLagrange) {
     Model model = load(example("reduced_two_link_arm.mbd"));
@@ -206,7 +215,8 @@ TEST(ReducedDynamics, TwoLinkArmInverseDynamicsMatchesLagrange) {
     ReducedModel m = build_reduced_model(model, &clock);
     ASSERT_EQ(m.nq(), 2);
     Workspace ws = make_workspace(m);
-    const double m1 = 2.0, m2 = 1.5, l1 = 1.0, lc1 = 0.5, lc2 = 0.4, I1 = 2.0 / 12, I2 = 1.5 * 0.64 / 12, g = 9.81;
+    const double m1 = 2.0, m2 = 1.5, l1 = 1.0, lc1 = 0.5, lc2 = 0.4, I1 = 2.0 / 12,
+                 I2 = 1.5 * 0.64 / 12, g = 9.81;
     for (double t = 0.0; t < 2.0; t += 0.137) {
         VecX q(2), qd(2), qdd(2);
         q << 0.7 * std::sin(2 * t), -0.4 + 0.9 * std::cos(3 * t);
@@ -216,7 +226,8 @@ TEST(ReducedDynamics, TwoLinkArmInverseDynamicsMatchesLagrange) {
         compute_loads(m, ws, t);
         inverse_dynamics(m, ws);
         const double c2 = std::cos(q[1]), hh = m2 * l1 * lc2 * std::sin(q[1]);
-        const double M11 = m1 * lc1 * lc1 + I1 + m2 * (l1 * l1 + lc2 * lc2 + 2 * l1 * lc2 * c2) + I2;
+        const double M11 =
+            m1 * lc1 * lc1 + I1 + m2 * (l1 * l1 + lc2 * lc2 + 2 * l1 * lc2 * c2) + I2;
         const double M12 = m2 * (lc2 * lc2 + l1 * lc2 * c2) + I2, M22 = m2 * lc2 * lc2 + I2;
         const double g12 = m2 * lc2 * g * std::cos(q[0] + q[1]);
         const double tau1 = M11 * qdd[0] + M12 * qdd[1] - hh * (2 * qd[0] * qd[1] + qd[1] * qd[1]) +
@@ -235,10 +246,11 @@ TEST(ReducedPartition, DegreesOfFreedomAndRedundancy) {
         std::vector<long> redundant;
     };
     const Case cases[] = {
-        {"four_bar.mbd", 3, 2, 2, 1, {}},        // driven crank: 0 DOF
-        {"n_four_bar.mbd", 5, 4, 4, 0, {}},      // 1 DOF
-        {"andrews.mbd", 7, 6, 6, 0, {}},         // 1 DOF
-        {"parallelogram_redundant.mbd", 3, 5, 2, 0, {5}},  // planar loop closed by a hinge: 3 redundant
+        {"four_bar.mbd", 3, 2, 2, 1, {}},                  // driven crank: 0 DOF
+        {"n_four_bar.mbd", 5, 4, 4, 0, {}},                // 1 DOF
+        {"andrews.mbd", 7, 6, 6, 0, {}},                   // 1 DOF
+        {"parallelogram_redundant.mbd", 3, 5, 2, 0, {5}},  // planar loop closed by a hinge: 3
+                                                           // redundant
     };
     for (const Case& c : cases) {
         Model model = load(example(c.deck));
@@ -278,7 +290,8 @@ TEST(ReducedDynamics, TwoLinkArmTorquesReproduceTheTrajectory) {
     SimClock clock;
     ReducedModel m = build_reduced_model(model, &clock);
     Workspace ws = make_workspace(m);
-    const double m1 = 2.0, m2 = 1.5, l1 = 1.0, lc1 = 0.5, lc2 = 0.4, I1 = 2.0 / 12, I2 = 1.5 * 0.64 / 12, g = 9.81;
+    const double m1 = 2.0, m2 = 1.5, l1 = 1.0, lc1 = 0.5, lc2 = 0.4, I1 = 2.0 / 12,
+                 I2 = 1.5 * 0.64 / 12, g = 9.81;
     auto traj = [](double t, VecX& q, VecX& qd, VecX& qdd) {
         q << 0.7 * std::sin(2 * t), -0.4 + 0.9 * std::cos(3 * t);
         qd << 1.4 * std::cos(2 * t), -2.7 * std::sin(3 * t);
@@ -288,7 +301,8 @@ TEST(ReducedDynamics, TwoLinkArmTorquesReproduceTheTrajectory) {
         VecX q(2), qd(2), qdd(2);
         traj(t, q, qd, qdd);
         const double c2 = std::cos(q[1]), hh = m2 * l1 * lc2 * std::sin(q[1]);
-        const double M11 = m1 * lc1 * lc1 + I1 + m2 * (l1 * l1 + lc2 * lc2 + 2 * l1 * lc2 * c2) + I2;
+        const double M11 =
+            m1 * lc1 * lc1 + I1 + m2 * (l1 * l1 + lc2 * lc2 + 2 * l1 * lc2 * c2) + I2;
         const double M12 = m2 * (lc2 * lc2 + l1 * lc2 * c2) + I2, M22 = m2 * lc2 * lc2 + I2;
         const double g12 = m2 * lc2 * g * std::cos(q[0] + q[1]);
         VecX tau(2);
