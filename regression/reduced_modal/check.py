@@ -17,6 +17,10 @@ modal / equilibrium), against closed forms.
   1 DOF, two dependent coordinates through an in-line cut): equilibrium angle and frequency
   against the hand derivation in the deck, two spring/rest-angle cases, within 1e-9 relative
   (measured 1e-11 and 5e-12).
+  Spherical pendulum (input-examples/reduced_spherical_pendulum.mbd, started 0.2 rad off):
+  equilibrium back under the pivot (1e-12), the spin about the vertical reported as the only
+  non-sensitive coordinate, a zero eigenvalue pair (|lambda| < 1e-6; measured 0) and two swing
+  pairs at sqrt(M G L / (M L^2 + J)) within 1e-8 relative (1.2e-11).
   The deck card `problem: modal;` (block `begin: modal;`) gives the same eigenvalues as the
   command-line --analysis modal.
 """
@@ -28,7 +32,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
-from mbs_check import EXAMPLES, close, finish  # noqa: E402
+from mbs_check import EXAMPLES, close, failures, finish  # noqa: E402
 
 exe, work = sys.argv[1], sys.argv[2]
 
@@ -122,6 +126,24 @@ for case, (k, th0) in {'default': (20.0, 60.0), 'stiff': (80.0, 20.0)}.items():
     ev, _ = modal('reduced_spring_four_bar.mbd', f'spring_four_bar_{case}', {'K': k, 'TH0': f'{th0!r}'})
     for r in ev:
         close(f'spring four-bar ({case}): frequency [Hz]', r[3], w / (2 * math.pi), 1e-9, relative=True)
+# Spherical pendulum (input-examples/reduced_spherical_pendulum.mbd): at the equilibrium the
+# spin about the vertical (q3) is the only non-sensitive coordinate; modes: a zero pair (that
+# spin) and two pendulum pairs at w^2 = M G L / (M L^2 + J).
+out = run('reduced_spherical_pendulum.mbd', 'spherical_eq', 'equilibrium', {})
+eq = {line.split()[0]: line.split() for line in open(out + '.eq') if line.startswith('q')}
+flagged = sorted(k for k, w in eq.items() if w[-1] == 'non-sensitive')
+print(f"{'ok  ' if flagged == ['q3'] else 'FAIL'} spherical pendulum: non-sensitive coordinates {flagged} (expected ['q3'])")
+if flagged != ['q3']:
+    failures.append('non-sensitive coordinates')
+close('spherical pendulum: equilibrium q1 (back under the pivot) [rad]', float(eq['q1'][3]), -0.2, 1e-12)
+ev, _ = modal('reduced_spherical_pendulum.mbd', 'spherical', {})
+close('spherical pendulum: 6 eigenvalues', len(ev), 6, 0)
+for r in ev[:2]:
+    close('spherical pendulum: zero mode |lambda|', math.hypot(r[1], r[2]), 0.0, 1e-6)
+for r in ev[2:]:
+    close('spherical pendulum: swing frequency [Hz]', r[3], math.sqrt(g * 1.0 / 1.01) / (2 * math.pi), 1e-8,
+          relative=True)
+
 # The deck card: `problem: modal;` with a `begin: modal; ... end: modal;` block runs the same
 # analysis from a plain `mbsolve -f DECK` (the eigenvalue lines identical to --analysis modal).
 src = open(os.path.join(EXAMPLES, 'reduced_spring_four_bar.mbd')).read()
