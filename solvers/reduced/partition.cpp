@@ -221,7 +221,10 @@ void reduced_accelerations(const ReducedModel& m, Workspace& ws, const Partition
         for (int j = 0; j < nv; ++j) qd[p.v[static_cast<std::size_t>(j)]] = qdv[j];
         forward_kinematics(m, ws, q, qd, ws.zero);
         constraints(m, ws);
-        rs.Bvu = -rs.Jv_lu.solve(Ju);
+        // No independent coordinate (fully driven): Eigen's solve with zero right-hand columns
+        // binds a reference to a null pointer (UBSan), so the empty result is set directly.
+        if (nu > 0) rs.Bvu = -rs.Jv_lu.solve(Ju);
+        else rs.Bvu.resize(nv, 0);
         VecX g(nv);
         for (int i = 0; i < nv; ++i) g[i] = ws.gamma[p.rows[static_cast<std::size_t>(i)]];
         for (std::size_t j = 0; j < p.c.size(); ++j) g += Jc.col(static_cast<int>(j)) * qdd[p.c[j]];
@@ -237,6 +240,10 @@ void reduced_accelerations(const ReducedModel& m, Workspace& ws, const Partition
     mass_matrix(m, ws);
     rs.Mr = rs.T.transpose() * ws.M * rs.T;
     rs.Fr = rs.T.transpose() * (ws.M * rs.s + ws.tau);
+    if (nu == 0) {  // fully driven: nothing to solve (and no empty Eigen solve, see above)
+        qdd = rs.s;
+        return;
+    }
     const VecX qddu = rs.Mr.ldlt().solve(-rs.Fr);
     qdd = rs.T * qddu + rs.s;
 }
