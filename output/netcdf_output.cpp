@@ -4,6 +4,7 @@
 #include <netcdf.h>
 
 #include <algorithm>
+#include <map>
 #include <stdexcept>
 
 #include "output/block_sink.hpp"
@@ -43,6 +44,7 @@ private:
 
     int ncid_ = -1;
     int dim_time_ = -1, dim_vec3_ = -1;
+    std::map<int, int> dim_n_;  // other component counts (module elements' output): "Vec<n>"
     int var_time_ = -1, var_step_ = -1, var_dt_ = -1;
     std::size_t chunk_ = 1;
     // varid_[group][quantity][entity]; for the node orientation, the variable per node.
@@ -54,10 +56,18 @@ private:
 int NetcdfOutput::def_var(const std::string& name, nc_type type, bool vec, int ncomp,
                           const char* units, const char* desc, const char* tname) {
     int dims[3] = {dim_time_, dim_vec3_, dim_vec3_};
-    int nd = !vec ? 1 : ncomp == 9 ? 3 : 2;
+    int nd = !vec || ncomp == 1 ? 1 : ncomp == 9 ? 3 : 2;
+    if (nd == 2 && ncomp != 3) {
+        auto [it, added] = dim_n_.try_emplace(ncomp, -1);
+        if (added) {
+            const std::string dn = "Vec" + std::to_string(ncomp);
+            check(nc_def_dim(ncid_, dn.c_str(), static_cast<std::size_t>(ncomp), &it->second), dn.c_str());
+        }
+        dims[1] = it->second;
+    }
     int id = -1;
     check(nc_def_var(ncid_, name.c_str(), type, nd, dims, &id), name.c_str());
-    std::size_t chunks[3] = {chunk_, 3, 3};
+    std::size_t chunks[3] = {chunk_, nd == 2 ? static_cast<std::size_t>(ncomp) : 3, 3};
     check(nc_def_var_chunking(ncid_, id, NC_CHUNKED, chunks), name.c_str());
     // Blocks are written whole: no chunk cache (its default per variable costs memory and
     // start-up time with thousands of variables).
@@ -85,6 +95,7 @@ void NetcdfOutput::define(const Results& res) {
     check(nc_set_fill(ncid_, NC_NOFILL, &old_fill), "fill mode");
     check(nc_def_dim(ncid_, "time", NC_UNLIMITED, &dim_time_), "time dimension");
     check(nc_def_dim(ncid_, "Vec3", 3, &dim_vec3_), "Vec3 dimension");
+    dim_n_.clear();
     text_att(NC_GLOBAL, "source", "mbsolve " + opt.version);
     text_att(NC_GLOBAL, "deck", opt.deck);
     text_att(NC_GLOBAL, "run_status", "running");
@@ -113,13 +124,19 @@ void NetcdfOutput::define(const Results& res) {
                                         matrix ? "Mat3x3" : "Vec3");
                     continue;
                 }
+                const std::string tname = q.ncomp == 9   ? "Mat3x3"
+                                          : q.ncomp == 1 ? "doublereal"
+                                                         : "Vec" + std::to_string(q.ncomp);
                 gv[qi][k] = def_var(base + q.name, NC_DOUBLE, true, q.ncomp, q.units, q.description.c_str(),
-                                    q.ncomp == 9 ? "Mat3x3" : "Vec3");
+                                    tname.c_str());
             }
         }
     }
     check(nc_enddef(ncid_), "end of definitions");
-    scratch_.assign(static_cast<std::size_t>(res.capacity()) * 9, 0.0);
+    std::size_t width = 9;
+    for (const Group& g : res.groups())
+        for (const Quantity& q : g.quantities) width = std::max(width, static_cast<std::size_t>(q.ncomp));
+    scratch_.assign(static_cast<std::size_t>(res.capacity()) * width, 0.0);
     steps_.assign(res.capacity(), 0);
 }
 
@@ -155,8 +172,11 @@ void NetcdfOutput::write(const Results& res) {
                         for (std::size_t c = 0; c < nc; ++c) scratch_[r * nc + c] = src[c];
                     }
                 }
+                // Matrices (n x 3 x 3) and vectors (n x width); count[1] unused by scalars.
+                count[1] = width == 9 ? 3 : width;
                 check(nc_put_vara_double(ncid_, varid_[gi][qi][k], start, count, scratch_.data()),
                       q.name.c_str());
+                count[1] = 3;
             }
         }
     }

@@ -122,6 +122,13 @@ void Results::init(const Model& m, const Engine& e, int capacity, std::size_t ma
     Group beams3 = beam_group("beam3", 2);
     Group beams2 = beam_group("beam2", 1);
 
+    // Module (user-defined) elements: the values of their .usr line as one quantity, MBDyn's
+    // elem.loadable.<L>.output; as many components as the longest line at the start (shorter
+    // lines padded with NaN).
+    Group loadables = load_group("user_defined", "elem.loadable");
+    int loadable_values = 0;
+    double v0[Element::max_output_values];
+
     Vec3 f, mm, F, M;
     for (std::size_t j = 0; j < e.elements().size(); ++j) {
         const Element& el = *e.elements()[j];
@@ -140,9 +147,18 @@ void Results::init(const Model& m, const Engine& e, int capacity, std::size_t ma
             add_entity(beams3, d, src);
         } else if (d.category == "beam2" && el.output_file()) {
             add_entity(beams2, d, src);
+        } else if (d.category == "userdefined" && el.output_file()) {
+            const int nv = el.output_values(v0);
+            if (nv <= 0) continue;
+            add_entity(loadables, d, src);
+            loadable_values = std::max(loadable_values, nv);
         }
     }
-    for (Group* g : {&nodes, &joints, &forces, &iforces, &couples, &icouples, &tforces, &beams3, &beams2})
+    if (loadable_values > 0)
+        loadables.quantities = {q("output", loadable_values, "-", "",
+                                  "values of the element's .usr line (meaning defined by its module)", 0)};
+    for (Group* g : {&nodes, &joints, &forces, &iforces, &couples, &icouples, &tforces, &beams3, &beams2,
+                     &loadables})
         if (g->size() > 0) groups_.push_back(std::move(*g));
 
     std::size_t row_bytes = 4 * sizeof(double);

@@ -9,6 +9,8 @@
 //   internal_forces F1, Arm1 (on node 1), F2, Arm2 (on node 2)
 //   couples         M [Nm];  internal_couples: M1, M2
 //   total_forces    f [N], m [Nm]: the drive values in the force and moment frames
+//   beam3, beam2    F_I, M_I [, F_II, M_II]: the .act columns (section frame)
+//   user_defined    output: the values of a module element's .usr line
 // No NetCDF or HDF5 type appears here: the sinks map these buffers to their files.
 #pragma once
 
@@ -22,7 +24,7 @@ namespace mbs::output {
 
 struct Quantity {
     std::string name;         // "X", "R", "F1", ...
-    int ncomp = 3;            // 3, or 9 for R
+    int ncomp = 3;            // 3, 9 for R; any count for module elements' output
     const char* units = "";   // "m", "N", "-" ...
     const char* frame = "";   // "global", "local"
     std::string description;  // MBDyn-style text

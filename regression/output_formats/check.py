@@ -9,7 +9,8 @@ node's own description (Euler 123 degrees for node 2, rotation vector for node 3
 NetCDF); joint reactions f, m, F, M (.jnt columns 2-13); force, arm and couple columns (.frc).
 HDF5 stores the rotation matrix: converted to Euler 123 angles here (numpy) it must match .mov
 to 1e-9 degrees (round-off of the conversion). The NetCDF file is read with h5py (NetCDF-4 is
-HDF5) and, when present, netCDF4. `ncdump -h` must equal expected_header.cdl (MBDyn's variable
+HDF5) and, when present, netCDF4. The beam examples (.act) and a module element (.usr) are
+compared with both files too. `ncdump -h` must equal expected_header.cdl (MBDyn's variable
 names, dimensions and attributes), apart from the file name and the deck path.
 """
 import os
@@ -157,6 +158,37 @@ for example, group, points in (('beam_cantilever_vibration.mbd', 'beam3', 2),
         close(f'{group}: root bending moment is not zero', 0 if np.abs(np.array(act[1])).max() > 0 else 1, 0, 0)
         units = bn[f'elem.beam.1.M_I'].attrs['units']
         close(f'{group}: NetCDF M_I units are Nm', 0 if units in ('Nm', b'Nm') else 1, 0, 0)
+
+# --- module elements: the .usr values of a user-defined element (input-examples/
+# module_dc_motor.mbd, module dc_motor: current, speed, torque, voltage, ...) as NetCDF
+# elem.loadable.<L>.output (MBDyn's name) and HDF5 user_defined/output. 16 digits in .usr:
+# compared relative to each value's size, 1e-15 (as the beams).
+uprefix = os.path.join(work, 'usr')
+cmd = [exe, '--quiet', '-f', os.path.join(EXAMPLES, 'module_dc_motor.mbd'), '-o', uprefix, '-D', 'DT=1e-2',
+       '--format', 'text,netcdf,hdf5', '--flush-every', '50']
+p = subprocess.run(cmd, capture_output=True, text=True)
+if p.returncode != 0:
+    sys.exit(f'{" ".join(cmd)}\nexit {p.returncode}\n{p.stdout}{p.stderr}')
+usr = {}
+with open(uprefix + '.usr') as f:
+    for line in f:
+        w = line.split()
+        usr.setdefault(int(w[0]), []).append([float(v) for v in w[1:]])
+with h5py.File(uprefix + '.h5', 'r') as uh, h5py.File(uprefix + '.nc', 'r') as un:
+    ulabels = list(uh['user_defined/labels'][:])
+    close('user defined: elements in HDF5 = elements in .usr', len(ulabels), len(usr), 0)
+    worst_h5 = worst_nc = 0.0
+    for L, rows in usr.items():
+        ref = np.array(rows)
+        scale = np.maximum(np.abs(ref), 1e-300)
+        worst_h5 = max(worst_h5, float((np.abs(uh['user_defined/output'][:, ulabels.index(L), :] - ref) / scale).max()))
+        worst_nc = max(worst_nc, float((np.abs(un[f'elem.loadable.{L}.output'][:] - ref) / scale).max()))
+    close('user defined: every .usr column vs HDF5 (max relative difference)', worst_h5, 0.0, 1e-15)
+    close('user defined: every .usr column vs NetCDF elem.loadable.<L>.output (max relative difference)',
+          worst_nc, 0.0, 1e-15)
+    close('user defined: rows = output steps', len(un['time'][:]), len(next(iter(usr.values()))), 0)
+    close('user defined: the motor speeds up (values not all zero)',
+          0 if np.abs(np.array(next(iter(usr.values())))).max() > 1 else 1, 0, 0)
 
 # --- netCDF4 (another reader), if installed
 try:
