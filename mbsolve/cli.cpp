@@ -30,6 +30,8 @@ const char* usage() {
            "      --flush-every N      write NetCDF/HDF5 results in blocks of N output steps (default\n"
            "                           1000; HDF5 at most 8 MB, NetCDF 32 MB a block), at least every 5 s\n"
            "      --compress N         HDF5 deflate level 0-9 (default 0: uncompressed)\n"
+           "      --output-threads N   1 (default): result files are formatted and written on a second\n"
+           "                           thread; 0: on the solver's thread (a sweep's cases use 0)\n"
            "      --module NAME        load module NAME before reading the deck (repeatable; searched\n"
            "                           in the deck's folder, MBSOLVE_MODULE_PATH, the install's modules)\n"
            "      --tree               print the relative-coordinate tree (bodies, joints, coordinates,\n"
@@ -104,6 +106,10 @@ Options parse(int argc, char** argv) {
                 throw std::invalid_argument(a + " needs " + (flush ? "a positive integer" : "a level 0-9") +
                                             ", got '" + v + "'");
             (flush ? o.flush_every : o.compression) = n;
+        } else if (a == "--output-threads") {
+            std::string v = value(i, a);
+            if (v != "0" && v != "1") throw std::invalid_argument("--output-threads needs 0 or 1, got '" + v + "'");
+            o.output_threads = v == "1" ? 1 : 0;
         } else if (a == "--analysis") {
             o.analysis = value(i, a);
             if (o.analysis != "equilibrium" && o.analysis != "modal" && o.analysis != "reduced-dynamics" &&

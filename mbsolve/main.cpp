@@ -21,6 +21,7 @@
 #include "output/output_error.hpp"
 #include "output/progress.hpp"
 #include "output/text_output.hpp"
+#include "output/worker.hpp"
 #include "solvers/dae/simulation.hpp"
 #include "solvers/reduced/run.hpp"
 #include "parser/builder.hpp"
@@ -193,6 +194,7 @@ int main(int argc, char** argv) {
         std::cout << "mbsolve " << MBS_VERSION << "\n";
         return 0;
     }
+    if (opt.output_threads == 0) mbs::output::Worker::set_threads(false);
     try {
         if (!opt.working_dir.empty()) std::filesystem::current_path(opt.working_dir);
         if (!opt.sweep_merge.empty()) return mbs::sweep::merge(opt);

@@ -278,6 +278,10 @@ Plan make_plan(const cli::Options& opt, const char* argv0) {
         for (std::size_t c = 0; c < p.table.names.size(); ++c) s += p.table.names[c] + "=" + p.table.rows[r - 1][c] + "\n";
         p.signatures.push_back(fnv1a(s));
     }
+    // Not part of the signature (the results do not depend on it): a sweep keeps the cores busy
+    // with cases, so each case writes its results on its own thread, unless told otherwise.
+    p.pass_args.insert(p.pass_args.end(),
+                       {"--output-threads", opt.output_threads == 1 ? std::string("1") : std::string("0")});
     return p;
 }
 

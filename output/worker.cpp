@@ -3,13 +3,23 @@
 
 #include <pthread.h>
 
+#include <atomic>
 #include <csignal>
 #include <utility>
 
 namespace mbs::output {
 
+namespace {
+std::atomic<bool> g_threads{true};
+}  // namespace
+
+void Worker::set_threads(bool on) { g_threads.store(on); }
+bool Worker::threads() { return g_threads.load(); }
+
 void Worker::start() {
-    if (thread_.joinable()) return;
+    if (started_) return;
+    started_ = true;
+    if (!g_threads.load()) return;
     quit_ = false;
     sigset_t all, old;
     sigfillset(&all);
@@ -41,6 +51,7 @@ void Worker::run() {
 }
 
 void Worker::wait_idle() {
+    if (!thread_.joinable()) return;  // without a thread, jobs have already run
     std::exception_ptr err;
     {
         std::unique_lock<std::mutex> lk(m_);
@@ -50,7 +61,17 @@ void Worker::wait_idle() {
     if (err) std::rethrow_exception(err);
 }
 
+bool Worker::idle() {
+    if (!thread_.joinable()) return true;
+    std::lock_guard<std::mutex> lk(m_);
+    return !busy_;
+}
+
 void Worker::post(std::function<void()> job) {
+    if (!thread_.joinable()) {
+        job();
+        return;
+    }
     wait_idle();
     {
         std::lock_guard<std::mutex> lk(m_);
@@ -61,6 +82,7 @@ void Worker::post(std::function<void()> job) {
 }
 
 void Worker::stop() {
+    started_ = false;
     if (!thread_.joinable()) return;
     {
         std::unique_lock<std::mutex> lk(m_);

@@ -10,7 +10,7 @@ NetCDF); joint reactions f, m, F, M (.jnt columns 2-13); force, arm and couple c
 HDF5 stores the rotation matrix: converted to Euler 123 angles here (numpy) it must match .mov
 to 1e-9 degrees (round-off of the conversion). The NetCDF file is read with h5py (NetCDF-4 is
 HDF5) and, when present, netCDF4. The beam examples (.act) and a module element (.usr) are
-compared with both files too. `ncdump -h` must equal expected_header.cdl (MBDyn's variable
+compared with both files too, and a run with `--output-threads 0` must write the same files. `ncdump -h` must equal expected_header.cdl (MBDyn's variable
 names, dimensions and attributes), apart from the file name and the deck path.
 """
 import os
@@ -189,6 +189,25 @@ with h5py.File(uprefix + '.h5', 'r') as uh, h5py.File(uprefix + '.nc', 'r') as u
     close('user defined: rows = output steps', len(un['time'][:]), len(next(iter(usr.values()))), 0)
     close('user defined: the motor speeds up (values not all zero)',
           0 if np.abs(np.array(next(iter(usr.values())))).max() > 1 else 1, 0, 0)
+
+# --- --output-threads 0 (the sinks write on the solver's thread, as a sweep's cases do): the
+# same files. Text byte for byte; every HDF5 dataset and every NetCDF variable equal (0).
+sprefix = os.path.join(work, 'formats_inline')
+cmd = [exe, '--quiet', '-f', deck, '-o', sprefix, '-D', 'TF=0.5', '--format', 'text,netcdf,hdf5',
+       '--flush-every', '16', '--output-threads', '0']
+p = subprocess.run(cmd, capture_output=True, text=True)
+if p.returncode != 0:
+    sys.exit(f'{" ".join(cmd)}\nexit {p.returncode}\n{p.stdout}{p.stderr}')
+for ext in ('mov', 'jnt', 'frc', 'out'):
+    with open(prefix + '.' + ext, 'rb') as a, open(sprefix + '.' + ext, 'rb') as b:
+        close(f'--output-threads 0: .{ext} identical', 0 if a.read() == b.read() else 1, 0, 0)
+for ext in ('h5', 'nc'):
+    with h5py.File(prefix + '.' + ext, 'r') as a, h5py.File(sprefix + '.' + ext, 'r') as b:
+        names = []
+        a.visititems(lambda n, o: names.append(n) if isinstance(o, h5py.Dataset) else None)
+        differ = [n for n in names if n not in b or a[n].shape != b[n].shape
+                  or (a[n].dtype.kind in 'fiu' and not np.array_equal(a[n][()], b[n][()], equal_nan=True))]
+        close(f'--output-threads 0: .{ext} datasets equal ({len(names)} compared)', len(differ), 0, 0)
 
 # --- netCDF4 (another reader), if installed
 try:
