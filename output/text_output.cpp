@@ -178,11 +178,35 @@ void TextOutput::write_block() {
     const double* v = write_.vals.data();
     for (const Line& l : write_.lines) {
         switch (l.kind) {
-            case Kind::out:
-                std::fprintf(l.f, "Step %ld %.*g %.*g %d %.*g %.*g %d %d\n", l.label, precision_ + 4,
-                             v[0], precision_, v[1], static_cast<int>(v[2]), precision_, v[3],
-                             precision_, v[4], static_cast<int>(v[5]), static_cast<int>(v[6]));
+            case Kind::out: {
+                // "Step %ld %.*g %.*g %d %.*g %.*g %d %d" (precision + 4 for the time), with
+                // std::to_chars: the same text as printf's, without its format parsing.
+                char* p = line_;
+                char* const e = line_ + sizeof line_;
+                auto put = [&](const char* t) {
+                    while (*t) *p++ = *t++;
+                };
+                auto real = [&](double x, int prec) {
+                    *p++ = ' ';
+                    p = std::to_chars(p, e, x, std::chars_format::general, prec).ptr;
+                };
+                auto integer = [&](long x) {
+                    *p++ = ' ';
+                    p = std::to_chars(p, e, x).ptr;
+                };
+                put("Step");
+                integer(l.label);
+                real(v[0], precision_ + 4);
+                real(v[1], precision_);
+                integer(static_cast<int>(v[2]));
+                real(v[3], precision_);
+                real(v[4], precision_);
+                integer(static_cast<int>(v[5]));
+                integer(static_cast<int>(v[6]));
+                *p++ = '\n';
+                std::fwrite(line_, 1, static_cast<std::size_t>(p - line_), l.f);
                 break;
+            }
             case Kind::node: {
                 begin_line(l.f, l.label);
                 for (int i = 0; i < 3; ++i) num(v[i]);
