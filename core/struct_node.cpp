@@ -18,6 +18,7 @@ StructNode::StructNode(const EntityDesc& d) : desc_(&d) {
     w = d.props.get<Vec3>("angular velocity");
     Rref = R_prev = R_prev2 = R;
     w_prev = w_prev2 = w;
+    accel_output = d.props.get_or<bool>("accelerations", false);
     if (kind_ == Kind::dummy) {
         dummy_offset = d.props.get_or<Vec3>("offset", Vec3::Zero());
         dummy_R = d.props.get_or<Mat3>("relative orientation", Mat3::Identity());

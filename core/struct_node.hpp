@@ -93,6 +93,22 @@ public:
         return out;
     }
 
+    // --- accelerations (solvers/dae/accelerations.hpp), set after each converged step:
+    // linear acceleration XPP and angular acceleration OmegaP (global frame). accel_state says
+    // whether they are defined: dynamic nodes with inertia, and dummy nodes on such nodes.
+    enum class AccelState : unsigned char { none, ok, no_inertia };
+    Vec3 xpp = Vec3::Zero(), wp = Vec3::Zero();
+    AccelState accel_state = AccelState::none;
+    // `accelerations, yes` on the card, `output: structural, accelerations, ...` or `default
+    // output: accelerations`: XPP and OmegaP are appended to the node's output.
+    bool accel_output = false;
+    // Lumped inertia of the bodies on the node, node frame: mass, static moment m xc, inertia
+    // about the node (set by the first update_node_accelerations()).
+    double inertia_m = 0.0;
+    Vec3 inertia_s = Vec3::Zero();
+    Mat3 inertia_J = Mat3::Zero();
+    bool inertia_ready = false;
+
     // Previous-step data kept for rebase() and output.
     Mat3 R_prev = Mat3::Identity(), R_prev2 = Mat3::Identity();
     Vec3 w_prev = Vec3::Zero(), w_prev2 = Vec3::Zero();

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "core/rotations.hpp"
+#include "solvers/dae/accelerations.hpp"
 
 namespace mbs::output {
 
@@ -30,7 +31,7 @@ std::string entity_name(const EntityDesc& d, bool node) {
 
 void add_entity(Group& g, const EntityDesc& d, int source) {
     g.labels.push_back(d.label);
-    g.names.push_back(entity_name(d, g.kind == Group::Kind::nodes));
+    g.names.push_back(entity_name(d, g.kind == Group::Kind::nodes || g.kind == Group::Kind::node_accelerations));
     g.types.push_back(d.type);
     g.source.push_back(source);
 }
@@ -61,6 +62,22 @@ void Results::init(const Model& m, const Engine& e, int capacity, std::size_t ma
         add_entity(nodes, n.desc(), static_cast<int>(k));
         nodes.orientation.push_back(
             n.desc().props.get_or<std::string>("orientation description", default_orientation));
+    }
+
+    // Accelerations (solvers/dae/accelerations.hpp): a group of their own, as only some nodes
+    // have them; NetCDF names node.struct.<L>.XPP and .OmegaP as MBDyn's.
+    Group accels;
+    accels.kind = Group::Kind::node_accelerations;
+    accels.name = "node_accelerations";
+    accels.nc_prefix = "node.struct";
+    accels.quantities = {
+        q("XPP", 3, "m/s^2", "global", "global acceleration vector (a_X, a_Y, a_Z)"),
+        q("OmegaP", 3, "radian/s^2", "global",
+          "global angular acceleration vector (omegaP_X, omegaP_Y, omegaP_Z)"),
+    };
+    for (std::size_t k = 0; k < e.nodes().size(); ++k) {
+        const StructNode& n = e.nodes()[k];
+        if (n.desc().output && node_accelerations_output(m, n)) add_entity(accels, n.desc(), static_cast<int>(k));
     }
 
     Group joints;
@@ -157,7 +174,7 @@ void Results::init(const Model& m, const Engine& e, int capacity, std::size_t ma
     if (loadable_values > 0)
         loadables.quantities = {q("output", loadable_values, "-", "",
                                   "values of the element's .usr line (meaning defined by its module)", 0)};
-    for (Group* g : {&nodes, &joints, &forces, &iforces, &couples, &icouples, &tforces, &beams3, &beams2,
+    for (Group* g : {&nodes, &accels, &joints, &forces, &iforces, &couples, &icouples, &tforces, &beams3, &beams2,
                      &loadables})
         if (g->size() > 0) groups_.push_back(std::move(*g));
 
@@ -199,6 +216,12 @@ void Results::record(const Engine& e, const StepInfo& s) {
                     for (int c = 0; c < 3; ++c) R[3 * i + c] = nd.R(i, c);
                 put3(at(g.quantities[2], k), nd.xdot);
                 put3(at(g.quantities[3], k), nd.w);
+                break;
+            }
+            case Group::Kind::node_accelerations: {
+                const StructNode& nd = e.nodes()[g.source[k]];
+                put3(at(g.quantities[0], k), nd.xpp);
+                put3(at(g.quantities[1], k), nd.wp);
                 break;
             }
             case Group::Kind::joints: {

@@ -4,6 +4,8 @@
 //
 // Groups and quantities (all SI, global frame unless said otherwise; MBDyn's meaning):
 //   nodes           X [m], R (row-major 3x3, x_global = R x_node), XP [m/s], Omega [rad/s]
+//   node_accelerations  XPP [m/s^2], OmegaP [rad/s^2] of the nodes with `accelerations, yes`
+//                   (or `default output: accelerations`); NetCDF node.struct.<L>.XPP, .OmegaP
 //   joints          f [N], m [Nm] (joint frame), F [N], M [Nm] (global): Element::reaction()
 //   forces          F [N], Arm [m] (application point, global), from the .frc columns
 //   internal_forces F1, Arm1 (on node 1), F2, Arm2 (on node 2)
@@ -33,7 +35,7 @@ struct Quantity {
 };
 
 struct Group {
-    enum class Kind { nodes, joints, element_values };
+    enum class Kind { nodes, joints, element_values, node_accelerations };
     Kind kind = Kind::nodes;
     std::string name;       // HDF5 group: "nodes", "joints", "forces", ...
     std::string nc_prefix;  // NetCDF variable prefix: "node.struct", "elem.joint", ...

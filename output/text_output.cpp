@@ -91,11 +91,12 @@ void TextOutput::begin(const Engine& e) {
     std::fprintf(out_, "# mbsolve output log\n# Step Time TStep NIter ResErr SolErr SolConv Out\n");
     std::fflush(out_);
 
-    // Records of one output step at most: the .out line, two lines per node, one per element
+    // Records of one output step at most: the .out line, two lines per node (.mov with the
+    // accelerations: 24 values, .ine: 12), one per element
     // (its value count as it reports it now; a larger one later only costs a reallocation).
     double v[Element::max_output_values];
     step_lines_ = 1 + 2 * e.nodes().size() + e.elements().size();
-    step_vals_ = 8 + 30 * e.nodes().size();
+    step_vals_ = 8 + 36 * e.nodes().size();
     for (const auto& el : e.elements())
         if (el->output_file() && el->desc().output) step_vals_ += el->output_values(v);
     // Blocks of about 8 MB, at least two output steps each.
@@ -119,11 +120,15 @@ void TextOutput::record_nodes(const Engine& e) {
         const StructNode& n = nodes[k];
         if (!n.desc().output) continue;
         if (!mov_) mov_ = file("mov");
-        add_line(mov_, n.label(), Kind::node, 18, orientation_[k]);
+        add_line(mov_, n.label(), Kind::node, n.accel_output ? 24 : 18, orientation_[k]);
         v.insert(v.end(), n.x.data(), n.x.data() + 3);
         v.insert(v.end(), n.R.data(), n.R.data() + 9);  // column-major
         v.insert(v.end(), n.xdot.data(), n.xdot.data() + 3);
         v.insert(v.end(), n.w.data(), n.w.data() + 3);
+        if (n.accel_output) {  // `accelerations, yes`: XPP, OmegaP appended (MBDyn's .mov)
+            v.insert(v.end(), n.xpp.data(), n.xpp.data() + 3);
+            v.insert(v.end(), n.wp.data(), n.wp.data() + 3);
+        }
         if (n.is_dynamic() && n.has_rotation()) {
             if (!ine_) ine_ = file("ine");
             add_line(ine_, n.label(), Kind::ine, 12);
@@ -222,7 +227,7 @@ void TextOutput::write_block() {
                                                            : Vec3(matrix_to_euler123(R) * (180.0 / M_PI));
                     for (int i = 0; i < 3; ++i) num(a[i]);
                 }
-                for (int i = 12; i < 18; ++i) num(v[i]);
+                for (int i = 12; i < l.n; ++i) num(v[i]);
                 end_line();
                 break;
             }

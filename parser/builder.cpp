@@ -928,7 +928,8 @@ void Builder::output_card(DeckReader& r, bool nodes) {
         {"structural", "abstract", "electric", "hydraulic", "parameter", "thermal", "joint", "joints", "body",
          "rigid bodies", "beam", "beams", "force", "forces", "couple", "genel", "genels", "gravity", "inertia"},
         "output type"));
-    if (nodes) r.accept("accelerations");
+    // `output: structural, accelerations, ...`: those nodes also write XPP, OmegaP.
+    const bool accelerations = nodes && r.accept("accelerations");
     static const std::map<std::string, std::string> canon = {
         {"joints", "joint"}, {"rigidbodies", "body"}, {"beams", "beam"}, {"forces", "force"},
         {"genels", "genel"}, {"couple", "force"}};
@@ -938,6 +939,7 @@ void Builder::output_card(DeckReader& r, bool nodes) {
         for (auto& e : list)
             if (normalize_keyword(e.category) == type && e.label == l) {
                 e.output = true;
+                if (accelerations) e.props.set("accelerations", true);
                 return;
             }
         throw InputError(a, "output: unknown " + type + " " + std::to_string(l));
@@ -946,7 +948,10 @@ void Builder::output_card(DeckReader& r, bool nodes) {
         long a = r.label("first label"), b = r.label("last label");
         auto& list = nodes ? st_.model.nodes : st_.model.elements;
         for (auto& e : list)
-            if (normalize_keyword(e.category) == type && e.label >= a && e.label <= b) e.output = true;
+            if (normalize_keyword(e.category) == type && e.label >= a && e.label <= b) {
+                e.output = true;
+                if (accelerations) e.props.set("accelerations", true);
+            }
     } else {
         while (!r.at_end()) {
             SourceLoc a = r.loc();

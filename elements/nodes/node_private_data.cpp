@@ -13,7 +13,9 @@ const char* const names[struct_node_private_count] = {
     "Phi[2]",  "Phi[3]",   "XP[1]",    "XP[2]",    "XP[3]",    "xP[1]",    "xP[2]",
     "xP[3]",   "Omega[1]", "Omega[2]", "Omega[3]", "omega[1]", "omega[2]", "omega[3]",
     "E[1]",    "E[2]",     "E[3]",     "E313[1]",  "E313[2]",  "E313[3]",  "E321[1]",
-    "E321[2]", "E321[3]",  "PE[0]",    "PE[1]",    "PE[2]",    "PE[3]"};
+    "E321[2]", "E321[3]",  "PE[0]",    "PE[1]",    "PE[2]",    "PE[3]",    "XPP[1]",
+    "XPP[2]",  "XPP[3]",   "xPP[1]",   "xPP[2]",   "xPP[3]",   "OmegaP[1]", "OmegaP[2]",
+    "OmegaP[3]", "omegaP[1]", "omegaP[2]", "omegaP[3]"};
 
 // Datum groups of three (by the first index of the group).
 enum Group {
@@ -27,7 +29,11 @@ enum Group {
     E = 21,
     E313 = 24,
     E321 = 27,
-    PE = 30
+    PE = 30,
+    XPP = 34,
+    xPP = 37,
+    OmP = 40,
+    omP = 43
 };
 
 }  // namespace
@@ -37,30 +43,30 @@ const char* struct_node_private_name(int i) { return names[i]; }
 int struct_node_private_index(const StructNode& n, const std::string& name, std::string& why) {
     for (int i = 0; i < struct_node_private_count; ++i)
         if (name == names[i]) {
-            bool disp_ok = (i >= X && i < X + 3) || (i >= XP && i < XP + 3);
+            const bool accel = i >= XPP;
+            const bool dynamic = n.is_dynamic() || n.is_dummy();
+            if (accel && !dynamic) {
+                why = "private datum \"" + name + "\" (an acceleration) is not available on the static structural node " +
+                      std::to_string(n.label()) + ": only dynamic nodes (and dummy nodes on them) have accelerations";
+                return -1;
+            }
+            bool disp_ok = (i >= X && i < X + 3) || (i >= XP && i < XP + 3) || (i >= XPP && i < XPP + 3);
             if (!n.has_rotation() && !disp_ok) {
                 why = "structural node " + std::to_string(n.label()) +
-                      " has no rotation: only X[i] and XP[i] are available";
+                      " has no rotation: only X[i], XP[i] and XPP[i] are available";
                 return -1;
             }
             return i;
         }
-    for (const char* acc : {"XPP[", "xPP[", "OmegaP[", "omegaP["})
-        if (name.rfind(acc, 0) == 0) {
-            why = "private datum \"" + name +
-                  "\" (an acceleration) is not available: accelerations are not unknowns of "
-                  "the time integrator";
-            return -1;
-        }
     why = "structural nodes have no private datum \"" + name +
           "\" (X[i], x[i], Phi[i], XP[i], xP[i], Omega[i], omega[i], E[i], E313[i], E321[i], "
-          "PE[0..3])";
+          "PE[0..3], XPP[i], xPP[i], OmegaP[i], omegaP[i])";
     return -1;
 }
 
 double struct_node_private_data(const StructNode& n, int i) {
     const Mat3& R = n.R;
-    const int g = i < PE ? i - i % 3 : PE, k = i - g;
+    const int g = i < PE ? i - i % 3 : i < XPP ? PE : i - (i - XPP) % 3, k = i - g;
     switch (g) {
         case X:
             return n.x[k];
@@ -82,6 +88,14 @@ double struct_node_private_data(const StructNode& n, int i) {
             return matrix_to_euler313(R)[k];
         case E321:
             return matrix_to_euler321(R)[k];
+        case XPP:
+            return n.xpp[k];
+        case xPP:
+            return R.col(k).dot(n.xpp);
+        case OmP:
+            return n.wp[k];
+        case omP:
+            return R.col(k).dot(n.wp);
         default:
             break;
     }

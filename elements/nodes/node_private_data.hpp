@@ -5,8 +5,11 @@
 //   Omega[1..3] angular velocity (global) omega[1..3] R^T Omega
 //   E[1..3] Euler 123 angles, E313[1..3], E321[1..3] (radians)
 //   PE[0..3] Euler parameters (e0 = cos(theta/2), e = sin(theta/2) axis)
-// Displacement-only nodes have X and XP only. The accelerations of dynamic nodes (XPP, xPP,
-// OmegaP, omegaP) are not unknowns of the absolute-coordinate formulation and are refused.
+//   XPP[1..3] acceleration (global)       xPP[1..3] R^T XPP
+//   OmegaP[1..3] angular acceleration     omegaP[1..3] R^T OmegaP
+// Displacement-only nodes have X, XP and XPP only. The accelerations are those recovered after
+// each converged step (solvers/dae/accelerations.hpp: a drive reads the last step's values, as
+// in MBDyn); static nodes have none (refused), dummy nodes follow their base node.
 #pragma once
 
 #include <string>
@@ -15,7 +18,7 @@
 
 namespace mbs::nodes {
 
-inline constexpr int struct_node_private_count = 34;
+inline constexpr int struct_node_private_count = 46;
 
 // Name of datum i (0-based), e.g. "Omega[2]".
 const char* struct_node_private_name(int i);

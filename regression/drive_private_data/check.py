@@ -22,7 +22,8 @@ node private data) and `dof`.
    rotation vector 17-19) to 1e-9.
 3b. input-examples/deformable_hinge.mbd likewise: rx..rz, wx..wz, Mx..Mz equal the .jnt
    relative rotation vector (14-16), angular velocity (17-19) and local moment (5-7), 1e-9.
-4. Bad input: an unknown datum name and an acceleration datum exit 2 with file:line:col.
+4. Bad input: an unknown datum name and an acceleration datum of a static node (static nodes have
+   no accelerations) exit 2 with file:line:col.
 """
 import math
 import os
@@ -148,7 +149,9 @@ close('the hinge turns (max |M| > 1 N m)', float(np.abs(jnt[:, 4:7]).max() > 1),
 text = open(probe).read()
 for name, bad, msg in (('unknown', text.replace('"rz", direct', '"theta", direct'),
                         'has no private datum "theta"'),
-                       ('acceleration', text.replace('"X[1]"', '"XPP[1]"'), 'acceleration')):
+                       ('acceleration', text.replace('node, MASS, structural, string, "X[1]"',
+                                                     'node, GROUND, structural, string, "XPP[1]"'),
+                        'acceleration')):
     deck = os.path.join(work, f'bad_{name}.mbd')
     with open(deck, 'w') as f:
         f.write(bad)

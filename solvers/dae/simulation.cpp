@@ -9,6 +9,7 @@
 
 #include "core/source.hpp"
 
+#include "solvers/dae/accelerations.hpp"
 namespace mbs {
 
 namespace {
@@ -838,6 +839,7 @@ RunStats Simulation::run() {
         double h = set_.dt;
         int easy_steps = 0;
         const double eps = 1e-6 * set_.dt;
+    update_node_accelerations(*engine_);  // XPP, OmegaP for the sinks and node drives
         while (set_.forever || t_ < set_.tf - eps) {
             if (keep_going && !keep_going(t_)) break;
             StepInfo info;

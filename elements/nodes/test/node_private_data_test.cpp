@@ -72,8 +72,34 @@ TEST_F(NodePrivateData, UnknownAndAccelerationNamesAreRefused) {
     std::string why;
     EXPECT_EQ(mbs::nodes::struct_node_private_index(n, "X[4]", why), -1);
     EXPECT_NE(why.find("no private datum"), std::string::npos);
-    EXPECT_EQ(mbs::nodes::struct_node_private_index(n, "XPP[1]", why), -1);
-    EXPECT_NE(why.find("acceleration"), std::string::npos);
+    EXPECT_EQ(mbs::nodes::struct_node_private_index(n, "XPP[4]", why), -1);
+    EXPECT_NE(why.find("no private datum"), std::string::npos);
+}
+
+// Accelerations: global and node-frame components of the node's xpp, wp (set by the engine
+// after each step; here by hand), R = rotation by 90 degrees about z.
+TEST_F(NodePrivateData, Accelerations) {
+    nodes[0].xpp = Vec3(1.0, 2.0, 3.0);
+    nodes[0].wp = Vec3(0.0, -4.0, 5.0);
+    EXPECT_DOUBLE_EQ(datum("XPP[2]"), 2.0);
+    EXPECT_NEAR(datum("xPP[1]"), 2.0, 1e-15);   // R^T (1, 2, 3) = (2, -1, 3)
+    EXPECT_NEAR(datum("xPP[2]"), -1.0, 1e-15);
+    EXPECT_DOUBLE_EQ(datum("OmegaP[3]"), 5.0);
+    EXPECT_NEAR(datum("omegaP[1]"), -4.0, 1e-15);  // R^T (0, -4, 5) = (-4, 0, 5)
+    EXPECT_NEAR(datum("omegaP[2]"), 0.0, 1e-15);
+}
+
+TEST(NodePrivateDataStatic, AccelerationsOfAStaticNodeAreRefused) {
+    mbs::Model m = mbs::test::build(
+        "begin: data; problem: initial value; end: data;\n"
+        "begin: initial value; initial time: 0.; final time: 1.; time step: 1.e-3; end: initial value;\n"
+        "begin: control data; structural nodes: 1; end: control data;\n"
+        "begin: nodes; structural: 1, static, null, eye, null, null; end: nodes;\n");
+    mbs::StructNode s(mbs::test::node(m, "structural", 1));
+    std::string why;
+    EXPECT_EQ(mbs::nodes::struct_node_private_index(s, "XPP[1]", why), -1);
+    EXPECT_NE(why.find("static"), std::string::npos);
+    EXPECT_GE(mbs::nodes::struct_node_private_index(s, "XP[1]", why), 0);
 }
 
 // The node and dof drives through DriveEnv::data, with a hand-made unknown vector.
@@ -101,7 +127,9 @@ TEST_F(NodePrivateData, NodeAndDofDrives) {
     EXPECT_FALSE(d->differentiable());
     y[1] = 8.0;  // the drive reads the current unknowns
     EXPECT_DOUBLE_EQ(make("dof, 2, structural, 2, direct")->value(0.0), 8.0);
-    EXPECT_THROW(make("node, 2, structural, string, \"XPP[1]\", direct"), mbs::InputError);
+    nodes[0].xpp = Vec3(0.0, 0.0, -2.5);  // set by the engine after each step
+    EXPECT_DOUBLE_EQ(make("node, 2, structural, string, \"XPP[3]\", direct")->value(0.0), -2.5);
+    EXPECT_THROW(make("node, 2, structural, string, \"XPP[4]\", direct"), mbs::InputError);
     EXPECT_THROW(make("dof, 2, structural, 2, order, 2, direct"), mbs::InputError);
 }
 

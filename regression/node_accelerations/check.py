@@ -1,0 +1,178 @@
+"""Node accelerations XPP, OmegaP (input-examples/node_accelerations.mbd) against analytic values
+evaluated at the computed state of every output step (t = 0 .. 1 s, dt = 1e-3, ms 0.6):
+
+ - PEND (pendulum, revolute hinge, mass M1 with inertia J1 at the node, link L): with theta the
+   angle from the downward vertical (from the computed position),
+       tangential XPP = -g sin(theta) M1 L^2 / (M1 L^2 + J1),  centripetal XPP = |XP|^2 / L,
+       OmegaP_z = tangential / L,
+   tolerances 5e-6 m/s^2 tangential, 2e-4 m/s^2 centripetal and 2e-4 rad/s^2 for OmegaP_z
+   (measured 4.6e-7, 7.1e-5 and 4.6e-5 at dt = 1e-3; 1.2e-7, 1.8e-5, 1.2e-5 at 5e-4 and 1.8e-6,
+   2.8e-4, 1.8e-4 at 2e-3: second order, the integrator's error of beta', gamma'. The radial
+   part is the hinge's multiplier, and OmegaP_z is gamma' / J1 with J1 = M1 L^2 / 100, whence the
+   larger errors);
+ - FREE (free body, centre of mass offset d = R XC, full inertia, constant force F at the node,
+   couple C, gravity): Euler's equations about the centre of mass,
+       Jc w' + w x (Jc w) = C - d x F,  a_cm = F/m + g,  XPP = a_cm - w' x d - w x (w x d),
+   with R, w from the .mov line: tolerance 1e-8 (measured 1.3e-12 and 7.8e-12: beta' = F and
+   gamma' = the moment are the balance equations themselves, only round-off remains);
+ - CM (dummy node at FREE's centre of mass): XPP = F/m + g, exactly: tolerance 1e-8;
+   OmegaP = FREE's OmegaP: 1e-12;
+ - REL (dummy node: FREE seen from PEND's frame): XPP and OmegaP against the central difference
+   of its own XP and Omega over two steps (an independent differentiation; error h^2/6 times
+   the third derivative, plus PEND's OmegaP error above times the arm, ~2.5 m): 1e-3 m/s^2,
+   rad/s^2 (measured 2.7e-4 and 1.4e-4);
+ - POINT (displacement-only node, point mass M3, force FP): XPP = FP/M3 + g: 1e-9;
+ - static node GROUND writes no accelerations (19 columns), the others 25;
+ - the same run written with `--format text,netcdf,hdf5`: XPP and OmegaP of NetCDF
+   (node.struct.<L>.XPP, .OmegaP) and HDF5 (/node_accelerations/XPP, OmegaP) equal the .mov
+   columns bit for bit (output precision 17), with units and descriptions;
+ - `output: structural, accelerations, <label>;` instead of `default output: accelerations`:
+   only that node and PEND (`accelerations, yes` on its card) get the columns;
+ - a `node` drive reading XPP of a static node is refused with the reason (exit 2).
+"""
+import os
+import re
+import subprocess
+import sys
+
+import h5py
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+from mbs_check import EXAMPLES, Run, close, failures, finish  # noqa: E402
+
+exe, work = sys.argv[1], sys.argv[2]
+deck = os.path.join(EXAMPLES, 'node_accelerations.mbd')
+L, M1, J1, M2, M3, G = 1.0, 2.0, 0.02, 3.0, 0.5, 9.81
+g = np.array([0.0, -G, 0.0])
+XC = np.array([0.1, -0.05, 0.2])
+JC = np.array([[0.3, 0.02, -0.01], [0.02, 0.4, 0.03], [-0.01, 0.03, 0.5]])
+F = np.array([2.0, -1.0, 0.5])
+C = np.array([0.1, 0.3, -0.2])
+FP = np.array([1.0, 0.0, -2.0])
+
+prefix = os.path.join(work, 'accel')
+for ext in ('nc', 'h5', 'mov'):
+    if os.path.exists(prefix + '.' + ext):
+        os.remove(prefix + '.' + ext)
+cmd = [exe, '--quiet', '-f', deck, '-o', prefix, '--format', 'text,netcdf,hdf5', '--flush-every', '64']
+p = subprocess.run(cmd, capture_output=True, text=True)
+if p.returncode != 0:
+    sys.exit(f'{" ".join(cmd)}\nexit {p.returncode}\n{p.stdout}{p.stderr}')
+
+mov = {}
+with open(prefix + '.mov') as f:
+    for line in f:
+        w = line.split()
+        if w:
+            mov.setdefault(int(w[0]), []).append([float(v) for v in w[1:]])
+close('GROUND (static) .mov columns', len(mov[1][0]), 18, 0)
+for lab in (2, 3, 4, 5, 6):
+    close(f'node {lab} .mov columns', len(mov[lab][0]), 24, 0)
+mov = {k: np.array(v) for k, v in mov.items()}
+nsteps = len(mov[2])
+h = 1e-3
+
+
+def cols(m):
+    """X, R (row-major -> matrices), XP, Omega, XPP, OmegaP."""
+    return m[:, 0:3], m[:, 3:12].reshape(-1, 3, 3), m[:, 12:15], m[:, 15:18], m[:, 18:21], m[:, 21:24]
+
+
+# --- pendulum
+X, R, V, W, A, WP = cols(mov[2])
+th = np.arctan2(X[:, 0], -X[:, 1])
+et = np.stack([np.cos(th), np.sin(th), 0 * th], axis=1)
+er = np.stack([np.sin(th), -np.cos(th), 0 * th], axis=1)
+at_ref = -G * np.sin(th) * M1 * L ** 2 / (M1 * L ** 2 + J1)
+close('PEND max |tangential XPP - (-g sin(theta) M L^2/(M L^2 + J))| [m/s^2]',
+      np.abs(np.sum(A * et, axis=1) - at_ref).max(), 0, 5e-6)
+close('PEND max |centripetal XPP - v^2/L| [m/s^2]',
+      np.abs(-np.sum(A * er, axis=1) - np.sum(V * V, axis=1) / L).max(), 0, 2e-4)
+close('PEND max |OmegaP_z - tangential/L| [rad/s^2]', np.abs(WP[:, 2] - at_ref / L).max(), 0, 2e-4)
+close('PEND max |OmegaP_x|, |OmegaP_y|', np.abs(WP[:, :2]).max(), 0, 1e-9)
+close('PEND swings (theta covers 1 rad or more)', float(np.ptp(th) >= 1.0), 1.0, 0)
+
+# --- free body: Euler's equations about the centre of mass, at the computed R and w
+X, R, V, W, A, WP = cols(mov[3])
+err_a = err_w = 0.0
+for k in range(nsteps):
+    d = R[k] @ XC
+    Jc = R[k] @ JC @ R[k].T
+    w = W[k]
+    wp = np.linalg.solve(Jc, C - np.cross(d, F) - np.cross(w, Jc @ w))
+    a = F / M2 + g - np.cross(wp, d) - np.cross(w, np.cross(w, d))
+    err_w = max(err_w, np.abs(WP[k] - wp).max())
+    err_a = max(err_a, np.abs(A[k] - a).max())
+close('FREE max |OmegaP - Euler (about the centre of mass)| [rad/s^2]', err_w, 0, 1e-8)
+close('FREE max |XPP - (F/m + g - w\' x d - w x w x d)| [m/s^2]', err_a, 0, 1e-8)
+close('FREE spins (max |Omega| > 3 rad/s)', float(np.abs(W).max() > 3), 1.0, 0)
+
+# --- dummy node at the centre of mass
+_, _, _, _, A4, WP4 = cols(mov[4])
+close('CM max |XPP - (F/m + g)| [m/s^2]', np.abs(A4 - (F / M2 + g)).max(), 0, 1e-8)
+close('CM max |OmegaP - FREE OmegaP| [rad/s^2]', np.abs(WP4 - WP).max(), 0, 1e-12)
+
+# --- relative-frame dummy: central differences of its own XP and Omega
+_, _, V5, W5, A5, WP5 = cols(mov[5])
+close('REL max |XPP - central difference of XP| [m/s^2]',
+      np.abs(A5[1:-1] - (V5[2:] - V5[:-2]) / (2 * h)).max(), 0, 1e-3)
+close('REL max |OmegaP - central difference of Omega| [rad/s^2]',
+      np.abs(WP5[1:-1] - (W5[2:] - W5[:-2]) / (2 * h)).max(), 0, 1e-3)
+
+# --- point mass on a displacement-only node
+_, _, _, _, A6, WP6 = cols(mov[6])
+close('POINT max |XPP - (FP/m + g)| [m/s^2]', np.abs(A6 - (FP / M3 + g)).max(), 0, 1e-9)
+close('POINT OmegaP (none: zeros)', np.abs(WP6).max(), 0, 0)
+
+# --- NetCDF and HDF5 hold the same numbers
+h5 = h5py.File(prefix + '.h5', 'r')
+nc = h5py.File(prefix + '.nc', 'r')
+labels = list(h5['node_accelerations/labels'][:])
+close('HDF5 node_accelerations labels', float(labels == [2, 3, 4, 5, 6]), 1.0, 0)
+for lab in (2, 3, 4, 5, 6):
+    k = labels.index(lab)
+    for name, c0 in (('XPP', 18), ('OmegaP', 21)):
+        ref = mov[lab][:, c0:c0 + 3]
+        close(f'node {lab} {name}: HDF5 vs .mov (max abs difference)',
+              np.abs(h5[f'node_accelerations/{name}'][:, k, :] - ref).max(), 0, 0)
+        close(f'node {lab} {name}: NetCDF vs .mov (max abs difference)',
+              np.abs(nc[f'node.struct.{lab}.{name}'][:] - ref).max(), 0, 0)
+close('no NetCDF accelerations for the static node', float('node.struct.1.XPP' in nc), 0.0, 0)
+for name, units in (('XPP', 'm/s^2'), ('OmegaP', 'radian/s^2')):
+    v = nc[f'node.struct.3.{name}']
+    u = v.attrs['units']
+    u = u.decode() if isinstance(u, bytes) else str(u)
+    close(f'NetCDF {name} units "{u}"', float(u == units), 1.0, 0)
+    close(f'NetCDF {name} has description and type',
+          float('description' in v.attrs and 'type' in v.attrs), 1.0, 0)
+    hu = h5[f'node_accelerations/{name}'].attrs['units']
+    hu = hu.decode() if isinstance(hu, bytes) else str(hu)
+    close(f'HDF5 {name} units "{hu}"', float(hu == units), 1.0, 0)
+
+# --- `output: structural, accelerations, 3;` instead of the default
+text = open(deck).read()
+text = text.replace('    default output: accelerations;', '')
+text = text.replace('end: nodes;', '    output: structural, accelerations, 3;\nend: nodes;')
+alt = os.path.join(work, 'accel_output_card.mbd')
+open(alt, 'w').write(text)
+r = Run(exe, alt, work, 'accel_output_card', {'DT': 1e-2})
+ncols = {}
+with open(r.prefix + '.mov') as f:
+    for line in f:
+        w = line.split()
+        ncols[int(w[0])] = len(w) - 1
+close('output card: columns of nodes 1..6 (accelerations on 2 and 3 only)',
+      float([ncols[i] for i in range(1, 7)] == [18, 24, 24, 18, 18, 18]), 1.0, 0)
+
+# --- a node drive reading XPP of the static node is refused
+text = open(deck).read().replace(
+    'gravity: uniform, 0., -1., 0., const, G;',
+    'gravity: uniform, 0., -1., 0., node, GROUND, structural, string, "XPP[1]", linear, 0., 1.;')
+bad = os.path.join(work, 'accel_bad.mbd')
+open(bad, 'w').write(text)
+p = subprocess.run([exe, '--quiet', '-f', bad, '-o', os.path.join(work, 'accel_bad')], capture_output=True,
+                   text=True)
+close('XPP of a static node in a drive: exit status', p.returncode, 2, 0)
+close('... the message says why', float(bool(re.search(r'static structural node 1', p.stderr))), 1.0, 0)
+finish()
