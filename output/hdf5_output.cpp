@@ -39,8 +39,14 @@ private:
         return id;
     }
     void attr_text(hid_t obj, const char* name, const std::string& value);
-    void attr_double(hid_t obj, const char* name, double value);
-    void attr_long(hid_t obj, const char* name, long value);
+    // A scalar attribute: `value` of memory type `mem`, stored as `file_type`.
+    void attr_scalar(hid_t obj, const char* name, hid_t file_type, hid_t mem, const void* value);
+    void attr_double(hid_t obj, const char* name, double value) {
+        attr_scalar(obj, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &value);
+    }
+    void attr_long(hid_t obj, const char* name, long value) {
+        attr_scalar(obj, name, H5T_STD_I64LE, H5T_NATIVE_LONG, &value);
+    }
     // A dataset (time, dims...) of `type`, extendible along time, chunked and compressed.
     hid_t series(hid_t parent, const char* name, hid_t type, int rank, const hsize_t* dims, int block_rows);
     void strings(hid_t parent, const char* name, const std::vector<std::string>& v);
@@ -67,18 +73,10 @@ void Hdf5Output::attr_text(hid_t obj, const char* name, const std::string& value
     H5Tclose(type);
 }
 
-void Hdf5Output::attr_double(hid_t obj, const char* name, double value) {
+void Hdf5Output::attr_scalar(hid_t obj, const char* name, hid_t file_type, hid_t mem, const void* value) {
     hid_t space = H5Screate(H5S_SCALAR);
-    hid_t a = check(H5Acreate2(obj, name, H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT), name);
-    H5Awrite(a, H5T_NATIVE_DOUBLE, &value);
-    H5Aclose(a);
-    H5Sclose(space);
-}
-
-void Hdf5Output::attr_long(hid_t obj, const char* name, long value) {
-    hid_t space = H5Screate(H5S_SCALAR);
-    hid_t a = check(H5Acreate2(obj, name, H5T_STD_I64LE, space, H5P_DEFAULT, H5P_DEFAULT), name);
-    H5Awrite(a, H5T_NATIVE_LONG, &value);
+    hid_t a = check(H5Acreate2(obj, name, file_type, space, H5P_DEFAULT, H5P_DEFAULT), name);
+    H5Awrite(a, mem, value);
     H5Aclose(a);
     H5Sclose(space);
 }
