@@ -42,12 +42,14 @@ std::unique_ptr<Setup> make_setup(const Model& model, const std::vector<int>& in
     s->t0 = solver_real(model, "initial time", 0.0);
     s->clock.time = s->t0;
     s->rm = build_reduced_model(model, &s->clock);
+    s->rm.clock = &s->clock;
     s->ws = make_workspace(s->rm);
     const int nq = s->rm.nq();
     s->q = Eigen::Map<const VecX>(s->rm.q0.data(), nq);
     forward_kinematics(s->rm, s->ws, s->q, s->ws.zero, s->ws.zero);
     constraints(s->rm, s->ws);
     s->part = make_partition(s->rm, s->ws.J);
+    driven_positions(s->rm, s->part, s->t0, s->q);
     if (!solve_positions(s->rm, s->ws, s->part, s->q, 1e-12))
         throw ReducedFailure(
             "the loop constraints cannot be satisfied near the deck's initial configuration");
@@ -258,6 +260,7 @@ DynamicsStats run_reduced_dynamics(const Model& model, Setup& s, const std::stri
             qqd[p.u[static_cast<std::size_t>(j)]] = yy[nu + j];
         for (int j = 0; j < nc; ++j) qq[p.c[static_cast<std::size_t>(j)]] = yy[2 * nu + j];
         s.clock.time = t;
+        driven_positions(rm, p, t, qq);  // position-level drives: q_c = f(t), not integrated
         if (!solve_positions(rm, ws, p, qq, tol))
             throw ReducedFailure(
                 "Newton-Raphson on the dependent coordinates did not converge at t = " +
@@ -636,12 +639,14 @@ InverseStats run_inverse_dynamics(const Model& model, Setup& s, const std::strin
             const double tp = t - dt;
             for (int i : p.c) {
                 const Link& l = rm.links[static_cast<std::size_t>(i)];
+                if (!l.velocity_drive) continue;  // position level: driven_positions below
                 q[i] += dt / 6.0 * l.drive_sign *
                         (l.velocity_drive->value(tp) +
                          4.0 * l.velocity_drive->value(tp + 0.5 * dt) + l.velocity_drive->value(t));
             }
             for (int i : p.v) q[i] += dt * qd[i] + 0.5 * dt * dt * qdd[i];
         }
+        driven_positions(rm, p, t, q);
         if (!solve_positions(rm, ws, p, q, 1e-12))
             throw ReducedFailure(
                 "Newton-Raphson on the dependent coordinates did not converge at t = " +

@@ -259,17 +259,45 @@ DirState dir_state(const Workspace& ws, int link, const Vec3& e) {
     const Vec3& w = ws.w[k];
     return {d, w.cross(d), ws.alpha[k].cross(d) + w.cross(w.cross(d))};
 }
+// Row h = e_A . (P_B - P_A) - value, e_A fixed on A (given in A's link frame):
+//   gamma = e''.D + 2 e'.D' + e.D''.
+void line_row(const ReducedModel& m, Workspace& ws, int row, const Cut& c, const PointState& A,
+              const PointState& B, const Vec3& eA, double value) {
+    const DirState e = dir_state(ws, c.link_a, eA);
+    const Vec3 D = B.x - A.x;
+    ws.h[row] = e.d.dot(D) - value;
+    ws.gamma[row] = e.ddd.dot(D) + 2.0 * e.dd.dot(B.v - A.v) + e.d.dot(B.a - A.a);
+    dir_jac(m, ws, row, c.link_a, e.d, D);
+    point_jac(m, ws, row, c.link_b, B.x, e.d, 1.0);
+    point_jac(m, ws, row, c.link_a, A.x, e.d, -1.0);
+}
+// Row h = a_A . b_B (two directions, on A and on B): gamma = a''.b + 2 a'.b' + a.b''.
+void perp_row(const ReducedModel& m, Workspace& ws, int row, const Cut& c, const Vec3& aA,
+              const Vec3& bB) {
+    const DirState a = dir_state(ws, c.link_a, aA);
+    const DirState b = dir_state(ws, c.link_b, bB);
+    ws.h[row] = a.d.dot(b.d);
+    ws.gamma[row] = a.ddd.dot(b.d) + 2.0 * a.dd.dot(b.dd) + a.d.dot(b.ddd);
+    dir_jac(m, ws, row, c.link_a, a.d, b.d);
+    dir_jac(m, ws, row, c.link_b, b.d, a.d);
+}
+// The three rows e2_A.e3_B, e3_A.e1_B, e1_A.e2_B (frames A and B keep their relative orientation).
+void frame_rows(const ReducedModel& m, Workspace& ws, int r0, const Cut& c) {
+    for (int r = 0; r < 3; ++r)
+        perp_row(m, ws, r0 + r, c, c.R_a.col((r + 1) % 3), c.R_b.col((r + 2) % 3));
+}
 }  // namespace
 
 // Cut equations (A: link_a, B: link_b; P points, e directions fixed on them; dots are time
 // derivatives with qdd = 0, so that hddot = J qdd + gamma):
 //   ball:     h = P_B - P_A;                         gamma = a_B - a_A
-//   revolute: ball rows, then h = e3_A . e1_B and e3_A . e2_B;
-//             gamma = e3''.e + 2 e3'.e' + e3.e''
-//   in line:  h = e_k,A . (P_B - P_A), k = 1, 2;     gamma = e''.D + 2 e'.D' + e.D''
+//   revolute: ball rows, then h = e3_A . e1_B and e3_A . e2_B (perp_row)
+//   in line:  h = e_k,A . (P_B - P_A), k = 1, 2 (line_row)
 //   in plane: the same with e3,A
 //   cardano:  ball rows, then h = e3_A . e2_B
-//   prismatic: h = e2_A . e3_B, e3_A . e1_B, e1_A . e2_B (same gamma as the revolute's)
+//   prismatic: h = e2_A . e3_B, e3_A . e1_B, e1_A . e2_B (frame_rows)
+//   total:    line_row with e_k of Rp_A and the imposed value for the active position
+//             components, then frame_rows (orientation locked) or the revolute's two rows
 //   rod:      h = |D| - L, D = P_B - P_A;            gamma = (D'.D' + D.D'')/l - (D.D')^2/l^3
 // J rows from point_jac / dir_jac with the same gradients.
 void constraints(const ReducedModel& m, Workspace& ws) {
@@ -280,16 +308,17 @@ void constraints(const ReducedModel& m, Workspace& ws) {
         const int r0 = c.first_row;
         const Vec3 D = B.x - A.x, Dd = B.v - A.v, Ddd = B.a - A.a;
         switch (c.kind) {
-            case CutKind::prismatic: {
-                // Pairs (a, b) of frame axes whose dot products vanish: (2, 3), (3, 1), (1, 2).
-                for (int r = 0; r < 3; ++r) {
-                    const DirState ea = dir_state(ws, c.link_a, c.R_a.col((r + 1) % 3));
-                    const DirState eb = dir_state(ws, c.link_b, c.R_b.col((r + 2) % 3));
-                    ws.h[r0 + r] = ea.d.dot(eb.d);
-                    ws.gamma[r0 + r] = ea.ddd.dot(eb.d) + 2.0 * ea.dd.dot(eb.dd) + ea.d.dot(eb.ddd);
-                    dir_jac(m, ws, r0 + r, c.link_a, ea.d, eb.d);
-                    dir_jac(m, ws, r0 + r, c.link_b, eb.d, ea.d);
-                }
+            case CutKind::prismatic:
+                frame_rows(m, ws, r0, c);
+                break;
+            case CutKind::total: {
+                int r = r0;
+                for (int k = 0; k < 3; ++k)
+                    if (c.pos_mask & (1 << k))
+                        line_row(m, ws, r++, c, A, B, c.Rp_a.col(k), c.pos_value[k]);
+                if (c.rot_rows == 3) frame_rows(m, ws, r, c);
+                if (c.rot_rows == 2)
+                    for (int k = 0; k < 2; ++k) perp_row(m, ws, r + k, c, c.R_a.col(2), c.R_b.col(k));
                 break;
             }
             case CutKind::ball:
@@ -302,31 +331,17 @@ void constraints(const ReducedModel& m, Workspace& ws) {
                     point_jac(m, ws, r0 + r, c.link_b, B.x, g, 1.0);
                     point_jac(m, ws, r0 + r, c.link_a, A.x, g, -1.0);
                 }
-                if (c.kind == CutKind::ball) break;
-                const DirState e3 = dir_state(ws, c.link_a, c.R_a.col(2));
                 // revolute: e3_A . e1_B and e3_A . e2_B; cardano: e3_A . e2_B only.
                 const int first = c.kind == CutKind::cardano ? 1 : 0;
-                for (int r = 0; r < c.rows - 3; ++r) {
-                    const DirState eb = dir_state(ws, c.link_b, c.R_b.col(first + r));
-                    ws.h[r0 + 3 + r] = e3.d.dot(eb.d);
-                    ws.gamma[r0 + 3 + r] =
-                        e3.ddd.dot(eb.d) + 2.0 * e3.dd.dot(eb.dd) + e3.d.dot(eb.ddd);
-                    dir_jac(m, ws, r0 + 3 + r, c.link_a, e3.d, eb.d);
-                    dir_jac(m, ws, r0 + 3 + r, c.link_b, eb.d, e3.d);
-                }
+                for (int r = 0; r < c.rows - 3; ++r)
+                    perp_row(m, ws, r0 + 3 + r, c, c.R_a.col(2), c.R_b.col(first + r));
                 break;
             }
             case CutKind::in_line:
             case CutKind::in_plane: {
                 const int first = c.kind == CutKind::in_line ? 0 : 2;
-                for (int r = 0; r < c.rows; ++r) {
-                    const DirState e = dir_state(ws, c.link_a, c.R_a.col(first + r));
-                    ws.h[r0 + r] = e.d.dot(D);
-                    ws.gamma[r0 + r] = e.ddd.dot(D) + 2.0 * e.dd.dot(Dd) + e.d.dot(Ddd);
-                    dir_jac(m, ws, r0 + r, c.link_a, e.d, D);
-                    point_jac(m, ws, r0 + r, c.link_b, B.x, e.d, 1.0);
-                    point_jac(m, ws, r0 + r, c.link_a, A.x, e.d, -1.0);
-                }
+                for (int r = 0; r < c.rows; ++r)
+                    line_row(m, ws, r0 + r, c, A, B, c.R_a.col(first + r), 0.0);
                 break;
             }
             case CutKind::rod: {

@@ -154,11 +154,32 @@ bool solve_positions(const ReducedModel& m, Workspace& ws, const Partition& p, V
     return false;
 }
 
+// Velocity level: qd = s f(t), qdd = s f'(t). Position level: qd = s f'(t) and
+// qdd = s (f'(t + h) - f'(t - h)) / 2h, h = 1e-4 (1 + |t|) (error h^2 f^(4) / 6: the drives give
+// no second derivative).
 void driven_rates(const ReducedModel& m, const Partition& p, double t, VecX& qd, VecX& qdd) {
     for (int i : p.c) {
         const Link& l = m.links[static_cast<std::size_t>(i)];
-        qd[i] = l.drive_sign * l.velocity_drive->value(t);
-        qdd[i] = l.drive_sign * l.velocity_drive->deriv(t);
+        if (l.position_drive) {
+            const double h = 1e-4 * (1.0 + std::abs(t));
+            qd[i] = l.drive_sign * l.position_drive->deriv(t);
+            auto deriv_at = [&](double tt) {
+                if (m.clock) m.clock->time = tt;
+                return l.position_drive->deriv(tt);
+            };
+            qdd[i] = l.drive_sign * (deriv_at(t + h) - deriv_at(t - h)) / (2 * h);
+            if (m.clock) m.clock->time = t;
+        } else {
+            qd[i] = l.drive_sign * l.velocity_drive->value(t);
+            qdd[i] = l.drive_sign * l.velocity_drive->deriv(t);
+        }
+    }
+}
+
+void driven_positions(const ReducedModel& m, const Partition& p, double t, VecX& q) {
+    for (int i : p.c) {
+        const Link& l = m.links[static_cast<std::size_t>(i)];
+        if (l.position_drive) q[i] = l.drive_sign * l.position_drive->value(t);
     }
 }
 
@@ -257,7 +278,9 @@ VecX fit_velocities(const ReducedModel& m, Workspace& ws, const VecX& q, const M
     VecX qd = VecX::Zero(nq), qdd = VecX::Zero(nq);
     for (int i = 0; i < nq; ++i) {
         const Link& l = m.links[static_cast<std::size_t>(i)];
-        if (l.driven) qd[i] = l.drive_sign * l.velocity_drive->value(t);
+        if (l.driven)
+            qd[i] = l.drive_sign * (l.position_drive ? l.position_drive->deriv(t)
+                                                     : l.velocity_drive->value(t));
     }
     forward_kinematics(m, ws, q, ws.zero, ws.zero);
     const int nn = static_cast<int>(m.nodes.size());
@@ -341,6 +364,7 @@ bool project_state(const ReducedModel& m, Workspace& ws, const Partition& p, Vec
     };
     Eigen::CompleteOrthogonalDecomposition<MatX> cod;
     cod.setThreshold(1e-10);
+    driven_positions(m, p, t, q);
     bool ok = nh == 0;
     for (int it = 0; nh > 0 && it <= max_iter; ++it) {
         forward_kinematics(m, ws, q, ws.zero, ws.zero);

@@ -57,8 +57,10 @@ void set_dependent_velocities(const ReducedModel& m, Workspace& ws, const Partit
 void reduced_accelerations(const ReducedModel& m, Workspace& ws, const Partition& p, const VecX& q,
                            VecX& qd, double t, VecX& qdd, ReducedState& rs);
 
-// Driven variables at time t: qd_c and qdd_c from the velocity drives.
+// Driven variables at time t: qd_c and qdd_c from their drives.
 void driven_rates(const ReducedModel& m, const Partition& p, double t, VecX& qd, VecX& qdd);
+// Position-level driven variables at time t: q_c = s f(t) (velocity-level ones untouched).
+void driven_positions(const ReducedModel& m, const Partition& p, double t, VecX& q);
 
 // qd that best matches the nodes' initial velocities (least squares), driven rates imposed.
 VecX fit_velocities(const ReducedModel& m, Workspace& ws, const VecX& q, const Model& model,

@@ -23,6 +23,8 @@ struct End {
 
 enum class JointRole { tree_revolute, tree_spherical, cut_only, link_force, clamp, ignored };
 
+struct TotalSpec;
+
 // A joint of the deck with its two ends and what it can become.
 struct Edge {
     const EntityDesc* desc = nullptr;
@@ -32,6 +34,7 @@ struct Edge {
     bool tree_capable = false;
     bool driven = false;
     bool in_tree = false;
+    std::shared_ptr<TotalSpec> total;  // total joint / total pin joint
 };
 
 struct NodeInit {
@@ -48,6 +51,86 @@ struct NodeInit {
 }
 
 double angle_about_z(const Mat3& R) { return std::atan2(R(1, 0), R(0, 0)); }
+// Angle of a rotation about axis k (R = exp(a e_k)).
+double angle_about(const Mat3& R, int k) {
+    const int i = (k + 1) % 3, j = (k + 2) % 3;
+    return std::atan2(R(j, i), R(i, i));
+}
+
+Mat3 rotvec(const Vec3& v) {
+    const double a = v.norm();
+    return a > 0 ? Mat3(Eigen::AngleAxisd(a, v / a).toRotationMatrix()) : Mat3::Identity();
+}
+
+// Component k of a template drive as a scalar drive.
+class ComponentDrive final : public Drive {
+  public:
+    ComponentDrive(TplDrive<3> d, int k) : d_(std::move(d)), k_(k) {}
+    double value(double t) const override { return d_.value(t)[k_]; }
+    double deriv(double t) const override { return d_.deriv(t)[k_]; }
+
+  private:
+    TplDrive<3> d_;
+    int k_;
+};
+
+// Whether component k of a template drive is constant in time (null, const, or a zero entity).
+bool constant_component(const TplDriveSpec& s, int k) {
+    if (s.type == "null") return true;
+    if (s.type == "single")
+        return !s.drive || s.drive->type == "const" || s.drive->type == "null" ||
+               s.entity[static_cast<std::size_t>(k)] == 0.0;
+    if (s.type == "component") {
+        const auto& c = s.components[static_cast<std::size_t>(k)];
+        return !c || c->type == "const" || c->type == "null";
+    }
+    for (const auto& ch : s.children)
+        if (!constant_component(*ch, k)) return false;
+    return true;
+}
+
+// A total joint (or total pin joint) read for the tree: end 1 (node 1, or the ground for the pin)
+// carries the position frame (f1, R1p) and the rotation frame R1r, end 2 (f2, R2r). Each
+// component is free (inactive), fixed (imposed, constant value), driven at position level
+// (imposed, a drive of time) or at velocity level.
+enum class Comp { free, fixed, position, velocity };
+struct TotalSpec {
+    Vec3 f1 = Vec3::Zero(), f2 = Vec3::Zero();
+    Mat3 R1p = Mat3::Identity(), R1r = Mat3::Identity(), R2r = Mat3::Identity();
+    Comp pc[3] = {Comp::free, Comp::free, Comp::free}, rc[3] = {Comp::free, Comp::free, Comp::free};
+    Vec3 pval = Vec3::Zero(), rval = Vec3::Zero();  // fixed values (and values at t0)
+    DrivePtr pdrv[3], rdrv[3];
+    // Orientation: 3 free rotations, one rotation about axis rot_axis (free or driven) after the
+    // constant R0 = exp(rval), or locked at R0.
+    enum class Rot { free3, one, locked } rot = Rot::locked;
+    int rot_axis = 2;
+    int equations() const {
+        int n = 0;
+        for (int k = 0; k < 3; ++k) n += (pc[k] != Comp::free) + (rc[k] != Comp::free);
+        return n;
+    }
+    bool driven() const {
+        for (int k = 0; k < 3; ++k)
+            if (pc[k] == Comp::position || pc[k] == Comp::velocity || rc[k] == Comp::position ||
+                rc[k] == Comp::velocity)
+                return true;
+        return false;
+    }
+};
+
+// One elementary motion of a joint sequence, after the constant transform (r, R) of the current
+// frame: a rotation about / a translation along axis `axis` by the coordinate; a `fixed` step has
+// no coordinate, its motion by q0 is folded into the next constant transform.
+struct Step {
+    Vec3 r = Vec3::Zero();
+    Mat3 R = Mat3::Identity();
+    Axis kind = Axis::revolute;
+    int axis = 2;
+    bool fixed = false;
+    double q0 = 0.0;
+    DrivePtr velocity_drive, position_drive;
+    double sign = 1.0;
+};
 
 }  // namespace
 
@@ -90,6 +173,82 @@ ReducedModel build_reduced_model(const Model& model, const SimClock* clock) {
         e.o = d.props.get_or<Vec3>(off, Vec3::Zero());
         if (ori) e.R = d.props.get_or<Mat3>(ori, Mat3::Identity());
         return e;
+    };
+
+    // Total joint / total pin joint: frames, the status of each component, its drive.
+    const double t_init = clock ? clock->time : 0.0;
+    auto read_total = [&](const EntityDesc& d) {
+        auto ts = std::make_shared<TotalSpec>();
+        const bool pin = d.type == "total pin joint";
+        const Props& pr = d.props;
+        if (pin) {
+            ts->f1 = pr.get_or<Vec3>("position", Vec3::Zero());
+            ts->R1p = pr.get_or<Mat3>("ground position orientation", Mat3::Identity());
+            ts->R1r = pr.get_or<Mat3>("ground rotation orientation", Mat3::Identity());
+            ts->f2 = pr.get_or<Vec3>("offset", Vec3::Zero());
+            ts->R2r = pr.get_or<Mat3>("rotation orientation", Mat3::Identity());
+        } else {
+            ts->f1 = pr.get_or<Vec3>("offset1", Vec3::Zero());
+            ts->R1p = pr.get_or<Mat3>("position orientation1", Mat3::Identity());
+            ts->R1r = pr.get_or<Mat3>("rotation orientation1", Mat3::Identity());
+            ts->f2 = pr.get_or<Vec3>("offset2", Vec3::Zero());
+            ts->R2r = pr.get_or<Mat3>("rotation orientation2", Mat3::Identity());
+        }
+        auto statuses = [&](const char* key, const char* drive_key, Comp* out, Vec3& val,
+                            DrivePtr* drv) {
+            const std::string st = pr.get_or<std::string>(key, "inactive, inactive, inactive");
+            const auto* spec = pr.find(drive_key) ? &pr.get<std::shared_ptr<const TplDriveSpec>>(
+                                                        drive_key)
+                                                  : nullptr;
+            std::size_t from = 0;
+            for (int k = 0; k < 3; ++k) {
+                const std::size_t to = st.find(',', from);
+                const std::string w =
+                    st.substr(from, to == std::string::npos ? std::string::npos : to - from);
+                from = to == std::string::npos ? st.size() : to + 2;
+                if (w == "inactive") {
+                    out[k] = Comp::free;
+                    continue;
+                }
+                if (!spec) unsupported(d, "an imposed component without its drive");
+                if (w == "velocity" || w == "angular velocity") {
+                    out[k] = Comp::velocity;
+                } else {
+                    out[k] = constant_component(**spec, k) ? Comp::fixed : Comp::position;
+                    val[k] = TplDrive<3>::make(**spec, env).value(t_init)[k];
+                }
+                if (out[k] != Comp::fixed)
+                    drv[k] = std::make_shared<ComponentDrive>(TplDrive<3>::make(**spec, env), k);
+            }
+        };
+        statuses("status position", "position drive", ts->pc, ts->pval, ts->pdrv);
+        statuses("status orientation", "orientation drive", ts->rc, ts->rval, ts->rdrv);
+        int nfree = 0, nmove = 0, axis = -1;
+        for (int k = 0; k < 3; ++k) {
+            nfree += ts->rc[k] == Comp::free;
+            if (ts->rc[k] != Comp::fixed) ++nmove, axis = k;
+        }
+        if (nfree == 3) {
+            ts->rot = TotalSpec::Rot::free3;
+        } else if (nmove == 1) {
+            ts->rot = TotalSpec::Rot::one;
+            ts->rot_axis = axis;
+            if (ts->rc[axis] != Comp::free) {
+                if (!ts->rval.isZero(0.0) && ts->rc[axis] == Comp::velocity)
+                    unsupported(d, "an angular velocity component with non-zero imposed rotations");
+                if (ts->rc[axis] == Comp::position) ts->rval[axis] = 0.0;
+                for (int k = 0; k < 3; ++k)
+                    if (k != axis && ts->rval[k] != 0.0)
+                        unsupported(d, "a driven rotation with other non-zero imposed rotations");
+            }
+        } else if (nmove == 0) {
+            ts->rot = TotalSpec::Rot::locked;
+        } else {
+            unsupported(d,
+                        "the relative rotation must be free (3 inactive components), locked, or "
+                        "about one axis (one inactive or driven component, the others imposed)");
+        }
+        return ts;
     };
 
     // Joints -> edges; clamps put nodes on the ground.
@@ -150,10 +309,28 @@ ReducedModel build_reduced_model(const Model& model, const SimClock* clock) {
             e.b.o = d.props.get<Vec3>("position");
             e.cut_cost = 3;
             e.tree_capable = true;
+        } else if (t == "total joint" || t == "total pin joint") {
+            e.total = read_total(d);
+            const TotalSpec& ts = *e.total;
+            if (t == "total joint") {
+                e.a = node_end(d, "node1", "offset1", "rotation orientation1");
+                e.b = node_end(d, "node2", "offset2", "rotation orientation2");
+            } else {
+                e.a.o = ts.f1;
+                e.a.R = ts.R1r;
+                e.b = node_end(d, "node", "offset", "rotation orientation");
+            }
+            e.tree_capable = true;
+            e.cut_cost = ts.equations();
+            if (ts.driven()) {
+                e.driven = true;
+                e.cut_cost = 1000;
+            }
         } else if (t == "in line") {
             e.a = node_end(d, "node1", "offset1", "orientation1");
             e.b = node_end(d, "node2", "offset2", nullptr);
             e.cut_cost = 2;
+            e.tree_capable = true;
         } else if (t == "in plane") {
             e.a = node_end(d, "node1", "offset1", nullptr);
             Vec3 n = d.props.get<Vec3>("normal").normalized();
@@ -165,6 +342,7 @@ ReducedModel build_reduced_model(const Model& model, const SimClock* clock) {
             e.a.R.col(2) = n;
             e.b = node_end(d, "node2", "offset2", nullptr);
             e.cut_cost = 1;
+            e.tree_capable = true;
         } else if (t == "distance") {
             if (!d.props.has("length"))
                 unsupported(d, "only a constant length (not a driven distance) is a rod cut");
@@ -177,8 +355,8 @@ ReducedModel build_reduced_model(const Model& model, const SimClock* clock) {
         } else {
             unsupported(d,
                         "supported joints: clamp, revolute hinge/pin, axial rotation, spherical "
-                        "hinge/pin, cardano hinge, prismatic (tree or cut), in line, in plane, "
-                        "distance (cuts); rod and deformable hinge (forces)");
+                        "hinge/pin, cardano hinge, prismatic, in line, in plane, total (pin) "
+                        "joint (tree or cut), distance (cuts); rod and deformable hinge (forces)");
         }
         edges.push_back(e);
     }
@@ -226,121 +404,209 @@ ReducedModel build_reduced_model(const Model& model, const SimClock* clock) {
         rm.links.push_back(std::move(l));
         return static_cast<int>(rm.links.size()) - 1;
     };
-    // Attach the node of the child end to the last link of a new joint sequence from `parent`
-    // (already placed) to `child`.
-    auto grow = [&](Edge& e, const End& parent, const End& child, double sign) {
+    // Emits the links of a joint sequence from the `parent` end (already placed) to the `child`
+    // end: constant transforms accumulate (in the parent link's frame first) until a step with a
+    // coordinate makes a link; what is left after the last one, with the child end's frame, is
+    // that link's post transform (or, with no coordinate at all, the child node's place on the
+    // parent link).
+    auto emit = [&](const Edge& e, const End& parent, const End& child,
+                    const std::vector<Step>& steps) {
         int pl = -1;
-        Vec3 rP = Vec3::Zero();
-        Mat3 RP = Mat3::Identity();
+        Vec3 r = parent.o;
+        Mat3 R = parent.R;
         if (parent.node >= 0) {
             const NodeAttach& pa = rm.nodes[static_cast<std::size_t>(parent.node)];
             pl = pa.link;
-            rP = pa.r;
-            RP = pa.R;
+            r = pa.r + pa.R * parent.o;
+            R = pa.R * parent.R;
         }
-        Link l;
-        l.parent = pl;
-        l.r_pre = rP + RP * parent.o;
-        l.R_pre = RP * parent.R;
-        l.R_post = child.R.transpose();
-        l.r_post = -child.R.transpose() * child.o;
-        l.joint_label = e.desc->label;
-        l.joint_type = e.desc->type;
+        NodeAttach& ca = rm.nodes[static_cast<std::size_t>(child.node)];
+        int last = -1;
+        for (const Step& st : steps) {
+            r += R * st.r;
+            R = R * st.R;
+            const Vec3 ax = Vec3::Unit(st.axis);
+            if (st.fixed) {
+                if (st.kind == Axis::revolute)
+                    R = R * Eigen::AngleAxisd(st.q0, ax).toRotationMatrix();
+                else
+                    r += R * ax * st.q0;
+                continue;
+            }
+            Link l;
+            l.parent = pl;
+            l.kind = st.kind;
+            l.axis = ax;
+            l.r_pre = r;
+            l.R_pre = R;
+            l.joint_label = e.desc->label;
+            l.joint_type = e.desc->type;
+            l.name = std::string(st.kind == Axis::revolute ? "R" : "T") + "xyz"[st.axis];
+            if (st.velocity_drive || st.position_drive) {
+                l.driven = true;
+                l.velocity_drive = st.velocity_drive;
+                l.position_drive = st.position_drive;
+                l.drive_sign = st.sign;
+            }
+            pl = last = add_link(l);
+            rm.q0.push_back(st.q0);
+            r.setZero();
+            R.setIdentity();
+        }
+        const Mat3 Rc = R * child.R.transpose();
+        const Vec3 rc = r - Rc * child.o;
+        if (last >= 0) {
+            Link& l = rm.links[static_cast<std::size_t>(last)];
+            l.R_post = Rc;
+            l.r_post = rc;
+            l.node_label = ca.label;
+            ca.r.setZero();
+            ca.R.setIdentity();
+        } else {
+            ca.r = rc;
+            ca.R = Rc;
+        }
+        ca.link = pl;
+    };
+    auto rot = [](int axis, double q0, const Mat3& R = Mat3::Identity()) {
+        Step st;
+        st.axis = axis;
+        st.q0 = q0;
+        st.R = R;
+        return st;
+    };
+    auto trans = [](int axis, double q0) {
+        Step st;
+        st.kind = Axis::prismatic;
+        st.axis = axis;
+        st.q0 = q0;
+        return st;
+    };
+    // Three free rotations about x, y, z of the current frame, the initial relative rotation Rrel
+    // put into the first one's fixed part so that the angles start at 0 (far from gimbal lock).
+    auto ball = [&](std::vector<Step>& steps, const Mat3& pre) {
+        steps.push_back(rot(0, 0.0, pre));
+        steps.push_back(rot(1, 0.0));
+        steps.push_back(rot(2, 0.0));
+    };
+    // The tree grows from `parent` to `child`; sign = -1 when that is from the joint's node 2 to
+    // its node 1 (coordinates then measure the motion the other way).
+    auto grow = [&](Edge& e, const End& parent, const End& child, double sign) {
         Vec3 pp, pc;
         Mat3 Rp, Rc;
         end_pose(parent, pp, Rp);
         end_pose(child, pc, Rc);
         const Mat3 Rrel = Rp.transpose() * Rc;
-        NodeAttach& ca = rm.nodes[static_cast<std::size_t>(child.node)];
+        const Vec3 d0 = Rp.transpose() * (pc - pp);
         const std::string& t = e.desc->type;
+        std::vector<Step> steps;
         if (t == "cardano hinge") {
             // R_rel = Rz(a) Ry(b): about axis 3 of frame 1, then about the turned axis 2 (axis 3
             // of frame 1 stays normal to axis 2 of frame 2; the two axes are always orthogonal).
-            Link l1 = l;
-            l1.axis = Vec3::UnitZ();
-            l1.R_post.setIdentity();
-            l1.r_post.setZero();
-            l1.name = "Rz";
-            int i1 = add_link(l1);
-            rm.q0.push_back(std::atan2(-Rrel(0, 1), Rrel(1, 1)));
-            l.parent = i1;
-            l.r_pre.setZero();
-            l.R_pre.setIdentity();
-            l.axis = Vec3::UnitY();
-            l.name = "Ry";
-            l.node_label = ca.label;
-            ca.link = add_link(l);
-            rm.q0.push_back(std::atan2(-Rrel(2, 0), Rrel(2, 2)));
+            steps.push_back(rot(2, std::atan2(-Rrel(0, 1), Rrel(1, 1))));
+            steps.push_back(rot(1, std::atan2(-Rrel(2, 0), Rrel(2, 2))));
         } else if (t == "prismatic") {
             // Three translations along the axes of frame 1; the relative orientation is fixed.
-            const Vec3 d0 = Rp.transpose() * (pc - pp);
-            const char* names[3] = {"Tx", "Ty", "Tz"};
-            int parent = l.parent;
-            for (int j = 0; j < 3; ++j) {
-                Link lj = l;
-                lj.parent = parent;
-                lj.kind = Axis::prismatic;
-                lj.axis = Vec3::Unit(j);
-                if (j > 0) {
-                    lj.r_pre.setZero();
-                    lj.R_pre.setIdentity();
-                }
-                if (j < 2) {
-                    lj.R_post.setIdentity();
-                    lj.r_post.setZero();
-                } else {
-                    lj.node_label = ca.label;
-                }
-                lj.name = names[j];
-                parent = add_link(lj);
-                rm.q0.push_back(d0[j]);
-            }
-            ca.link = parent;
+            for (int j = 0; j < 3; ++j) steps.push_back(trans(j, d0[j]));
         } else if (t == "spherical hinge" || t == "spherical pin") {
-            // Three revolutes about x, y, z of the joint frame, the initial relative rotation put
-            // into the first link's fixed part so that the angles start at 0 (far from gimbal
-            // lock).
-            Link l1 = l, l2 = l;
-            l1.R_pre = l.R_pre * Rrel;
-            l1.axis = Vec3::UnitX();
-            l1.R_post.setIdentity();
-            l1.r_post.setZero();
-            l1.name = "Rx";
-            int i1 = add_link(l1);
-            rm.q0.push_back(0.0);
-            l2.parent = i1;
-            l2.r_pre.setZero();
-            l2.R_pre.setIdentity();
-            l2.axis = Vec3::UnitY();
-            l2.R_post.setIdentity();
-            l2.r_post.setZero();
-            l2.name = "Ry";
-            int i2 = add_link(l2);
-            rm.q0.push_back(0.0);
-            l.parent = i2;
-            l.r_pre.setZero();
-            l.R_pre.setIdentity();
-            l.axis = Vec3::UnitZ();
-            l.name = "Rz";
-            l.node_label = ca.label;
-            ca.link = add_link(l);
-            rm.q0.push_back(0.0);
+            ball(steps, Rrel);
+        } else if (t == "in line" || t == "in plane") {
+            // The point of node 2 moves along axis 3 of the line frame (in line) or along axes 1
+            // and 2 of the plane frame (in plane), node 2 turns freely. From node 2 the
+            // rotations come first; they bring the frame to the line/plane frame of node 1.
+            const int first = t == "in line" ? 2 : 0;
+            const int nt = t == "in line" ? 1 : 2;
+            if (sign > 0) {
+                for (int j = first; j < first + nt; ++j) steps.push_back(trans(j, d0[j]));
+                ball(steps, Rrel);
+            } else {
+                ball(steps, Rrel);
+                // d0 from node 1's frame: p2 - p1 = sum d_j e_j, so from node 2 the moves are -d_j.
+                const Vec3 d1 = Rc.transpose() * (pp - pc);
+                for (int j = first; j < first + nt; ++j) steps.push_back(trans(j, -d1[j]));
+            }
+        } else if (e.total) {
+            const TotalSpec& ts = *e.total;
+            // Frames at the start: Ra = R1 R1r, Rb = R2 R2r (Rp is the parent end's frame,
+            // end 1's rotation frame or end 2's). Position frame of end 1: Rpos = R1 R1p.
+            const Mat3 Ra = sign > 0 ? Rp : Rc, Rb = sign > 0 ? Rc : Rp;
+            const Vec3 pa = sign > 0 ? pp : pc, pb = sign > 0 ? pc : pp;
+            const Mat3 Rpos = Ra * ts.R1r.transpose() * ts.R1p;
+            const Vec3 dp = Rpos.transpose() * (pb - pa);
+            const Mat3 R0 = rotvec(ts.rval);
+            auto comp_step = [&](Step st, Comp c, const DrivePtr& drv, double value, double s) {
+                st.sign = s;
+                if (c == Comp::fixed) {
+                    st.fixed = true;
+                    st.q0 = s * value;
+                } else if (c == Comp::position) {
+                    st.position_drive = drv;
+                    st.q0 = s * drv->value(t_init);
+                } else if (c == Comp::velocity) {
+                    st.velocity_drive = drv;
+                }
+                return st;
+            };
+            auto translations = [&](double s, const Mat3& pre) {
+                for (int k = 0; k < 3; ++k) {
+                    Step st = comp_step(trans(k, s * dp[k]), ts.pc[k], ts.pdrv[k], ts.pval[k], s);
+                    if (k == 0) st.R = pre;
+                    steps.push_back(st);
+                }
+            };
+            auto rotations = [&](double s, const Mat3& pre, const Mat3& post) {
+                // pre: constant rotation before; post: after (carried by the next step).
+                if (ts.rot == TotalSpec::Rot::free3) {
+                    ball(steps, pre * (s > 0 ? Mat3(Ra.transpose() * Rb)
+                                             : Mat3(Rb.transpose() * Ra)));
+                } else if (ts.rot == TotalSpec::Rot::one) {
+                    const int k = ts.rot_axis;
+                    const double a = angle_about(R0.transpose() * Ra.transpose() * Rb, k);
+                    Step st = comp_step(rot(k, s * a), ts.rc[k], ts.rdrv[k], 0.0, s);
+                    st.R = s > 0 ? Mat3(pre * R0) : pre;
+                    steps.push_back(st);
+                    if (s < 0) {
+                        Step fx = rot(k, 0.0, R0.transpose());
+                        fx.fixed = true;
+                        steps.push_back(fx);
+                    }
+                } else {
+                    Step fx = rot(0, 0.0, s > 0 ? Mat3(pre * R0) : Mat3(pre * R0.transpose()));
+                    fx.fixed = true;
+                    steps.push_back(fx);
+                }
+                Step fx = rot(0, 0.0, post);
+                fx.fixed = true;
+                steps.push_back(fx);
+            };
+            if (sign > 0) {
+                // From (f1, R1p): translations, then R1p^T R1r, the rotations, end 2's R2r.
+                End par = parent;
+                par.R = ts.R1p;
+                translations(1.0, Mat3::Identity());
+                rotations(1.0, ts.R1p.transpose() * ts.R1r, Mat3::Identity());
+                emit(e, par, child, steps);
+            } else {
+                // From (f2, R2r): the inverse rotations, R1r^T R1p, translations by -d, end 1's
+                // (f1, R1p).
+                rotations(-1.0, Mat3::Identity(), ts.R1r.transpose() * ts.R1p);
+                translations(-1.0, Mat3::Identity());
+                End ch = child;
+                ch.R = child.R * ts.R1r.transpose() * ts.R1p;
+                emit(e, parent, ch, steps);
+            }
+            return;
         } else {
-            l.axis = Vec3::UnitZ();
-            l.name = "Rz";
-            l.node_label = ca.label;
+            Step st = rot(2, angle_about_z(Rrel));
             if (e.driven) {
-                l.driven = true;
-                l.velocity_drive =
+                st.velocity_drive =
                     make_drive(*e.desc->props.get<std::shared_ptr<const DriveSpec>>("omega"), env);
                 // The tree may run from node 2 to node 1: the coordinate then turns the other way.
-                l.drive_sign = sign;
+                st.sign = sign;
             }
-            ca.link = add_link(l);
-            rm.q0.push_back(angle_about_z(Rrel));
+            steps.push_back(st);
         }
-        ca.r.setZero();
-        ca.R.setIdentity();
+        emit(e, parent, child, steps);
     };
     // A node with no tree joint to the ground: a free joint, 3 translations along the world axes
     // and 3 revolutes about the axes of its initial frame (angles 0 at the start).
@@ -433,7 +699,30 @@ ReducedModel build_reduced_model(const Model& model, const SimClock* clock) {
             c.kind = CutKind::in_line, c.rows = 2;
         else if (t == "in plane")
             c.kind = CutKind::in_plane, c.rows = 1;
-        else if (t == "distance") {
+        else if (e.total) {
+            // Position rows along the axes of end 1's position frame; orientation rows: none
+            // (free), the revolute's two about axis k (frames turned by R0 and permuted so that
+            // k is axis 3), or the three of a locked relative orientation R0.
+            const TotalSpec& ts = *e.total;
+            c.kind = CutKind::total;
+            c.Rp_a = c.R_a * ts.R1r.transpose() * ts.R1p;
+            for (int k = 0; k < 3; ++k)
+                if (ts.pc[k] != Comp::free) c.pos_mask |= 1 << k, ++c.rows;
+            c.pos_value = ts.pval;
+            const Mat3 R0 = rotvec(ts.rval);
+            if (ts.rot == TotalSpec::Rot::one) {
+                const int k = ts.rot_axis;
+                Mat3 P;
+                P << Vec3::Unit((k + 1) % 3), Vec3::Unit((k + 2) % 3), Vec3::Unit(k);
+                c.R_a = c.R_a * R0 * P;
+                c.R_b = c.R_b * P;
+                c.rot_rows = 2;
+            } else if (ts.rot == TotalSpec::Rot::locked) {
+                c.R_a = c.R_a * R0;
+                c.rot_rows = 3;
+            }
+            c.rows += c.rot_rows;
+        } else if (t == "distance") {
             c.kind = CutKind::rod;
             c.rows = 1;
             c.length = e.desc->props.get<double>("length");

@@ -34,9 +34,13 @@ struct Link {
     std::string joint_type;  // "revolute hinge", ..., "free node"
     long node_label = -1;    // the structural node whose frame this link is, -1 if fictitious
     std::string name;        // e.g. "Rz", "Tx"
-    // Driven variable: qd = drive(t), qdd = drive'(t), q integrated (axial rotation).
+    // Driven variable, velocity level: qd = drive(t), qdd = drive'(t), q integrated (axial
+    // rotation, total joint `velocity` / `angular velocity` components); position level
+    // (position_drive set, velocity_drive null): q = drive(t), qd = drive'(t), qdd by central
+    // differences of drive' (total joint `position` / `rotation` components given a drive).
     bool driven = false;
     DrivePtr velocity_drive;
+    DrivePtr position_drive;
     double drive_sign = 1.0;  // -1 when the tree runs from the joint's node 2 to its node 1
     // Mass properties in the link frame: mass, centre of mass, inertia about the centre of mass.
     double mass = 0.0;
@@ -64,6 +68,9 @@ enum class CutKind {
     rod,        // 1: |pB - pA| = length
     cardano,    // 4: pA = pB, axis 3 of frame A normal to axis 2 of frame B
     prismatic,  // 3: frames A and B keep their relative orientation (e2A.e3B, e3A.e1B, e1A.e2B = 0)
+    total,      // total joint: position rows e_k(Rp_A) . (pB - pA) = pos_value_k for the k in
+                // pos_mask, then rot_rows = 3 (prismatic's rows with R_a, R_b) or 2 (revolute's
+                // e3_A . e1_B, e3_A . e2_B) or 0
 };
 struct Cut {
     CutKind kind = CutKind::ball;
@@ -73,6 +80,9 @@ struct Cut {
     Vec3 p_a = Vec3::Zero(), p_b = Vec3::Zero();
     Mat3 R_a = Mat3::Identity(), R_b = Mat3::Identity();
     double length = 0.0;
+    Mat3 Rp_a = Mat3::Identity();  // total: position frame on A
+    Vec3 pos_value = Vec3::Zero();
+    int pos_mask = 0, rot_rows = 0;
     int first_row = 0;
     int rows = 0;
 };
@@ -112,6 +122,9 @@ struct ReducedModel {
     TplDrive<3> gravity;
     // Initial state (from the deck's absolute initial conditions).
     VecN q0, qd0;
+    // The time source of the drives (string drives read it, not their argument): moved by the
+    // difference quotients of position-level drives (driven_rates), restored after.
+    SimClock* clock = nullptr;
     int nq() const { return static_cast<int>(links.size()); }
 };
 

@@ -58,19 +58,28 @@ ReducedModel random_model(std::mt19937& rng) {
     }
     m.has_gravity = true;
     m.gravity = TplDrive<3>::constant(Vec3(0.3, -9.81, 0.5));
-    const CutKind kinds[] = {CutKind::ball, CutKind::revolute, CutKind::in_line,  CutKind::in_plane,
-                             CutKind::rod,  CutKind::cardano,  CutKind::prismatic};
-    const int rows[] = {3, 5, 2, 1, 1, 4, 3};
-    for (int k = 0; k < 7; ++k) {
+    // The two total joint cuts: position rows 1 and 3 with the revolute's two rotation rows;
+    // position rows 1 and 2 with a locked orientation (3 rows).
+    const CutKind kinds[] = {CutKind::ball, CutKind::revolute, CutKind::in_line,
+                             CutKind::in_plane, CutKind::rod, CutKind::cardano,
+                             CutKind::prismatic, CutKind::total, CutKind::total};
+    const int rows[] = {3, 5, 2, 1, 1, 4, 3, 4, 5};
+    for (int k = 0; k < 9; ++k) {
         Cut c;
         c.kind = kinds[k];
         c.rows = rows[k];
-        c.link_a = k == 0 ? -1 : k == 6 ? 4 : (2 * k - 1) % 9;
-        c.link_b = 8 - k;
+        c.link_a = k == 0 ? -1 : k == 6 ? 4 : k == 7 ? 3 : k == 8 ? 6 : (2 * k - 1) % 9;
+        c.link_b = k == 8 ? -1 : 8 - k;
         c.p_a = vec();
         c.p_b = vec();
         c.R_a = rot();
         c.R_b = rot();
+        if (k >= 7) {
+            c.Rp_a = rot();
+            c.pos_value = vec();
+            c.pos_mask = k == 7 ? 0b101 : 0b011;
+            c.rot_rows = k == 7 ? 2 : 3;
+        }
         c.length = 1.3;
         c.first_row = m.n_constraints;
         m.n_constraints += c.rows;
