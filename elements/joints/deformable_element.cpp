@@ -34,6 +34,21 @@
 // P = 1/2 Ra J(theta/2) J^-1(theta) Ra^T (J: the left Jacobian), the terms [.] dth_1 of domega and
 // dM become [.] psi. (P = 0 gives the plain hinge.)
 //
+// Invariant deformable displacement joint and invariant deformable joint (MBDyn's
+// ElasticDispJointInv / ElasticJointInv): the relative position is also measured and its force
+// applied in the mid frame, e_d = Rm^T d, F = Rm f (M = Rm m as the invariant hinge). With
+// P = Ra (I + exp(theta/2))^-1 Ra^T (the same P as above; MBDyn's hat_I), the energy gradient
+// puts the moment of the pair (d x F) on both nodes: node 1 a_1 x F + (I - P^T)(d x F) + M,
+// node 2 -a_2 x F + P^T (d x F) - M (MBDyn's residual for the displacement joint). MBDyn rotates
+// the deformable joint's force with Ra instead of Rm, which is not the gradient of the energy of
+// e_d = Rm^T d; here both joints use Rm, so swapping the nodes leaves an odd law's forces
+// unchanged. MBDyn accepts only elastic laws for these two; so does mbsolve.
+//   de_d = Rm^T (dx_2 - dx_1 - [a_2] dth_2 + [a_1] dth_1 + [d] psi)
+//   dF   = Rm df - [F] psi
+//   T = P^T v, v = d x F:  dT = P^T dv - [T] dth_1 + P^T [v] dth_1 + G (dth_2 - dth_1),
+//     G = -Ra S E^T [S Ra^T v] J(theta/2) 1/2 J^-1(theta) Ra^T,  E = exp(theta/2),
+//     S = (I + E^T)^-1   (from dE = [J(theta/2) dtheta/2] E and dS = -S dE^T S).
+//
 // Output (.jnt, MBDyn's columns after the reaction f, m (local) and F, M (global)):
 //   deformable hinge:              E, then omega if the law is viscous (the invariant hinge:
 //                                  m, M = Rm m and omega in the mid frame Rm, as MBDyn)
@@ -51,6 +66,7 @@
 
 #include "core/constitutive_law.hpp"
 #include "core/rotations.hpp"
+#include "elements/joints/joint_kit.hpp"
 #include "elements/misc/element_util.hpp"
 
 namespace mbs {
@@ -81,7 +97,15 @@ Mat3 rotvec_jacobian_inverse(const Vec3& th) {
     return Mat3::Identity() - 0.5 * K + c * K * K;
 }
 
-enum class Mode { displacement, hinge, invariant_hinge, axial, joint };
+enum class Mode {
+    displacement,
+    invariant_displacement,
+    hinge,
+    invariant_hinge,
+    axial,
+    joint,
+    invariant_joint
+};
 
 // Output format of the relative rotation.
 enum class Od { euler123, euler313, euler321, vector, matrix };
@@ -96,9 +120,10 @@ Od parse_od(const std::string& s) {
 
 // The kinematics of the file comment at the current iterate.
 struct Kin {
-    Vec3 a[2], c, u, theta;
+    Vec3 a[2], c, d, u, theta;
     Mat3 Ra;
-    Mat3 Rl;  // frame of the moment and of omega: Ra, or the mid frame of the invariant hinge
+    Mat3 Rl;  // frame of the moment and of omega: Ra, or the mid frame (invariant elements)
+    Mat3 Rd;  // frame of e_d and of the force: Ra, or the mid frame (invariant_d)
     Mat3 P;   // dRl = [(I - P) dth_1 + P dth_2] Rl
     Vec6 e, ed;
 };
@@ -108,9 +133,14 @@ class Deformable final : public Element {
   public:
     static constexpr bool hinge =
         Md == Mode::hinge || Md == Mode::invariant_hinge || Md == Mode::axial;
+    // Relative position measured in the mid frame (the two invariant elements with offsets).
+    static constexpr bool invariant_d =
+        Md == Mode::invariant_displacement || Md == Mode::invariant_joint;
+    static constexpr bool invariant = invariant_d || Md == Mode::invariant_hinge;
     // First of the six strains used: [e_d | theta], theta only, or theta_3 only (axial).
     static constexpr int off = Md == Mode::axial ? 5 : hinge ? 3 : 0;
-    static constexpr int nrates = Md == Mode::joint ? 6 : 3;  // strain rates in the output
+    static constexpr int nrates =
+        Md == Mode::joint || Md == Mode::invariant_joint ? 6 : 3;  // strain rates in the output
 
     Deformable(const EntityDesc& d, std::array<StructNode*, 2> nodes, std::array<Vec3, 2> f,
                std::array<Mat3, 2> Rh, LawPtr<N> law, Od od)
@@ -129,9 +159,10 @@ class Deformable final : public Element {
         Vec6 fl;
         Mat6 Kl, Cl;
         local_law(k, c.time, fl, Kl, Cl);
-        const Vec3 F = k.Ra * fl.head<3>(), M = k.Rl * fl.tail<3>();
-        el::add_wrench(r, *n_[0], F, k.c.cross(F) + M);
-        el::add_wrench(r, *n_[1], -F, -k.a[1].cross(F) - M);
+        const Vec3 F = k.Rd * fl.head<3>(), M = k.Rl * fl.tail<3>();
+        const Vec3 T = invariant_d ? Vec3(k.P.transpose() * k.d.cross(F)) : Vec3::Zero();
+        el::add_wrench(r, *n_[0], F, k.c.cross(F) - T + M);
+        el::add_wrench(r, *n_[1], -F, -k.a[1].cross(F) + T - M);
     }
 
     // See the file comment for the derivation.
@@ -140,9 +171,21 @@ class Deformable final : public Element {
         Vec6 fl;
         Mat6 Kl, Cl;
         local_law(k, c.time, fl, Kl, Cl);
-        const Vec3 F = k.Ra * fl.head<3>(), M = k.Rl * fl.tail<3>();
-        const Mat3 RaT = k.Ra.transpose(), RlT = k.Rl.transpose();
+        const Vec3 F = k.Rd * fl.head<3>(), M = k.Rl * fl.tail<3>();
+        const Mat3 RaT = k.Ra.transpose(), RlT = k.Rl.transpose(), RdT = k.Rd.transpose();
         const Mat3 Psi[2] = {Mat3::Identity() - k.P, k.P};
+        const Mat3 PsiD[2] = {invariant_d ? Psi[0] : Mat3::Identity(),
+                              invariant_d ? Psi[1] : Mat3::Zero()};
+        // Moment of the pair shared through P (invariant_d): T = P^T v, v = d x F.
+        const Mat3 PT = k.P.transpose(), sd = skew(k.d);
+        const Vec3 v = k.d.cross(F), T = PT * v;
+        Mat3 G = Mat3::Zero();
+        if constexpr (invariant_d) {
+            const Mat3 E = rotation_vector_to_matrix(0.5 * k.theta);
+            const Mat3 S = (Mat3::Identity() + E.transpose()).inverse();
+            G = -k.Ra * S * E.transpose() * skew(Vec3(S * RaT * v)) *
+                rotvec_jacobian(0.5 * k.theta) * (0.5 * rotvec_jacobian_inverse(k.theta)) * RaT;
+        }
         const Mat3 W21 = skew(Vec3(n_[1]->w - n_[0]->w));
         const Mat3 Jinv = rotvec_jacobian_inverse(k.theta);
         const Mat3 A2 = skew(k.a[1]), W1 = skew(n_[0]->w);
@@ -152,8 +195,8 @@ class Deformable final : public Element {
             Mat63 De[4], Ded[4];
             for (int v = 0; v < 4; ++v) De[v].setZero(), Ded[v].setZero();
             if (j == 0) {
-                De[0].topRows<3>() = -RaT;
-                De[1].topRows<3>() = RaT * skew(k.c);
+                De[0].topRows<3>() = -RdT;
+                De[1].topRows<3>() = RdT * (skew(k.a[0]) + sd * PsiD[0]);
                 De[1].bottomRows<3>() = -Jinv * RaT;
                 Ded[0].topRows<3>() = RaT * W1;
                 Ded[1].topRows<3>() = RaT * skew(k.u);
@@ -162,8 +205,8 @@ class Deformable final : public Element {
                 Ded[1].bottomRows<3>() = RlT * W21 * Psi[0];
                 Ded[3].bottomRows<3>() = -RlT;
             } else {
-                De[0].topRows<3>() = RaT;
-                De[1].topRows<3>() = -RaT * A2;
+                De[0].topRows<3>() = RdT;
+                De[1].topRows<3>() = RdT * (sd * PsiD[1] - A2);
                 De[1].bottomRows<3>() = Jinv * RaT;
                 Ded[0].topRows<3>() = -RaT * W1;
                 Ded[1].topRows<3>() = RaT * skew(Vec3(n_[0]->w - n_[1]->w)) * A2;
@@ -175,24 +218,36 @@ class Deformable final : public Element {
             Mat3 DF[4], DM[4], Dc[4];
             for (int v = 0; v < 4; ++v) {
                 const Mat63 Dfl = Kl * De[v] + Cl * Ded[v];
-                DF[v] = k.Ra * Dfl.topRows<3>();
+                DF[v] = k.Rd * Dfl.topRows<3>();
                 DM[v] = k.Rl * Dfl.bottomRows<3>();
                 Dc[v].setZero();
             }
             DM[1] -= sM * Psi[j];
+            DF[1] -= sF * PsiD[j];
+            // Dc: dc (c = a_1 + d); Dd: dd.
+            Mat3 Dd[4];
+            for (int v = 0; v < 4; ++v) Dd[v].setZero();
             if (j == 0) {
-                DF[1] -= sF;
                 Dc[0] = -Mat3::Identity();
+                Dd[0] = -Mat3::Identity();
+                Dd[1] = skew(k.a[0]);
             } else {
                 Dc[0] = Mat3::Identity();
                 Dc[1] = -A2;
+                Dd[0] = Mat3::Identity();
+                Dd[1] = -A2;
             }
             Mat63 D1[4], D2[4];
-            for (int v = 0; v < 4; ++v) {
-                D1[v].topRows<3>() = DF[v];
-                D1[v].bottomRows<3>() = skew(k.c) * DF[v] - sF * Dc[v] + DM[v];
-                D2[v].topRows<3>() = -DF[v];
-                D2[v].bottomRows<3>() = -A2 * DF[v] - DM[v];
+            for (int w = 0; w < 4; ++w) {
+                Mat3 DT = Mat3::Zero();
+                if constexpr (invariant_d) {
+                    DT = PT * (sd * DF[w] - sF * Dd[w]);
+                    if (w == 1) DT += j == 0 ? Mat3(PT * skew(v) - skew(T) - G) : G;
+                }
+                D1[w].topRows<3>() = DF[w];
+                D1[w].bottomRows<3>() = skew(k.c) * DF[w] - sF * Dc[w] + DM[w] - DT;
+                D2[w].topRows<3>() = -DF[w];
+                D2[w].bottomRows<3>() = -A2 * DF[w] - DM[w] + DT;
             }
             if (j == 1) D2[1].bottomRows<3>() -= sF * A2;
             J.add(blocks_[0][j], n_[j]->chain<6>(D1[0], D1[1], D1[2], D1[3], c));
@@ -206,7 +261,7 @@ class Deformable final : public Element {
         const Kin k = kinematics();
         Mat6 Kl, Cl;
         local_law(k, c.time, fl_, Kl, Cl);
-        Ra_ = k.Ra;
+        Rd_ = k.Rd;
         Rl_ = k.Rl;
         e_ = k.e;
         ed_ = k.ed;
@@ -216,11 +271,7 @@ class Deformable final : public Element {
 
     const char* output_file() const override { return "jnt"; }
     bool reaction(Vec3& f, Vec3& m, Vec3& F, Vec3& M) const override {
-        f = fl_.head<3>();
-        m = fl_.tail<3>();
-        F = Ra_ * f;
-        M = Rl_ * m;
-        return true;
+        return el::law_reaction(fl_, Rd_, Rl_, f, m, F, M);
     }
     int output_values(double* v) const override {
         int n = el::put_reaction(*this, v);
@@ -234,7 +285,7 @@ class Deformable final : public Element {
             return n;
         }
         if (!hinge) put(e_.head<3>());
-        if (Md != Mode::displacement) put_rotation(v, n);
+        if (Md != Mode::displacement && Md != Mode::invariant_displacement) put_rotation(v, n);
         if (viscous) put(ed_.template segment<nrates>(off));
         return n;
     }
@@ -267,11 +318,12 @@ class Deformable final : public Element {
     static std::vector<int> data_list() {
         std::vector<int> v;
         for (int g = 0; g < 6; ++g) {
-            const bool rot = g % 2 == 1 || g == 5;  // r, w, M
+            const bool rot = g % 2 == 1 || g == 5;        // r, w, M
             const bool lin = g == 0 || g == 2 || g == 4;  // d, v, F
             if (Md == Mode::axial) {
                 if (rot) v.push_back(3 * g + 2);
-            } else if (Md == Mode::joint || (hinge && rot) || (!hinge && lin)) {
+            } else if (Md == Mode::joint || Md == Mode::invariant_joint || (hinge && rot) ||
+                       (!hinge && lin)) {
                 for (int c = 0; c < 3; ++c) v.push_back(3 * g + c);
             }
         }
@@ -290,16 +342,18 @@ class Deformable final : public Element {
         const Vec3 d = n2.x + k.a[1] - n1.x - k.a[0];
         const Vec3 ddot = n2.xdot + n2.w.cross(k.a[1]) - n1.xdot - n1.w.cross(k.a[0]);
         k.c = k.a[0] + d;
+        k.d = d;
         k.u = ddot - n1.w.cross(d);
         k.theta = matrix_to_rotation_vector(k.Ra.transpose() * Rb);
         k.Rl = k.Ra;
         k.P.setZero();
-        if constexpr (Md == Mode::invariant_hinge) {
+        if constexpr (invariant) {
             k.Rl = k.Ra * rotation_vector_to_matrix(0.5 * k.theta);
             k.P = 0.5 * k.Ra * rotvec_jacobian(0.5 * k.theta) * rotvec_jacobian_inverse(k.theta) *
                   k.Ra.transpose();
         }
-        k.e.head<3>() = k.Ra.transpose() * d;
+        k.Rd = invariant_d ? k.Rl : k.Ra;
+        k.e.head<3>() = k.Rd.transpose() * d;
         k.e.tail<3>() = k.theta;
         k.ed.head<3>() = k.Ra.transpose() * k.u;
         k.ed.tail<3>() = k.Rl.transpose() * (n2.w - n1.w);
@@ -347,7 +401,7 @@ class Deformable final : public Element {
     Od od_;
     BlockId blocks_[2][2] = {{-1, -1}, {-1, -1}};
     Vec6 fl_ = Vec6::Zero(), e_ = Vec6::Zero(), ed_ = Vec6::Zero();
-    Mat3 Ra_ = Mat3::Identity(), Rl_ = Mat3::Identity(), Rr_ = Mat3::Identity();
+    Mat3 Rd_ = Mat3::Identity(), Rl_ = Mat3::Identity(), Rr_ = Mat3::Identity();
 };
 
 template <int N, Mode Md>
@@ -361,6 +415,10 @@ std::unique_ptr<Element> make_deformable(const EntityDesc& d, BuildContext& ctx)
                            el::mat3_or_identity(d, "orientation2")};
     LawEnv env{ctx.drive_env()};
     auto law = make_law<N>(*d.props.get<std::shared_ptr<const LawSpec>>("law"), env);
+    if (Deformable<N, Md>::invariant_d && (law->kind() & law_viscous) != 0)
+        ctx.error(d, "an " + d.type +
+                         " takes elastic laws only (as in MBDyn); use the non-invariant joint "
+                         "for a viscous or viscoelastic law");
     const std::string od = d.props.get_or<std::string>(
         "orientation description",
         ctx.model().control.get_or<std::string>("default orientation", "euler123"));
@@ -379,6 +437,10 @@ MBS_REGISTER_ELEMENT_RUNTIME("joint", "deformable displacement joint",
                              (make_deformable<3, Mode::displacement>));
 MBS_REGISTER_ELEMENT_RUNTIME("joint", "deformable displacement hinge",
                              (make_deformable<3, Mode::displacement>));
+MBS_REGISTER_ELEMENT_RUNTIME("joint", "invariant deformable displacement joint",
+                             (make_deformable<3, Mode::invariant_displacement>));
 MBS_REGISTER_ELEMENT_RUNTIME("joint", "deformable joint", (make_deformable<6, Mode::joint>));
+MBS_REGISTER_ELEMENT_RUNTIME("joint", "invariant deformable joint",
+                             (make_deformable<6, Mode::invariant_joint>));
 
 }  // namespace mbs
