@@ -32,6 +32,25 @@ inline double real_or(Reader& r, std::string_view what, double fallback) {
     return r.real(what);
 }
 
+// `<label>, <type>` of an element read by a drive caller or a `bind` card: the type is an
+// element card name ("joint", "body", ...; compared without blanks), and the element must be
+// defined before the card that reads it (`hint` says so in the error).
+inline const EntityDesc& read_element_ref(Reader& r, const std::string& hint) {
+    SourceLoc at = r.loc();
+    long label = r.label("element label");
+    SourceLoc type_at = r.loc();
+    std::string type = r.peek_word();
+    if (type.empty()) r.error("expected an element type (joint, body, force, ...)");
+    r.skip();
+    const EntityDesc* found = nullptr;
+    for (const auto& x : r.model().elements)
+        if (!found && x.label == label && normalize_keyword(x.category) == type) found = &x;
+    if (!found && !Registry::instance().element_cards.count(type))
+        r.error_at(type_at, "unknown element type \"" + type + "\"");
+    if (!found) r.error_at(at, type + " " + std::to_string(label) + " is not defined", hint);
+    return *found;
+}
+
 // `{forever | t}`: +inf for the keyword, else the time.
 inline double time_or_forever(Reader& r, std::string_view what) {
     if (r.accept("forever")) return forever;
@@ -65,8 +84,10 @@ inline long count_of_items(Reader& r, std::string_view what, long min, long args
     long n = count_at_least(r, what, min);
     auto left = static_cast<long>(r.remaining());
     if (n > left / args_per_item)
-        r.error_at(at, std::string(what) + " " + std::to_string(n) + " needs " + std::to_string(n * args_per_item) +
-                           " more values, but the card has only " + std::to_string(left) + " arguments left");
+        r.error_at(at, std::string(what) + " " + std::to_string(n) + " needs " +
+                           std::to_string(n * args_per_item) +
+                           " more values, but the card has only " + std::to_string(left) +
+                           " arguments left");
     return n;
 }
 

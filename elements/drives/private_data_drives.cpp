@@ -74,29 +74,12 @@ void read_node(Reader& r, DriveSpec& d) {
     read_private_datum(r, d, node.category + " node " + std::to_string(node.label));
 }
 
-// The element `category` names (as written on the card, e.g. "joint") compared without blanks.
-const EntityDesc* find_element(const Model& m, const std::string& type, long label) {
-    for (const auto& e : m.elements)
-        if (e.label == label && normalize_keyword(e.category) == type) return &e;
-    return nullptr;
-}
-
 // element, <label>, <type>, ...: the type is an element card name ("joint", "body", ...).
 void read_element(Reader& r, DriveSpec& d) {
-    SourceLoc at = r.loc();
-    long label = r.label("element label");
-    SourceLoc type_at = r.loc();
-    std::string type = r.peek_word();
-    if (type.empty()) r.error("expected an element type (joint, body, force, ...)");
-    r.skip();
-    const EntityDesc* e = find_element(r.model(), type, label);
-    if (!e && !Registry::instance().element_cards.count(type))
-        r.error_at(type_at, "unknown element type \"" + type + "\"");
-    if (!e)
-        r.error_at(at, type + " " + std::to_string(label) + " is not defined",
-                   "elements must be defined before drive callers that read them");
-    d.params.set("element", EntityRef{e->category, label});
-    read_private_datum(r, d, e->category + " " + std::to_string(label));
+    const EntityDesc& e =
+        read_element_ref(r, "elements must be defined before drive callers that read them");
+    d.params.set("element", EntityRef{e.category, e.label});
+    read_private_datum(r, d, e.category + " " + std::to_string(e.label));
 }
 
 }  // namespace

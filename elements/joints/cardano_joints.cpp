@@ -100,16 +100,11 @@ class CardanoJoint final : public Element {
     }
     int output_values(double* v) const override {
         el::put_reaction(*this, v);
-        Mat3 Ra = e_[0].frame(), Rb = e_[1].frame();
-        if (kind_ != Kind::revolute_rotation) {
-            Vec3 ang = matrix_to_euler123(Rb.transpose() * Ra) * (180.0 / M_PI);
-            for (int i = 0; i < 3; ++i) v[12 + i] = ang[i];
-            return 15;
-        }
-        Vec3 ang = matrix_to_euler123(Ra.transpose() * Rb) * (180.0 / M_PI);
-        Vec3 wr = Ra.transpose() * (e_[1].omega() - e_[0].omega());
-        for (int i = 0; i < 3; ++i) v[12 + i] = ang[i], v[15 + i] = wr[i];
-        return 18;
+        if (kind_ == Kind::revolute_rotation) return el::put_relative_rotation(e_, v);
+        const Mat3 Ra = e_[0].frame(), Rb = e_[1].frame();
+        Vec3 ang = matrix_to_euler123(Rb.transpose() * Ra) * (180.0 / M_PI);
+        for (int i = 0; i < 3; ++i) v[12 + i] = ang[i];
+        return 15;
     }
 
   private:

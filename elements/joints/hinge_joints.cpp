@@ -16,8 +16,9 @@ namespace {
 using el::End;
 
 class HingeJoint final : public Element {
-public:
-    HingeJoint(const EntityDesc& d, End e1, End e2, bool revolute) : Element(d), revolute_(revolute) {
+  public:
+    HingeJoint(const EntityDesc& d, End e1, End e2, bool revolute)
+        : Element(d), revolute_(revolute) {
         e_[0] = e1;
         e_[1] = e2;
     }
@@ -76,12 +77,7 @@ public:
     }
     int output_values(double* v) const override {
         el::put_reaction(*this, v);
-        if (!revolute_) return 12;
-        Mat3 Ra = e_[0].frame(), Rb = e_[1].frame();
-        Vec3 ang = matrix_to_euler123(Ra.transpose() * Rb) * (180.0 / M_PI);
-        Vec3 wr = Ra.transpose() * (e_[1].omega() - e_[0].omega());
-        for (int i = 0; i < 3; ++i) v[12 + i] = ang[i], v[15 + i] = wr[i];
-        return 18;
+        return revolute_ ? el::put_relative_rotation(e_, v) : 12;
     }
 
     // Private data of revolute hinges and pins (MBDyn's plane hinge): rz, the relative rotation
@@ -107,7 +103,7 @@ public:
     void set_initial_theta(double th) { theta_ = th; }
     double pin_sign() const { return e_[1].ground() ? -1.0 : 1.0; }
 
-private:
+  private:
     double rz() const {
         Mat3 Rr = e_[0].frame().transpose() * e_[1].frame();
         double a = pin_sign() * std::atan2(Rr(1, 0), Rr(0, 0));

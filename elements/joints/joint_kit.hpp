@@ -12,6 +12,28 @@ namespace mbs::el {
 
 using Mat6 = Eigen::Matrix<double, 6, 6>;
 
+// MBDyn's relative-rotation .jnt extras after the 12 reaction columns (revolute hinge and
+// rotation, cardano rotation as revolute rotation): Euler 123 angles of Ra^T Rb in degrees
+// (columns 14-16), then the relative angular velocity Ra^T (w_b - w_a) (17-19). Returns 18.
+inline int put_relative_rotation(const End* e, double* v) {
+    const Mat3 Ra = e[0].frame(), Rb = e[1].frame();
+    const Vec3 ang = matrix_to_euler123(Ra.transpose() * Rb) * (180.0 / M_PI);
+    const Vec3 wr = Ra.transpose() * (e[1].omega() - e[0].omega());
+    for (int i = 0; i < 3; ++i) v[12 + i] = ang[i], v[15 + i] = wr[i];
+    return 18;
+}
+
+// Element::reaction of a deformable element whose law gives the local force and moment fl: the
+// force goes to the global frame with Rf, the moment with Rm.
+inline bool law_reaction(const Eigen::Matrix<double, 6, 1>& fl, const Mat3& Rf, const Mat3& Rm,
+                         Vec3& f, Vec3& m, Vec3& F, Vec3& M) {
+    f = fl.head<3>();
+    m = fl.tail<3>();
+    F = Rf * f;
+    M = Rm * m;
+    return true;
+}
+
 struct JointJac {
     // node rows (force, moment) of end k w.r.t. x and theta of end j
     Mat63 nDx[2][2], nDth[2][2];
@@ -34,7 +56,8 @@ struct JointJac {
         for (int k = 0; k < 2; ++k) {
             if (e[k].ground()) continue;
             for (int j = 0; j < 2; ++j)
-                if (!e[j].ground()) J.add(b.nn[k][j], e[j].node->chain_pos<6>(nDx[k][j], nDth[k][j], c));
+                if (!e[j].ground())
+                    J.add(b.nn[k][j], e[j].node->chain_pos<6>(nDx[k][j], nDth[k][j], c));
             if (b.nl[k] >= 0) J.add(b.nl[k], nl[k]);
             if (b.ln[k] >= 0) J.add(b.ln[k], constraint_cols<6>(*e[k].node, lDx[k], lDth[k]));
         }
@@ -72,15 +95,16 @@ inline void point_jacobian(const End* e, const Vec3& F, int row, int col, JointJ
 // c = u . v = 0 (one row), multiplier mu: moments +-mu (u x v).
 //   dc = (u x v) . (dtheta1 - dtheta2)
 //   d(u x v) = skew(v) skew(u) dtheta1 - skew(u) skew(v) dtheta2
-inline void ortho_residual(const End* e, const Vec3& u, const Vec3& v, double mu, double dCoef, double* r,
-                           double* rc) {
+inline void ortho_residual(const End* e, const Vec3& u, const Vec3& v, double mu, double dCoef,
+                           double* r, double* rc) {
     Vec3 M = mu * u.cross(v);
     for (int k = 0; k < 2; ++k)
         if (!e[k].ground()) add_wrench(r, *e[k].node, Vec3::Zero(), side(k) * M);
     *rc += u.dot(v) / dCoef;
 }
 
-inline void ortho_jacobian(const End* e, const Vec3& u, const Vec3& v, double mu, int row, int col, JointJac& jj) {
+inline void ortho_jacobian(const End* e, const Vec3& u, const Vec3& v, double mu, int row, int col,
+                           JointJac& jj) {
     Vec3 uv = u.cross(v);
     Mat3 d1 = mu * skew(v) * skew(u), d2 = -mu * skew(u) * skew(v);
     for (int k = 0; k < 2; ++k) {

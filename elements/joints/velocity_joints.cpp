@@ -22,7 +22,10 @@
 // (dr/dq = 1, so dCoef in the iteration matrix).
 //
 // .jnt output: the reaction on the node, (F, 0, 0) and F d for the linear joints, (M, 0, 0) and
-// M u for the angular ones, then MBDyn's extra column: the imposed value v(t), w(t) or a(t).
+// M u for the angular ones, then MBDyn's extra columns: for the velocity joints the direction in
+// the global frame (d, or u = R d) and the imposed value v(t) or w(t) (columns 14-17), for the
+// acceleration joints the imposed value a(t) (column 14). (MBDyn prints the angular
+// acceleration joint's global moment as M d; here it is M u, the moment actually applied.)
 #include "elements/joints/joint_kit.hpp"
 
 namespace mbs {
@@ -119,9 +122,13 @@ class VelocityJoint final : public Element {
         return true;
     }
     int output_values(double* v) const override {
-        el::put_reaction(*this, v);
-        v[12] = drive_->value(time_);
-        return 13;
+        int n = el::put_reaction(*this, v);
+        if (!accel_) {
+            const Vec3 u = direction();
+            for (int i = 0; i < 3; ++i) v[n++] = u[i];
+        }
+        v[n++] = drive_->value(time_);
+        return n;
     }
 
   private:

@@ -15,6 +15,7 @@
 #include <memory>
 
 #include "core/constitutive_law.hpp"
+#include "elements/joints/joint_kit.hpp"
 #include "elements/misc/element_util.hpp"
 
 namespace mbs {
@@ -80,11 +81,7 @@ class ViscousBody final : public Element {
 
     const char* output_file() const override { return "jnt"; }
     bool reaction(Vec3& f, Vec3& m, Vec3& F, Vec3& M) const override {
-        f = fl_.head<3>();
-        m = fl_.tail<3>();
-        F = Ra_ * f;
-        M = Ra_ * m;
-        return true;
+        return el::law_reaction(fl_, Ra_, Ra_, f, m, F, M);
     }
     int output_values(double* v) const override {
         int n = el::put_reaction(*this, v);

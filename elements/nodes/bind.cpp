@@ -6,26 +6,14 @@
 // on the element's card), "node" (EntityRef parameter), "string" or "index". Whether the element
 // has the datum is checked by the runtime (elements/nodes/scalar_nodes.cpp).
 #include "core/registry.hpp"
+#include "elements/drives/drive_util.hpp"
 
 namespace mbs {
 namespace {
 
 void read_bind(Reader& r, EntityDesc& e) {
-    SourceLoc at = r.loc();
-    long label = r.label("element label");
-    SourceLoc type_at = r.loc();
-    std::string type = r.peek_word();
-    if (type.empty()) r.error("expected an element type (joint, body, force, ...)");
-    r.skip();
-    const EntityDesc* el = nullptr;
-    for (const auto& x : r.model().elements)
-        if (x.label == label && normalize_keyword(x.category) == type) el = &x;
-    if (!el && !Registry::instance().element_cards.count(type))
-        r.error_at(type_at, "unknown element type \"" + type + "\"");
-    if (!el)
-        r.error_at(at, type + " " + std::to_string(label) + " is not defined",
-                   "bind the element after its card");
-    e.props.set("element", EntityRef{el->category, label});
+    const EntityDesc& el = drives::read_element_ref(r, "bind the element after its card");
+    e.props.set("element", EntityRef{el.category, el.label});
     SourceLoc node_at = r.loc();
     long node = r.label("parameter node label");
     const EntityDesc* n = r.model().find_node("parameter", node);

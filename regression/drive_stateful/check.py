@@ -7,6 +7,7 @@ elements/drives/runtime_stateful.cpp):
   closest next, increment 0.025: 1 exactly at the first step at or after each multiple    exact
     (MBDyn's state machine replayed on the printed step times; 801 marks in 20 s)
   frequency sweep: sin(2 pi (1 + t) t)                                                   1e-12
+  postponed references (drive callers defined after their use): (1 + 2 t)(1 - cos(pi t))  1e-12
   random (A = 2, mean 0.5): within [-1.5, 2.5]; mean 0.5 and variance 4/3 over the 2001
     samples to 4 sigma (sigma_mean = A / sqrt(3 N), sigma_var = A^2 sqrt(4/45 / N)); held 5
     steps for the `steps, 5` column (and 401 samples for its statistics); the same seed gives
@@ -27,6 +28,8 @@ t = r.times()
 k = np.arange(len(t))
 close('output steps (0 .. 2000)', len(t), 2001, 0)
 f1, f2 = r.rows('frc', 1), r.rows('frc', 2)
+close('postponed: max |F3x - (1 + 2 t)(1 - cos(pi t))|',
+      np.abs(r.rows('frc', 3)[:, 2] - (1 + 2 * t) * (1 - np.cos(np.pi * t))).max(), 0.0, 1e-12)
 
 sh = np.sin(2 * np.pi * 0.1 * (k // 10))
 close('sample and hold: max error', np.abs(f1[:, 3] - sh).max(), 0.0, 1e-13)

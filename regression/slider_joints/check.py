@@ -84,7 +84,8 @@ j = r.rows('jnt', 8)
 close('linear velocity: max |F_x - m A OM cos(OM t)| [N]',
       np.abs(j[late, 7] - MU * A * OM * np.cos(OM * t[late])).max(), 0, 1e-4)
 close('linear velocity: max |f_1 - F_x| [N]', np.abs(j[:, 1] - j[:, 7]).max(), 0, 1e-12)
-close('linear velocity: max |imposed value column - v(t)| [m/s]', np.abs(j[:, 13] - (V0 + A * np.sin(OM * t))).max(), 0, 1e-12)
+close('linear velocity: direction columns 14-16 = (1, 0, 0)', np.abs(j[:, 13:16] - [1., 0., 0.]).max(), 0, 0)
+close('linear velocity: max |imposed value column 17 - v(t)| [m/s]', np.abs(j[:, 16] - (V0 + A * np.sin(OM * t))).max(), 0, 1e-12)
 
 # Spinner: wz = W0 + A sin(OM t); couple JS wz'.
 m = r.rows('mov', 7)
@@ -95,7 +96,8 @@ close('SPINNER max |wx|, |wy| [rad/s]', np.abs(m[:, 10:12]).max(), 0, 1e-12)
 j = r.rows('jnt', 9)
 close('angular velocity: max |M_z - JS A OM cos(OM t)| [N m]',
       np.abs(j[late, 12] - JS * A * OM * np.cos(OM * t[late])).max(), 0, 1e-4)
-close('angular velocity: max |imposed value column - w(t)| [rad/s]', np.abs(j[:, 13] - (W0 + A * np.sin(OM * t))).max(), 0, 1e-12)
+close('angular velocity: direction columns 14-16 = R z = (0, 0, 1) (spin about z)', np.abs(j[:, 13:16] - [0., 0., 1.]).max(), 0, 1e-12)
+close('angular velocity: max |imposed value column 17 - w(t)| [rad/s]', np.abs(j[:, 16] - (W0 + A * np.sin(OM * t))).max(), 0, 1e-12)
 
 # Accelerations: ax = A sin(OM t) from vx(0) = V0; wz' = A sin(OM t) from wz(0) = W0.
 gain = A * (1 - np.cos(OM * t)) / OM
