@@ -102,6 +102,8 @@ public:
     // `accelerations, yes` on the card, `output: structural, accelerations, ...` or `default
     // output: accelerations`: XPP and OmegaP are appended to the node's output.
     bool accel_output = false;
+    // A `node` drive reads an acceleration of this node (set when the drive is built).
+    mutable bool accel_read = false;
     // Lumped inertia of the bodies on the node, node frame: mass, static moment m xc, inertia
     // about the node (set by the first update_node_accelerations()).
     double inertia_m = 0.0;

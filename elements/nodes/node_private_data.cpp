@@ -56,6 +56,7 @@ int struct_node_private_index(const StructNode& n, const std::string& name, std:
                       " has no rotation: only X[i], XP[i] and XPP[i] are available";
                 return -1;
             }
+            if (accel) n.accel_read = true;  // the engine then projects them on the constraints
             return i;
         }
     why = "structural nodes have no private datum \"" + name +

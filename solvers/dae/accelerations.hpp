@@ -13,6 +13,10 @@
 // or `default output: accelerations` (every node whose accelerations are defined).
 #pragma once
 
+#include <vector>
+
+#include <Eigen/Dense>
+
 #include "core/model.hpp"
 #include "core/struct_node.hpp"
 
@@ -25,8 +29,39 @@ class Engine;
 bool node_accelerations_output(const Model& m, const StructNode& n);
 
 // Recomputes xpp, wp and accel_state of every node from the engine's converged state (node
-// kinematics and momentum derivatives). The first call also sums each dynamic node's lumped
-// inertia from the bodies on it and sets accel_output; later calls do not allocate.
+// kinematics and momentum derivatives), without the projection below. The first call also
+// sums each dynamic node's lumped inertia from the bodies on it and sets accel_output.
 void update_node_accelerations(Engine& e);
+
+// The recovery above, then (when some node writes its accelerations or a drive reads them) the
+// projection onto the acceleration-level constraints, see accelerations.cpp. Called by the
+// simulation after each converged step (Simulation::emit); the projection runs on output steps,
+// and on every step when a drive reads an acceleration. Keeps its workspace between calls.
+class NodeAccelerations {
+public:
+    void update(Engine& e, bool output_step = true);
+
+private:
+    bool setup(Engine& e);
+    void project(Engine& e);
+    // Constraint rows of all nodes' current kinematics at time t (dCoef 1) into r_.
+    void constraints(Engine& e, double t, double* r);
+    void place(Engine& e, double tau, double t0);  // nodes on the path at t0 + tau
+    void restore(Engine& e, double t0);
+
+    bool ready_ = false, enabled_ = false, read_ = false;
+    bool any_position_ = false, any_velocity_ = false;
+    std::vector<int> rows_;          // constraint rows (element-owned algebraic unknowns)
+    std::vector<char> position_;     // per row: position level (residual -phi/dCoef) or velocity
+    std::vector<int> nodes_, col_;   // non-dummy nodes and their first column in the projection
+    int ncols_ = 0;
+    std::vector<Vec3> x0_, v0_, w0_;
+    std::vector<Mat3> R0_;
+    std::vector<double> r_, rp_, rm_;
+    std::vector<double> c0_, cp1_, cm1_, cp2_, cm2_;
+    Eigen::MatrixXd kkt_;
+    Eigen::VectorXd rhs_, sol_;
+    Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod_;
+};
 
 }  // namespace mbs

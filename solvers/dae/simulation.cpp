@@ -9,7 +9,6 @@
 
 #include "core/source.hpp"
 
-#include "solvers/dae/accelerations.hpp"
 namespace mbs {
 
 namespace {
@@ -815,6 +814,7 @@ bool Simulation::step(double h, StepInfo& info, int max_iter, double tol) {
 void Simulation::emit(const StepInfo& info) {
     StepInfo s = info;
     s.output = !is_output_step || is_output_step(s.step, s.time);
+    accel_.update(*engine_, s.output);  // XPP, OmegaP for the sinks and node drives
     for (auto* k : sinks_) k->step(*engine_, s);
 }
 
@@ -839,7 +839,6 @@ RunStats Simulation::run() {
         double h = set_.dt;
         int easy_steps = 0;
         const double eps = 1e-6 * set_.dt;
-    update_node_accelerations(*engine_);  // XPP, OmegaP for the sinks and node drives
         while (set_.forever || t_ < set_.tf - eps) {
             if (keep_going && !keep_going(t_)) break;
             StepInfo info;

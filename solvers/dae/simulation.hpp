@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "solvers/dae/accelerations.hpp"
 #include "solvers/dae/engine.hpp"
 #include "solvers/dae/integrator.hpp"
 
@@ -158,6 +159,7 @@ private:
     bool redundancy_checked_ = false;
     const char* fail_reason_ = nullptr;  // why the last Newton solve stopped early (line search)
     bool der_move_y_ = false;  // derivatives phase with MBDyn's update y += dCoef dy' (see derivatives())
+    NodeAccelerations accel_;  // XPP, OmegaP after each step (solvers/dae/accelerations.hpp)
     StepInfo last_info_;  // step 0 (after derivatives or dummy steps), emitted by run()
     RunStats stats_;
 };
