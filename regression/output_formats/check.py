@@ -31,22 +31,32 @@ prefix = os.path.join(work, 'formats')
 for ext in ('nc', 'h5', 'mov', 'jnt', 'frc'):
     if os.path.exists(prefix + '.' + ext):
         os.remove(prefix + '.' + ext)
-cmd = [exe, '--quiet', '-f', deck, '-o', prefix, '-D', 'TF=0.5', '--format', 'text,netcdf,hdf5',
-       '--flush-every', '16']
-p = subprocess.run(cmd, capture_output=True, text=True)
-if p.returncode != 0:
-    sys.exit(f'{" ".join(cmd)}\nexit {p.returncode}\n{p.stdout}{p.stderr}')
 
 
-def text_rows(ext):
-    """label -> array of its rows (label column dropped)."""
+def run_formats(deck_path, out_prefix, *extra):
+    """Runs deck_path with all three formats (and the extra arguments); stops the check on failure."""
+    cmd = [exe, '--quiet', '-f', deck_path, '-o', out_prefix, '--format', 'text,netcdf,hdf5', *extra]
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != 0:
+        sys.exit(f'{" ".join(cmd)}\nexit {p.returncode}\n{p.stdout}{p.stderr}')
+
+
+def text_rows_at(path):
+    """label -> array of its rows (label column dropped) of a text result file."""
     rows = {}
-    with open(prefix + '.' + ext) as f:
+    with open(path) as f:
         for line in f:
             w = line.split()
             if w and not w[0].startswith('#'):
                 rows.setdefault(int(w[0]), []).append([float(v) for v in w[1:]])
     return {k: np.array(v) for k, v in rows.items()}
+
+
+def text_rows(ext):
+    return text_rows_at(prefix + '.' + ext)
+
+
+run_formats(deck, prefix, '-D', 'TF=0.5', '--flush-every', '16')
 
 
 def same(what, a, b):
@@ -129,22 +139,13 @@ close('|force 10| at the end [N] (ramp: t)', float(np.linalg.norm(h5['forces/F']
 for example, group, points in (('beam_cantilever_vibration.mbd', 'beam3', 2),
                                ('beam2_cantilever_vibration.mbd', 'beam2', 1)):
     bprefix = os.path.join(work, group)
-    cmd = [exe, '--quiet', '-f', os.path.join(EXAMPLES, example), '-o', bprefix, '-D', 'TF=2e-3',
-           '--format', 'text,netcdf,hdf5', '--flush-every', '7']
-    p = subprocess.run(cmd, capture_output=True, text=True)
-    if p.returncode != 0:
-        sys.exit(f'{" ".join(cmd)}\nexit {p.returncode}\n{p.stdout}{p.stderr}')
-    act = {}
-    with open(bprefix + '.act') as f:
-        for line in f:
-            w = line.split()
-            act.setdefault(int(w[0]), []).append([float(v) for v in w[1:]])
+    run_formats(os.path.join(EXAMPLES, example), bprefix, '-D', 'TF=2e-3', '--flush-every', '7')
+    act = text_rows_at(bprefix + '.act')
     with h5py.File(bprefix + '.h5', 'r') as bh, h5py.File(bprefix + '.nc', 'r') as bn:
         blabels = list(bh[f'{group}/labels'][:])
         close(f'{group}: beams in HDF5 = beams in .act', len(blabels), len(act), 0)
         worst_h5 = worst_nc = 0.0
-        for L, rows in act.items():
-            a = np.array(rows)
+        for L, a in act.items():
             k = blabels.index(L)
             for i, q in enumerate(('F_I', 'M_I', 'F_II', 'M_II')[:2 * points]):
                 ref = a[:, 3 * i:3 * i + 3]
@@ -155,7 +156,7 @@ for example, group, points in (('beam_cantilever_vibration.mbd', 'beam3', 2),
         close(f'{group}: every .act column vs NetCDF elem.beam.<L>.F_I ... (max relative difference)',
               worst_nc, 0.0, 1e-15)
         # The root section carries the load (else the comparison proves little).
-        close(f'{group}: root bending moment is not zero', 0 if np.abs(np.array(act[1])).max() > 0 else 1, 0, 0)
+        close(f'{group}: root bending moment is not zero', 0 if np.abs(act[1]).max() > 0 else 1, 0, 0)
         units = bn[f'elem.beam.1.M_I'].attrs['units']
         close(f'{group}: NetCDF M_I units are Nm', 0 if units in ('Nm', b'Nm') else 1, 0, 0)
 
@@ -164,22 +165,13 @@ for example, group, points in (('beam_cantilever_vibration.mbd', 'beam3', 2),
 # elem.loadable.<L>.output (MBDyn's name) and HDF5 user_defined/output. 16 digits in .usr:
 # compared relative to each value's size, 1e-15 (as the beams).
 uprefix = os.path.join(work, 'usr')
-cmd = [exe, '--quiet', '-f', os.path.join(EXAMPLES, 'module_dc_motor.mbd'), '-o', uprefix, '-D', 'DT=1e-2',
-       '--format', 'text,netcdf,hdf5', '--flush-every', '50']
-p = subprocess.run(cmd, capture_output=True, text=True)
-if p.returncode != 0:
-    sys.exit(f'{" ".join(cmd)}\nexit {p.returncode}\n{p.stdout}{p.stderr}')
-usr = {}
-with open(uprefix + '.usr') as f:
-    for line in f:
-        w = line.split()
-        usr.setdefault(int(w[0]), []).append([float(v) for v in w[1:]])
+run_formats(os.path.join(EXAMPLES, 'module_dc_motor.mbd'), uprefix, '-D', 'DT=1e-2', '--flush-every', '50')
+usr = text_rows_at(uprefix + '.usr')
 with h5py.File(uprefix + '.h5', 'r') as uh, h5py.File(uprefix + '.nc', 'r') as un:
     ulabels = list(uh['user_defined/labels'][:])
     close('user defined: elements in HDF5 = elements in .usr', len(ulabels), len(usr), 0)
     worst_h5 = worst_nc = 0.0
-    for L, rows in usr.items():
-        ref = np.array(rows)
+    for L, ref in usr.items():
         scale = np.maximum(np.abs(ref), 1e-300)
         worst_h5 = max(worst_h5, float((np.abs(uh['user_defined/output'][:, ulabels.index(L), :] - ref) / scale).max()))
         worst_nc = max(worst_nc, float((np.abs(un[f'elem.loadable.{L}.output'][:] - ref) / scale).max()))
@@ -188,16 +180,12 @@ with h5py.File(uprefix + '.h5', 'r') as uh, h5py.File(uprefix + '.nc', 'r') as u
           worst_nc, 0.0, 1e-15)
     close('user defined: rows = output steps', len(un['time'][:]), len(next(iter(usr.values()))), 0)
     close('user defined: the motor speeds up (values not all zero)',
-          0 if np.abs(np.array(next(iter(usr.values())))).max() > 1 else 1, 0, 0)
+          0 if np.abs(next(iter(usr.values()))).max() > 1 else 1, 0, 0)
 
 # --- --output-threads 0 (the sinks write on the solver's thread, as a sweep's cases do): the
 # same files. Text byte for byte; every HDF5 dataset and every NetCDF variable equal (0).
 sprefix = os.path.join(work, 'formats_inline')
-cmd = [exe, '--quiet', '-f', deck, '-o', sprefix, '-D', 'TF=0.5', '--format', 'text,netcdf,hdf5',
-       '--flush-every', '16', '--output-threads', '0']
-p = subprocess.run(cmd, capture_output=True, text=True)
-if p.returncode != 0:
-    sys.exit(f'{" ".join(cmd)}\nexit {p.returncode}\n{p.stdout}{p.stderr}')
+run_formats(deck, sprefix, '-D', 'TF=0.5', '--flush-every', '16', '--output-threads', '0')
 for ext in ('mov', 'jnt', 'frc', 'out'):
     with open(prefix + '.' + ext, 'rb') as a, open(sprefix + '.' + ext, 'rb') as b:
         close(f'--output-threads 0: .{ext} identical', 0 if a.read() == b.read() else 1, 0, 0)
