@@ -4,10 +4,10 @@
 //     one unknown x (differential: x in y, x' in y'; algebraic: x in the y' slot). The node adds
 //     nothing to its equation: the genels and abstract forces connected to it do. Output (.abs,
 //     as MBDyn's abstract nodes): label, x, x'. Private data "x" and (differential) "xP".
-//   parameter: L, {[value,] x0 | element};
+//   parameter: L, {[value,] x0 | element | sample and hold, <NodeDof>, T};
 //     no unknown; its value "x" is the constant x0, or the element private datum bound to it by
 //     `bind: elem_label, elem_type, node_label, {string, "name" | index, i};` (MBDyn's bind),
-//     read at the current iterate. The `node` drive caller reads it.
+//     read at the current iterate, or the sampled dof (below). The `node` drive caller reads it.
 #include <string>
 
 #include "core/registry.hpp"
@@ -61,10 +61,28 @@ class AbstractNode final : public Element {
     double x_, xp_;
 };
 
+// Sample and hold (MBDyn's SampleAndHold parameter node): the value of a scalar dof sampled at
+// the converged step at t0 and then at the first converged step at or after each further period
+// T (t_next = t_sample + T, advanced by T while t_next <= t; instants within 1e-9 T count as
+// reached), held in between. Before the step at t0 has converged, the value is the dof's.
 class ParameterNode final : public Element {
   public:
-    explicit ParameterNode(const EntityDesc& d) : Element(d) {
+    ParameterNode(const EntityDesc& d, const genels::ScalarDof* dof) : Element(d) {
         value_ = d.props.get_or<double>("value", 0.0);
+        if (dof) {
+            dof_ = *dof;
+            sample_ = true;
+            period_ = d.props.get<double>("period");
+        }
+    }
+    void after_step(const StepContext& c, const StateView& s) override {
+        if (!sample_) return;
+        const double eps = 1e-9 * period_;
+        if (sampled_ && c.time < next_ - eps) return;
+        held_ = dof_.value(s);
+        next_ = sampled_ ? next_ : c.time;
+        sampled_ = true;
+        while (next_ <= c.time + eps) next_ += period_;
     }
     bool bound_form() const { return desc().props.get_or<bool>("element", false); }
     void bind(const Element& e, int i) { src_ = &e, idx_ = i; }
@@ -80,11 +98,15 @@ class ParameterNode final : public Element {
     int private_data_count() const override { return 1; }
     const char* private_data_name(int) const override { return "x"; }
     double private_data(int, const StateView& s) const override {
+        if (sample_) return sampled_ ? held_ : dof_.value(s);
         return src_ ? src_->private_data(idx_, s) : value_;
     }
 
   private:
     double value_;
+    genels::ScalarDof dof_;
+    bool sample_ = false, sampled_ = false;
+    double period_ = 0.0, next_ = 0.0, held_ = 0.0;
     const Element* src_ = nullptr;
     int idx_ = 0;
 };
@@ -92,8 +114,11 @@ class ParameterNode final : public Element {
 std::unique_ptr<Element> make_abstract(const EntityDesc& d, BuildContext&) {
     return std::make_unique<AbstractNode>(d);
 }
-std::unique_ptr<Element> make_parameter(const EntityDesc& d, BuildContext&) {
-    return std::make_unique<ParameterNode>(d);
+std::unique_ptr<Element> make_parameter(const EntityDesc& d, BuildContext& ctx) {
+    if (!d.props.get_or<bool>("sample and hold", false))
+        return std::make_unique<ParameterNode>(d, nullptr);
+    const genels::ScalarDof dof = genels::resolve_dof(ctx, d);
+    return std::make_unique<ParameterNode>(d, &dof);
 }
 
 // bind: the element's datum (resolved by name or index now) becomes the node's value. Adds no

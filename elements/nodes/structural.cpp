@@ -3,6 +3,7 @@
 // Every structural node stores its resolved absolute "position", "orientation", "velocity" and
 // "angular velocity"; displacement-only nodes have the identity orientation and zero angular velocity.
 #include "core/registry.hpp"
+#include "elements/misc/card_helpers.hpp"
 
 namespace mbs {
 
@@ -134,16 +135,27 @@ void read_scalar(Reader& r, EntityDesc& e) {
     if (e.category != "hydraulic") e.props.set("derivative", xp0);
 }
 
-// parameter: L, {[value,] x0 | element};  (`element`: the value comes from a `bind` card;
-// the sample-and-hold and strain-gage forms are not supported)
+// parameter: L, {[value,] x0 | element | sample and hold, <NodeDof>, T};  (`element`: the value
+// comes from a `bind` card; `sample and hold`: the value of the dof, sampled every T seconds,
+// elements/nodes/scalar_nodes.cpp; the beam strain gage form is not supported)
 void read_parameter(Reader& r, EntityDesc& e) {
     if (r.accept("element")) {
         e.props.set("element", true);
         return;
     }
-    if (r.peek("sample and hold") || r.peek("beam strain gage"))
-        r.error("this parameter node form is not supported yet",
-                "use 'parameter: L, value, x0;' or 'parameter: L, element;' with a 'bind' card");
+    if (r.accept("sample and hold") || r.accept("sample'n'hold")) {
+        cards::read_node_dof(r, e, "", "sample and hold parameter node", false);
+        SourceLoc at = r.loc();
+        const double T = r.real("sample period");
+        if (!(T > 0.0))
+            r.error_at(at, "the sample period must be positive, got " + std::to_string(T));
+        e.props.set("sample and hold", true);
+        e.props.set("period", T);
+        return;
+    }
+    if (r.peek("beam strain gage") || r.peek("strain gage"))
+        r.error("the beam strain gage parameter node is not supported",
+                "bind the beam's private data (ex, kx, ...) to 'parameter: L, element;' nodes");
     r.accept("value");
     e.props.set("value", r.real("parameter value"));
 }
