@@ -15,7 +15,8 @@ References (closed form, no external data):
  - .jnt: the rotation columns (orientation vector) = psi RH^T z and the relative angular velocity
    = wz RH^T z (1e-12); the local moment = KT theta + CT omega, the global moment = RH m =
    (0, 0, KT psi + CT wz), the force columns 0 (1e-9: 16 digits of output).
-The same oscillator with a deformable axial joint (axial.mbd here, a 1D law on theta_3): psi(t)
+The same oscillator with a deformable axial joint (input-examples/deformable_axial_joint.mbd, a
+1D law on theta_3): psi(t)
 against the closed form (1e-7 rad), .jnt theta_3 = psi and omega_3 = wz (1e-12), moment
 (0, 0, KT psi + CT wz) local and global (1e-9).
 Large 3D rotations (tumbling.mbd here: a body tumbling on an isotropic elastic hinge, plain and
@@ -107,7 +108,7 @@ close('.jnt force columns', max(np.abs(jnt[:, 1:4]).max(), np.abs(jnt[:, 7:10]).
 
 # --- deformable axial joint
 here = os.path.dirname(os.path.abspath(__file__))
-r = Run(exe, os.path.join(here, 'axial.mbd'), work, 'axial')
+r = Run(exe, os.path.join(EXAMPLES, 'deformable_axial_joint.mbd'), work, 'axial')
 t = r.times()
 mov = r.rows('mov', 2)
 psi, wz = np.radians(mov[:, 6]), mov[:, 12]
