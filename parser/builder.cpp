@@ -650,6 +650,29 @@ void Builder::read_line_search_options(Props& s, DeckReader& r) {
 void Builder::problem_card(const std::string& name, DeckReader& r) {
     Props& s = st_.model.solver;
     auto at = r.card_loc();
+    // Options of the relative-coordinate equilibrium (`exchange:`, `extra:`, `spin:`; read by
+    // solvers/reduced/equilibrium.cpp): kept as located records, "equilibrium card <n>" = a
+    // DriveSpec with type = the card name, loc = the card, params "1", "2", ... = its arguments
+    // (words as strings, expressions evaluated to numbers).
+    if (st_.model.problem == "equilibrium" && (name == "exchange" || name == "extra" || name == "spin")) {
+        auto rec = std::make_shared<DriveSpec>();
+        rec->type = name;
+        rec->loc = at;
+        int n = 0;
+        while (!r.at_end()) {
+            if (r.peek_empty()) { r.skip(); continue; }
+            std::string w = r.peek_word();
+            if (!w.empty() && !r.next_is_value()) { rec->params.set(std::to_string(++n), w); r.skip(); continue; }
+            Value v = r.value(name);
+            if (v.type == Type::string) rec->params.set(std::to_string(++n), v.s);
+            else rec->params.set(std::to_string(++n), v.as_real());
+        }
+        long k = 0;
+        for (const auto& item : s.items()) k += item.first.rfind("equilibrium card ", 0) == 0;
+        s.set("equilibrium card " + std::to_string(k + 1), std::shared_ptr<const DriveSpec>(rec));
+        r.finish();
+        return;
+    }
     if (name == "initialtime") s.set("initial time", r.real("initial time"));
     else if (name == "finaltime") {
         final_time_loc_ = r.loc();

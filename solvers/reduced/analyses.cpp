@@ -429,71 +429,12 @@ DynamicsStats run_reduced_dynamics(const Model& model, Setup& s, const std::stri
 }
 
 namespace {
-// F_r at (q_u, qd = 0), drives held: q_v from Newton.
-void static_residual(Setup& s, VecX& q, VecX& Fr, ReducedState& rs) {
-    VecX qd = VecX::Zero(s.rm.nq()), qdd(s.rm.nq());
-    if (!solve_positions(s.rm, s.ws, s.part, q, 1e-14, 50))
-        throw ReducedFailure("Newton-Raphson on the dependent coordinates did not converge");
-    reduced_accelerations(s.rm, s.ws, s.part, q, qd, s.clock.time, qdd, rs);
-    Fr = rs.Fr;
-}
 void require_no_drives(const Setup& s, const char* what) {
     if (!s.part.c.empty())
         throw std::invalid_argument(std::string(what) +
                                     " with driven joints is not supported by the reduced path");
 }
 }  // namespace
-
-// Newton: K_r dq_u = -F_r, K_r = dF_r/dq_u column by column from central differences of F_r
-// (each perturbed configuration made consistent by Newton on q_v), step h = 1e-6 (1 + |q_j|).
-EquilibriumResult solve_equilibrium(Setup& s, double tol) {
-    require_no_drives(s, "equilibrium");
-    const Partition& p = s.part;
-    const int nu = static_cast<int>(p.u.size());
-    EquilibriumResult res;
-    ReducedState rs;
-    VecX Fr(nu), Fp(nu), Fm(nu);
-    MatX K(nu, nu);
-    VecX q = s.q;
-    for (int it = 0; it <= 50; ++it) {
-        static_residual(s, q, Fr, rs);
-        res.residual = Fr.size() ? Fr.lpNorm<Eigen::Infinity>() : 0.0;
-        const double scale =
-            std::max(1.0, rs.Mr.size() ? rs.Mr.diagonal().cwiseAbs().maxCoeff() : 1.0);
-        if (res.residual <= tol * scale) {
-            res.iterations = it;
-            res.insensitive.clear();
-            for (int j = 0; j < nu; ++j) {
-                const int c = p.u[static_cast<std::size_t>(j)];
-                const double h = 1e-6 * (1.0 + std::abs(q[c]));
-                VecX qp = q, qm = q;
-                qp[c] += h;
-                qm[c] -= h;
-                static_residual(s, qp, Fp, rs);
-                static_residual(s, qm, Fm, rs);
-                if (((Fp - Fm) / (2 * h)).lpNorm<Eigen::Infinity>() <= 1e-9 * scale)
-                    res.insensitive.push_back(c);
-            }
-            s.q = q;
-            s.qd.setZero();
-            return res;
-        }
-        for (int j = 0; j < nu; ++j) {
-            const int c = p.u[static_cast<std::size_t>(j)];
-            const double h = 1e-6 * (1.0 + std::abs(q[c]));
-            VecX qp = q, qm = q;
-            qp[c] += h;
-            qm[c] -= h;
-            static_residual(s, qp, Fp, rs);
-            static_residual(s, qm, Fm, rs);
-            K.col(j) = (Fp - Fm) / (2 * h);
-        }
-        const VecX dq = K.completeOrthogonalDecomposition().solve(-Fr);
-        for (int j = 0; j < nu; ++j) q[p.u[static_cast<std::size_t>(j)]] += dq[j];
-    }
-    throw ReducedFailure("static equilibrium: Newton did not converge in 50 iterations (|F_r| = " +
-                         std::to_string(res.residual) + ")");
-}
 
 // Linearization at the equilibrium (q*, 0): f(q_u, qd_u) = qdd_u from the reduced equations;
 // columns of df/dq_u and df/dqd_u by central differences (step 1e-5 (1 + |x|)), each perturbed

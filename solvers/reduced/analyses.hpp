@@ -65,8 +65,42 @@ struct EquilibriumResult {
     int iterations = 0;
     double residual = 0.0;
     std::vector<int> insensitive;
+    std::vector<std::pair<std::string, double>> parameters;  // exchanged parameters found
+    int spin = -1;                                            // dynamic equilibrium
+    double spin_rate = 0.0;
 };
 EquilibriumResult solve_equilibrium(Setup& s, double tol = 1e-10);
+
+// Options of a `problem: equilibrium;` deck (equilibrium.cpp, README): coordinates held at a
+// value (exchange), extra equations on node positions, the parameters that become unknowns in
+// their place, and a coordinate turning at a steady rate (dynamic equilibrium).
+struct EquilibriumSpec {
+    enum class ParamKind { body_mass, stiffness, rod_length, load_scale, spin_rate };
+    struct Param {
+        ParamKind kind = ParamKind::body_mass;
+        int index = -1;  // into rm.bodies, rm.link_forces or rm.loads
+        std::string name;
+    };
+    struct Extra {
+        int link = -1;
+        Vec3 r = Vec3::Zero();
+        int comp = 0;
+        double value = 0.0;
+        std::string name;
+    };
+    std::vector<int> fixed;
+    std::vector<double> fixed_value;
+    std::vector<Extra> extras;
+    std::vector<Param> params;
+    int spin = -1;
+    double spin_rate = 0.0;
+    bool spin_unknown = false;
+};
+// Reads the `exchange:`, `extra:` and `spin:` cards of the deck (InputError at the card).
+EquilibriumSpec read_equilibrium_spec(const Model& model, const Setup& s);
+// Newton on F_r = 0 and the extra equations for the free independent coordinates and the
+// parameters (equilibrium.cpp).
+EquilibriumResult solve_equilibrium(Setup& s, const EquilibriumSpec& spec, double tol = 1e-10);
 
 // Modal analysis at the equilibrium found from the deck's configuration: A = [[0, 1], [df/dq_u,
 // df/dqd_u]] with f = qdd_u (central differences), eigenvalues and eigenvectors (Eigen). Writes

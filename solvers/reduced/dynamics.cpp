@@ -112,7 +112,7 @@ void compute_loads(const ReducedModel& m, Workspace& ws, double t) {
     ws.g = m.has_gravity ? m.gravity.value(t) : Vec3::Zero();
     for (const Load& ld : m.loads) {
         const auto k = static_cast<std::size_t>(ld.link);
-        const Vec3 val = ld.value.value(t);
+        const Vec3 val = ld.scale * ld.value.value(t);
         const Mat3 Rn = ws.R[k] * ld.R_node;
         const Vec3 pt = ws.x[k] + ws.R[k] * ld.point;
         switch (ld.kind) {

@@ -751,20 +751,13 @@ ReducedModel build_reduced_model(const Model& model, const SimClock* clock) {
         if (d.category == "body") {
             place(d, "node", link, r, R);
             if (link < 0) continue;  // a body on the ground does not move
-            Link& l = rm.links[static_cast<std::size_t>(link)];
-            const double m = d.props.get<double>("mass");
-            const Vec3 c = r + R * d.props.get<Vec3>("center of mass");
-            const Mat3 J = R * d.props.get<Mat3>("inertia") * R.transpose();
-            // Combine with what the link already carries: inertia about the common centre of mass.
-            const double mt = l.mass + m;
-            const Vec3 ct = mt > 0 ? Vec3((l.mass * l.com + m * c) / mt) : Vec3::Zero();
-            auto shift = [&](double mm, const Vec3& cc) {
-                Vec3 dd = cc - ct;
-                return Mat3(mm * (dd.squaredNorm() * Mat3::Identity() - dd * dd.transpose()));
-            };
-            l.inertia = l.inertia + shift(l.mass, l.com) + J + shift(m, c);
-            l.mass = mt;
-            l.com = ct;
+            ReducedModel::BodyPart b;
+            b.label = d.label;
+            b.link = link;
+            b.mass = d.props.get<double>("mass");
+            b.com = r + R * d.props.get<Vec3>("center of mass");
+            b.inertia = R * d.props.get<Mat3>("inertia") * R.transpose();
+            rm.bodies.push_back(b);
         } else if (d.category == "gravity") {
             if (d.props.get_or<std::string>("field", "uniform") != "uniform")
                 unsupported(d, "only uniform gravity");
@@ -818,8 +811,31 @@ ReducedModel build_reduced_model(const Model& model, const SimClock* clock) {
             rm.link_forces.push_back(lf);
         }
     }
+    combine_bodies(rm);
     rm.qd0.assign(rm.q0.size(), 0.0);
     return rm;
+}
+
+// Body by body onto its link: total mass, common centre of mass, inertia about it (each body's
+// own inertia plus m (|d|^2 1 - d d^T) for its offset d from the common centre).
+void combine_bodies(ReducedModel& rm) {
+    for (Link& l : rm.links) {
+        l.mass = 0.0;
+        l.com.setZero();
+        l.inertia.setZero();
+    }
+    for (const ReducedModel::BodyPart& b : rm.bodies) {
+        Link& l = rm.links[static_cast<std::size_t>(b.link)];
+        const double mt = l.mass + b.mass;
+        const Vec3 ct = mt > 0 ? Vec3((l.mass * l.com + b.mass * b.com) / mt) : Vec3::Zero();
+        auto shift = [&](double mm, const Vec3& cc) {
+            const Vec3 dd = cc - ct;
+            return Mat3(mm * (dd.squaredNorm() * Mat3::Identity() - dd * dd.transpose()));
+        };
+        l.inertia = l.inertia + shift(l.mass, l.com) + b.inertia + shift(b.mass, b.com);
+        l.mass = mt;
+        l.com = ct;
+    }
 }
 
 }  // namespace mbs::reduced

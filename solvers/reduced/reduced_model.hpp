@@ -96,6 +96,7 @@ struct Load {
     Vec3 point = Vec3::Zero();       // link frame (forces)
     Mat3 R_node = Mat3::Identity();  // node-in-link rotation (follower directions are node frame)
     TplDrive<3> value;
+    double scale = 1.0;  // multiplies value (an equilibrium parameter)
 };
 // Rod: force along pB - pA, F = EA (l - l0)/l0 + ED ldot/l0 (tension positive).
 // Deformable hinge: moment K theta + D omega_rel about the hinge frame of A, where theta is the
@@ -118,6 +119,16 @@ struct ReducedModel {
     int n_constraints = 0;  // rows of h(q)
     std::vector<Load> loads;
     std::vector<LinkForce> link_forces;
+    // The deck's bodies one by one (a link carries their sum, see combine_bodies): equilibrium
+    // parameters change them.
+    struct BodyPart {
+        long label = 0;
+        int link = -1;
+        double mass = 0.0;
+        Vec3 com = Vec3::Zero();      // link frame
+        Mat3 inertia = Mat3::Zero();  // about com, link frame
+    };
+    std::vector<BodyPart> bodies;
     bool has_gravity = false;
     TplDrive<3> gravity;
     // Initial state (from the deck's absolute initial conditions).
@@ -127,6 +138,9 @@ struct ReducedModel {
     SimClock* clock = nullptr;
     int nq() const { return static_cast<int>(links.size()); }
 };
+
+// Sets every link's mass, centre of mass and inertia (about it) from the body parts on it.
+void combine_bodies(ReducedModel& rm);
 
 // Builds the tree from `model` (clock: the time source of the drives; it must outlive the result).
 // Throws InputError at the element's location for elements the reduced path cannot represent.

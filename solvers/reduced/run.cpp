@@ -74,7 +74,8 @@ int run_cli(const Model& model, bool tree, const std::string& analysis, const st
                     s->part.c.size(), s->part.v.size(), st.steps, st.max_violation, wall(),
                     prefix.c_str(), prefix.c_str(), prefix.c_str(), prefix.c_str());
         } else if (analysis == "equilibrium") {
-            EquilibriumResult r = solve_equilibrium(*s);
+            // A `problem: equilibrium;` deck's cards (exchange, extra, spin); none from --analysis.
+            EquilibriumResult r = solve_equilibrium(*s, read_equilibrium_spec(model, *s));
             std::FILE* f = std::fopen((prefix + ".eq").c_str(), "w");
             if (!f) throw std::invalid_argument("cannot write '" + prefix + ".eq'");
             std::fprintf(f,
@@ -91,11 +92,17 @@ int run_cli(const Model& model, bool tree, const std::string& analysis, const st
                              s->q[i], dep ? "dependent" : "independent",
                              ins ? " non-sensitive" : "");
             }
+            if (r.spin >= 0) std::fprintf(f, "spin q%d %.15g\n", r.spin + 1, r.spin_rate);
+            for (const auto& [name, value] : r.parameters)
+                std::fprintf(f, "parameter %s %.15g\n", name.c_str(), value);
             std::fclose(f);
             if (!quiet) {
                 std::printf("static equilibrium: %d Newton iterations, |F_r| = %.3g\n",
                             r.iterations, r.residual);
                 for (int i : r.insensitive) std::printf("non-sensitive variable: q%d\n", i + 1);
+                if (r.spin >= 0) std::printf("spin: q%d at %.10g\n", r.spin + 1, r.spin_rate);
+                for (const auto& [name, value] : r.parameters)
+                    std::printf("parameter %s = %.10g\n", name.c_str(), value);
                 std::printf("written: %s.eq\n", prefix.c_str());
             }
         } else {

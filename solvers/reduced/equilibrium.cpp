@@ -1,0 +1,342 @@
+// Static and dynamic equilibrium of the relative-coordinate model, with exchange variables and
+// extra equations (DESIGN.md section 6; the deck cards are in README, "Relative-coordinate path").
+#include <algorithm>
+#include <cmath>
+
+#include "core/source.hpp"
+#include "solvers/reduced/analyses.hpp"
+
+namespace mbs::reduced {
+
+namespace {
+
+// The arguments of one located deck card ("equilibrium card <n>", see parser/builder.cpp), read
+// in order; every error points at the card.
+class CardArgs {
+  public:
+    explicit CardArgs(const DriveSpec& rec) : rec_(rec) {}
+    [[noreturn]] void fail(const std::string& what, const std::string& hint = {}) const {
+        throw InputError(rec_.loc, "'" + rec_.type + "': " + what, hint);
+    }
+    bool at_end() const { return !rec_.params.has(std::to_string(next_ + 1)); }
+    const PropValue* peek() const { return rec_.params.find(std::to_string(next_ + 1)); }
+    std::string word(const char* what) {
+        const PropValue* v = peek();
+        if (!v || !std::holds_alternative<std::string>(*v)) fail(std::string("expected ") + what);
+        ++next_;
+        return std::get<std::string>(*v);
+    }
+    double number(const char* what) {
+        const PropValue* v = peek();
+        if (!v || !std::holds_alternative<double>(*v)) fail(std::string("expected ") + what);
+        ++next_;
+        return std::get<double>(*v);
+    }
+    bool accept(const char* w) {
+        const PropValue* v = peek();
+        if (v && std::holds_alternative<std::string>(*v) && std::get<std::string>(*v) == w) {
+            ++next_;
+            return true;
+        }
+        return false;
+    }
+    void finish() const {
+        if (!at_end()) fail("too many arguments");
+    }
+
+  private:
+    const DriveSpec& rec_;
+    int next_ = 0;
+};
+
+// <coordinate> ::= joint, L [, coordinate, NAME]: the coordinate of joint L (its only one, or the
+// one named as in `mbsolve --tree`, e.g. Rz, Tx), which must be independent.
+int read_coordinate(CardArgs& a, const Setup& s) {
+    if (!a.accept("joint")) a.fail("expected 'joint, <label>' (the joint whose coordinate it is)");
+    const long label = std::lround(a.number("the joint label"));
+    std::string name;
+    if (a.accept("coordinate")) name = a.word("the coordinate name (as printed by --tree)");
+    std::vector<int> found;
+    for (int i = 0; i < s.rm.nq(); ++i) {
+        const Link& l = s.rm.links[static_cast<std::size_t>(i)];
+        if (l.joint_label == label && (name.empty() || l.name == name)) found.push_back(i);
+    }
+    if (found.empty())
+        a.fail("joint " + std::to_string(label) + " has no coordinate" +
+                   (name.empty() ? std::string() : " named '" + name + "'") + " in the tree",
+               "see mbsolve --tree");
+    if (found.size() > 1)
+        a.fail("joint " + std::to_string(label) + " has " + std::to_string(found.size()) +
+                   " coordinates",
+               "name one: 'joint, " + std::to_string(label) + ", coordinate, <name>'");
+    const int c = found[0];
+    if (std::find(s.part.u.begin(), s.part.u.end(), c) == s.part.u.end())
+        a.fail("coordinate q" + std::to_string(c + 1) + " is not independent",
+               "propose it with --independent, or use another joint");
+    return c;
+}
+
+// <parameter> ::= body, L, mass | joint, L, {stiffness | length} | {force | couple}, L, scale
+//               | spin
+EquilibriumSpec::Param read_parameter(CardArgs& a, const Setup& s) {
+    EquilibriumSpec::Param p;
+    if (a.accept("spin")) {
+        p.kind = EquilibriumSpec::ParamKind::spin_rate;
+        p.name = "spin rate";
+        return p;
+    }
+    const std::string what = a.word("a parameter: body, joint, force, couple or spin");
+    const long label = std::lround(a.number("its label"));
+    const std::string prop = a.word("the parameter's name (mass, stiffness, length, scale)");
+    p.name = what + " " + std::to_string(label) + " " + prop;
+    auto find_index = [&](auto const& list, auto pred) {
+        for (std::size_t i = 0; i < list.size(); ++i)
+            if (pred(list[i])) return static_cast<int>(i);
+        return -1;
+    };
+    if (what == "body" && prop == "mass") {
+        p.kind = EquilibriumSpec::ParamKind::body_mass;
+        p.index = find_index(s.rm.bodies, [&](const auto& b) { return b.label == label; });
+    } else if (what == "joint" && (prop == "stiffness" || prop == "length")) {
+        p.kind = prop == "length" ? EquilibriumSpec::ParamKind::rod_length
+                                  : EquilibriumSpec::ParamKind::stiffness;
+        p.index = find_index(s.rm.link_forces, [&](const auto& f) {
+            return f.label == label && (prop == "stiffness" || f.kind == LinkForceKind::rod);
+        });
+    } else if ((what == "force" || what == "couple") && prop == "scale") {
+        p.kind = EquilibriumSpec::ParamKind::load_scale;
+        const bool couple = what == "couple";
+        p.index = find_index(s.rm.loads, [&](const Load& l) {
+            const bool is_couple =
+                l.kind == LoadKind::couple_absolute || l.kind == LoadKind::couple_follower;
+            return l.label == label && is_couple == couple;
+        });
+    } else {
+        a.fail("unknown parameter '" + what + ", " + std::to_string(label) + ", " + prop + "'",
+               "body, L, mass; joint, L, stiffness (rod, deformable hinge); joint, L, length "
+               "(rod); force, L, scale; couple, L, scale; spin");
+    }
+    if (p.index < 0)
+        a.fail(what + " " + std::to_string(label) + " is not in the relative-coordinate model" +
+               (what == "joint" ? " as a rod or deformable hinge" : ""));
+    return p;
+}
+
+void set_parameter(Setup& s, const EquilibriumSpec::Param& p, double v, double& spin_rate) {
+    using K = EquilibriumSpec::ParamKind;
+    switch (p.kind) {
+        case K::body_mass:
+            s.rm.bodies[static_cast<std::size_t>(p.index)].mass = v;
+            combine_bodies(s.rm);
+            break;
+        case K::stiffness: {
+            LinkForce& f = s.rm.link_forces[static_cast<std::size_t>(p.index)];
+            if (f.kind == LinkForceKind::rod)
+                f.ea = v;
+            else
+                f.K = v * Mat3::Identity();
+            break;
+        }
+        case K::rod_length:
+            s.rm.link_forces[static_cast<std::size_t>(p.index)].l0 = v;
+            break;
+        case K::load_scale:
+            s.rm.loads[static_cast<std::size_t>(p.index)].scale = v;
+            break;
+        case K::spin_rate:
+            spin_rate = v;
+            break;
+    }
+}
+
+double get_parameter(const Setup& s, const EquilibriumSpec::Param& p, double spin_rate) {
+    using K = EquilibriumSpec::ParamKind;
+    switch (p.kind) {
+        case K::body_mass:
+            return s.rm.bodies[static_cast<std::size_t>(p.index)].mass;
+        case K::stiffness: {
+            const LinkForce& f = s.rm.link_forces[static_cast<std::size_t>(p.index)];
+            return f.kind == LinkForceKind::rod ? f.ea : f.K(0, 0);
+        }
+        case K::rod_length:
+            return s.rm.link_forces[static_cast<std::size_t>(p.index)].l0;
+        case K::load_scale:
+            return s.rm.loads[static_cast<std::size_t>(p.index)].scale;
+        case K::spin_rate:
+            return spin_rate;
+    }
+    return 0.0;
+}
+
+}  // namespace
+
+// Cards (README): exchange: <coordinate>, <value>, <parameter>;
+//                 extra: node, L, position, k, <value>, <parameter>;
+//                 spin: <coordinate>, {<rate> | unknown, <initial guess>};
+EquilibriumSpec read_equilibrium_spec(const Model& model, const Setup& s) {
+    EquilibriumSpec sp;
+    std::vector<std::pair<const DriveSpec*, std::string>> spin_params;
+    for (const auto& [key, value] : model.solver.items()) {
+        if (key.rfind("equilibrium card ", 0) != 0) continue;
+        const DriveSpec& rec = *std::get<std::shared_ptr<const DriveSpec>>(value);
+        CardArgs a(rec);
+        if (rec.type == "spin") {
+            if (sp.spin >= 0) a.fail("only one spinning coordinate");
+            sp.spin = read_coordinate(a, s);
+            if (a.accept("unknown")) {
+                sp.spin_unknown = true;
+                sp.spin_rate = a.number("the initial guess of the rate [rad/s or m/s]");
+            } else {
+                sp.spin_rate = a.number("the rate [rad/s or m/s], or 'unknown, <guess>'");
+            }
+            a.finish();
+            continue;
+        }
+        EquilibriumSpec::Param p;
+        if (rec.type == "exchange") {
+            const int c = read_coordinate(a, s);
+            const double v = a.number("the value the coordinate is held at [rad or m]");
+            if (std::find(sp.fixed.begin(), sp.fixed.end(), c) != sp.fixed.end())
+                a.fail("coordinate q" + std::to_string(c + 1) + " is exchanged twice");
+            sp.fixed.push_back(c);
+            sp.fixed_value.push_back(v);
+        } else {  // extra
+            if (!a.accept("node")) a.fail("expected 'node, <label>, position, <1|2|3>, <value>'");
+            const long label = std::lround(a.number("the node label"));
+            EquilibriumSpec::Extra e;
+            const auto it =
+                std::find_if(s.rm.nodes.begin(), s.rm.nodes.end(),
+                             [&](const NodeAttach& n) { return n.label == label; });
+            if (it == s.rm.nodes.end()) a.fail("node " + std::to_string(label) + " does not exist");
+            e.link = it->link;
+            e.r = it->r;
+            if (!a.accept("position")) a.fail("expected 'position'");
+            const double k = a.number("the component (1, 2 or 3: global x, y, z)");
+            if (k != 1 && k != 2 && k != 3) a.fail("the component must be 1, 2 or 3");
+            e.comp = static_cast<int>(k) - 1;
+            e.value = a.number("the value [m]");
+            e.name = "node " + std::to_string(label) + " position " + std::to_string(e.comp + 1);
+            sp.extras.push_back(e);
+        }
+        p = read_parameter(a, s);
+        a.finish();
+        if (p.kind == EquilibriumSpec::ParamKind::spin_rate)
+            spin_params.emplace_back(&rec, p.name);
+        for (const auto& q : sp.params)
+            if (q.kind == p.kind && q.index == p.index)
+                CardArgs(rec).fail("the parameter '" + p.name + "' is already unknown");
+        sp.params.push_back(p);
+    }
+    for (const auto& [rec, name] : spin_params)
+        if (sp.spin < 0 || !sp.spin_unknown)
+            CardArgs(*rec).fail("the spin rate is not unknown",
+                                "declare it with 'spin: joint, L, unknown, <guess>;'");
+    if (sp.spin_unknown && spin_params.empty())
+        throw InputError(SourceLoc{}, "'spin: ..., unknown' needs an exchange or extra equation "
+                                      "whose parameter is 'spin'");
+    for (int c : sp.fixed)
+        if (c == sp.spin) throw InputError(SourceLoc{}, "the spinning coordinate is exchanged");
+    return sp;
+}
+
+// Unknowns z = (q_f, p): the independent coordinates not held (exchanged) and not spinning, then
+// the parameters. Equations: F_r(q, qd) = 0 with qd = 0 except qd_spin = rate (qd_v = B_vu qd_u;
+// the spinning coordinate's own position stays as it is: its row of F_r remains an equation,
+// zero for a cyclic coordinate, else balanced by a parameter), then the extra equations
+// x_node,k(q) - value = 0. Newton with a central-difference Jacobian (step 1e-6 (1 + |z_j|), each
+// configuration made consistent by Newton on q_v) solved in the least-squares sense (complete
+// orthogonal decomposition: also when F_r has identically zero rows); converged when
+// max(|F_r| / max(1, max diag M_r), |extra|) <= tol.
+EquilibriumResult solve_equilibrium(Setup& s, const EquilibriumSpec& sp, double tol) {
+    if (!s.part.c.empty())
+        throw std::invalid_argument("equilibrium with driven joints is not supported by the "
+                                    "reduced path");
+    const Partition& p = s.part;
+    const int nu = static_cast<int>(p.u.size()), nq = s.rm.nq();
+    std::vector<int> free_u;
+    for (int c : p.u)
+        if (c != sp.spin && std::find(sp.fixed.begin(), sp.fixed.end(), c) == sp.fixed.end())
+            free_u.push_back(c);
+    const int nf = static_cast<int>(free_u.size()), np = static_cast<int>(sp.params.size());
+    const int nz = nf + np, ne = static_cast<int>(sp.extras.size()), nr = nu + ne;
+    double spin_rate = sp.spin_rate;
+    VecX q = s.q;
+    for (std::size_t k = 0; k < sp.fixed.size(); ++k) q[sp.fixed[k]] = sp.fixed_value[k];
+    VecX z(nz);
+    for (int j = 0; j < nf; ++j) z[j] = q[free_u[static_cast<std::size_t>(j)]];
+    for (int j = 0; j < np; ++j)
+        z[nf + j] = get_parameter(s, sp.params[static_cast<std::size_t>(j)], spin_rate);
+    ReducedState rs;
+    VecX qd(nq), qdd(nq);
+    double scale = 1.0;
+    auto residual = [&](const VecX& zz, VecX& res) {
+        for (int j = 0; j < nf; ++j) q[free_u[static_cast<std::size_t>(j)]] = zz[j];
+        for (int j = 0; j < np; ++j)
+            set_parameter(s, sp.params[static_cast<std::size_t>(j)], zz[nf + j], spin_rate);
+        if (!solve_positions(s.rm, s.ws, p, q, 1e-14, 50))
+            throw ReducedFailure("Newton-Raphson on the dependent coordinates did not converge");
+        qd.setZero();
+        if (sp.spin >= 0) qd[sp.spin] = spin_rate;
+        reduced_accelerations(s.rm, s.ws, p, q, qd, s.clock.time, qdd, rs);
+        res.head(nu) = rs.Fr;
+        if (ne > 0) {
+            forward_kinematics(s.rm, s.ws, q, qd, s.ws.zero);
+            for (int k = 0; k < ne; ++k) {
+                const EquilibriumSpec::Extra& e = sp.extras[static_cast<std::size_t>(k)];
+                res[nu + k] = point_state(s.ws, e.link, e.r).x[e.comp] - e.value;
+            }
+        }
+    };
+    auto measure = [&](const VecX& res) {
+        scale = std::max(1.0, rs.Mr.size() ? rs.Mr.diagonal().cwiseAbs().maxCoeff() : 1.0);
+        double m = nu ? res.head(nu).lpNorm<Eigen::Infinity>() / scale : 0.0;
+        if (ne) m = std::max(m, res.tail(ne).lpNorm<Eigen::Infinity>());
+        return m;
+    };
+    VecX res(nr), rp(nr), rm(nr);
+    MatX K(nr, nz);
+    // Column j of K = d res / d z_j (central differences).
+    auto jacobian = [&](const VecX& zz) {
+        for (int j = 0; j < nz; ++j) {
+            const double h = 1e-6 * (1.0 + std::abs(zz[j]));
+            VecX zp = zz, zm = zz;
+            zp[j] += h;
+            zm[j] -= h;
+            residual(zp, rp);
+            residual(zm, rm);
+            K.col(j) = (rp - rm) / (2 * h);
+        }
+        residual(zz, res);  // leaves the model at zz
+    };
+    EquilibriumResult out;
+    for (int it = 0; it <= 50; ++it) {
+        residual(z, res);
+        out.residual = measure(res);
+        if (out.residual <= tol) {
+            out.iterations = it;
+            jacobian(z);
+            for (int j = 0; j < nf; ++j)
+                if (K.col(j).head(nu).lpNorm<Eigen::Infinity>() <= 1e-9 * scale &&
+                    (ne == 0 || K.col(j).tail(ne).lpNorm<Eigen::Infinity>() <= 1e-9))
+                    out.insensitive.push_back(free_u[static_cast<std::size_t>(j)]);
+            for (int j = 0; j < np; ++j)
+                out.parameters.emplace_back(sp.params[static_cast<std::size_t>(j)].name,
+                                            z[nf + j]);
+            out.spin = sp.spin;
+            out.spin_rate = spin_rate;
+            s.q = q;
+            s.qd = qd;
+            return out;
+        }
+        jacobian(z);
+        z += K.completeOrthogonalDecomposition().solve(-res);
+    }
+    throw ReducedFailure("equilibrium: Newton did not converge in 50 iterations (residual " +
+                         std::to_string(out.residual) + ")");
+}
+
+EquilibriumResult solve_equilibrium(Setup& s, double tol) {
+    return solve_equilibrium(s, EquilibriumSpec{}, tol);
+}
+
+}  // namespace mbs::reduced
