@@ -53,6 +53,21 @@ class Run:
         return np.array(t)
 
 
+def rot(axis, a):
+    """Rotation by angle a (rad) about global axis 0, 1 or 2."""
+    c, s = np.cos(a), np.sin(a)
+    i, j = [(1, 2), (2, 0), (0, 1)][axis]
+    r = np.eye(3)
+    r[i, i], r[i, j], r[j, i], r[j, j] = c, -s, s, c
+    return r
+
+
+def euler123(deg):
+    """Orientation matrix of MBDyn's Euler 123 angles in degrees (the .mov default)."""
+    a = np.radians(deg)
+    return rot(0, a[0]) @ rot(1, a[1]) @ rot(2, a[2])
+
+
 def close(what, value, reference, tol, relative=False):
     """Records a failure if |value - reference| (relative if asked) exceeds tol; prints a line."""
     err = abs(value - reference)

@@ -21,20 +21,12 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
-from mbs_check import EXAMPLES, Run, close, finish  # noqa: E402
+from mbs_check import EXAMPLES, Run, close, finish, rot  # noqa: E402
 
 exe, work = sys.argv[1], sys.argv[2]
 T_SKIP = 0.05
 G, OMEGA, E, M1 = 9.81, 10.0, 0.1, 3.0
 GV = np.array([0, 0, -G])
-
-
-def rot(axis, a):
-    c, s = np.cos(a), np.sin(a)
-    i, j = [(1, 2), (2, 0), (0, 1)][axis]
-    r = np.eye(3)
-    r[i, i], r[i, j], r[j, i], r[j, j] = c, -s, s, c
-    return r
 
 
 def angle_error(mov, axis, angle):

@@ -33,7 +33,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
-from mbs_check import EXAMPLES, Run, close, finish  # noqa: E402
+from mbs_check import EXAMPLES, Run, close, euler123, finish, rot  # noqa: E402
 
 exe, work = sys.argv[1], sys.argv[2]
 J3, KT, CT, W0 = 2.0, 50.0, 0.4, 1.0
@@ -42,14 +42,6 @@ SIGMA = CT / (2 * J3)
 WN = np.sqrt(KT / J3)
 WD = np.sqrt(WN**2 - SIGMA**2)
 LAM = -SIGMA + 1j * WD
-
-
-def rot(axis, a):
-    c, s = np.cos(a), np.sin(a)
-    i, j = [(1, 2), (2, 0), (0, 1)][axis]
-    r = np.eye(3)
-    r[i, i], r[i, j], r[j, i], r[j, j] = c, -s, s, c
-    return r
 
 
 RH = rot(0, 0.3) @ rot(1, -0.2) @ rot(2, 0.5)
@@ -126,11 +118,6 @@ close('axial: .jnt moment (0, 0, KT psi + CT wz) local and global [N m]',
 close('axial: .jnt line = label + 14 values', jnt.shape[1], 15, 0)
 
 # --- tumbling: plain and invariant hinges, energy
-
-
-def euler123(deg):
-    a = np.radians(deg)
-    return rot(0, a[0]) @ rot(1, a[1]) @ rot(2, a[2])
 
 
 r = Run(exe, os.path.join(here, 'tumbling.mbd'), work, 'tumbling')

@@ -25,7 +25,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
-from mbs_check import EXAMPLES, Run, close, failures, finish  # noqa: E402
+from mbs_check import EXAMPLES, Run, close, euler123, failures, finish  # noqa: E402
 
 exe, work = sys.argv[1], sys.argv[2]
 deck = os.path.join(EXAMPLES, 'invariant_deformable_joints.mbd')
@@ -34,19 +34,6 @@ K3 = np.array([[100., 10., -5.], [10., 200., 7.], [-5., 7., 300.]])
 K6 = np.diag([100., 200., 300., 20., 20., 20.])
 F1, F2 = np.array([0.5, 0.1, 0.0]), np.array([-0.4, 0.0, 0.1])
 M, JB = 1.0, np.diag([0.1, 0.2, 0.3])
-
-
-def rot(axis, a):
-    c, s = np.cos(a), np.sin(a)
-    i, j = [(1, 2), (2, 0), (0, 1)][axis]
-    r = np.eye(3)
-    r[i, i], r[i, j], r[j, i], r[j, j] = c, -s, s, c
-    return r
-
-
-def euler123(deg):
-    a = np.radians(deg)
-    return rot(0, a[0]) @ rot(1, a[1]) @ rot(2, a[2])
 
 
 def skew(v):

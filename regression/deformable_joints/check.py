@@ -20,26 +20,13 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
-from mbs_check import EXAMPLES, Run, close, failures, finish  # noqa: E402
+from mbs_check import EXAMPLES, Run, close, euler123, failures, finish, rot  # noqa: E402
 
 exe, work = sys.argv[1], sys.argv[2]
 MA, K = 2.0, np.array([50.0, 200.0, 450.0])
 X0, V0 = np.array([0.01, 0.02, -0.01]), np.array([0.1, -0.05, 0.2])
 MB, KB, JB = 1.5, 300.0, np.diag([0.05, 0.08, 0.1])
 MC, JC3, KZ, KR, VZ, WZ = 1.0, 0.5, 400.0, 20.0, 0.2, 0.5
-
-
-def rot(axis, a):
-    c, s = np.cos(a), np.sin(a)
-    i, j = [(1, 2), (2, 0), (0, 1)][axis]
-    r = np.eye(3)
-    r[i, i], r[i, j], r[j, i], r[j, j] = c, -s, s, c
-    return r
-
-
-def euler123(deg):
-    a = np.radians(deg)
-    return rot(0, a[0]) @ rot(1, a[1]) @ rot(2, a[2])
 
 
 r = Run(exe, os.path.join(EXAMPLES, 'deformable_joints.mbd'), work, 'deformable_joints')

@@ -37,7 +37,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
-from mbs_check import EXAMPLES, Run, close, finish  # noqa: E402
+from mbs_check import EXAMPLES, Run, close, finish, rot  # noqa: E402
 
 exe, work = sys.argv[1], sys.argv[2]
 
@@ -111,14 +111,6 @@ vd = V0 * np.cos(w * (td + h / 2 - ts))
 close('uniform motion after td [m/s]', np.abs(xd[kd + 5:] - vd).max(), 0.0, 5e-6)
 
 # --- offsets, prestress, prestrain, from nodes
-
-
-def rot(axis, a):
-    c, s = np.cos(a), np.sin(a)
-    i, j = [(1, 2), (2, 0), (0, 1)][axis]
-    m = np.eye(3)
-    m[i, i], m[i, j], m[j, i], m[j, j] = c, -s, s, c
-    return m
 
 
 def euler123(a):
