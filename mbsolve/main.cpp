@@ -222,9 +222,11 @@ int main(int argc, char** argv) {
             return 0;
         }
         if (opt.tree || !opt.analysis.empty())
-            return mbs::reduced::run_cli(model, opt.tree, opt.analysis, output_prefix(opt), opt.quiet, opt.independent);
+            return mbs::reduced::run_cli(model, opt.tree, opt.analysis, output_prefix(opt), opt.quiet, opt.independent,
+                                         opt.formats);
         if (std::string a = mbs::reduced::analysis_for_problem(model.problem); !a.empty())
-            return mbs::reduced::run_cli(model, false, a, output_prefix(opt), opt.quiet, opt.independent);
+            return mbs::reduced::run_cli(model, false, a, output_prefix(opt), opt.quiet, opt.independent,
+                                         opt.formats);
         return run(model, opt);
     } catch (const mbs::InputError& e) {
         std::cerr << e.format();

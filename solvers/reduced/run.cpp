@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "solvers/reduced/analyses.hpp"
+#include "solvers/reduced/modal_hdf5.hpp"
 
 namespace mbs::reduced {
 
@@ -27,7 +28,8 @@ const char* analysis_names() {
 }
 
 int run_cli(const Model& model, bool tree, const std::string& analysis, const std::string& prefix,
-            bool quiet, const std::vector<int>& independent) {
+            bool quiet, const std::vector<int>& independent,
+            const std::vector<std::string>& formats) {
     try {
         auto t0 = std::chrono::steady_clock::now();
         std::vector<int> ind;
@@ -107,11 +109,18 @@ int run_cli(const Model& model, bool tree, const std::string& analysis, const st
             }
         } else {
             ModalResult r = run_modal(model, *s, prefix);
+            const bool h5 =
+                formats.empty()
+                    ? model.control.get_or<std::string>("output results", "").find("hdf5") !=
+                          std::string::npos
+                    : std::find(formats.begin(), formats.end(), "hdf5") != formats.end();
+            if (h5) write_modal_hdf5(model, *s, r, prefix + ".h5");
             if (!quiet) {
                 std::printf(
                     "modal analysis: equilibrium in %d Newton iterations, %ld eigenvalues\n",
                     r.equilibrium.iterations, static_cast<long>(r.eigenvalues.size()));
-                std::printf("written: %s.modal\n", prefix.c_str());
+                std::printf("written: %s.modal%s%s\n", prefix.c_str(), h5 ? " " : "",
+                            h5 ? (prefix + ".h5").c_str() : "");
             }
         }
         return 0;

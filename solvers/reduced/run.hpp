@@ -22,7 +22,10 @@ std::string analysis_for_problem(const std::string& problem);
 // bad input (exit 2).
 // independent: a user-proposed partition (coordinate numbers as printed, 1-based; empty:
 // automatic).
+// formats: --format's list; with "hdf5" (or, without --format, the deck's `output results:
+// ..., hdf5`) the modal analysis also writes PREFIX.h5.
 int run_cli(const Model& model, bool tree, const std::string& analysis, const std::string& prefix,
-            bool quiet, const std::vector<int>& independent = {});
+            bool quiet, const std::vector<int>& independent = {},
+            const std::vector<std::string>& formats = {});
 
 }  // namespace mbs::reduced
