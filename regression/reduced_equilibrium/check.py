@@ -20,33 +20,22 @@ an extra equation, dynamic equilibrium; against hand derivations (in the decks' 
 import math
 import os
 import re
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
 from mbs_check import EXAMPLES, close, finish  # noqa: E402
+import reduced_util  # noqa: E402
 
 exe, work = sys.argv[1], sys.argv[2]
 
 
 def variant(src, name, old, new):
-    text = open(src).read()
-    assert old in text, old
-    path = os.path.join(work, name)
-    with open(path, 'w') as f:
-        f.write(text.replace(old, new))
-    return path
+    return reduced_util.variant(src, work, name, old, new)
 
 
 def run(deck, prefix, expect=0, defines=None):
     out = os.path.join(work, prefix)
-    cmd = [exe, '--quiet', '-f', deck, '-o', out]
-    for k, v in (defines or {}).items():
-        cmd += ['-D', f'{k}={v}']
-    p = subprocess.run(cmd, capture_output=True, text=True)
-    if p.returncode != expect:
-        print(' '.join(cmd), p.stdout, p.stderr)
-        sys.exit(f'mbsolve exited with {p.returncode}, expected {expect}')
+    p = reduced_util.mbsolve(exe, ['--quiet', '-f', deck, '-o', out], defines, expect)
     if expect:
         return p.stderr
     coords, params = {}, {}

@@ -28,13 +28,13 @@ Lagrange equation, and the absolute DAE (mbsolve without --analysis) on the same
 import math
 import os
 import re
-import subprocess
 import sys
 
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
 from mbs_check import EXAMPLES, close, finish  # noqa: E402
+import reduced_util  # noqa: E402
 
 exe, work = sys.argv[1], sys.argv[2]
 
@@ -46,13 +46,7 @@ def run(deck, prefix, analysis=None, defines=None, expect=0, tree=False):
         cmd += ['--analysis', analysis]
     if tree:
         cmd = [exe, '--tree', '-f', deck]
-    for k, v in (defines or {}).items():
-        cmd += ['-D', f'{k}={v}']
-    p = subprocess.run(cmd, capture_output=True, text=True)
-    if p.returncode != expect:
-        print(' '.join(cmd), p.stdout, p.stderr)
-        sys.exit(f'mbsolve exited with {p.returncode}, expected {expect}')
-    return out, p
+    return out, reduced_util.mbsolve(exe, cmd[1:], defines, expect)
 
 
 def rows(prefix, label):
@@ -68,12 +62,7 @@ def times(prefix):
 
 
 def variant(src, name, old, new):
-    text = open(src).read()
-    assert old in text, old
-    path = os.path.join(work, name)
-    with open(path, 'w') as f:
-        f.write(text.replace(old, new))
-    return path
+    return reduced_util.variant(src, work, name, old, new)
 
 
 # Bead on the rotating rod

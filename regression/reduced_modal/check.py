@@ -33,38 +33,22 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
 from mbs_check import EXAMPLES, close, failures, finish  # noqa: E402
+from reduced_util import mbsolve, read_modal  # noqa: E402
 
 exe, work = sys.argv[1], sys.argv[2]
 
 
 def run(deck, prefix, analysis, defines):
     out = os.path.join(work, prefix)
-    cmd = [exe, '--quiet', '--analysis', analysis, '-f', os.path.join(EXAMPLES, deck), '-o', out]
-    for k, v in defines.items():
-        cmd += ['-D', f'{k}={v}']
-    p = subprocess.run(cmd, capture_output=True, text=True)
-    if p.returncode != 0:
-        print(' '.join(cmd), p.stdout, p.stderr)
-        sys.exit(f'mbsolve exited with {p.returncode}')
+    mbsolve(exe, ['--quiet', '--analysis', analysis, '-f', os.path.join(EXAMPLES, deck), '-o', out], defines)
     return out
 
 
 def modal(deck, prefix, defines):
     """Eigenvalue rows (index real imag f damping fd) and mode shapes {mode: [(modulus, phase)]}."""
     out = run(deck, prefix, 'modal', defines)
-    rows, shapes, mode = [], {}, None
-    for line in open(out + '.modal'):
-        w = line.split()
-        if not w or w[0].startswith('#'):
-            continue
-        if w[0] == 'mode':
-            mode = int(w[1])
-            shapes[mode] = []
-        elif mode is None:
-            rows.append([float(v) for v in w])
-        else:
-            shapes[mode].append((float(w[3]), float(w[4])))
-    return np.array(rows), shapes
+    rows, shapes, _ = read_modal(out + '.modal')
+    return rows, shapes
 
 
 g = 9.81

@@ -12,7 +12,6 @@
 """
 import math
 import os
-import subprocess
 import sys
 
 import h5py
@@ -20,35 +19,17 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
 from mbs_check import EXAMPLES, close, finish  # noqa: E402
+from reduced_util import mbsolve, read_modal  # noqa: E402
 
 exe, work = sys.argv[1], sys.argv[2]
 
 
 def run(deck, prefix, defines):
     out = os.path.join(work, prefix)
-    cmd = [exe, '--quiet', '--analysis', 'modal', '--format', 'hdf5', '-f', os.path.join(EXAMPLES, deck),
-           '-o', out]
-    for k, v in defines.items():
-        cmd += ['-D', f'{k}={v}']
-    p = subprocess.run(cmd, capture_output=True, text=True)
-    if p.returncode != 0:
-        print(' '.join(cmd), p.stdout, p.stderr)
-        sys.exit(f'mbsolve exited with {p.returncode}')
-    rows, shapes, coords, mode = [], {}, [], None
-    for line in open(out + '.modal'):
-        w = line.split()
-        if not w or w[0].startswith('#'):
-            continue
-        if w[0] == 'mode':
-            mode = int(w[1])
-            shapes[mode] = []
-        elif mode is None:
-            rows.append([float(v) for v in w])
-        else:
-            shapes[mode].append((float(w[3]), float(w[4])))
-            if mode == 1:
-                coords.append((int(w[1]), w[2]))
-    return np.array(rows), shapes, coords, h5py.File(out + '.h5', 'r')
+    mbsolve(exe, ['--quiet', '--analysis', 'modal', '--format', 'hdf5', '-f', os.path.join(EXAMPLES, deck),
+                  '-o', out], defines)
+    rows, shapes, coords = read_modal(out + '.modal')
+    return rows, shapes, coords, h5py.File(out + '.h5', 'r')
 
 
 def same(what, a, b, tol=1e-12):

@@ -1,0 +1,51 @@
+"""Helpers shared by the regression checks of the relative-coordinate path (regression/reduced_*):
+deck variants written to the scratch directory and the reader of PREFIX.modal."""
+import os
+import subprocess
+import sys
+
+import numpy as np
+
+
+def variant(src, work, name, old, new):
+    """A copy of deck `src` in `work` named `name` with the text `old` (which must be there)
+    replaced by `new`; returns its path."""
+    text = open(src).read()
+    assert old in text, old
+    path = os.path.join(work, name)
+    with open(path, 'w') as f:
+        f.write(text.replace(old, new))
+    return path
+
+
+def read_modal(path):
+    """Eigenvalue rows (index real imag f damping fd), mode shapes {mode: [(modulus, phase)]} and
+    the coordinates [(joint label, axis)] of a PREFIX.modal file."""
+    rows, shapes, coords, mode = [], {}, [], None
+    for line in open(path):
+        w = line.split()
+        if not w or w[0].startswith('#'):
+            continue
+        if w[0] == 'mode':
+            mode = int(w[1])
+            shapes[mode] = []
+        elif mode is None:
+            rows.append([float(v) for v in w])
+        else:
+            shapes[mode].append((float(w[3]), float(w[4])))
+            if mode == 1:
+                coords.append((int(w[1]), w[2]))
+    return np.array(rows), shapes, coords
+
+
+def mbsolve(exe, args, defines=None, expect=0):
+    """Runs `exe args -D k=v ...`; exits the check unless the exit status is `expect`; returns the
+    completed process (stdout, stderr)."""
+    cmd = [exe] + list(args)
+    for k, v in (defines or {}).items():
+        cmd += ['-D', f'{k}={v}']
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != expect:
+        print(' '.join(cmd), p.stdout, p.stderr)
+        sys.exit(f'mbsolve exited with {p.returncode}, expected {expect}')
+    return p
