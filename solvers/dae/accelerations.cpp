@@ -57,7 +57,9 @@
 // massless nodes leave it singular).
 // K and g come from the engine's residual (dCoef = 1), evaluated on node kinematics set by hand
 // (the unknowns y are not touched): K by central differences (positions x +- eps e_j, rotations
-// exp(+-eps e_j) R, velocities), g along the path x + tau v, exp(tau w) R at constant v, w and
+// exp(+-eps e_j) R, velocities), perturbing together the nodes of one colour (no two nodes of a
+// colour appear in one constraint row of the iteration matrix's pattern; nodes in no constraint
+// row are not perturbed), g along the path x + tau v, exp(tau w) R at constant v, w and
 // time t + tau: second (position rows) or first (velocity rows) central difference with
 // Richardson extrapolation over tau and tau/2 (error O(tau^4)). tau = min(10 dt, 0.02 rad / max|w|,
 // 0.02 l / max|v|), l the size of the node cloud. Rows are classified once, from a perturbed
@@ -72,6 +74,7 @@
 
 #include <Eigen/Eigenvalues>
 
+#include "core/sparse_matrix.hpp"
 #include "solvers/dae/engine.hpp"
 
 namespace mbs {
@@ -276,6 +279,7 @@ bool NodeAccelerations::setup(Engine& e) {
     r_.assign(n, 0.0);
     rp_.assign(n, 0.0);
     rm_.assign(n, 0.0);
+    eps_.assign(2 * nodes_.size(), 0.0);
     x0_.resize(nodes_.size());
     v0_.resize(nodes_.size());
     w0_.resize(nodes_.size());
@@ -330,6 +334,44 @@ bool NodeAccelerations::setup(Engine& e) {
     kkt_.setZero(size, size);
     rhs_.setZero(size);
     sol_.setZero(size);
+    cod_ = Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd>(size, size);  // preallocated
+
+    // Which nodes each constraint row depends on (the iteration matrix's pattern: the row's
+    // entries in the node's x, g columns), and a greedy colouring of the nodes such that no two
+    // nodes of one colour share a row: the nodes of a colour are perturbed together in project().
+    std::vector<int> row_index(n, -1);
+    for (int i = 0; i < m; ++i) row_index[rows_[i]] = i;
+    const CscMatrix& A = e.jac().matrix();
+    std::vector<std::vector<int>> touches(nodes_.size());  // node -> its constraint rows
+    for (std::size_t j = 0; j < nodes_.size(); ++j) {
+        const StructNode& nd = nodes[nodes_[j]];
+        for (int col = nd.first_dof(); col < nd.first_dof() + nd.pos_cols(); ++col)
+            for (int k = A.col_start()[col]; k < A.col_start()[col + 1]; ++k)
+                if (row_index[A.row_index()[k]] >= 0) touches[j].push_back(row_index[A.row_index()[k]]);
+        std::sort(touches[j].begin(), touches[j].end());
+        touches[j].erase(std::unique(touches[j].begin(), touches[j].end()), touches[j].end());
+    }
+    color_.assign(nodes_.size(), -1);
+    std::vector<std::vector<char>> used(m);
+    ncolors_ = 0;
+    for (std::size_t j = 0; j < nodes_.size(); ++j) {
+        if (touches[j].empty()) continue;
+        int c = 0;
+        for (;; ++c) {
+            bool free = true;
+            for (int i : touches[j]) free = free && (c >= static_cast<int>(used[i].size()) || !used[i][c]);
+            if (free) break;
+        }
+        color_[j] = c;
+        ncolors_ = std::max(ncolors_, c + 1);
+        for (int i : touches[j]) {
+            if (static_cast<int>(used[i].size()) <= c) used[i].resize(c + 1, 0);
+            used[i][c] = 1;
+        }
+    }
+    row_node_.assign(static_cast<std::size_t>(m) * ncolors_, -1);
+    for (std::size_t j = 0; j < nodes_.size(); ++j)
+        for (int i : touches[j]) row_node_[static_cast<std::size_t>(i) * ncolors_ + color_[j]] = static_cast<int>(j);
     return true;
 }
 
@@ -375,7 +417,11 @@ void NodeAccelerations::project(Engine& e) {
         vmax = std::max(vmax, nd.xdot.norm());
         centre += nd.x / static_cast<double>(nodes_.size());
     }
-    for (std::size_t j = 0; j < nodes_.size(); ++j) size = std::max(size, (x0_[j] - centre).norm());
+    for (std::size_t j = 0; j < nodes_.size(); ++j) {
+        size = std::max(size, (x0_[j] - centre).norm());
+        eps_[2 * j] = 1e-6;
+        eps_[2 * j + 1] = 1e-6 * std::max({1.0, v0_[j].norm(), w0_[j].norm()});
+    }
     double tau = dt > 0.0 ? 10.0 * dt : 1e-3;
     if (wmax > 0.0) tau = std::min(tau, 0.02 / wmax);
     if (vmax > 0.0) tau = std::min(tau, 0.02 * size / vmax);
@@ -406,38 +452,46 @@ void NodeAccelerations::project(Engine& e) {
         rhs_[nc + i] = -(4.0 * d2 - d1) / 3.0;
     }
 
-    // K by central differences, column by column (position rows: positions and rotations;
-    // velocity rows: velocities and angular velocities), and the node blocks M, M a_raw.
-    for (std::size_t j = 0; j < nodes_.size(); ++j) {
-        StructNode& nd = nodes[nodes_[j]];
-        const int ndir = nd.has_rotation() ? 6 : 3, c0 = col_[j];
-        for (int d = 0; d < ndir; ++d) {
+    // K by central differences (position rows: positions and rotations; velocity rows:
+    // velocities and angular velocities), the nodes of one colour perturbed together: each row
+    // depends on at most one of them.
+    for (int color = 0; color < ncolors_; ++color) {
+        for (int d = 0; d < 6; ++d) {
             const Vec3 ed = Vec3::Unit(d % 3);
             for (int level = 0; level < 2; ++level) {  // 0: positions, 1: velocities
                 if (!(level == 0 ? any_position_ : any_velocity_)) continue;
-                const double eps = level == 0 ? 1e-6 : 1e-6 * std::max(1.0, d < 3 ? v0_[j].norm() : w0_[j].norm());
                 for (int sgn = 0; sgn < 2; ++sgn) {
-                    const double h = sgn == 0 ? eps : -eps;
-                    if (level == 0) {
-                        if (d < 3) nd.x = x0_[j] + h * ed;
-                        else nd.R = rotation_vector_to_matrix(h * ed) * R0_[j];
-                    } else {
-                        if (d < 3) nd.xdot = v0_[j] + h * ed;
-                        else nd.w = w0_[j] + h * ed;
+                    for (std::size_t j = 0; j < nodes_.size(); ++j) {
+                        StructNode& nd = nodes[nodes_[j]];
+                        if (color_[j] != color || (d >= 3 && !nd.has_rotation())) continue;
+                        const double h = (sgn == 0 ? 1.0 : -1.0) * eps_[2 * j + level];
+                        if (level == 0) {
+                            if (d < 3) nd.x = x0_[j] + h * ed;
+                            else nd.R = rotation_vector_to_matrix(h * ed) * R0_[j];
+                        } else {
+                            if (d < 3) nd.xdot = v0_[j] + h * ed;
+                            else nd.w = w0_[j] + h * ed;
+                        }
                     }
                     constraints(e, t0, sgn == 0 ? cp1_.data() : cm1_.data());
-                    nd.x = x0_[j], nd.R = R0_[j], nd.xdot = v0_[j], nd.w = w0_[j];
+                    restore(e, t0);
                 }
-                for (int i = 0; i < m; ++i)
-                    if (position_[i] == (level == 0 ? 1 : 0)) {
-                        const double k = (cp1_[i] - cm1_[i]) / (2.0 * eps);
-                        kkt_(nc + i, c0 + d) = k;
-                        kkt_(c0 + d, nc + i) = k;
-                    }
+                for (int i = 0; i < m; ++i) {
+                    if (position_[i] != (level == 0 ? 1 : 0)) continue;
+                    const int j = row_node_[static_cast<std::size_t>(i) * ncolors_ + color];
+                    if (j < 0 || (d >= 3 && !nodes[nodes_[j]].has_rotation())) continue;
+                    const double k = (cp1_[i] - cm1_[i]) / (2.0 * eps_[2 * j + level]);
+                    kkt_(nc + i, col_[j] + d) = k;
+                    kkt_(col_[j] + d, nc + i) = k;
+                }
             }
         }
+    }
+    // The node blocks M and M a_raw (node-frame inertia rotated to the global frame).
+    for (std::size_t j = 0; j < nodes_.size(); ++j) {
+        StructNode& nd = nodes[nodes_[j]];
+        const int c0 = col_[j];
         if (nd.accel_state != StructNode::AccelState::ok) continue;
-        // M and M a_raw (node frame quantities rotated to the global frame).
         const double mass = nd.inertia_m;
         if (nd.has_rotation()) {
             const Vec3 S = nd.R * nd.inertia_s;

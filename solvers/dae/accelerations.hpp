@@ -58,6 +58,10 @@ private:
     std::vector<Vec3> x0_, v0_, w0_;
     std::vector<Mat3> R0_;
     std::vector<double> r_, rp_, rm_;
+    std::vector<double> eps_;        // per node: position and velocity perturbation
+    std::vector<int> color_;         // per node: colour, -1 if in no constraint row
+    std::vector<int> row_node_;      // [row][colour]: the node of that colour in the row, or -1
+    int ncolors_ = 0;
     std::vector<double> c0_, cp1_, cm1_, cp2_, cm2_;
     Eigen::MatrixXd kkt_;
     Eigen::VectorXd rhs_, sol_;
