@@ -146,6 +146,9 @@ class Element {
     static constexpr int max_output_values = 64;
     virtual const char* output_file() const { return nullptr; }
     virtual int output_values(double* /*v*/) const { return 0; }
+    // The element's line in the .log (model description), without the newline; empty: the
+    // default "<category>: <label>[ <type>]".
+    virtual std::string log_line() const { return {}; }
     // Reaction of a joint, for drives and the NetCDF/HDF5 writers: force and moment in the
     // joint frame (f, m) and in the global frame (F, M). False if the element has none.
     virtual bool reaction(Vec3& /*f*/, Vec3& /*m*/, Vec3& /*F*/, Vec3& /*M*/) const {

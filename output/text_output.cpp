@@ -83,6 +83,10 @@ void TextOutput::begin(const Engine& e) {
     for (const auto& el : e.elements()) {
         const EntityDesc& d = el->desc();
         if (d.category == "structural") continue;
+        if (std::string line = el->log_line(); !line.empty()) {
+            std::fprintf(log, "%s\n", line.c_str());
+            continue;
+        }
         std::fprintf(log, "%s: %ld%s%s\n", d.category.c_str(), d.label, d.type.empty() ? "" : " ",
                      d.type.c_str());
     }

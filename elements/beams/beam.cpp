@@ -12,17 +12,19 @@
 // Props: "node1", "offset1", "orientation1", ... (node frames); beam3: "section orientation I",
 // "law I", "section orientation II", "law II" ("section I from nodes"/"section II from nodes"
 // true when interpolated); beam2: "section orientation", "law" ("section from nodes");
-// "custom output" (space-separated flags).
+// "custom output" (space-separated flags) and "custom output flags" (bits, see read_tail).
+#include "elements/beams/beam.hpp"
+
 #include <cmath>
 #include <string>
 
+#include "core/constitutive_law.hpp"
 #include "core/registry.hpp"
 #include "core/rotations.hpp"
 #include "elements/misc/card_helpers.hpp"
 
 namespace mbs {
 namespace {
-
 
 struct BeamNode {
     const EntityDesc* node = nullptr;
@@ -65,11 +67,34 @@ std::shared_ptr<const LawSpec> read_beam_law(Reader& r, const std::string& what)
     return r.law(6, what);
 }
 
-void read_tail(Reader& r, EntityDesc& e) {
+// `custom output` (MBDyn's ReadBeamCustomOutput): the flags select the evaluation-point
+// quantities written besides the forces and moments; "none" clears the ones before it, a flag
+// given twice (also through a group: "forces" after "force") is an error, and strain-rate flags
+// of an elastic beam are ignored with a warning. Props: "custom output" (the flags as written,
+// space-separated) and "custom output flags" (bits, beam_output_bits in beam.hpp).
+void read_tail(Reader& r, EntityDesc& e, bool viscous) {
     if (r.peek("piezoelectric actuator"))
         r.error("piezoelectric actuator beams are not supported yet");
     if (r.accept("custom output")) {
-        std::string flags;
+        using namespace beam_output_bits;
+        struct Flag {
+            std::string_view name;
+            long bits;
+        };
+        static const Flag table[] = {{"position", ep_x},
+                                     {"orientation", ep_r},
+                                     {"configuration", ep_x | ep_r},
+                                     {"force", ep_f},
+                                     {"moment", ep_m},
+                                     {"forces", ep_f | ep_m},
+                                     {"linear strain", ep_nu},
+                                     {"angular strain", ep_k},
+                                     {"strains", ep_nu | ep_k},
+                                     {"linear strain rate", ep_nup},
+                                     {"angular strain rate", ep_kp},
+                                     {"strain rates", ep_nup | ep_kp},
+                                     {"all", ep_all},
+                                     {"none", 0}};
         static const std::initializer_list<std::string_view> names = {"position",
                                                                       "orientation",
                                                                       "configuration",
@@ -84,12 +109,29 @@ void read_tail(Reader& r, EntityDesc& e) {
                                                                       "strain rates",
                                                                       "all",
                                                                       "none"};
+        std::string flags;
+        long bits = 0;
         while (!r.at_end() && !r.peek("output")) {
+            const SourceLoc at = r.loc();
             std::string f = r.keyword(names, "beam custom output flag");
+            long b = 0;
+            for (const Flag& t : table)
+                if (t.name == f) b = t.bits;
+            if (bits & b)
+                r.error_at(at, "duplicate beam custom output '" + f + "'",
+                           "each quantity may be selected once");
+            if ((b & (ep_nup | ep_kp)) && !viscous) {
+                r.warn_at(at, "beam custom output '" + f +
+                                  "': strain rates only for viscoelastic beams (ignored)");
+                b &= ~(ep_nup | ep_kp);
+            }
+            if (f == "none") bits = 0;
+            bits |= b;
             flags += (flags.empty() ? "" : " ") + f;
             if (f == "orientation") cards::read_optional_orientation_description(r, e);
         }
         e.props.set("custom output", flags);
+        e.props.set("custom output flags", bits);
     }
 }
 
@@ -130,7 +172,7 @@ void read_beam3(Reader& r, EntityDesc& e) {
     e.props.set("section orientation II", R_II);
     if (from_II) e.props.set("section II from nodes", true);
     e.props.set("law II", law_II);
-    read_tail(r, e);
+    read_tail(r, e, (law_kind_bits(*law_I) | law_kind_bits(*law_II)) & law_viscous);
 }
 
 void read_beam2(Reader& r, EntityDesc& e) {
@@ -148,8 +190,9 @@ void read_beam2(Reader& r, EntityDesc& e) {
     }
     e.props.set("section orientation", R);
     if (from) e.props.set("section from nodes", true);
-    e.props.set("law", read_beam_law(r, "constitutive law"));
-    read_tail(r, e);
+    auto law = read_beam_law(r, "constitutive law");
+    e.props.set("law", law);
+    read_tail(r, e, law_kind_bits(*law) & law_viscous);
 }
 
 }  // namespace

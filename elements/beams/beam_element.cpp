@@ -42,14 +42,17 @@
 // (input-examples/beam_cantilever_vibration.mbd shows the lumping).
 //
 // Output (.act, MBDyn's Beam::Output): label, f(3), m(3) at point I in the section frame, then
-// f(3), m(3) at point II for beam3. Private data: see private_data_count().
+// f(3), m(3) at point II for beam3, then the custom output columns (output_values()); the .log
+// line names the nodes and offsets (log_line()). Private data: see private_data_count().
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <memory>
 #include <string>
 
 #include "core/constitutive_law.hpp"
 #include "core/rotations.hpp"
+#include "elements/beams/beam.hpp"
 #include "elements/misc/element_util.hpp"
 
 namespace mbs {
@@ -58,6 +61,15 @@ namespace {
 using Mat6 = Eigen::Matrix<double, 6, 6>;
 using Vec6 = Eigen::Matrix<double, 6, 1>;
 using el::Mat63;
+
+// 3 x 3 product written out by columns (Eigen's generic small-product kernels cost about twice
+// the instructions here; the Jacobian is made of ~100 such products).
+[[gnu::always_inline]] inline Mat3 mul(const Mat3& a, const Mat3& b) {
+    Mat3 c;
+    for (int j = 0; j < 3; ++j)
+        c.col(j) = a.col(0) * b(0, j) + a.col(1) * b(1, j) + a.col(2) * b(2, j);
+    return c;
+}
 
 // E(g, w) v = Gd(g, v) w:  -(c^2/2)(g.w)(I + 1/2 [g]) + (c/2)[w],  c = 4/(4 + g.g).
 Mat3 cgr_Gd_swap(const Vec3& g, const Vec3& w) {
@@ -164,20 +176,34 @@ class Beam final : public Element {
                 blocks_[k][j] = p.block(n_[k]->first_dof(), 6, n_[j]->first_dof(), 6);
     }
 
-    // Node balance of the file comment.
+    // Node balance of the file comment. Elastic beams (and every beam in the initial assembly,
+    // where the strain rates are taken as zero: positions only) reuse the kinematics of the
+    // last evaluation at the same node configuration (kinematics()).
     void residual(const StepContext& c, const StateView&, double* r) const override {
+        if (!viscous_ || c.phase == Phase::assembly) {
+            Kin& K = kinematics();
+            for (int s = 0; s < NS; ++s) {
+                SecK& k = K.k[s];
+                law_eval(s, k, c.time);
+                add_section_wrench(s, k, r);
+            }
+            return;
+        }
         NodeK nk[NN];
-        const bool visc = viscous_;
-        const Mat3 Ra = node_kin(nk, visc, visc);
+        const Mat3 Ra = node_kin(nk, true, true);
         for (int s = 0; s < NS; ++s) {
             SecK k;
-            section_kin(s, Ra, nk, visc, k);
+            section_kin(s, Ra, nk, true, k);
             law_eval(s, k, c.time);
-            const Vec3 F = k.R * k.fl.head<3>(), M = k.R * k.fl.tail<3>();
-            const StructNode &b = *n_[s], &f = *n_[s + 1];
-            el::add_wrench(r, b, F, M + (k.p - b.x).cross(F));
-            el::add_wrench(r, f, -F, -M - (k.p - f.x).cross(F));
+            add_section_wrench(s, k, r);
         }
+    }
+
+    void add_section_wrench(int s, const SecK& k, double* r) const {
+        const Vec3 F = k.R * k.fl.template head<3>(), M = k.R * k.fl.template tail<3>();
+        const StructNode &b = *n_[s], &f = *n_[s + 1];
+        el::add_wrench(r, b, F, M + (k.p - b.x).cross(F));
+        el::add_wrench(r, f, -F, -M - (k.p - f.x).cross(F));
     }
 
     // Jacobian. Virtual displacements dx_j and rotations dth_j (dRn_j = [dth_j] Rn_j); for node
@@ -207,7 +233,7 @@ class Beam final : public Element {
     // Each (row node, column node) pair collects the x, th, xdot, w blocks of both sections and
     // goes through the column node's chain rule once.
     void jacobian(const StepContext& c, const StateView&, Jacobian& J) const override {
-        if (!viscous_) return jacobian_elastic(c, J);
+        if (!viscous_ || c.phase == Phase::assembly) return jacobian_elastic(c, J);
         NodeK nk[NN];
         const bool visc = true;
         const Mat3 Ra = node_kin(nk, true, true);
@@ -312,70 +338,83 @@ class Beam final : public Element {
                                                                D[kn][j][2], D[kn][j][3], c));
     }
 
-    // Jacobian without viscous terms (the same derivation, reorganised). Per section, with the
-    // global-frame products (RR = diag(R, R), K = [K_L K_R] the law's stiffness by columns)
-    //   GX = RR K_L R^T,  GP = GX [p'],  GG = RR K_R T G,  GA = RR K_R T A,
-    //   SFM = [[F]; [M]],  B = (GP - SFM) Ra G + GA,
-    // the derivatives of [F; M] with respect to node j are
+    // Jacobian without viscous terms (the same derivation, reorganised in 3 x 3 blocks). Per
+    // section, with K = [K11 K12; K21 K22] the law's stiffness, P = [p'], RaG = Ra G and
+    //   GX1 = R K11 R^T,  GX2 = R K21 R^T          (force, moment rows; x columns)
+    //   GG1 = R K12 T G,  GG2 = R K22 T G,  GA1 = R K12 T A,  GA2 = R K22 T A
+    //   GPS1 = GX1 P - [F],  GPS2 = GX2 P - [M],  B1 = GPS1 RaG + GA1,  B2 = GPS2 RaG + GA2,
+    // the derivatives of F (index 1) and M (index 2) with respect to node j are
     //   x_j:  N_j' GX
     //   th_j: -N_j' GX [a_j] + (N_j B + N_j' GG) H_j                        (j != r)
-    //         -N_j' GX [a_j] + (GP - SFM) - B sum N_i H_i - GG sum N_i' H_i  (j = r)
-    // and the moment rows of node k add [p_s - x_k] dF - [F] (dp_s - delta_jk dx_k).
-    void jacobian_elastic(const StepContext& c, Jacobian& J) const {
-        NodeK nk[NN];
-        const Mat3 Ra = node_kin(nk, true, false);
+    //         -N_j' GX [a_j] + GPS - B sum N_i H_i - GG sum N_i' H_i        (j = r)
+    // and the moment rows of node k add [p_s - x_k] dF - [F] (dp_s - delta_jk dx_k), i.e. the
+    // moment-row matrices become X2 + [p_s - x_k] X1 (X = GX, GG, B, GPS) plus
+    //   x_j: -(N_j - delta_jk) [F],   th_j: N_j [F] [a_j].
+    // Node k = s takes the section's terms with sign +1, node k = s + 1 with sign -1.
+    [[gnu::flatten]] void jacobian_elastic(const StepContext& c, Jacobian& J) const {
+        Kin& K = kinematics();
+        const Mat3& Ra = K.Ra;
+        const Mat3 RaT = Ra.transpose();
+        Mat3 H[NN], sA[NN];
+        for (int i = 0; i < NN; ++i) {
+            sA[i] = skew(K.nk[i].a);
+            H[i] = i == ref ? Mat3(Mat3::Zero()) : mul(cgr_G_inverse(K.nk[i].g), RaT);
+        }
+        // D[k][j]: rows of node k (force; moment), columns of node j (x, th).
         Mat63 D[NN][NN][2];
         for (int k = 0; k < NN; ++k)
             for (int j = 0; j < NN; ++j) D[k][j][0].setZero(), D[k][j][1].setZero();
         for (int s = 0; s < NS; ++s) {
             const Section& S = sec_[s];
-            SecK k;
-            section_kin(s, Ra, nk, false, k);
+            SecK& k = K.k[s];
             law_eval(s, k, c.time);
             const Vec3 F = k.R * k.fl.head<3>(), M = k.R * k.fl.tail<3>();
             const Mat3 sF = skew(F);
-            const Mat3 A = cgr_G_times_derivative(k.g, k.gp) + skew(Vec3(k.G * k.gp)) * k.G;
-            const Mat3 RaG = Ra * k.G;
-            const Mat63 KLRT = k.K.leftCols<3>() * k.R.transpose();
-            const Mat63 KRT = k.K.rightCols<3>() * k.T;
-            Mat63 GX, GA, GG;
-            GX.topRows<3>() = k.R * KLRT.topRows<3>();
-            GX.bottomRows<3>() = k.R * KLRT.bottomRows<3>();
-            const Mat63 KRTA = KRT * A, KRTG = KRT * k.G;
-            GA.topRows<3>() = k.R * KRTA.topRows<3>();
-            GA.bottomRows<3>() = k.R * KRTA.bottomRows<3>();
-            GG.topRows<3>() = k.R * KRTG.topRows<3>();
-            GG.bottomRows<3>() = k.R * KRTG.bottomRows<3>();
-            Mat63 GPS = GX * skew(k.pp);  // GP - SFM
-            GPS.topRows<3>() -= sF;
-            GPS.bottomRows<3>() -= skew(M);
-            const Mat63 B = GPS * RaG + GA;
-            Mat3 HsumN = Mat3::Zero(), HsumNp = Mat3::Zero();
+            const Mat3 RT = k.R.transpose();
+            const Mat3 A = cgr_G_times_derivative(k.g, k.gp) + mul(skew(Vec3(k.G * k.gp)), k.G);
+            const Mat3 TG = mul(k.T, k.G), TA = mul(k.T, A);
+            const Mat3 RK12 = mul(k.R, k.K.template topRightCorner<3, 3>());
+            const Mat3 RK22 = mul(k.R, k.K.template bottomRightCorner<3, 3>());
+            const Mat3 GX1 = mul(mul(k.R, k.K.template topLeftCorner<3, 3>()), RT);
+            const Mat3 GX2 = mul(mul(k.R, k.K.template bottomLeftCorner<3, 3>()), RT);
+            const Mat3 GG1 = mul(RK12, TG), GG2 = mul(RK22, TG);
+            const Mat3 P = skew(k.pp);
+            const Mat3 RaG = mul(Ra, k.G);
+            const Mat3 GPS1 = mul(GX1, P) - sF, GPS2 = mul(GX2, P) - skew(M);
+            const Mat3 B1 = mul(GPS1, RaG) + mul(RK12, TA), B2 = mul(GPS2, RaG) + mul(RK22, TA);
+            Mat3 HsN = Mat3::Zero(), HsNp = Mat3::Zero();
             for (int i = 0; i < NN; ++i) {
                 if (i == ref) continue;
-                HsumN += S.N[i] * nk[i].H;
-                HsumNp += S.Np[i] * nk[i].H;
+                HsN += S.N[i] * H[i];
+                HsNp += S.Np[i] * H[i];
             }
+            // Force rows Fth and the moment rows' own part Mth of the th columns (the same for
+            // both nodes of the section); node k adds [p_s - x_k] Fth.
+            Mat3 Fth[NN], Mth[NN];
             for (int j = 0; j < NN; ++j) {
-                const Mat3 sA = skew(nk[j].a);
-                const Mat63 Dx = S.Np[j] * GX;
-                Mat63 Dth = -S.Np[j] * (GX * sA);
-                if (j == ref)
-                    Dth += GPS - B * HsumN - GG * HsumNp;
-                else
-                    Dth += (S.N[j] * B + S.Np[j] * GG) * nk[j].H;
-                const Mat3 sFsA = sF * sA;
-                for (int side = 0; side < 2; ++side) {
-                    const int kn = s + side;
-                    const double sign = side == 0 ? 1.0 : -1.0;
-                    const Mat3 sB = skew(Vec3(k.p - n_[kn]->x));
+                Fth[j] = -S.Np[j] * mul(GX1, sA[j]);
+                Mth[j] = mul(S.N[j] * sF - S.Np[j] * GX2, sA[j]);
+                if (j == ref) {
+                    Fth[j] += GPS1 - mul(B1, HsN) - mul(GG1, HsNp);
+                    Mth[j] += GPS2 - mul(B2, HsN) - mul(GG2, HsNp);
+                } else {
+                    Fth[j] += mul(S.N[j] * B1 + S.Np[j] * GG1, H[j]);
+                    Mth[j] += mul(S.N[j] * B2 + S.Np[j] * GG2, H[j]);
+                }
+            }
+            for (int side = 0; side < 2; ++side) {
+                const int kn = s + side;
+                const double sign = side == 0 ? 1.0 : -1.0;
+                const Mat3 sB = skew(Vec3(k.p - n_[kn]->x));
+                const Mat3 X2 = GX2 + mul(sB, GX1);
+                for (int j = 0; j < NN; ++j) {
                     const double dx = S.N[j] - (j == kn ? 1.0 : 0.0);
                     Mat63& Ox = D[kn][j][0];
                     Mat63& Oth = D[kn][j][1];
-                    Ox += sign * Dx;
-                    Oth += sign * Dth;
-                    Ox.bottomRows<3>() += sign * (sB * Dx.topRows<3>() - dx * sF);
-                    Oth.bottomRows<3>() += sign * (sB * Dth.topRows<3>() + S.N[j] * sFsA);
+                    Ox.template topRows<3>() += (sign * S.Np[j]) * GX1;
+                    Ox.template bottomRows<3>() += sign * (S.Np[j] * X2 - dx * sF);
+                    Oth.template topRows<3>() += sign * Fth[j];
+                    Oth.template bottomRows<3>() += sign * (Mth[j] + mul(sB, Fth[j]));
                 }
             }
         }
@@ -385,24 +424,67 @@ class Beam final : public Element {
     }
 
     void after_step(const StepContext& c, const StateView&) override {
+        if (!viscous_) {
+            Kin& K = kinematics();
+            for (int s = 0; s < NS; ++s) {
+                SecK& k = K.k[s];
+                law_eval(s, k, c.time);
+                out_[s] = k.fl;
+                out_e_[s] = k.e;
+                out_ed_[s].setZero();
+                sec_[s].law->after_step(k.e, k.ed, c.time);
+            }
+            return;
+        }
         NodeK nk[NN];
-        const Mat3 Ra = node_kin(nk, viscous_, viscous_);
+        const Mat3 Ra = node_kin(nk, true, true);
         for (int s = 0; s < NS; ++s) {
             SecK k;
-            section_kin(s, Ra, nk, viscous_, k);
+            section_kin(s, Ra, nk, true, k);
             law_eval(s, k, c.time);
             out_[s] = k.fl;
+            out_e_[s] = k.e;
+            out_ed_[s] = k.ed;
             sec_[s].law->after_step(k.e, k.ed, c.time);
         }
     }
 
     const char* output_file() const override { return "act"; }
+    // MBDyn's Beam::Output: f, m of each point, then per selected custom output the linear
+    // strains (nu), the curvatures (k), their rates (viscoelastic beams), each of every point.
+    // (MBDyn's text writer prints the strains again in place of the rates; here the rates.)
     int output_values(double* v) const override {
+        using namespace beam_output_bits;
         int n = 0;
         for (int s = 0; s < NS; ++s)
             for (int i = 0; i < 6; ++i) v[n++] = out_[s][i];
+        auto put = [&](const Vec6* a, int off) {
+            for (int s = 0; s < NS; ++s)
+                for (int i = 0; i < 3; ++i) v[n++] = a[s][off + i];
+        };
+        if (out_flags_ & ep_nu) put(out_e_, 0);
+        if (out_flags_ & ep_k) put(out_e_, 3);
+        if (out_flags_ & ep_nup) put(out_ed_, 0);
+        if (out_flags_ & ep_kp) put(out_ed_, 3);
         return n;
     }
+
+    // MBDyn's .log line: "beam3: L n1 f1 n2 f2 n3 f3" (beam2: two nodes), f_i the offsets in
+    // the node frames, printed as a C++ stream does by default (%g).
+    std::string log_line() const override {
+        std::string line = (NN == 3 ? "beam3: " : "beam2: ") + std::to_string(label());
+        char buf[96];
+        for (int i = 0; i < NN; ++i) {
+            std::snprintf(buf, sizeof buf, " %ld %g %g %g", n_[i]->label(), f_[i].x(), f_[i].y(),
+                          f_[i].z());
+            line += buf;
+        }
+        return line;
+    }
+
+    void set_output_flags(long f) { out_flags_ = f; }
+    void set_in_assembly(bool on) { in_assembly_ = on; }
+    bool in_assembly() const override { return in_assembly_; }
 
     void set_viscous() { viscous_ = viscous(); }
     void set_clock(const SimClock* c) { clock_ = c; }
@@ -508,6 +590,31 @@ class Beam final : public Element {
         k.ed.tail<3>() = k.T * k.y2;
     }
 
+    // Positions, orientation parameters and strains of the current node configuration (no
+    // rates), kept for the next evaluation at the same configuration: the engine evaluates the
+    // residual and then the Jacobian of one iterate, and after_step() at the converged one.
+    // The key is the nodes' x and R themselves (bitwise); the law is evaluated anew each time
+    // (it may depend on time and drives).
+    struct Kin {
+        Vec3 x[NN];
+        Mat3 R[NN];
+        Mat3 Ra;
+        NodeK nk[NN];
+        SecK k[NS];
+        bool valid = false;
+    };
+    [[gnu::flatten]] Kin& kinematics() const {
+        Kin& K = kin_;
+        bool same = K.valid;
+        for (int i = 0; same && i < NN; ++i) same = n_[i]->x == K.x[i] && n_[i]->R == K.R[i];
+        if (same) return K;
+        K.Ra = node_kin(K.nk, false, false);
+        for (int s = 0; s < NS; ++s) section_kin(s, K.Ra, K.nk, false, K.k[s]);
+        for (int i = 0; i < NN; ++i) K.x[i] = n_[i]->x, K.R[i] = n_[i]->R;
+        K.valid = true;
+        return K;
+    }
+
     void law_eval(int s, SecK& k, double t) const {
         sec_[s].law->eval(k.e, k.ed, t, k.fl, k.K, k.C);
     }
@@ -519,7 +626,10 @@ class Beam final : public Element {
     bool viscous_ = false;
     const SimClock* clock_ = nullptr;
     BlockId blocks_[NN][NN];
-    Vec6 out_[NS];
+    Vec6 out_[NS], out_e_[NS], out_ed_[NS];
+    long out_flags_ = 0;
+    bool in_assembly_ = false;
+    mutable Kin kin_;
 };
 
 template <int NN>
@@ -556,6 +666,8 @@ std::unique_ptr<Element> make_beam(const EntityDesc& d, BuildContext& ctx) {
     }
     beam->set_viscous();
     beam->set_clock(ctx.drive_env().clock);
+    beam->set_output_flags(d.props.get_or<long>("custom output flags", 0));
+    beam->set_in_assembly(el::used_in_assembly(ctx, "beams"));
     return beam;
 }
 

@@ -1,0 +1,22 @@
+// Shared between the beam card reader (beam.cpp) and the runtime beams (beam_element.cpp).
+#pragma once
+
+namespace mbs::beam_output_bits {
+
+// Evaluation-point quantities selected by a beam's `custom output` (MBDyn's Beam::OUTPUT_EP_*).
+// The text .act always has the forces and moments; ep_nu, ep_k, ep_nup, ep_kp append the
+// linear strains, curvatures and their rates of every point (in this order, each for point I,
+// then II). ep_x and ep_r (position, orientation) select NetCDF variables in MBDyn only.
+enum : long {
+    ep_x = 1,
+    ep_r = 2,
+    ep_f = 4,
+    ep_m = 8,
+    ep_nu = 16,
+    ep_k = 32,
+    ep_nup = 64,
+    ep_kp = 128,
+    ep_all = 255,
+};
+
+}  // namespace mbs::beam_output_bits
