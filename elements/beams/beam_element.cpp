@@ -334,8 +334,9 @@ class Beam final : public Element {
         }
         for (int kn = 0; kn < NN; ++kn)
             for (int j = 0; j < NN; ++j)
-                J.add(blocks_[kn][j], n_[j]->template chain<6>(D[kn][j][0], D[kn][j][1],
-                                                               D[kn][j][2], D[kn][j][3], c));
+                add_block(J, kn, j,
+                          n_[j]->template chain<6>(D[kn][j][0], D[kn][j][1], D[kn][j][2],
+                                                   D[kn][j][3], c));
     }
 
     // Jacobian without viscous terms (the same derivation, reorganised in 3 x 3 blocks). Per
@@ -420,7 +421,37 @@ class Beam final : public Element {
         }
         for (int kn = 0; kn < NN; ++kn)
             for (int j = 0; j < NN; ++j)
-                J.add(blocks_[kn][j], n_[j]->template chain_pos<6>(D[kn][j][0], D[kn][j][1], c));
+                add_block(J, kn, j, n_[j]->template chain_pos<6>(D[kn][j][0], D[kn][j][1], c));
+    }
+
+    // Adds the block of rows of node kn, columns of node j. In the CSC pattern the 6 rows of a
+    // block column are consecutive slots (sorted rows, none between them): the slots of each
+    // column's first row are looked up once per matrix, then each column is a plain 6-add
+    // (Jacobian::add would decode every entry). A column found otherwise goes through J.add.
+    void add_block(Jacobian& J, int kn, int j, const Mat6& m) const {
+        CscMatrix& A = J.matrix();
+        if (slots_of_ != &A) find_slots(A);
+        if (col_slot_[kn][j][0] < 0) return J.add(blocks_[kn][j], m);
+        double* v = A.values();
+        for (int col = 0; col < 6; ++col) {
+            double* p = v + col_slot_[kn][j][col];
+            for (int i = 0; i < 6; ++i) p[i] += m(i, col);
+        }
+    }
+    void find_slots(const CscMatrix& A) const {
+        for (int kn = 0; kn < NN; ++kn)
+            for (int j = 0; j < NN; ++j) {
+                const int r0 = n_[kn]->first_dof(), c0 = n_[j]->first_dof();
+                bool ok = true;
+                for (int col = 0; col < 6; ++col) {
+                    const int s0 = A.slot(r0, c0 + col);
+                    col_slot_[kn][j][col] = s0;
+                    for (int i = 0; i < 6; ++i)
+                        ok = ok && s0 >= 0 && A.slot(r0 + i, c0 + col) == s0 + i;
+                }
+                if (!ok) col_slot_[kn][j][0] = -1;
+            }
+        slots_of_ = &A;
     }
 
     void after_step(const StepContext& c, const StateView&) override {
@@ -630,6 +661,8 @@ class Beam final : public Element {
     long out_flags_ = 0;
     bool in_assembly_ = false;
     mutable Kin kin_;
+    mutable const CscMatrix* slots_of_ = nullptr;  // the matrix col_slot_ belongs to
+    mutable int col_slot_[NN][NN][6];
 };
 
 template <int NN>
