@@ -18,16 +18,25 @@ the first steps), so its copy uses `tolerance: 1.e-3` (NE = 100 at 1e-4 is the s
 margin, bench/README.md).
 
   beam_bench.py [--mbsolve PATH] [--bench DIR] [--runs 3] [--sizes 10,100,1000]
-                [--solvers klu,umfpack] [--speed-target]
+                [--solvers klu,umfpack] [--no-speed-target]
 
 Checks (exit 1 if missed): linear growth, the loop time per element and step of NE = 1000
-within 2x of NE = 100 (each solver). Measured (klu, CPU time on a loaded 2-core machine,
-2026-11-22): 10.7 us per element-step at NE = 100, 16.4 at NE = 1000 (1.5x; 1.82 vs 1.94 Newton
-iterations per step; the difference is memory traffic: at NE = 1000 the matrix values alone are
-~8 MB and KLU's refactor and solves take 38% of the run against 35% at NE = 100). With
---speed-target also the issue's goal: cantilever_100 at least 10x faster than MBDyn's best
-no-output time (9.75 s), with klu. Measured: 1.07 s CPU (9.1x), 0.12 s for cantilever_10
-(11.6x against 1.39 s); UMFPACK 4.2 s (its refactorisation is 4x KLU's here).
+within 2x of NE = 100 (each solver); and the issue's goal, cantilever_100 with klu at least 10x
+faster (wall, whole process) than MBDyn's fastest no-output run (9.75 s, bench/README.md): the
+ratio is printed, --no-speed-target keeps it from failing the run (a loaded machine).
+Measured (klu, 2026-11-22, 2-core machine shared with other work, so CPU (user) time, minimum of
+3-6 runs pinned with taskset -c 1; instruction counts from callgrind on a 100-step copy):
+  before (HEAD 97167cc): 0.98-1.03 s CPU, 1.84 G instructions per 100 steps; KLU's refactor
+    34%, the beam Jacobian 27.5% (25 k instructions per beam3 call), beam residual 6.8%;
+    the lead's idle-machine figure for the same state: 1.006 s wall (9.7x);
+  after: 0.85-0.90 s CPU, 1.55 G instructions (-16%); the beam Jacobian 14.6 k instructions
+    per call (3x3 blocks written out, the residual's kinematics reused, block columns added
+    through their CSC slots), KLU's refactor now 41% of the run: ~0.87 s expected on an idle
+    machine (11.2x). Iterations per step unchanged (1.94: the same Newton history).
+KLU options measured with bench_linear on this matrix (2412 unknowns, 39 k nonzeros): AMD and
+COLAMD orderings give the same fill (L+U 41.6 k vs 41.8 k, 390 k flops per refactor), BTF finds
+one block; nothing to gain there (the fill is barely above the pattern's own nonzeros).
+UMFPACK's numeric factorisation is ~4x KLU's refactor here.
 """
 import argparse
 import os
@@ -80,7 +89,9 @@ def main():
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--sizes", default="10,100,1000")
     ap.add_argument("--solvers", default="klu,umfpack")
-    ap.add_argument("--speed-target", action="store_true")
+    ap.add_argument("--no-speed-target", dest="speed_target", action="store_false",
+                    help="do not fail when cantilever_100 with klu is less than 10x faster than "
+                         "MBDyn")
     a = ap.parse_args()
     work = tempfile.mkdtemp(prefix="mbs_beam_bench_")
     sizes = [int(s) for s in a.sizes.split(",")]
@@ -123,10 +134,16 @@ def main():
             g = (r2["loop"] / r2["steps"] / 1000) / (r1["loop"] / r1["steps"] / 100)
             print(f"growth {solver}: per element and step, NE 1000 / NE 100 = {g:.2f} (limit 2)")
             ok = ok and g <= 2.0
-    if a.speed_target and (100, "klu") in res and "error" not in res[(100, "klu")]:
-        speed = MBDYN_NO_OUTPUT[100] / res[(100, "klu")]["wall"]
-        print(f"cantilever_100 klu: {speed:.1f}x faster than MBDyn (target 10x)")
-        ok = ok and speed >= 10
+    if (100, "klu") in res:
+        r = res[(100, "klu")]
+        if "error" in r:
+            ok = ok and not a.speed_target
+        else:
+            speed = MBDYN_NO_OUTPUT[100] / r["wall"]
+            print(f"cantilever_100 klu: {r['wall']:.3f} s wall, MBDyn's fastest "
+                  f"{MBDYN_NO_OUTPUT[100]} s: {speed:.2f}x faster (target 10x"
+                  f"{'' if a.speed_target else ', not enforced'})")
+            ok = ok and (speed >= 10 or not a.speed_target)
     sys.exit(0 if ok else 1)
 
 
