@@ -203,6 +203,27 @@ class MovWriter {
     std::string default_od_;
 };
 
+// Which steps are output: those where the deck's `output meter` is non-zero, else every
+// `output frequency`-th (the drive reads the clock: set it to t first).
+class OutputSelector {
+  public:
+    OutputSelector(const Model& model, SimClock& clock) {
+        DriveEnv env;
+        env.clock = &clock;
+        env.model = &model;
+        if (const auto* v = model.control.find("output meter"))
+            meter_ = make_drive(*std::get<std::shared_ptr<const DriveSpec>>(*v), env);
+        every_ = model.control.get_or<long>("output frequency", 1);
+    }
+    bool operator()(long k, double t) const {
+        return meter_ ? meter_->value(t) != 0.0 : (every_ <= 1 || k % every_ == 0);
+    }
+
+  private:
+    DrivePtr meter_;
+    long every_ = 1;
+};
+
 double violation(const Workspace& ws) { return ws.h.size() ? ws.h.lpNorm<Eigen::Infinity>() : 0.0; }
 
 }  // namespace
@@ -218,17 +239,10 @@ DynamicsStats run_reduced_dynamics(const Model& model, Setup& s, const std::stri
     Workspace& ws = s.ws;
     Partition& p = s.part;
     const int nq = rm.nq();
-    DriveEnv env;
-    env.clock = &s.clock;
-    env.model = &model;
-    DrivePtr meter;
-    if (const auto* v = model.control.find("output meter"))
-        meter = make_drive(*std::get<std::shared_ptr<const DriveSpec>>(*v), env);
-    const long every = model.control.get_or<long>("output frequency", 1);
+    const OutputSelector selector(model, s.clock);
     auto is_output = [&](long k, double t) {
         s.clock.time = t;
-        if (meter) return meter->value(t) != 0.0;
-        return every <= 1 || k % every == 0;
+        return selector(k, t);
     };
 
     MovWriter writer(model, prefix);
@@ -554,13 +568,7 @@ InverseStats run_inverse_dynamics(const Model& model, Setup& s, const std::strin
     const double t0 = s.t0, tf = solver_real(model, "final time", t0),
                  dt = solver_real(model, "time step", 1e-3);
     const int nq = rm.nq(), nv = static_cast<int>(p.v.size());
-    DriveEnv env;
-    env.clock = &s.clock;
-    env.model = &model;
-    DrivePtr meter;
-    if (const auto* v = model.control.find("output meter"))
-        meter = make_drive(*std::get<std::shared_ptr<const DriveSpec>>(*v), env);
-    const long every = model.control.get_or<long>("output frequency", 1);
+    const OutputSelector is_output(model, s.clock);
     MovWriter writer(model, prefix);
     std::FILE* act = std::fopen((prefix + ".act").c_str(), "w");
     std::FILE* lam = std::fopen((prefix + ".lam").c_str(), "w");
@@ -609,7 +617,7 @@ InverseStats run_inverse_dynamics(const Model& model, Setup& s, const std::strin
             const VecX lr = Jv.transpose().partialPivLu().solve(phiv);
             for (int i = 0; i < nv; ++i) lambda[p.rows[static_cast<std::size_t>(i)]] = lr[i];
         }
-        const bool out = meter ? meter->value(t) != 0.0 : (every <= 1 || k % every == 0);
+        const bool out = is_output(k, t);
         forward_kinematics(rm, ws, q, qd, qdd);
         constraints(rm, ws);
         st.max_violation = std::max(st.max_violation, violation(ws));

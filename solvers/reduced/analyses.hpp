@@ -66,7 +66,7 @@ struct EquilibriumResult {
     double residual = 0.0;
     std::vector<int> insensitive;
     std::vector<std::pair<std::string, double>> parameters;  // exchanged parameters found
-    int spin = -1;                                            // dynamic equilibrium
+    int spin = -1;                                           // dynamic equilibrium
     double spin_rate = 0.0;
 };
 EquilibriumResult solve_equilibrium(Setup& s, double tol = 1e-10);

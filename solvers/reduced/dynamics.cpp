@@ -318,7 +318,8 @@ void constraints(const ReducedModel& m, Workspace& ws) {
                         line_row(m, ws, r++, c, A, B, c.Rp_a.col(k), c.pos_value[k]);
                 if (c.rot_rows == 3) frame_rows(m, ws, r, c);
                 if (c.rot_rows == 2)
-                    for (int k = 0; k < 2; ++k) perp_row(m, ws, r + k, c, c.R_a.col(2), c.R_b.col(k));
+                    for (int k = 0; k < 2; ++k)
+                        perp_row(m, ws, r + k, c, c.R_a.col(2), c.R_b.col(k));
                 break;
             }
             case CutKind::ball:

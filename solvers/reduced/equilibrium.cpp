@@ -204,9 +204,8 @@ EquilibriumSpec read_equilibrium_spec(const Model& model, const Setup& s) {
             if (!a.accept("node")) a.fail("expected 'node, <label>, position, <1|2|3>, <value>'");
             const long label = std::lround(a.number("the node label"));
             EquilibriumSpec::Extra e;
-            const auto it =
-                std::find_if(s.rm.nodes.begin(), s.rm.nodes.end(),
-                             [&](const NodeAttach& n) { return n.label == label; });
+            const auto it = std::find_if(s.rm.nodes.begin(), s.rm.nodes.end(),
+                                         [&](const NodeAttach& n) { return n.label == label; });
             if (it == s.rm.nodes.end()) a.fail("node " + std::to_string(label) + " does not exist");
             e.link = it->link;
             e.r = it->r;
@@ -220,8 +219,7 @@ EquilibriumSpec read_equilibrium_spec(const Model& model, const Setup& s) {
         }
         p = read_parameter(a, s);
         a.finish();
-        if (p.kind == EquilibriumSpec::ParamKind::spin_rate)
-            spin_params.emplace_back(&rec, p.name);
+        if (p.kind == EquilibriumSpec::ParamKind::spin_rate) spin_params.emplace_back(&rec, p.name);
         for (const auto& q : sp.params)
             if (q.kind == p.kind && q.index == p.index)
                 CardArgs(rec).fail("the parameter '" + p.name + "' is already unknown");
@@ -232,8 +230,9 @@ EquilibriumSpec read_equilibrium_spec(const Model& model, const Setup& s) {
             CardArgs(*rec).fail("the spin rate is not unknown",
                                 "declare it with 'spin: joint, L, unknown, <guess>;'");
     if (sp.spin_unknown && spin_params.empty())
-        throw InputError(SourceLoc{}, "'spin: ..., unknown' needs an exchange or extra equation "
-                                      "whose parameter is 'spin'");
+        throw InputError(SourceLoc{},
+                         "'spin: ..., unknown' needs an exchange or extra equation "
+                         "whose parameter is 'spin'");
     for (int c : sp.fixed)
         if (c == sp.spin) throw InputError(SourceLoc{}, "the spinning coordinate is exchanged");
     return sp;
@@ -249,8 +248,9 @@ EquilibriumSpec read_equilibrium_spec(const Model& model, const Setup& s) {
 // max(|F_r| / max(1, max diag M_r), |extra|) <= tol.
 EquilibriumResult solve_equilibrium(Setup& s, const EquilibriumSpec& sp, double tol) {
     if (!s.part.c.empty())
-        throw std::invalid_argument("equilibrium with driven joints is not supported by the "
-                                    "reduced path");
+        throw std::invalid_argument(
+            "equilibrium with driven joints is not supported by the "
+            "reduced path");
     const Partition& p = s.part;
     const int nu = static_cast<int>(p.u.size()), nq = s.rm.nq();
     std::vector<int> free_u;
@@ -320,8 +320,7 @@ EquilibriumResult solve_equilibrium(Setup& s, const EquilibriumSpec& sp, double 
                     (ne == 0 || K.col(j).tail(ne).lpNorm<Eigen::Infinity>() <= 1e-9))
                     out.insensitive.push_back(free_u[static_cast<std::size_t>(j)]);
             for (int j = 0; j < np; ++j)
-                out.parameters.emplace_back(sp.params[static_cast<std::size_t>(j)].name,
-                                            z[nf + j]);
+                out.parameters.emplace_back(sp.params[static_cast<std::size_t>(j)].name, z[nf + j]);
             out.spin = sp.spin;
             out.spin_rate = spin_rate;
             s.q = q;

@@ -35,8 +35,7 @@ template <class T>
 void dataset(hid_t group, const char* name, const std::vector<hsize_t>& shape,
              const std::vector<T>& data, const char* units, const std::string& description) {
     const hid_t type = std::is_same_v<T, double> ? H5T_NATIVE_DOUBLE : H5T_NATIVE_INT64;
-    Handle space{H5Screate_simple(static_cast<int>(shape.size()), shape.data(), nullptr),
-                 H5Sclose};
+    Handle space{H5Screate_simple(static_cast<int>(shape.size()), shape.data(), nullptr), H5Sclose};
     Handle d{H5Dcreate2(group, name, type, space.id, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
              H5Dclose};
     if (d.id < 0) throw std::invalid_argument(std::string("HDF5: cannot create ") + name);
@@ -102,7 +101,8 @@ void write_modal_hdf5(const Model& model, const Setup& s, const ModalResult& r,
         axes += a;
     }
     dataset(c.id, "joint_labels", {nq}, joints, "1", "deck label of the joint (0: free node)");
-    dataset(c.id, "node_labels", {nq}, nodes, "1", "node whose frame the coordinate moves (-1: fictitious)");
+    dataset(c.id, "node_labels", {nq}, nodes, "1",
+            "node whose frame the coordinate moves (-1: fictitious)");
     Handle type{H5Tcopy(H5T_C_S1), H5Tclose};
     H5Tset_size(type.id, 8);
     H5Tset_strpad(type.id, H5T_STR_NULLPAD);

@@ -244,8 +244,10 @@ void reduced_accelerations(const ReducedModel& m, Workspace& ws, const Partition
         constraints(m, ws);
         // No independent coordinate (fully driven): Eigen's solve with zero right-hand columns
         // binds a reference to a null pointer (UBSan), so the empty result is set directly.
-        if (nu > 0) rs.Bvu = -rs.Jv_lu.solve(Ju);
-        else rs.Bvu.resize(nv, 0);
+        if (nu > 0)
+            rs.Bvu = -rs.Jv_lu.solve(Ju);
+        else
+            rs.Bvu.resize(nv, 0);
         VecX g(nv);
         for (int i = 0; i < nv; ++i) g[i] = ws.gamma[p.rows[static_cast<std::size_t>(i)]];
         for (std::size_t j = 0; j < p.c.size(); ++j) g += Jc.col(static_cast<int>(j)) * qdd[p.c[j]];
@@ -279,8 +281,8 @@ VecX fit_velocities(const ReducedModel& m, Workspace& ws, const VecX& q, const M
     for (int i = 0; i < nq; ++i) {
         const Link& l = m.links[static_cast<std::size_t>(i)];
         if (l.driven)
-            qd[i] = l.drive_sign * (l.position_drive ? l.position_drive->deriv(t)
-                                                     : l.velocity_drive->value(t));
+            qd[i] = l.drive_sign *
+                    (l.position_drive ? l.position_drive->deriv(t) : l.velocity_drive->value(t));
     }
     forward_kinematics(m, ws, q, ws.zero, ws.zero);
     const int nn = static_cast<int>(m.nodes.size());

@@ -197,9 +197,9 @@ ReducedModel build_reduced_model(const Model& model, const SimClock* clock) {
         auto statuses = [&](const char* key, const char* drive_key, Comp* out, Vec3& val,
                             DrivePtr* drv) {
             const std::string st = pr.get_or<std::string>(key, "inactive, inactive, inactive");
-            const auto* spec = pr.find(drive_key) ? &pr.get<std::shared_ptr<const TplDriveSpec>>(
-                                                        drive_key)
-                                                  : nullptr;
+            const auto* spec = pr.find(drive_key)
+                                   ? &pr.get<std::shared_ptr<const TplDriveSpec>>(drive_key)
+                                   : nullptr;
             std::size_t from = 0;
             for (int k = 0; k < 3; ++k) {
                 const std::size_t to = st.find(',', from);
@@ -557,8 +557,8 @@ ReducedModel build_reduced_model(const Model& model, const SimClock* clock) {
             auto rotations = [&](double s, const Mat3& pre, const Mat3& post) {
                 // pre: constant rotation before; post: after (carried by the next step).
                 if (ts.rot == TotalSpec::Rot::free3) {
-                    ball(steps, pre * (s > 0 ? Mat3(Ra.transpose() * Rb)
-                                             : Mat3(Rb.transpose() * Ra)));
+                    ball(steps,
+                         pre * (s > 0 ? Mat3(Ra.transpose() * Rb) : Mat3(Rb.transpose() * Ra)));
                 } else if (ts.rot == TotalSpec::Rot::one) {
                     const int k = ts.rot_axis;
                     const double a = angle_about(R0.transpose() * Ra.transpose() * Rb, k);

@@ -60,9 +60,9 @@ ReducedModel random_model(std::mt19937& rng) {
     m.gravity = TplDrive<3>::constant(Vec3(0.3, -9.81, 0.5));
     // The two total joint cuts: position rows 1 and 3 with the revolute's two rotation rows;
     // position rows 1 and 2 with a locked orientation (3 rows).
-    const CutKind kinds[] = {CutKind::ball, CutKind::revolute, CutKind::in_line,
-                             CutKind::in_plane, CutKind::rod, CutKind::cardano,
-                             CutKind::prismatic, CutKind::total, CutKind::total};
+    const CutKind kinds[] = {CutKind::ball,      CutKind::revolute, CutKind::in_line,
+                             CutKind::in_plane,  CutKind::rod,      CutKind::cardano,
+                             CutKind::prismatic, CutKind::total,    CutKind::total};
     const int rows[] = {3, 5, 2, 1, 1, 4, 3, 4, 5};
     for (int k = 0; k < 9; ++k) {
         Cut c;
