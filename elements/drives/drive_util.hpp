@@ -33,8 +33,9 @@ inline double real_or(Reader& r, std::string_view what, double fallback) {
 }
 
 // `<label>, <type>` of an element read by a drive caller or a `bind` card: the type is an
-// element card name ("joint", "body", ...; compared without blanks), and the element must be
-// defined before the card that reads it (`hint` says so in the error).
+// element card name ("joint", "body", ...; compared without blanks; "beam" also names beam2 and
+// beam3 elements, MBDyn's single beam type), and the element must be defined before the card
+// that reads it (`hint` says so in the error).
 inline const EntityDesc& read_element_ref(Reader& r, const std::string& hint) {
     SourceLoc at = r.loc();
     long label = r.label("element label");
@@ -44,7 +45,10 @@ inline const EntityDesc& read_element_ref(Reader& r, const std::string& hint) {
     r.skip();
     const EntityDesc* found = nullptr;
     for (const auto& x : r.model().elements)
-        if (!found && x.label == label && normalize_keyword(x.category) == type) found = &x;
+        if (!found && x.label == label) {
+            const std::string c = normalize_keyword(x.category);
+            if (c == type || (type == "beam" && (c == "beam2" || c == "beam3"))) found = &x;
+        }
     if (!found && !Registry::instance().element_cards.count(type))
         r.error_at(type_at, "unknown element type \"" + type + "\"");
     if (!found) r.error_at(at, type + " " + std::to_string(label) + " is not defined", hint);

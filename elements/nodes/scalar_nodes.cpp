@@ -4,10 +4,14 @@
 //     one unknown x (differential: x in y, x' in y'; algebraic: x in the y' slot). The node adds
 //     nothing to its equation: the genels and abstract forces connected to it do. Output (.abs,
 //     as MBDyn's abstract nodes): label, x, x'. Private data "x" and (differential) "xP".
-//   parameter: L, {[value,] x0 | element | sample and hold, <NodeDof>, T};
+//   parameter: L, {[value,] x0 | element | sample and hold, <NodeDof>, T | beam strain gage, y, z};
 //     no unknown; its value "x" is the constant x0, or the element private datum bound to it by
 //     `bind: elem_label, elem_type, node_label, {string, "name" | index, i};` (MBDyn's bind),
-//     read at the current iterate, or the sampled dof (below). The `node` drive caller reads it.
+//     read at the current iterate, or the sampled dof (below), or (strain gage, MBDyn's
+//     StrainGageParam) the axial strain at the point (y, z) of the section of the beam bound with
+//     `bind: beam, beam, L, index, i` (i: evaluation point, 1 or 2 for beam3, 1 for beam2):
+//     x = ex + z ky - y kz from the beam's private data (pI./pII. prefixed for beam3).
+//     The `node` drive caller reads it.
 #include <string>
 
 #include "core/registry.hpp"
@@ -85,7 +89,15 @@ class ParameterNode final : public Element {
         while (next_ <= c.time + eps) next_ += period_;
     }
     bool bound_form() const { return desc().props.get_or<bool>("element", false); }
+    bool strain_gage() const { return desc().props.find("strain gage y") != nullptr; }
     void bind(const Element& e, int i) { src_ = &e, idx_ = i; }
+    // Strain gage: the beam's ex, ky, kz data of one evaluation point.
+    void bind_gage(const Element& e, const int idx[3]) {
+        src_ = &e;
+        for (int k = 0; k < 3; ++k) gage_[k] = idx[k];
+        gy_ = desc().props.get<double>("strain gage y");
+        gz_ = desc().props.get<double>("strain gage z");
+    }
     bool is_bound() const { return src_ != nullptr; }
     // Called once all elements (and binds) are built.
     void declare(PatternBuilder&) override {
@@ -99,6 +111,9 @@ class ParameterNode final : public Element {
     const char* private_data_name(int) const override { return "x"; }
     double private_data(int, const StateView& s) const override {
         if (sample_) return sampled_ ? held_ : dof_.value(s);
+        if (src_ && gage_[0] >= 0)
+            return src_->private_data(gage_[0], s) + gz_ * src_->private_data(gage_[1], s) -
+                   gy_ * src_->private_data(gage_[2], s);
         return src_ ? src_->private_data(idx_, s) : value_;
     }
 
@@ -107,6 +122,8 @@ class ParameterNode final : public Element {
     genels::ScalarDof dof_;
     bool sample_ = false, sampled_ = false;
     double period_ = 0.0, next_ = 0.0, held_ = 0.0;
+    int gage_[3] = {-1, -1, -1};
+    double gy_ = 0.0, gz_ = 0.0;
     const Element* src_ = nullptr;
     int idx_ = 0;
 };
@@ -142,6 +159,24 @@ std::unique_ptr<Element> make_bind(const EntityDesc& d, BuildContext& ctx) {
                   "declare it as 'parameter: " + std::to_string(nref.label) + ", element;'");
     if (node->is_bound())
         ctx.error(d, "parameter node " + std::to_string(nref.label) + " is already bound");
+    if (node->strain_gage()) {
+        // The evaluation point's ex, ky, kz (beam3: "pI." / "pII." prefixes; beam2: none).
+        const auto* k = d.props.find("index");
+        if (!k) ctx.error(d, "a beam strain gage is bound with 'index, i' (the evaluation point)");
+        const long point = std::get<long>(*k);
+        const bool three = el->private_data_index("pI.ex") >= 0;
+        if (el->private_data_index(three ? "pI.ex" : "ex") < 0)
+            ctx.error(d, "a beam strain gage must be bound to a beam; " + owner + " is not one");
+        if (point > (three ? 2 : 1))
+            ctx.error(d, owner + " has " +
+                             std::string(three ? "2 evaluation points" : "1 evaluation point") +
+                             ", index " + std::to_string(point) + " is out of range");
+        const std::string pre = three ? (point == 1 ? "pI." : "pII.") : "";
+        const int idx[3] = {el->private_data_index(pre + "ex"), el->private_data_index(pre + "ky"),
+                            el->private_data_index(pre + "kz")};
+        node->bind_gage(*el, idx);
+        return nullptr;
+    }
     int i = -1;
     if (const auto* s = d.props.find("string")) {
         i = el->private_data_index(std::get<std::string>(*s));

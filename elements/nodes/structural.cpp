@@ -135,9 +135,10 @@ void read_scalar(Reader& r, EntityDesc& e) {
     if (e.category != "hydraulic") e.props.set("derivative", xp0);
 }
 
-// parameter: L, {[value,] x0 | element | sample and hold, <NodeDof>, T};  (`element`: the value
-// comes from a `bind` card; `sample and hold`: the value of the dof, sampled every T seconds,
-// elements/nodes/scalar_nodes.cpp; the beam strain gage form is not supported)
+// parameter: L, {[value,] x0 | element | sample and hold, <NodeDof>, T | beam strain gage, y, z};
+// (`element`: the value comes from a `bind` card; `sample and hold`: the value of the dof,
+// sampled every T seconds; `beam strain gage`: the axial strain at (y, z) of the section of the
+// beam bound to it; elements/nodes/scalar_nodes.cpp)
 void read_parameter(Reader& r, EntityDesc& e) {
     if (r.accept("element")) {
         e.props.set("element", true);
@@ -153,9 +154,12 @@ void read_parameter(Reader& r, EntityDesc& e) {
         e.props.set("period", T);
         return;
     }
-    if (r.peek("beam strain gage") || r.peek("strain gage"))
-        r.error("the beam strain gage parameter node is not supported",
-                "bind the beam's private data (ex, kx, ...) to 'parameter: L, element;' nodes");
+    if (r.accept("beam strain gage") || r.accept("strain gage")) {
+        e.props.set("element", true);
+        e.props.set("strain gage y", r.real("strain gage y"));
+        e.props.set("strain gage z", r.real("strain gage z"));
+        return;
+    }
     r.accept("value");
     e.props.set("value", r.real("parameter value"));
 }
