@@ -62,6 +62,20 @@ def rot(axis, a):
     return r
 
 
+def skew(v):
+    """Cross-product matrix: skew(v) @ w = v x w."""
+    return np.array([[0, -v[2], v[1]], [v[2], 0, -v[0]], [-v[1], v[0], 0]])
+
+
+def expm(v):
+    """Rotation matrix of the rotation vector v (Rodrigues)."""
+    a = np.linalg.norm(v)
+    if a == 0.0:
+        return np.eye(3)
+    k = skew(v / a)
+    return np.eye(3) + np.sin(a) * k + (1 - np.cos(a)) * k @ k
+
+
 def euler123(deg):
     """Orientation matrix of MBDyn's Euler 123 angles in degrees (the .mov default)."""
     a = np.radians(deg)

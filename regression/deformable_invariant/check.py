@@ -25,7 +25,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
-from mbs_check import EXAMPLES, Run, close, euler123, failures, finish  # noqa: E402
+from mbs_check import EXAMPLES, Run, close, euler123, expm, failures, finish, skew  # noqa: E402
 
 exe, work = sys.argv[1], sys.argv[2]
 deck = os.path.join(EXAMPLES, 'invariant_deformable_joints.mbd')
@@ -34,18 +34,6 @@ K3 = np.array([[100., 10., -5.], [10., 200., 7.], [-5., 7., 300.]])
 K6 = np.diag([100., 200., 300., 20., 20., 20.])
 F1, F2 = np.array([0.5, 0.1, 0.0]), np.array([-0.4, 0.0, 0.1])
 M, JB = 1.0, np.diag([0.1, 0.2, 0.3])
-
-
-def skew(v):
-    return np.array([[0, -v[2], v[1]], [v[2], 0, -v[0]], [-v[1], v[0], 0]])
-
-
-def expm(p):
-    a = np.linalg.norm(p)
-    if a < 1e-14:
-        return np.eye(3)
-    k = skew(p / a)
-    return np.eye(3) + np.sin(a) * k + (1 - np.cos(a)) * k @ k
 
 
 def rotvec(R):

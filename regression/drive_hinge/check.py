@@ -17,24 +17,12 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
-from mbs_check import EXAMPLES, Run, close, finish  # noqa: E402
+from mbs_check import EXAMPLES, Run, close, expm, finish, skew  # noqa: E402
 
 exe, work = sys.argv[1], sys.argv[2]
 T_SKIP = 0.05
 JZZ = 0.4
 J_TUMBLER = np.diag([0.2, 0.3, 0.4])
-
-
-def skew(v):
-    return np.array([[0, -v[2], v[1]], [v[2], 0, -v[0]], [-v[1], v[0], 0]])
-
-
-def expm(v):
-    a = np.linalg.norm(v)
-    if a < 1e-300:
-        return np.eye(3)
-    k = skew(v / a)
-    return np.eye(3) + np.sin(a) * k + (1 - np.cos(a)) * k @ k
 
 
 def euler123(a, b, c):
