@@ -245,14 +245,20 @@ bool Simulation::newton(const StepContext& c, const StepCoefficients& cd, const 
         if (fresh) {
             e.jacobian(c);
             ++stats_.factorizations;
-            if (!e.linear_solver().factor(e.jac().matrix())) {
-                // A singular matrix may come from redundant constraints (checked once per run).
-                if (!resolve_redundancy()) throw SolverFailure(singular_failure("singular iteration matrix", info));
-                e.update(c.time, c.dt);
-                e.residual(c, r_.data());
-                e.jacobian(c);
-                if (!e.linear_solver().factor(e.jac().matrix()))
+            // A singular matrix, or one whose pivot-ratio estimate is below 1e-13 (dependent
+            // rows leave round-off pivots that KLU does not call singular: Bricard's linkage),
+            // may come from redundant constraints (checked once per run).
+            const bool factored = e.linear_solver().factor(e.jac().matrix());
+            if (!factored || e.linear_solver().rcond() < 1e-13) {
+                if (resolve_redundancy()) {
+                    e.update(c.time, c.dt);
+                    e.residual(c, r_.data());
+                    e.jacobian(c);
+                    if (!e.linear_solver().factor(e.jac().matrix()))
+                        throw SolverFailure(singular_failure("singular iteration matrix", info));
+                } else if (!factored) {
                     throw SolverFailure(singular_failure("singular iteration matrix", info));
+                }
             }
         }
         // The line search acts on unconverged iterates only (an iteration taken past the
