@@ -572,8 +572,13 @@ int Simulation::assemble() {
         nd.Rref = nd.R_prev = nd.R_prev2 = nd.R;
         for (int i = 3; i < 6; ++i) e.y[nd.first_dof() + i] = 0.0;
     }
+    // The multipliers of the assembly's elements held its reactions: reset. Other element-owned
+    // unknowns were frozen and keep their start values (an algebraic abstract node's value lives
+    // in its y' slot, a differential one's derivative in y').
     for (const auto& el : e.elements())
-        for (int i = 0; i < el->own_dofs(); ++i) e.yp[el->first_dof() + i] = 0.0;
+        if (el->in_assembly())
+            for (int i = 0; i < el->own_dofs(); ++i)
+                if (el->own_dof_order(i) == DofOrder::algebraic) e.yp[el->first_dof() + i] = 0.0;
     e.update(c.time, c.dt);
     assemble_velocities(active);
     return info.iterations;
