@@ -8,14 +8,16 @@ Lagrange equation, and the absolute DAE (mbsolve without --analysis) on the same
   rod at angle W t. Reduced RK4 within 1e-10 m at every output step (measured ~1e-15), reduced
   implicit within 1e-6 m (2e-8), DAE within 1e-6 m (8e-8). The same with the rotation imposed
   at velocity level (`angular velocity` status, a generated copy of the deck): RK4 1e-10 m.
-  Tree: 1 driven variable, 4 degrees of freedom.
+  Tree: 1 driven variable, 4 degrees of freedom. The rod driven instead by a `drive hinge` from a
+  clamped node, held by a spherical hinge (a 3-equation cut): 4 degrees of freedom, RK4 1e-10 m.
   Driven cart pendulum (input-examples/reduced_driven_cart.mbd: total pin joint with the position
   imposed by a string drive x = A sin(OM t), total joint as a revolute about z): the angle at
   every output step against RK4 on (JC + M L^2) th'' = -M G L sin th - M L x'' cos th (step
   1e-4 s, in this script): reduced RK4 within 1e-6 rad (measured 5e-8: the driven acceleration is
   a central difference of the drive's derivative), DAE within 1e-4 rad (3e-6). The same deck with
   the pendulum joint's nodes swapped (the tree runs from node 2 to node 1): the same angles to
-  1e-9 rad.
+  1e-9 rad. The cart moved by a `drive displacement pin` (rotation free): RK4 1e-6 rad, DAE
+  1e-4 rad.
   Puck on an inclined plane (input-examples/reduced_incline.mbd: in plane as a tree joint):
   x(t) = V0 t e_x + 1/2 G sin(AL) t^2 s: RK4 within 1e-10 m (measured 1e-14), DAE within 1e-6 m.
   Total joints as cuts (generated copies of input-examples/four_bar.mbd): its in-line cut
@@ -74,11 +76,34 @@ close('bead: driven variables', int(re.search(r'driven variables: (\d+)', p.stdo
 bead_vel = variant(bead, 'bead_velocity.mbd',
                    'rotation, rotation, rotation,\n            component, const, 0., const, 0., linear, 0., W;',
                    'rotation, rotation, angular velocity,\n            component, const, 0., const, 0., const, W;')
-for deck, analysis, tol, what in [(bead, 'reduced-dynamics', 1e-10, 'RK4'),
+# The rod driven by a drive hinge (rotation vector (0, 0, W t)) from a clamped ground node, its
+# position held by a spherical hinge: a tree with 3 free translations and the driven rotation,
+# the spherical hinge a 3-equation cut.
+joint1 = '''    joint: 1, total pin joint,
+        ROD, position, null,
+        position, null,
+        position constraint, active, active, active, null,
+        orientation constraint, rotation, rotation, rotation,
+            component, const, 0., const, 0., linear, 0., W;'''
+bead_dh = variant(bead, 'bead_dh1.mbd', 'structural nodes: 2;', 'structural nodes: 3;')
+bead_dh = variant(bead_dh, 'bead_dh2.mbd', 'joints: 2;', 'joints: 4;')
+bead_dh = variant(bead_dh, 'bead_dh3.mbd', '    structural: ROD,  dynamic',
+                  '    structural: 99, static, null, eye, null, null;\n    structural: ROD,  dynamic')
+bead_dh = variant(bead_dh, 'bead_drive_hinge.mbd', joint1, '''    joint: 1, clamp, 99, node, node;
+    joint: 3, spherical hinge, 99, null, ROD, null;
+    joint: 4, drive hinge, 99, ROD, component, const, 0., const, 0., linear, 0., W;''')
+_, p = run(bead_dh, None, tree=True)
+close('bead, drive hinge: degrees of freedom',
+      int(re.search(r'degrees of freedom: (\d+)', p.stdout).group(1)), 4, 0)
+close('bead, drive hinge: cut equations (spherical hinge)',
+      int(re.search(r'joint 3 \(spherical hinge\): (\d+) equation', p.stdout).group(1)), 3, 0)
+for deck, analysis, tol, what in [(bead_dh, 'reduced-dynamics', 1e-10, 'RK4, drive hinge'),
+                                  (bead, 'reduced-dynamics', 1e-10, 'RK4'),
                                   (bead, 'reduced-dynamics-implicit', 1e-6, 'implicit'),
                                   (bead, None, 1e-6, 'DAE'),
                                   (bead_vel, 'reduced-dynamics', 1e-10, 'RK4, velocity-level drive')]:
-    out, _ = run(deck, 'bead_' + (analysis or 'dae') + ('_vel' if deck == bead_vel else ''), analysis)
+    out, _ = run(deck, 'bead_' + (analysis or 'dae') + {bead_vel: '_vel', bead_dh: '_dh'}.get(deck, ''),
+                 analysis)
     x, t = rows(out, 2), times(out)
     r = R0 * np.cosh(W * t)
     err = max(np.max(np.abs(x[:, 1] - r * np.cos(W * t))), np.max(np.abs(x[:, 2] - r * np.sin(W * t))))
@@ -106,10 +131,23 @@ for i in range(10000):
         ref[(i + 1) // 10] = y[0]
 cart_swap = variant(cart, 'cart_swapped.mbd', 'CART, position, null,\n        BOB, position, null,',
                     'BOB, position, null,\n        CART, position, null,')
+# The cart moved by a drive displacement pin instead (its rotation then free: 3 more coordinates,
+# not excited).
+cart_dd = variant(cart, 'cart_drive_displacement.mbd', '''    joint: 1, total pin joint,
+        CART, position, null,
+        position, null,
+        position constraint, active, active, active,
+            component, string, "A*sin(OM*Time)", const, 0., const, 0.,
+        orientation constraint, active, active, active, null;''', '''    joint: 1, drive displacement pin,
+        CART, null, null,
+        component, string, "A*sin(OM*Time)", const, 0., const, 0.;''')
 angles = {}
 for deck, analysis, tol, what in [(cart, 'reduced-dynamics', 1e-6, 'RK4'), (cart, None, 1e-4, 'DAE'),
+                                  (cart_dd, 'reduced-dynamics', 1e-6, 'RK4, drive displacement pin'),
+                                  (cart_dd, None, 1e-4, 'DAE, drive displacement pin'),
                                   (cart_swap, 'reduced-dynamics', 1e-6, 'RK4, tree from node 2')]:
-    out, _ = run(deck, 'cart_' + (analysis or 'dae') + ('_swap' if deck == cart_swap else ''), analysis)
+    out, _ = run(deck, 'cart_' + (analysis or 'dae') + {cart_swap: '_swap', cart_dd: '_dd'}.get(deck, ''),
+                 analysis)
     th = np.radians(rows(out, 2)[:, 6])
     angles[what] = th
     err = max(abs(th[k] - ref[k]) for k in range(len(th)))

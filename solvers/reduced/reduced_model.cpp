@@ -179,7 +179,12 @@ ReducedModel build_reduced_model(const Model& model, const SimClock* clock) {
     const double t_init = clock ? clock->time : 0.0;
     auto read_total = [&](const EntityDesc& d) {
         auto ts = std::make_shared<TotalSpec>();
-        const bool pin = d.type == "total pin joint";
+        // drive displacement (pin): a total (pin) joint with the position imposed by "drive" and
+        // the rotation free; drive hinge: the rotation imposed by "drive" (frames "orientation1/2")
+        // and the position free.
+        const bool pin = d.type == "total pin joint" || d.type == "drive displacement pin";
+        const bool disp = d.type.rfind("drive displacement", 0) == 0,
+                   hinge = d.type == "drive hinge";
         const Props& pr = d.props;
         if (pin) {
             ts->f1 = pr.get_or<Vec3>("position", Vec3::Zero());
@@ -194,9 +199,12 @@ ReducedModel build_reduced_model(const Model& model, const SimClock* clock) {
             ts->f2 = pr.get_or<Vec3>("offset2", Vec3::Zero());
             ts->R2r = pr.get_or<Mat3>("rotation orientation2", Mat3::Identity());
         }
-        auto statuses = [&](const char* key, const char* drive_key, Comp* out, Vec3& val,
+        if (hinge) {
+            ts->R1r = pr.get_or<Mat3>("orientation1", Mat3::Identity());
+            ts->R2r = pr.get_or<Mat3>("orientation2", Mat3::Identity());
+        }
+        auto statuses = [&](const std::string& st, const char* drive_key, Comp* out, Vec3& val,
                             DrivePtr* drv) {
-            const std::string st = pr.get_or<std::string>(key, "inactive, inactive, inactive");
             const auto* spec = pr.find(drive_key)
                                    ? &pr.get<std::shared_ptr<const TplDriveSpec>>(drive_key)
                                    : nullptr;
@@ -221,8 +229,18 @@ ReducedModel build_reduced_model(const Model& model, const SimClock* clock) {
                     drv[k] = std::make_shared<ComponentDrive>(TplDrive<3>::make(**spec, env), k);
             }
         };
-        statuses("status position", "position drive", ts->pc, ts->pval, ts->pdrv);
-        statuses("status orientation", "orientation drive", ts->rc, ts->rval, ts->rdrv);
+        const std::string none = "inactive, inactive, inactive";
+        if (disp || hinge) {
+            statuses(disp ? "position, position, position" : none, "drive", ts->pc, ts->pval,
+                     ts->pdrv);
+            statuses(hinge ? "rotation, rotation, rotation" : none, "drive", ts->rc, ts->rval,
+                     ts->rdrv);
+        } else {
+            statuses(pr.get_or<std::string>("status position", none), "position drive", ts->pc,
+                     ts->pval, ts->pdrv);
+            statuses(pr.get_or<std::string>("status orientation", none), "orientation drive",
+                     ts->rc, ts->rval, ts->rdrv);
+        }
         int nfree = 0, nmove = 0, axis = -1;
         for (int k = 0; k < 3; ++k) {
             nfree += ts->rc[k] == Comp::free;
@@ -309,12 +327,16 @@ ReducedModel build_reduced_model(const Model& model, const SimClock* clock) {
             e.b.o = d.props.get<Vec3>("position");
             e.cut_cost = 3;
             e.tree_capable = true;
-        } else if (t == "total joint" || t == "total pin joint") {
+        } else if (t == "total joint" || t == "total pin joint" || t == "drive hinge" ||
+                   t == "drive displacement" || t == "drive displacement pin") {
             e.total = read_total(d);
             const TotalSpec& ts = *e.total;
-            if (t == "total joint") {
+            if (t == "total joint" || t == "drive displacement") {
                 e.a = node_end(d, "node1", "offset1", "rotation orientation1");
                 e.b = node_end(d, "node2", "offset2", "rotation orientation2");
+            } else if (t == "drive hinge") {
+                e.a = node_end(d, "node1", "offset1", "orientation1");
+                e.b = node_end(d, "node2", "offset2", "orientation2");
             } else {
                 e.a.o = ts.f1;
                 e.a.R = ts.R1r;
@@ -356,7 +378,8 @@ ReducedModel build_reduced_model(const Model& model, const SimClock* clock) {
             unsupported(d,
                         "supported joints: clamp, revolute hinge/pin, axial rotation, spherical "
                         "hinge/pin, cardano hinge, prismatic, in line, in plane, total (pin) "
-                        "joint (tree or cut), distance (cuts); rod and deformable hinge (forces)");
+                        "joint, drive hinge, drive displacement (pin) (tree or cut), distance "
+                        "(cuts); rod and deformable hinge (forces)");
         }
         edges.push_back(e);
     }
