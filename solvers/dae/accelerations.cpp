@@ -268,8 +268,6 @@ bool NodeAccelerations::setup(Engine& e) {
         if (nd.is_dummy()) continue;
         for (int i = 0; i < nd.ndofs(); ++i) node_row[nd.first_dof() + i] = 1;
         nodes_.push_back(k);
-        col_.push_back(ncols_);
-        ncols_ += nd.has_rotation() ? 6 : 3;
     }
     for (int i : e.redundant()) dropped[i] = 1;
     std::vector<int> candidates;
@@ -314,27 +312,8 @@ bool NodeAccelerations::setup(Engine& e) {
         }
     }
     const int m = static_cast<int>(rows_.size());
-    const int size = ncols_ + m;
     if (m == 0) return false;
     for (char p : position_) (p ? any_position_ : any_velocity_) = true;
-    if (size > 1500) {
-        std::fprintf(stderr,
-                     "mbsolve: warning: node accelerations: %d constraint equations and %d node "
-                     "accelerations are too many for the dense projection onto the constraints: the "
-                     "accelerations are the momentum derivatives' (they carry the multipliers' "
-                     "integration error)\n",
-                     m, ncols_);
-        return false;
-    }
-    c0_.assign(m, 0.0);
-    cp1_.assign(m, 0.0);
-    cm1_.assign(m, 0.0);
-    cp2_.assign(m, 0.0);
-    cm2_.assign(m, 0.0);
-    kkt_.setZero(size, size);
-    rhs_.setZero(size);
-    sol_.setZero(size);
-    cod_ = Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd>(size, size);  // preallocated
 
     // Which nodes each constraint row depends on (the iteration matrix's pattern: the row's
     // entries in the node's x, g columns), and a greedy colouring of the nodes such that no two
@@ -372,6 +351,34 @@ bool NodeAccelerations::setup(Engine& e) {
     row_node_.assign(static_cast<std::size_t>(m) * ncolors_, -1);
     for (std::size_t j = 0; j < nodes_.size(); ++j)
         for (int i : touches[j]) row_node_[static_cast<std::size_t>(i) * ncolors_ + color_[j]] = static_cast<int>(j);
+
+    // Only the nodes in constraint rows enter the projection (the others keep a_raw, which is
+    // then their exact recovery: nothing couples them to the constraints' multipliers).
+    col_.assign(nodes_.size(), -1);
+    for (std::size_t j = 0; j < nodes_.size(); ++j)
+        if (color_[j] >= 0) {
+            col_[j] = ncols_;
+            ncols_ += nodes[nodes_[j]].has_rotation() ? 6 : 3;
+        }
+    const int size = ncols_ + m;
+    if (size > 1500) {
+        std::fprintf(stderr,
+                     "mbsolve: warning: node accelerations: %d constraint equations and %d node "
+                     "accelerations are too many for the dense projection onto the constraints: the "
+                     "accelerations are the momentum derivatives' (they carry the multipliers' "
+                     "integration error)\n",
+                     m, ncols_);
+        return false;
+    }
+    c0_.assign(m, 0.0);
+    cp1_.assign(m, 0.0);
+    cm1_.assign(m, 0.0);
+    cp2_.assign(m, 0.0);
+    cm2_.assign(m, 0.0);
+    kkt_.setZero(size, size);
+    rhs_.setZero(size);
+    sol_.setZero(size);
+    cod_ = Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd>(size, size);  // preallocated
     return true;
 }
 
@@ -491,7 +498,7 @@ void NodeAccelerations::project(Engine& e) {
     for (std::size_t j = 0; j < nodes_.size(); ++j) {
         StructNode& nd = nodes[nodes_[j]];
         const int c0 = col_[j];
-        if (nd.accel_state != StructNode::AccelState::ok) continue;
+        if (c0 < 0 || nd.accel_state != StructNode::AccelState::ok) continue;
         const double mass = nd.inertia_m;
         if (nd.has_rotation()) {
             const Vec3 S = nd.R * nd.inertia_s;
@@ -512,7 +519,7 @@ void NodeAccelerations::project(Engine& e) {
     sol_ = cod_.solve(rhs_);
     for (std::size_t j = 0; j < nodes_.size(); ++j) {
         StructNode& nd = nodes[nodes_[j]];
-        if (nd.accel_state != StructNode::AccelState::ok) continue;
+        if (col_[j] < 0 || nd.accel_state != StructNode::AccelState::ok) continue;
         nd.xpp = sol_.segment<3>(col_[j]);
         if (nd.has_rotation()) nd.wp = sol_.segment<3>(col_[j] + 3);
     }
