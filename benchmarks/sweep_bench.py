@@ -2,9 +2,11 @@
 
 Called by CTest (perf.sweep_mpi_throughput, label perf, only with MBS_MPI) as
     /usr/bin/python3 sweep_bench.py <mbsolve> <scratch directory> <mpiexec> [--cases N] [--repeat R]
-The sweep: N (default 100) cases of input-examples/sweep_pendulum.mbd over a length x damping
+The sweep: N (default 200, the issue's sweep size) cases of input-examples/sweep_pendulum.mbd over a length x damping
 grid, TF = 20 s at DT = 1e-3 (20000 steps, about 0.15 s of CPU each: long enough that the
-per-case process start and the MPI start-up are small against the work). Each variant runs R
+per-case process start is small against the work). The MPI start-up (MPI_Init about 0.25 s per
+rank with Debian's OpenMPI, about 0.4 s before the first case starts) is a fixed cost: with 100
+cases it alone took 5% of the MPI sweep's wall time. Each variant runs R
 times (default 2), alternating, into fresh directories; the best wall time of each counts.
 Fails if serial / MPI < 1.8. The ranks are not bound to cores (--bind-to none): a case runs
 where a core is free, as the serial sweep's cases do; on a machine busy with other work the
@@ -29,7 +31,7 @@ ap = argparse.ArgumentParser()
 ap.add_argument('mbsolve')
 ap.add_argument('work')
 ap.add_argument('mpiexec')
-ap.add_argument('--cases', type=int, default=100)
+ap.add_argument('--cases', type=int, default=200)
 ap.add_argument('--repeat', type=int, default=2)
 a = ap.parse_args()
 
@@ -73,6 +75,8 @@ print(f'for comparison: serial with --output-threads 1 {threaded:.2f} s '
       f'(mpirun -n 2 is {threaded / min(parallel):.2f}x faster than it)')
 print('last MPI run, fraction of the wall time each rank ran cases:',
       {k: round(v / parallel[-1], 3) for k, v in sorted(busy.items())})
+# The cases' files take about 13 MB each (3 x N of them): not kept.
+shutil.rmtree(a.work, ignore_errors=True)
 speedup = min(serial) / min(parallel)
 print(f'{a.cases} cases: serial {min(serial):.2f} s, mpirun -n 2 {min(parallel):.2f} s, speedup {speedup:.2f}x '
       f'(target >= 1.8x); cores {os.cpu_count()}, load average {os.getloadavg()[0]:.2f}')
