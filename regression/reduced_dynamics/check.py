@@ -28,9 +28,12 @@ References and tolerances (measured values in parentheses):
       below, while the reduced path's is 8.5e-10; the DAE fails at smaller steps); against the parallelogram closed form
       theta'' = -g cos(theta) [(N+1)/2 + N] / [(N+1)/3 + N] (RK4 here at 1e-5) at 0.5, 1, 10 s
       within 1e-8, 1e-7, 1e-5 m; B0 and its velocity at t = 10 s against the README (1e-6 m,
-      1e-5 m/s; measured 2.5e-7, 7.5e-7). Like the DAE, the passage depends on the step: at
-      dt = 2.5e-4 a step lands so close to the change point that the motion leaves the
-      parallelogram branch (1e-4 and 5e-5 pass with 3e-6 and 9e-7 at t = 1 s). With the crank
+      1e-5 m/s; measured 4.6e-8, 1.2e-7). At t = 1 s (first collinear passage) B0 against the
+      closed form at dt = 1e-3, 2e-4, 1e-4, 5e-5, 2e-5 within 2e-9 m each (8.3e-12, 7.3e-11,
+      8.8e-10, 3.6e-10, 4.4e-10; before the full-coordinate steps stopped projecting their RK4
+      stages: 6.8e-10, 1.3e-8, 3.3e-6, 8.6e-7, 2.6e-6). Over 10 s smaller steps are not better
+      yet: a step whose stages fall within ~1e-5 rad of a collinear position leaves a velocity
+      error (dt 1e-4: 1e-4 rad/s at t = 6.542 s; B0 8e-4 m off at 10 s). With the crank
       angle proposed as independent coordinate (--independent 1) the run agrees with the
       automatic partition's within 1e-6 m at 1 and 10 s.
   Slider-crank (input-examples/slider_crank.mbd: driven crank, spherical hinges and the
@@ -40,7 +43,7 @@ References and tolerances (measured values in parentheses):
   Bricard's orthogonal 6R linkage (input-examples/reduced_bricard.mbd, one redundant
       equation dropped, dt = 1e-3, 1 s under gravity): energy drift below 1e-6 J (3.7e-8), all
       five cut equations within 1e-10 (1.1e-14).
-Runtime: about 15 s (most of it the DAE runs).
+Runtime: about 40 s (most of it the DAE runs).
 """
 import os
 import subprocess
@@ -179,6 +182,27 @@ close('N four-bar B0x(10) vs README [m]', 2 * c0[1], 0.328458111541, 1e-6)
 close('N four-bar B0y(10) vs README [m]', 2 * c0[2], 0.944518538179, 1e-6)
 close('N four-bar B0 velocity x(10) vs README [m/s]', 2 * c0[7], 1.42305147021, 1e-5)
 close('N four-bar B0 velocity y(10) vs README [m/s]', 2 * c0[8], -0.494868845487, 1e-5)
+# Through the first collinear position (t ~ 0.714 s) at shrinking steps: B0 at t = 1 s against
+# the closed form (y: RK4 at h = 1e-5 above, y(1 s)). The full-coordinate steps near the singular
+# configuration used to project every RK4 stage state, which left an error per step that did not
+# shrink with dt (before: 6.8e-10, 1.3e-8, 3.3e-6, 8.6e-7, 2.6e-6 m at the steps below).
+src = open(deck).read()
+line = 'set: const real TF = 10.;'
+if line not in src:
+    sys.exit('n_four_bar.mbd no longer has the line ' + repr(line))
+deck_1s = os.path.join(work, 'n_four_bar_1s.mbd')
+with open(deck_1s, 'w') as fh:
+    fh.write(src.replace(line, 'set: const real TF = 1.;'))
+y1 = np.array([np.pi / 2, -1.0])
+for _ in range(100000):
+    k1 = f(y1); k2 = f(y1 + h / 2 * k1); k3 = f(y1 + h / 2 * k2); k4 = f(y1 + h * k3)  # noqa: E702
+    y1 = y1 + h / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
+# measured (m): 8.3e-12, 7.3e-11, 8.8e-10, 3.6e-10, 4.4e-10
+for dt_red in (1e-3, 2e-4, 1e-4, 5e-5, 2e-5):
+    rr = reduced(deck_1s, f'n_four_bar_1s_{dt_red:g}', {'DT': dt_red})
+    c0 = at(rr, 1, 1.0)
+    err = np.hypot(2 * c0[1] - np.cos(y1[0]), 2 * c0[2] - np.sin(y1[0]))
+    close(f'N four-bar, reduced dt = {dt_red:g}: |B0(1) - closed form| [m]', err, 0.0, 2e-9)
 # Slider-crank (prismatic and spherical joints in the tree, in-line and prismatic cuts): the
 # slider follows the closed form of the README, section 5, over the whole run.
 r = reduced(os.path.join(EXAMPLES, 'slider_crank.mbd'), 'slider_crank')

@@ -349,8 +349,12 @@ void full_accelerations(const ReducedModel& m, Workspace& ws, const Partition& p
     const MatX MiGt = Ml.solve(G.transpose());
     const VecX Mitau = Ml.solve(ws.tau);
     const MatX A = G * MiGt;
+    // A's condition is that of G squared: a threshold of 1e-10 dropped the loop force of steps
+    // within ~1e-5 rad of a collinear N four-bar (sigma(G) ratio < 1e-5), where it is ~1/sigma
+    // and real (DT 1e-5: 1.4e-6 m at t = 1 s, 5.3e-7 with 1e-13, the same with 1e-16 or a
+    // direct KKT solve); 1e-13 still drops exact rank losses (round-off ~1e-16 |A|).
     Eigen::CompleteOrthogonalDecomposition<MatX> cod;
-    cod.setThreshold(1e-10);
+    cod.setThreshold(1e-13);
     cod.compute(A);
     const VecX lambda = cod.solve(G * Mitau - g);
     qdd = MiGt * lambda - Mitau;

@@ -72,7 +72,7 @@ namespace mbs::reduced {
 
 // Full-coordinate alternative used near singular configurations (where every J_v is nearly
 // singular): qdd = M^-1 (J^T lambda - tau0) with the multipliers of minimum norm,
-//   (J M^-1 J^T) lambda = J M^-1 tau0 - gamma   (rank-revealing solve, relative threshold 1e-10),
+//   (J M^-1 J^T) lambda = J M^-1 tau0 - gamma   (rank-revealing solve, relative threshold 1e-13),
 // driven coordinates as extra rows qdd_c = drive'(t). tau0 = c - Q (inverse dynamics at qdd = 0).
 void full_accelerations(const ReducedModel& m, Workspace& ws, const Partition& p, const VecX& q,
                         VecX& qd, double t, VecX& qdd);
