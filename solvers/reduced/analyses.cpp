@@ -530,10 +530,9 @@ ModalResult run_modal(const Model& model, Setup& s, const std::string& prefix) {
                  model.deck_path.c_str(), mr.equilibrium.iterations, mr.equilibrium.residual, nu);
     for (int k = 0; k < 2 * nu; ++k) {
         const std::complex<double> l = mr.eigenvalues[k];
-        const double mag = std::abs(l);
+        const ModalFigures m = modal_figures(l);
         std::fprintf(fo, "%d %.15g %.15g %.15g %.15g %.15g\n", k + 1, l.real(), l.imag(),
-                     mag / (2 * M_PI), mag > 0 && l.real() != 0.0 ? -100.0 * l.real() / mag : 0.0,
-                     std::abs(l.imag()) / (2 * M_PI));
+                     m.frequency_Hz, m.damping_percent, m.damped_frequency_Hz);
     }
     std::fprintf(
         fo,
@@ -552,6 +551,15 @@ ModalResult run_modal(const Model& model, Setup& s, const std::string& prefix) {
     }
     std::fclose(fo);
     return mr;
+}
+
+ModalFigures modal_figures(std::complex<double> l) {
+    const double mag = std::abs(l);
+    ModalFigures m;
+    m.frequency_Hz = mag / (2 * M_PI);
+    m.damping_percent = mag > 0 && l.real() != 0.0 ? -100.0 * l.real() / mag : 0.0;
+    m.damped_frequency_Hz = std::abs(l.imag()) / (2 * M_PI);
+    return m;
 }
 
 InverseStats run_inverse_dynamics(const Model& model, Setup& s, const std::string& prefix) {

@@ -3,6 +3,7 @@
 // immutable ReducedModel; results go to text files with the DAE's layouts where one exists.
 #pragma once
 
+#include <complex>
 #include <iosfwd>
 #include <string>
 
@@ -112,6 +113,14 @@ struct ModalResult {
     EquilibriumResult equilibrium;
 };
 ModalResult run_modal(const Model& model, Setup& s, const std::string& prefix);
+
+// The figures of one eigenvalue written by every modal output: frequency_Hz = |lambda| / 2 pi,
+// damping_percent = -100 Re(lambda) / |lambda| (0 if lambda = 0 or Re(lambda) = 0),
+// damped_frequency_Hz = |Im(lambda)| / 2 pi.
+struct ModalFigures {
+    double frequency_Hz = 0.0, damping_percent = 0.0, damped_frequency_Hz = 0.0;
+};
+ModalFigures modal_figures(std::complex<double> lambda);
 
 // Inverse dynamics of the motion prescribed by the driven joints (every degree of freedom must be
 // driven): at each time step of the deck, q_c from the drives (Simpson on the velocity drives),

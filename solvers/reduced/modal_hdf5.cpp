@@ -63,12 +63,12 @@ void write_modal_hdf5(const Model& model, const Setup& s, const ModalResult& r,
     std::vector<double> re(n), im(n), f(n), z(n), fd(n);
     for (std::size_t k = 0; k < n; ++k) {
         const std::complex<double> l = r.eigenvalues[static_cast<Eigen::Index>(k)];
-        const double mag = std::abs(l);
+        const ModalFigures m = modal_figures(l);
         re[k] = l.real();
         im[k] = l.imag();
-        f[k] = mag / (2 * M_PI);
-        z[k] = mag > 0 && l.real() != 0.0 ? -100.0 * l.real() / mag : 0.0;
-        fd[k] = std::abs(l.imag()) / (2 * M_PI);
+        f[k] = m.frequency_Hz;
+        z[k] = m.damping_percent;
+        fd[k] = m.damped_frequency_Hz;
     }
     dataset(g.id, "eigenvalue_real", {n}, re, "1/s", "real part of the eigenvalue");
     dataset(g.id, "eigenvalue_imag", {n}, im, "rad/s", "imaginary part of the eigenvalue");

@@ -8,6 +8,7 @@
 
 #include "solvers/reduced/analyses.hpp"
 #include "solvers/reduced/modal_hdf5.hpp"
+#include "solvers/reduced/modal_netcdf.hpp"
 
 namespace mbs::reduced {
 
@@ -109,18 +110,23 @@ int run_cli(const Model& model, bool tree, const std::string& analysis, const st
             }
         } else {
             ModalResult r = run_modal(model, *s, prefix);
-            const bool h5 =
-                formats.empty()
-                    ? model.control.get_or<std::string>("output results", "").find("hdf5") !=
-                          std::string::npos
-                    : std::find(formats.begin(), formats.end(), "hdf5") != formats.end();
+            // --format's list, else the deck's `output results: ...` (as the DAE's formats).
+            auto wanted = [&](const char* fmt) {
+                return formats.empty()
+                           ? model.control.get_or<std::string>("output results", "").find(fmt) !=
+                                 std::string::npos
+                           : std::find(formats.begin(), formats.end(), fmt) != formats.end();
+            };
+            const bool h5 = wanted("hdf5"), nc = wanted("netcdf");
             if (h5) write_modal_hdf5(model, *s, r, prefix + ".h5");
+            if (nc) write_modal_netcdf(model, *s, r, prefix + ".nc");
             if (!quiet) {
                 std::printf(
                     "modal analysis: equilibrium in %d Newton iterations, %ld eigenvalues\n",
                     r.equilibrium.iterations, static_cast<long>(r.eigenvalues.size()));
-                std::printf("written: %s.modal%s%s\n", prefix.c_str(), h5 ? " " : "",
-                            h5 ? (prefix + ".h5").c_str() : "");
+                std::printf("written: %s.modal%s%s\n", prefix.c_str(),
+                            h5 ? (" " + prefix + ".h5").c_str() : "",
+                            nc ? (" " + prefix + ".nc").c_str() : "");
             }
         }
         return 0;

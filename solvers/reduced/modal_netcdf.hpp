@@ -1,0 +1,18 @@
+// NetCDF file of a modal analysis (README, "Relative-coordinate path"): the numbers of
+// PREFIX.modal in full precision, as netCDF-4 variables `modal.*` with units/type/description
+// attributes in the style of output/netcdf_output.cpp.
+#pragma once
+
+#include <string>
+
+#include "core/model.hpp"
+#include "solvers/reduced/analyses.hpp"
+
+namespace mbs::reduced {
+
+// Writes `path`; throws std::invalid_argument when mbsolve was built without NetCDF or the file
+// cannot be written.
+void write_modal_netcdf(const Model& model, const Setup& s, const ModalResult& r,
+                        const std::string& path);
+
+}  // namespace mbs::reduced
