@@ -20,7 +20,7 @@ double CompiledExpr::eval(const Inputs& in, double* dvalue_dt) const {
         Dual* b = sp >= 2 ? &st[sp - 2] : nullptr;  // b = left operand, a = right operand
         switch (ins.op) {
             case Op::push_const: st[sp++] = {ins.value, 0.0}; break;
-            case Op::push_time: st[sp++] = {in.time, 1.0}; break;
+            case Op::push_time: st[sp++] = {in.time, in.time_dot}; break;
             case Op::push_timestep: st[sp++] = {in.timestep, 0.0}; break;
             case Op::push_step: st[sp++] = {in.step, 0.0}; break;
             case Op::push_var: st[sp++] = {in.var, in.var_dot}; break;

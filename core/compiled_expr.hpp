@@ -28,13 +28,15 @@ struct CompiledExpr {
     int stack_depth = 0;
 
     // Inputs of one evaluation: simulated time, step size, step counter, drive input Var and
-    // their time derivatives (dVar/dt for drives fed by another drive).
+    // the derivatives of Time and Var with respect to the variable of differentiation (dVar/dt
+    // for drives fed by another drive; time_dot = 0 to differentiate with respect to Var alone).
     struct Inputs {
         double time = 0.0;
         double timestep = 0.0;
         double step = 0.0;
         double var = 0.0;
         double var_dot = 0.0;
+        double time_dot = 1.0;
     };
     // Returns the value; `*dvalue_dt` (if non-null) receives its derivative with respect to time.
     double eval(const Inputs& in, double* dvalue_dt = nullptr) const;

@@ -33,6 +33,10 @@ public:
     // df/dx. Drives without a derivative in MBDyn return false from differentiable() and 0 here.
     virtual double deriv(double x) const = 0;
     virtual bool differentiable() const { return true; }
+    // df/dTime at a fixed input x: non-zero only for drives that are fed something other than
+    // the time and read the time themselves (a string drive using Time as the outer drive of
+    // `drive`, or as the function of `periodic`). Composites add it in their chain rule.
+    virtual double deriv_time(double /*x*/) const { return 0.0; }
     // Called once after each converged step (sample and hold, filters, meters with memory).
     virtual void after_step() const {}
 };
@@ -56,6 +60,11 @@ struct DriveEnv {
     const SimClock* clock = nullptr;
     const Model* model = nullptr;
     ModelData data;
+    // The drive's input x is the time. False for drives fed something else: the outer drive of
+    // `drive`, the function of `dof`/`node`/`element`, the function of `periodic` (time since the
+    // period began). Time drives take the one-sided derivative at the run's initial time (the
+    // model's `initial time`), see elements/drives/runtime_util.hpp.
+    bool time_input = true;
 };
 
 // Builds the runtime drive of `spec` (children included). Throws InputError at spec.loc when the

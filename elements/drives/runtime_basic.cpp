@@ -92,9 +92,11 @@ DrivePtr make_double_step(const DriveSpec& d, const DriveEnv&) {
 struct RampSegment {
     double slope = 0.0, t0 = rt::inf, t1 = rt::inf;
     double value(double x) const { return x > t0 ? slope * (std::min(x, t1) - t0) : 0.0; }
-    double deriv(double x) const {
+    double deriv(double x, const rt::Kinks& k) const {
         if (x < t0 || x > t1 || t1 <= t0) return 0.0;
-        return x == t0 || x == t1 ? rt::at_kink(slope) : slope;
+        if (x == t0) return k.at(x, 0.0, slope);
+        if (x == t1) return k.at(x, slope, 0.0);
+        return slope;
     }
 };
 
@@ -102,27 +104,28 @@ struct RampSegment {
 // segment adds to the value the ascending one holds.
 class Ramp final : public Drive {
 public:
-    Ramp(RampSegment up, RampSegment down, double initial)
-        : up_(up), down_(down), initial_(initial) {}
+    Ramp(RampSegment up, RampSegment down, double initial, const DriveEnv& env)
+        : up_(up), down_(down), initial_(initial), k_(env) {}
     double value(double x) const override { return initial_ + up_.value(x) + down_.value(x); }
-    double deriv(double x) const override { return up_.deriv(x) + down_.deriv(x); }
+    double deriv(double x) const override { return up_.deriv(x, k_) + down_.deriv(x, k_); }
 
 private:
     RampSegment up_, down_;
     double initial_;
+    rt::Kinks k_;
 };
 
-DrivePtr make_ramp(const DriveSpec& d, const DriveEnv&) {
+DrivePtr make_ramp(const DriveSpec& d, const DriveEnv& env) {
     RampSegment up{real(d, "slope"), real(d, "initial time"), real(d, "final time")};
-    return rt::make<Ramp>(up, RampSegment{}, real(d, "initial value"));
+    return rt::make<Ramp>(up, RampSegment{}, real(d, "initial value"), env);
 }
 
-DrivePtr make_double_ramp(const DriveSpec& d, const DriveEnv&) {
+DrivePtr make_double_ramp(const DriveSpec& d, const DriveEnv& env) {
     RampSegment up{real(d, "ascending slope"), real(d, "ascending initial time"),
                    real(d, "ascending final time")};
     RampSegment down{real(d, "descending slope"), real(d, "descending initial time"),
                      real(d, "descending final time")};
-    return rt::make<Ramp>(up, down, real(d, "initial value"));
+    return rt::make<Ramp>(up, down, real(d, "initial value"), env);
 }
 
 // initial + A tanh(b (x - t0)).
@@ -148,31 +151,34 @@ DrivePtr make_tanh(const DriveSpec& d, const DriveEnv&) {
 // initial + A (1 - e^(-(x - t0)/tau)) after t0, initial before.
 class Exponential final : public Drive {
 public:
-    Exponential(double a, double tau, double t0, double initial)
-        : a_(a), tau_(tau), t0_(t0), initial_(initial) {}
+    Exponential(double a, double tau, double t0, double initial, const DriveEnv& env)
+        : a_(a), tau_(tau), t0_(t0), initial_(initial), k_(env) {}
     double value(double x) const override {
         return x <= t0_ ? initial_ : initial_ + a_ * (1.0 - std::exp((t0_ - x) / tau_));
     }
     double deriv(double x) const override {
         if (x < t0_) return 0.0;
         double d = a_ / tau_ * std::exp((t0_ - x) / tau_);
-        return x == t0_ ? rt::at_kink(d) : d;
+        return x == t0_ ? k_.at(x, 0.0, d) : d;
     }
 
 private:
     double a_, tau_, t0_, initial_;
+    rt::Kinks k_;
 };
 
-DrivePtr make_exponential(const DriveSpec& d, const DriveEnv&) {
+DrivePtr make_exponential(const DriveSpec& d, const DriveEnv& env) {
     return rt::make<Exponential>(real(d, "amplitude"), real(d, "time constant"),
-                                 real(d, "initial time"), real(d, "initial value"));
+                                 real(d, "initial time"), real(d, "initial value"), env);
 }
 
 // Linear interpolation of (x_i, v_i), end values held outside [x_1, x_n]. At an inner point
-// the derivative is the mean of the two slopes, at an end point half the end slope.
+// the derivative is the mean of the two slopes, at an end point half the end slope (rt::Kinks:
+// the right slope at the run's initial time).
 class PiecewiseLinear final : public Drive {
 public:
-    PiecewiseLinear(VecN x, VecN v) : x_(std::move(x)), v_(std::move(v)) {}
+    PiecewiseLinear(VecN x, VecN v, const DriveEnv& env)
+        : x_(std::move(x)), v_(std::move(v)), k_(env) {}
     double value(double x) const override {
         if (x <= x_.front()) return v_.front();
         if (x >= x_.back()) return v_.back();
@@ -182,10 +188,10 @@ public:
     double deriv(double x) const override {
         const std::size_t n = x_.size();
         if (x < x_.front() || x > x_.back()) return 0.0;
-        if (x == x_.front()) return rt::at_kink(slope(0));
-        if (x == x_.back()) return rt::at_kink(slope(n - 2));
+        if (x == x_.front()) return k_.at(x, 0.0, slope(0));
+        if (x == x_.back()) return k_.at(x, slope(n - 2), 0.0);
         std::size_t i = segment(x);
-        return x == x_[i] ? 0.5 * (slope(i - 1) + slope(i)) : slope(i);
+        return x == x_[i] ? k_.at(x, slope(i - 1), slope(i)) : slope(i);
     }
 
 private:
@@ -197,10 +203,11 @@ private:
     double slope(std::size_t i) const { return (v_[i + 1] - v_[i]) / (x_[i + 1] - x_[i]); }
 
     VecN x_, v_;
+    rt::Kinks k_;
 };
 
-DrivePtr make_piecewise_linear(const DriveSpec& d, const DriveEnv&) {
-    return rt::make<PiecewiseLinear>(d.params.get<VecN>("x"), d.params.get<VecN>("v"));
+DrivePtr make_piecewise_linear(const DriveSpec& d, const DriveEnv& env) {
+    return rt::make<PiecewiseLinear>(d.params.get<VecN>("x"), d.params.get<VecN>("v"), env);
 }
 
 // 1 on the steps whose counter is a multiple of n while t0 <= x <= tf, else 0; not

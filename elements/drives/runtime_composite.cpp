@@ -2,6 +2,7 @@
 // array (sum), mult (product), drive (outer(inner(x))), postponed; and the clear "not supported
 // at run time" errors of the types without a runtime yet. `function`
 // needs no runtime: its reader replaces the spec by the wrapped drive.
+#include <cmath>
 #include <string>
 
 #include "core/compiled_expr.hpp"
@@ -10,24 +11,40 @@
 namespace mbs::drives {
 namespace {
 
-// A compiled expression of Time, TimeStep, Step and Var = x. The derivative is the expression's
-// d/dt with dVar/dt = 1, exact when x is the time (time drives) or when the expression reads
-// Var only (a function fed by another drive).
+// A compiled expression of Time, TimeStep, Step and Var = x (MBDyn's StringDriveCaller: Var is
+// the drive's input). Time is the time the drive is evaluated at: x itself when x is the time
+// (DriveEnv::time_input: the reduced path's stage times, a drive inside array/mult/the inner of
+// `drive`), else the time of the enclosing time-fed drive (rt::TimeScope: the outer drive of
+// `drive`, the function of `periodic` or `dof`, as MBDyn's Time, which is always the time), else
+// the clock's. TimeStep and Step always come from the clock. The
+// derivative is d/dx: dVar/dx = 1, dTime/dx = 1 when x is the time, 0 otherwise (Time then does
+// not move with x).
 class StringDrive final : public Drive {
 public:
-    StringDrive(std::shared_ptr<const CompiledExpr> e, const SimClock& c)
-        : expr_(std::move(e)), clock_(&c) {}
+    StringDrive(std::shared_ptr<const CompiledExpr> e, const SimClock& c, bool time_input)
+        : expr_(std::move(e)), clock_(&c), time_input_(time_input) {}
     double value(double x) const override { return expr_->eval(inputs(x)); }
     double deriv(double x) const override {
         double d = 0.0;
         expr_->eval(inputs(x), &d);
         return d;
     }
+    // Not fed the time: d/dTime with Var fixed (dVar = 0, dTime = 1).
+    double deriv_time(double x) const override {
+        if (time_input_) return 0.0;
+        CompiledExpr::Inputs in = inputs(x);
+        in.var_dot = 0.0;
+        in.time_dot = 1.0;
+        double d = 0.0;
+        expr_->eval(in, &d);
+        return d;
+    }
 
 private:
     CompiledExpr::Inputs inputs(double x) const {
         CompiledExpr::Inputs in;
-        in.time = clock_->time;
+        in.time = time_input_ ? x : std::isnan(rt::eval_time) ? clock_->time : rt::eval_time;
+        in.time_dot = time_input_ ? 1.0 : 0.0;
         in.timestep = clock_->timestep;
         in.step = static_cast<double>(clock_->step);
         in.var = x;
@@ -37,11 +54,12 @@ private:
 
     std::shared_ptr<const CompiledExpr> expr_;
     const SimClock* clock_;
+    bool time_input_;
 };
 
 DrivePtr make_string(const DriveSpec& d, const DriveEnv& env) {
     if (!d.expr) throw std::logic_error("string drive caller without a compiled expression");
-    return rt::make<StringDrive>(d.expr, rt::clock(d, env));
+    return rt::make<StringDrive>(d.expr, rt::clock(d, env), env.time_input);
 }
 
 // Base of drives made of sub-drives: differentiable when all are, after_step passed on.
@@ -75,6 +93,11 @@ public:
         for (const DrivePtr& p : parts_) d += p->deriv(x);
         return d;
     }
+    double deriv_time(double x) const override {
+        double d = 0.0;
+        for (const DrivePtr& p : parts_) d += p->deriv_time(x);
+        return d;
+    }
 };
 
 // dc1 dc2; (dc1 dc2)' = dc1' dc2 + dc1 dc2'.
@@ -86,23 +109,47 @@ public:
         return parts_[0]->deriv(x) * parts_[1]->value(x) +
                parts_[0]->value(x) * parts_[1]->deriv(x);
     }
+    double deriv_time(double x) const override {
+        return parts_[0]->deriv_time(x) * parts_[1]->value(x) +
+               parts_[0]->value(x) * parts_[1]->deriv_time(x);
+    }
 };
 
-// outer(inner(x)); d/dx = outer'(inner(x)) inner'(x).
+// outer(inner(x)); d/dx = outer'(inner(x)) inner'(x) + d outer/dTime dTime/dx. The outer is not
+// fed the time (DriveEnv::time_input), so an outer that reads Time (a string drive) has its own
+// time derivative: it adds to d/dx when x is the time, else it is part of deriv_time.
 class Chain final : public Composite {
 public:
-    using Composite::Composite;
-    double value(double x) const override { return parts_[0]->value(parts_[1]->value(x)); }
-    double deriv(double x) const override {
-        return parts_[0]->deriv(parts_[1]->value(x)) * parts_[1]->deriv(x);
+    Chain(std::vector<DrivePtr> parts, bool time_input)
+        : Composite(std::move(parts)), time_input_(time_input) {}
+    double value(double x) const override {
+        const double u = parts_[1]->value(x);
+        if (!time_input_) return parts_[0]->value(u);
+        const rt::TimeScope at(x);
+        return parts_[0]->value(u);
     }
+    double deriv(double x) const override {
+        const double u = parts_[1]->value(x);
+        if (!time_input_) return parts_[0]->deriv(u) * parts_[1]->deriv(x);
+        const rt::TimeScope at(x);
+        const double d = parts_[0]->deriv(u) * parts_[1]->deriv(x);
+        return time_input_ ? d + parts_[0]->deriv_time(u) : d;
+    }
+    double deriv_time(double x) const override {
+        if (time_input_) return 0.0;
+        const double u = parts_[1]->value(x);
+        return parts_[0]->deriv(u) * parts_[1]->deriv_time(x) + parts_[0]->deriv_time(u);
+    }
+
+private:
+    bool time_input_;
 };
 
 DrivePtr make_array(const DriveSpec& d, const DriveEnv& env) {
     return rt::make<Sum>(rt::children(d, env));
 }
 
-// mult and drive have exactly two children (the readers guarantee it).
+// mult has exactly two children (the readers guarantee it).
 template <class T>
 DrivePtr make_pair(const DriveSpec& d, const DriveEnv& env) {
     std::vector<DrivePtr> parts = rt::children(d, env);
@@ -131,6 +178,17 @@ DrivePtr make_postponed(const DriveSpec& d, const DriveEnv& env) {
     return make_drive(*it->second, env);
 }
 
+// `drive, outer, inner`: the inner drive sees the input, the outer one the inner's value (not the
+// time: DriveEnv::time_input).
+DrivePtr make_chain(const DriveSpec& d, const DriveEnv& env) {
+    if (d.children.size() != 2) throw std::logic_error("drive caller 'drive' needs 2 children");
+    DriveEnv outer = env;
+    outer.time_input = false;
+    return rt::make<Chain>(
+        std::vector<DrivePtr>{make_drive(*d.children[0], outer), make_drive(*d.children[1], env)},
+        env.time_input);
+}
+
 // Types the readers accept but the drives cannot run yet, each with the reason.
 DrivePtr unsupported_file(const DriveSpec& d, const DriveEnv&) {
     throw_unsupported_drive(d, "file drivers (the 'drivers' block) are not read at run time yet");
@@ -141,7 +199,7 @@ DrivePtr unsupported_file(const DriveSpec& d, const DriveEnv&) {
 MBS_REGISTER_DRIVE_RUNTIME("string", make_string);
 MBS_REGISTER_DRIVE_RUNTIME("array", make_array);
 MBS_REGISTER_DRIVE_RUNTIME("mult", make_pair<Product>);
-MBS_REGISTER_DRIVE_RUNTIME("drive", make_pair<Chain>);
+MBS_REGISTER_DRIVE_RUNTIME("drive", make_chain);
 MBS_REGISTER_DRIVE_RUNTIME("postponed", make_postponed);
 MBS_REGISTER_DRIVE_RUNTIME("file", unsupported_file);
 

@@ -42,8 +42,14 @@ const StructNode& struct_node(const DriveSpec& d, const ModelData& m, const Enti
 template <class Datum>
 class DatumDrive final : public Drive {
   public:
-    DatumDrive(Datum datum, DrivePtr f) : datum_(std::move(datum)), f_(std::move(f)) {}
-    double value(double) const override { return f_->value(datum_()); }
+    DatumDrive(Datum datum, DrivePtr f, bool time_input)
+        : datum_(std::move(datum)), f_(std::move(f)), time_input_(time_input) {}
+    // The function sees the datum; a Time it reads is this drive's input when that is the time.
+    double value(double x) const override {
+        if (!time_input_) return f_->value(datum_());
+        const rt::TimeScope at(x);
+        return f_->value(datum_());
+    }
     double deriv(double) const override { return 0.0; }
     bool differentiable() const override { return false; }
     void after_step() const override { f_->after_step(); }
@@ -51,11 +57,15 @@ class DatumDrive final : public Drive {
   private:
     Datum datum_;
     DrivePtr f_;
+    bool time_input_;
 };
 
 template <class Datum>
 DrivePtr datum_drive(Datum datum, const DriveSpec& d, const DriveEnv& env) {
-    return rt::make<DatumDrive<Datum>>(std::move(datum), make_drive(*d.children.at(0), env));
+    DriveEnv f = env;
+    f.time_input = false;  // the function sees the datum
+    return rt::make<DatumDrive<Datum>>(std::move(datum), make_drive(*d.children.at(0), f),
+                                       env.time_input);
 }
 
 // The datum named or numbered on the card among `count` data; `name(i)` gives names.

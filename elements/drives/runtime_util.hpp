@@ -1,5 +1,5 @@
 // Helpers shared by the runtime drive callers (elements/drives/runtime_*.cpp): parameter access,
-// the sub-drives of a spec, the clock, and the one-sided-derivative rule at a kink.
+// the sub-drives of a spec, the clock, and the derivative at a kink.
 #pragma once
 
 #include <limits>
@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "core/drive.hpp"
@@ -38,8 +39,48 @@ inline const SimClock& clock(const DriveSpec& d, const DriveEnv& env) {
     return *env.clock;
 }
 
-// MBDyn's dGetP at a kink between a flat piece and a piece of slope `s` (ramp ends, the start
-// of a sine, ...): the mean of the one-sided derivatives, s/2.
-inline double at_kink(double s) { return 0.5 * s; }
+// The time of the evaluation under way, for drives that are not fed the time but read it (a
+// string drive's Time as the outer drive of `drive`, the function of `periodic`, `dof`, ...):
+// the time-fed drive that feeds them sets it for the duration of the call (TimeScope); NaN
+// outside any such call, and the clock's time is used.
+inline thread_local double eval_time = std::numeric_limits<double>::quiet_NaN();
+class TimeScope {
+public:
+    explicit TimeScope(double t) : saved_(eval_time) { eval_time = t; }
+    ~TimeScope() { eval_time = saved_; }
+    TimeScope(const TimeScope&) = delete;
+    TimeScope& operator=(const TimeScope&) = delete;
+
+private:
+    double saved_;
+};
+
+// The run's initial time (the model's `initial time`, 0 when not given, as in MBDyn) when the
+// drive's input is the time; NaN otherwise (no model: --check, unit tests of bare drives; a drive
+// fed by another drive or by model data).
+inline double run_start(const DriveEnv& env) {
+    if (!env.time_input || !env.model) return std::numeric_limits<double>::quiet_NaN();
+    const PropValue* v = env.model->solver.find("initial time");
+    if (!v) return 0.0;
+    if (const auto* d = std::get_if<double>(v)) return *d;
+    if (const auto* l = std::get_if<long>(v)) return static_cast<double>(*l);
+    return std::numeric_limits<double>::quiet_NaN();
+}
+
+// The derivative at a kink of a drive, between the one-sided slopes `left` and `right` (ramp
+// ends, the start and end of a sine, the points of a piecewise linear drive):
+//   - MBDyn's dGetP: the mean (left + right) / 2, so a ramp or sine starting at t0 has half its
+//     slope at t0;
+//   - at the run's initial time (`start`, see run_start): `right`. The run lives on
+//     [initial time, ...) only, so the motion a drive prescribes there is its right piece: a
+//     sine starting at the initial time moves at A omega from the first instant (MBDyn's mean
+//     gives A omega / 2, a velocity that the prescribed motion never has).
+struct Kinks {
+    double start = std::numeric_limits<double>::quiet_NaN();
+    explicit Kinks(const DriveEnv& env) : start(run_start(env)) {}
+    double at(double x, double left, double right) const {
+        return x == start ? right : 0.5 * (left + right);
+    }
+};
 
 }  // namespace mbs::drives::rt

@@ -52,15 +52,18 @@ inline DrivePtr drive(const LawSpec& s, std::string_view key, const LawEnv& env)
 }
 
 // A scalar function named by parameter `key` (an inline definition under "<key> definition",
-// or a `scalar function:` card of the model), as a drive f(x) with exact f'(x).
+// or a `scalar function:` card of the model), as a drive f(x) with exact f'(x). It is fed the
+// strain, not the time (DriveEnv::time_input).
 inline DrivePtr scalar_function(const LawSpec& s, const std::string& key, const LawEnv& env) {
+    DriveEnv of_strain = env.drives;
+    of_strain.time_input = false;
     if (const PropValue* def = s.params.find(key + " definition"))
-        return make_drive(*std::get<std::shared_ptr<const DriveSpec>>(*def), env.drives);
+        return make_drive(*std::get<std::shared_ptr<const DriveSpec>>(*def), of_strain);
     const std::string& name = s.params.get<std::string>(key);
     if (env.drives.model) {
         auto it = env.drives.model->scalar_functions.find(name);
         if (it != env.drives.model->scalar_functions.end())
-            return make_drive(*it->second, env.drives);
+            return make_drive(*it->second, of_strain);
     }
     throw InputError(s.loc, "scalar function \"" + name + "\" is not defined");
 }

@@ -336,7 +336,8 @@ TEST_F(DriveRuntime, PiecewiseLinearHoldsItsEndValues) {
     EXPECT_DOUBLE_EQ(d->deriv(2.0), -2.0);
     EXPECT_DOUBLE_EQ(d->deriv(4.0), 0.0);
     EXPECT_DOUBLE_EQ(d->deriv(1.0), 0.0);  // mean of +2 and -2
-    EXPECT_DOUBLE_EQ(d->deriv(0.0), 1.0);  // half the first slope
+    EXPECT_DOUBLE_EQ(d->deriv(0.0), 2.0);  // the run's initial time: the first slope
+    EXPECT_DOUBLE_EQ(d->deriv(3.0), -1.0);  // half the last slope
     expect_fd(*d, 0.5);
     expect_fd(*d, 2.0);
 }
@@ -352,6 +353,79 @@ TEST_F(DriveRuntime, MeterCountsSteps) {
     EXPECT_FALSE(d->differentiable());
 }
 
+// --- kinks at the run's initial time ------------------------------------------------------------
+// The decks of these tests start at `initial time: 0.` (deck_head) unless `head_at` says
+// otherwise. A drive whose active piece begins at the run's initial time has its right slope
+// there (closed form: d/dt of the piece itself); elsewhere a kink keeps MBDyn's mean.
+
+// A deck head with `initial time: t0`.
+std::string head_at(double t0) {
+    return "begin: data; problem: initial value; end: data;\nbegin: initial value; initial time: " +
+           std::to_string(t0) +
+           "; final time: 10.; time step: 1.e-3; end: initial value;\n"
+           "begin: control data; end: control data;\n";
+}
+
+TEST_F(DriveRuntime, SineStartingAtTheInitialTimeHasItsFullSlope) {
+    // initial + A sin(omega (t - t0)): value 1, slope A omega = 6 at t0 = 0; closed form after.
+    for (const char* n : {"forever", "one", "half", "3", "-2"}) {
+        auto d = drive(std::string("sine, 0., 2., 3., ") + n + ", 1.");
+        EXPECT_DOUBLE_EQ(at(*d, 0.0), 1.0) << n;
+        EXPECT_DOUBLE_EQ(d->deriv(0.0), 6.0) << n;
+        EXPECT_DOUBLE_EQ(at(*d, 0.3), 1.0 + 3.0 * std::sin(0.6)) << n;
+        EXPECT_DOUBLE_EQ(d->deriv(0.3), 6.0 * std::cos(0.6)) << n;
+        // The one-sided difference the run sees from its first instant, (f(h) - f(0)) / h.
+        const double h = 1e-7;
+        EXPECT_NEAR((at(*d, h) - at(*d, 0.0)) / h, d->deriv(0.0), 1e-5) << n;
+    }
+    // A sine starting later (a kink inside the run): MBDyn's mean of 0 and A omega.
+    EXPECT_DOUBLE_EQ(drive("sine, 0.5, 2., 3., forever, 1.")->deriv(0.5), 3.0);
+    // The end of `one` (t = pi/2, slope -A omega before, 0 after): the mean.
+    EXPECT_NEAR(drive("sine, 0., 2., 3., one, 1.")->deriv(pi / 2), -3.0, 1e-12);
+    // Without a run (no model: --check, bare drives): MBDyn's dGetP, half the slope.
+    auto bare = mbs::make_drive(*spec("sine, 0., 2., 3., forever, 1."), mbs::DriveEnv{&clock});
+    EXPECT_DOUBLE_EQ(bare->deriv(0.0), 3.0);
+}
+
+TEST_F(DriveRuntime, KinksFollowTheDecksInitialTime) {
+    // initial time 0.5: the sine starting at 0.5 has its full slope there, one starting at 0 is
+    // smooth at 0.5 anyway, and a ramp starting at 0.5 rises at its slope from the first instant.
+    const mbs::Model& m = keep(mbs::test::cards::build(
+        "drive caller: 1, sine, 0.5, 2., 3., forever, 1.;\n"
+        "drive caller: 2, ramp, 2., 0.5, 3., 0.;\n"
+        "drive caller: 3, sine, 0., 2., 3., forever, 1.;\n",
+        head_at(0.5)));
+    auto d = [&](long l) { return mbs::make_drive(*m.drive_callers.at(l), env()); };
+    EXPECT_DOUBLE_EQ(d(1)->deriv(0.5), 6.0);
+    EXPECT_DOUBLE_EQ(d(2)->deriv(0.5), 2.0);
+    EXPECT_DOUBLE_EQ(d(2)->deriv(3.0), 1.0);  // the ramp's end: the mean of 2 and 0
+    EXPECT_DOUBLE_EQ(d(3)->deriv(0.5), 6.0 * std::cos(1.0));
+    // The same ramp in a run from 0: its start at 0.5 is a kink inside the run.
+    EXPECT_DOUBLE_EQ(drive("ramp, 2., 0.5, 3., 0.")->deriv(0.5), 1.0);
+}
+
+TEST_F(DriveRuntime, CosineExpRampAndFourierAtTheInitialTime) {
+    // cosine: initial + A (1 - cos(omega t)), smooth at t0: value 1, slope 0; closed form after.
+    auto c = drive("cosine, 0., 2., 3., half, 1.");
+    EXPECT_DOUBLE_EQ(at(*c, 0.0), 1.0);
+    EXPECT_DOUBLE_EQ(c->deriv(0.0), 0.0);
+    EXPECT_DOUBLE_EQ(at(*c, 0.4), 1.0 + 3.0 * (1.0 - std::cos(0.8)));
+    EXPECT_DOUBLE_EQ(c->deriv(0.4), 6.0 * std::sin(0.8));
+    expect_fd(*c, 0.4);
+    // ramp from the initial time: slope 2 at 0, end at 3 still the mean.
+    auto r = drive("ramp, 2., 0., 3., 0.5");
+    EXPECT_DOUBLE_EQ(r->deriv(0.0), 2.0);
+    EXPECT_DOUBLE_EQ(r->deriv(3.0), 1.0);
+    // exponential A (1 - exp(-t / tau)): slope A / tau = 4 at 0.
+    EXPECT_DOUBLE_EQ(drive("exponential, 2., 0.5, 0., 0.")->deriv(0.0), 4.0);
+    // fourier series that starts at 0 (a0/2 + a1 = 0): 0.5 sin(2t) + ..., slope b1 omega = 1.
+    auto f = drive("fourier series, 0., 2., 1, 0., 0., 0.5, forever, 0.");
+    EXPECT_DOUBLE_EQ(f->deriv(0.0), 1.0);
+    // frequency sweep sin(omega t) with constant omega 2, amplitude 3: 6 at 0.
+    auto fs = drive("frequency sweep, 0., const, 2., const, 3., 0., 0., 0.");
+    EXPECT_DOUBLE_EQ(fs->deriv(0.0), 6.0);
+}
+
 // --- expressions and composites ----------------------------------------------------------------
 
 TEST_F(DriveRuntime, StringOfTime) {
@@ -362,6 +436,38 @@ TEST_F(DriveRuntime, StringOfTime) {
     EXPECT_DOUBLE_EQ(d->deriv(1.5), 6.0 + std::cos(1.5));
     expect_fd(*d, 1.5);
     EXPECT_TRUE(d->differentiable());
+}
+
+TEST_F(DriveRuntime, StringTimeIsTheEvaluationTime) {
+    // Evaluated at t = 0.25 while the clock says 3: Time is 0.25 (the reduced path's stage times,
+    // a string inside array/mult).
+    auto d = drive("string, \"2*Time^2 + sin(Time)\"");
+    clock.time = 3.0;
+    EXPECT_DOUBLE_EQ(d->value(0.25), 0.125 + std::sin(0.25));
+    EXPECT_DOUBLE_EQ(d->deriv(0.25), 1.0 + std::cos(0.25));
+    auto a = drive("array, 2, string, \"Time\", const, 1.");
+    EXPECT_DOUBLE_EQ(a->value(0.25), 1.25);
+    EXPECT_DOUBLE_EQ(clock.time, 3.0);  // the clock is not touched
+}
+
+TEST_F(DriveRuntime, StringFedByAnotherDriveSeesTheTimeAsTime) {
+    // drive(outer = Var*Time, inner = 1 + 3t) at t = 2, clock at 7: Var = 7, Time = 2, 14; its
+    // time derivative 3 Time + Var = 13 (the outer's own dependence on Time included).
+    auto d = drive("drive, string, \"Var*Time\", linear, 1., 3.");
+    clock.time = 7.0;
+    EXPECT_DOUBLE_EQ(d->value(2.0), 14.0);
+    EXPECT_DOUBLE_EQ(d->deriv(2.0), 13.0);
+    const double h = 1e-6;
+    EXPECT_NEAR((d->value(2.0 + h) - d->value(2.0 - h)) / (2 * h), 13.0, 1e-8);
+    // periodic, t0 = 0, T = 1, function Var + 10 Time: at t = 2.25, local 0.25: 22.75, slope 11.
+    auto p = drive("periodic, 0., 1., string, \"Var + 10*Time\"");
+    EXPECT_DOUBLE_EQ(p->value(2.25), 22.75);
+    EXPECT_DOUBLE_EQ(p->deriv(2.25), 11.0);
+    // A drive of a drive of a string: drive(drive(Var*Time, 2 t), t^2) at t = 1.5:
+    // 2 t^2 * t = 2 t^3 = 6.75, slope 6 t^2 = 13.5.
+    auto n = drive("drive, drive, string, \"Var*Time\", linear, 0., 2., parabolic, 0., 0., 1.");
+    EXPECT_DOUBLE_EQ(n->value(1.5), 6.75);
+    EXPECT_DOUBLE_EQ(n->deriv(1.5), 13.5);
 }
 
 TEST_F(DriveRuntime, StringReadsTheClock) {
