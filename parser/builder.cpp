@@ -4,6 +4,7 @@
 // and labels, and hands node/element cards to the registered readers.
 #include "parser/builder.hpp"
 
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -115,6 +116,7 @@ private:
 
     BuildState& st_;
     Block block_ = Block::start;
+    bool equilibrium_options_ = false;  // in the options-only 'begin: equilibrium;' block (README)
     SourceLoc final_time_loc_, time_step_loc_;  // for the run-length bound
     std::string cwd_;  // directory relative file names resolve against (changed by chdir)
     std::vector<std::string> loadable_paths_;  // `loadable path:` folders, in order
@@ -433,7 +435,12 @@ void Builder::begin_block(DeckReader& r) {
         return;
     }
     if (b == "data") throw InputError(at, "'begin: data' appears twice");
-    if (b == "initial value" || b == "multistep" || b == "inverse dynamics" || reduced_problem_block(b)) {
+    if (b == "equilibrium" && block_ == Block::after_problem && st_.model.problem != "equilibrium") {
+        // A deck of another problem may add the relative-coordinate equilibrium's options (read
+        // by --analysis equilibrium / modal) right after its problem block: problem_card.
+        block_ = Block::problem;
+        equilibrium_options_ = true;
+    } else if (b == "initial value" || b == "multistep" || b == "inverse dynamics" || reduced_problem_block(b)) {
         if (block_ != Block::after_data) order_error("the problem block right after 'end: data;'");
         block_ = Block::problem;
     } else if (b == "control data") {
@@ -471,7 +478,13 @@ void Builder::end_block(DeckReader& r) {
                          open.empty() ? "no block is open" : "the open block is '" + open + "'");
     switch (block_) {
         case Block::data: block_ = Block::after_data; break;
-        case Block::problem: check_run_length(r.card_loc()); block_ = Block::after_problem; break;
+        case Block::problem:
+            if (equilibrium_options_ && b != "equilibrium")
+                throw InputError(at, "'end: " + b + "' does not match the open block", "the open block is 'equilibrium'");
+            if (!equilibrium_options_) check_run_length(r.card_loc());
+            equilibrium_options_ = false;
+            block_ = Block::after_problem;
+            break;
         case Block::control: block_ = Block::after_control; break;
         case Block::nodes: check_counts(r, true); block_ = Block::after_nodes; break;
         case Block::drivers: block_ = Block::after_drivers; break;
@@ -654,7 +667,14 @@ void Builder::problem_card(const std::string& name, DeckReader& r) {
     // solvers/reduced/equilibrium.cpp): kept as located records, "equilibrium card <n>" = a
     // DriveSpec with type = the card name, loc = the card, params "1", "2", ... = its arguments
     // (words as strings, expressions evaluated to numbers).
-    if (st_.model.problem == "equilibrium" && (name == "exchange" || name == "extra" || name == "spin")) {
+    // The same cards (and `time:`) in a `problem: modal;` deck's block and in the options-only
+    // equilibrium block of any other deck, which takes nothing else.
+    const bool eq_card = name == "exchange" || name == "extra" || name == "spin" || name == "time";
+    if (equilibrium_options_ && !eq_card)
+        throw InputError(at, "'" + name + "' is not an equilibrium option",
+                         "this 'begin: equilibrium;' block takes exchange, extra, spin and time cards; the '" +
+                             st_.model.problem + "' problem's cards go in its own block");
+    if ((st_.model.problem == "equilibrium" || st_.model.problem == "modal" || equilibrium_options_) && eq_card) {
         auto rec = std::make_shared<DriveSpec>();
         rec->type = name;
         rec->loc = at;
@@ -1053,12 +1073,28 @@ void Builder::node_card(const std::string& name, DeckReader& r) {
 // driven: L, <drive>, {existing: <type>, L | <the element's card, label L>};  (MBDyn's driven
 // elements: active while the drive is non-zero). The element is read as its own card would be
 // (counted, label claimed); a "driven" entry naming it ("drive", "element") follows it.
-// MBDyn's `hint`s (re-read offsets on activation) are refused.
+// MBDyn's `hint, "..."`s (geometry re-read on activation) are kept as located records
+// "hint 1", "hint 2", ... (a DriveSpec, type = the text); the runtime (elements/drives/
+// driven_element.cpp) says which element takes which.
 void Builder::driven_card(DeckReader& r) {
     SourceLoc at = r.card_loc(), label_at = r.loc();
     long label = r.label("driven element label");
     auto drive = r.drive("activity drive (the element is active while it is non-zero)");
-    if (r.peek("hint")) r.error("driven element hints are not supported");
+    std::vector<std::shared_ptr<const DriveSpec>> hints;
+    while (r.accept("hint")) {
+        auto h = std::make_shared<DriveSpec>();
+        h->loc = r.loc();
+        h->type = r.string("hint, e.g. \"offset{1}\"");
+        std::string t = h->type;
+        for (char& c : t) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        bool ok = false;
+        for (const char* k : {"offset{", "hinge{", "position-hinge{", "orientation-hinge{"})
+            ok = ok || t == std::string(k) + "1}" || t == std::string(k) + "2}";
+        if (!ok)
+            throw InputError(h->loc, "unknown driven element hint \"" + h->type + "\"",
+                             "hints: offset{1|2}, hinge{1|2}, position-hinge{1|2}, orientation-hinge{1|2} (drive hints are not supported)");
+        hints.push_back(std::move(h));
+    }
     if (r.position() >= r.size() || !r.view(r.position()).nested)
         r.error("expected the driven element: 'existing: <type>, <label>' or its card",
                 "e.g. 'driven: 3, step, 1., 1., 0., joint: 3, revolute pin, ...;'");
@@ -1100,6 +1136,7 @@ void Builder::driven_card(DeckReader& r) {
     d.loc = at;
     d.props.set("drive", drive);
     d.props.set("element", ref);
+    for (std::size_t i = 0; i < hints.size(); ++i) d.props.set("hint " + std::to_string(i + 1), hints[i]);
     st_.model.elements.push_back(std::move(d));
 }
 

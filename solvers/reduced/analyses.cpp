@@ -450,13 +450,19 @@ void require_no_drives(const Setup& s, const char* what) {
 }
 }  // namespace
 
-// Linearization at the equilibrium (q*, 0): f(q_u, qd_u) = qdd_u from the reduced equations;
-// columns of df/dq_u and df/dqd_u by central differences (step 1e-5 (1 + |x|)), each perturbed
-// q made consistent by Newton on q_v (1e-14) and qd_v = B_vu qd_u.
-ModalResult run_modal(const Model& model, Setup& s, const std::string& prefix) {
+// Linearization at the steady state (q*, qd*) (qd* = 0, or qd*_u = rate on the spinning
+// coordinate; qdd*_u = 0 there): f(q_u, qd_u) = qdd_u from the reduced equations, so
+//   d(dq_u)/dt = dqd_u,  d(dqd_u)/dt = df/dq_u dq_u + df/dqd_u dqd_u,
+// where df/dqd_u holds the damping and, about a steady motion, the gyroscopic (Coriolis) terms,
+// and df/dq_u the stiffness with the centrifugal terms; columns by central differences (step
+// 1e-5 (1 + |x|), velocities 1e-5 (1 + |qd*|)), each perturbed q made consistent by Newton on q_v
+// (1e-14) and qd_v = B_vu qd_u. A cyclic spinning coordinate gives a zero eigenvalue (its
+// position) and the rate's perturbation another (the neighbouring steady motions).
+ModalResult run_modal(const Model& model, Setup& s, const std::string& prefix,
+                      const EquilibriumSpec& spec) {
     require_no_drives(s, "modal analysis");
     ModalResult mr;
-    mr.equilibrium = solve_equilibrium(s);
+    mr.equilibrium = solve_equilibrium(s, spec);
     const Partition& p = s.part;
     const ReducedModel& rm = s.rm;
     const int nu = static_cast<int>(p.u.size()), nq = rm.nq();
@@ -472,7 +478,7 @@ ModalResult run_modal(const Model& model, Setup& s, const std::string& prefix) {
     MatX A = MatX::Zero(2 * nu, 2 * nu);
     A.topRightCorner(nu, nu).setIdentity();
     VecX fp(nu), fm(nu);
-    const VecX qd0 = VecX::Zero(nq);
+    const VecX qd0 = s.qd;
     for (int j = 0; j < nu; ++j) {
         const int c = p.u[static_cast<std::size_t>(j)];
         const double h = 1e-5 * (1.0 + std::abs(s.q[c]));
@@ -482,10 +488,10 @@ ModalResult run_modal(const Model& model, Setup& s, const std::string& prefix) {
         f(qp, qd0, fp);
         f(qm, qd0, fm);
         A.block(nu, j, nu, 1) = (fp - fm) / (2 * h);
-        const double hv = 1e-5;
+        const double hv = 1e-5 * (1.0 + std::abs(qd0[c]));
         VecX vp = qd0, vm = qd0;
-        vp[c] = hv;
-        vm[c] = -hv;
+        vp[c] += hv;
+        vm[c] -= hv;
         f(s.q, vp, fp);
         f(s.q, vm, fm);
         A.block(nu, nu + j, nu, 1) = (fp - fm) / (2 * hv);

@@ -69,6 +69,10 @@ struct EquilibriumResult {
     std::vector<std::pair<std::string, double>> parameters;  // exchanged parameters found
     int spin = -1;                                           // dynamic equilibrium
     double spin_rate = 0.0;
+    double time = 0.0;  // the time of the loads and of the held driven coordinates
+    // Driven coordinates: (coordinate, the generalized force the joint applies to hold it: torque
+    // [N m] about / force [N] along its axis, node 1 on node 2, as inverse dynamics' .act).
+    std::vector<std::pair<int, double>> driving;
 };
 EquilibriumResult solve_equilibrium(Setup& s, double tol = 1e-10);
 
@@ -96,15 +100,20 @@ struct EquilibriumSpec {
     int spin = -1;
     double spin_rate = 0.0;
     bool spin_unknown = false;
+    bool has_time = false;  // `time: t;` (else the deck's initial time)
+    double time = 0.0;
 };
-// Reads the `exchange:`, `extra:` and `spin:` cards of the deck (InputError at the card).
+// Reads the `exchange:`, `extra:`, `spin:` and `time:` cards of the deck (InputError at the card).
 EquilibriumSpec read_equilibrium_spec(const Model& model, const Setup& s);
 // Newton on F_r = 0 and the extra equations for the free independent coordinates and the
-// parameters (equilibrium.cpp).
+// parameters (equilibrium.cpp); driven coordinates are held at their drives' values at the
+// equilibrium time with zero velocity, and the forces holding them are returned.
 EquilibriumResult solve_equilibrium(Setup& s, const EquilibriumSpec& spec, double tol = 1e-10);
 
-// Modal analysis at the equilibrium found from the deck's configuration: A = [[0, 1], [df/dq_u,
-// df/dqd_u]] with f = qdd_u (central differences), eigenvalues and eigenvectors (Eigen). Writes
+// Modal analysis at the equilibrium of `spec` found from the deck's configuration: A = [[0, 1],
+// [df/dq_u, df/dqd_u]] with f = qdd_u (central differences) about (q*, qd*) (qd* = 0, or the
+// steady motion of a `spin:` card: the linearization then has its gyroscopic and centrifugal
+// terms), eigenvalues and eigenvectors (Eigen). Writes
 // PREFIX.modal (format in README and in the file's header). Returns the eigenvalues sorted by
 // frequency.
 struct ModalResult {
@@ -112,7 +121,8 @@ struct ModalResult {
     Eigen::MatrixXcd shapes;  // nq x 2nu, normalized to max modulus 1 (phase 0 there)
     EquilibriumResult equilibrium;
 };
-ModalResult run_modal(const Model& model, Setup& s, const std::string& prefix);
+ModalResult run_modal(const Model& model, Setup& s, const std::string& prefix,
+                      const EquilibriumSpec& spec);
 
 // The figures of one eigenvalue written by every modal output: frequency_Hz = |lambda| / 2 pi,
 // damping_percent = -100 Re(lambda) / |lambda| (0 if lambda = 0 or Re(lambda) = 0),

@@ -173,6 +173,7 @@ double get_parameter(const Setup& s, const EquilibriumSpec::Param& p, double spi
 // Cards (README): exchange: <coordinate>, <value>, <parameter>;
 //                 extra: node, L, position, k, <value>, <parameter>;
 //                 spin: <coordinate>, {<rate> | unknown, <initial guess>};
+//                 time: <t>;
 EquilibriumSpec read_equilibrium_spec(const Model& model, const Setup& s) {
     EquilibriumSpec sp;
     std::vector<std::pair<const DriveSpec*, std::string>> spin_params;
@@ -180,6 +181,13 @@ EquilibriumSpec read_equilibrium_spec(const Model& model, const Setup& s) {
         if (key.rfind("equilibrium card ", 0) != 0) continue;
         const DriveSpec& rec = *std::get<std::shared_ptr<const DriveSpec>>(value);
         CardArgs a(rec);
+        if (rec.type == "time") {
+            if (sp.has_time) a.fail("the equilibrium time is given twice");
+            sp.time = a.number("the time [s] of the loads and of the held driven coordinates");
+            sp.has_time = true;
+            a.finish();
+            continue;
+        }
         if (rec.type == "spin") {
             if (sp.spin >= 0) a.fail("only one spinning coordinate");
             sp.spin = read_coordinate(a, s);
@@ -238,19 +246,110 @@ EquilibriumSpec read_equilibrium_spec(const Model& model, const Setup& s) {
     return sp;
 }
 
+namespace {
+
+// Driven coordinates held at time t: position-level drives q_c = s f(t); velocity-level ones
+// (axial rotation, velocity components) q_c(t0) + s int_t0^t f (composite Simpson, 2000
+// intervals; the clock follows the abscissae: string drives read it).
+void hold_driven(Setup& s, double t, VecX& q) {
+    const double t0 = s.t0;
+    for (int i : s.part.c) {
+        const Link& l = s.rm.links[static_cast<std::size_t>(i)];
+        if (!l.velocity_drive || t == t0) continue;
+        constexpr int n = 2000;
+        const double h = (t - t0) / n;
+        double sum = 0.0;
+        for (int k = 0; k <= n; ++k) {
+            const double tk = t0 + k * h;
+            s.clock.time = tk;
+            sum += (k == 0 || k == n ? 1.0 : k % 2 ? 4.0 : 2.0) * l.velocity_drive->value(tk);
+        }
+        q[i] += l.drive_sign * sum * h / 3.0;
+    }
+    s.clock.time = t;
+    driven_positions(s.rm, s.part, t, q);
+}
+
+// The forces at a steady state (q, qd) with qdd_u = 0 and the driven coordinates held
+// (qd_c = qdd_c = 0; driven cuts held at their value too), qd_u given: the constraints' rows give
+// qd_v = B_vu qd_u (B_vu = -J_v^-1 J_u) and qdd_v = -J_v^-1 gamma (gamma = Jdot qd); Phi = M qdd + c - Q by Newton-Euler; then,
+// as inverse dynamics, lambda = J_v^-T Phi_v and
+//   F_r   = Phi_u - J_u^T lambda  (= T^T Phi, the reduced generalized forces),
+//   tau_c = Phi_c - J_c^T lambda  (the generalized force the driven joint applies).
+// Scale: max(1, max diag M_r), M_r = T^T M T with T = [1; B_vu; 0].
+struct SteadyForces {
+    VecX Fr, tau_c;
+    double scale = 1.0;
+};
+void steady_forces(Setup& s, VecX& q, VecX& qd, double t, SteadyForces& out) {
+    const Partition& p = s.part;
+    const ReducedModel& rm = s.rm;
+    Workspace& ws = s.ws;
+    const int nu = static_cast<int>(p.u.size()), nv = static_cast<int>(p.v.size()),
+              nc = static_cast<int>(p.c.size()), nq = rm.nq();
+    auto at = [](const std::vector<int>& v, int k) { return v[static_cast<std::size_t>(k)]; };
+    for (int i : p.v) qd[i] = 0.0;
+    for (int i : p.c) qd[i] = 0.0;
+    forward_kinematics(rm, ws, q, ws.zero, ws.zero);
+    constraints(rm, ws);
+    // gamma at qd = 0: the drives' part of driven cuts (held too: subtracted below).
+    VecX gamma0(nv);
+    for (int r = 0; r < nv; ++r) gamma0[r] = ws.gamma[at(p.rows, r)];
+    MatX Jv(nv, nv), Ju(nv, nu), Jc(nv, nc);
+    for (int r = 0; r < nv; ++r) {
+        const int row = at(p.rows, r);
+        for (int j = 0; j < nv; ++j) Jv(r, j) = ws.J(row, at(p.v, j));
+        for (int j = 0; j < nu; ++j) Ju(r, j) = ws.J(row, at(p.u, j));
+        for (int j = 0; j < nc; ++j) Jc(r, j) = ws.J(row, at(p.c, j));
+    }
+    const Eigen::PartialPivLU<MatX> lu(Jv);
+    MatX Bvu = nv ? MatX(-lu.solve(Ju)) : MatX(0, nu);
+    VecX qdu(nu);
+    for (int j = 0; j < nu; ++j) qdu[j] = qd[at(p.u, j)];
+    if (nv) {
+        const VecX qdv = Bvu * qdu;
+        for (int j = 0; j < nv; ++j) qd[at(p.v, j)] = qdv[j];
+    }
+    forward_kinematics(rm, ws, q, qd, ws.zero);
+    constraints(rm, ws);
+    VecX qdd = VecX::Zero(nq);
+    if (nv) {
+        VecX g(nv);
+        for (int r = 0; r < nv; ++r) g[r] = ws.gamma[at(p.rows, r)] - gamma0[r];
+        const VecX sv = -lu.solve(g);
+        for (int j = 0; j < nv; ++j) qdd[at(p.v, j)] = sv[j];
+    }
+    forward_kinematics(rm, ws, q, qd, qdd);
+    compute_loads(rm, ws, t);
+    inverse_dynamics(rm, ws);
+    VecX phiv(nv), phiu(nu), phic(nc);
+    for (int j = 0; j < nv; ++j) phiv[j] = ws.tau[at(p.v, j)];
+    for (int j = 0; j < nu; ++j) phiu[j] = ws.tau[at(p.u, j)];
+    for (int j = 0; j < nc; ++j) phic[j] = ws.tau[at(p.c, j)];
+    const VecX lambda = nv ? VecX(lu.transpose().solve(phiv)) : VecX(0);
+    out.Fr = nv ? VecX(phiu - Ju.transpose() * lambda) : phiu;
+    out.tau_c = nv ? VecX(phic - Jc.transpose() * lambda) : phic;
+    mass_matrix(rm, ws);
+    MatX T = MatX::Zero(nq, nu);
+    for (int j = 0; j < nu; ++j) {
+        T(at(p.u, j), j) = 1.0;
+        for (int i = 0; i < nv; ++i) T(at(p.v, i), j) = Bvu(i, j);
+    }
+    const MatX Mr = T.transpose() * ws.M * T;
+    out.scale = std::max(1.0, nu ? Mr.diagonal().cwiseAbs().maxCoeff() : 1.0);
+}
+
+}  // namespace
+
 // Unknowns z = (q_f, p): the independent coordinates not held (exchanged) and not spinning, then
-// the parameters. Equations: F_r(q, qd) = 0 with qd = 0 except qd_spin = rate (qd_v = B_vu qd_u;
-// the spinning coordinate's own position stays as it is: its row of F_r remains an equation,
-// zero for a cyclic coordinate, else balanced by a parameter), then the extra equations
-// x_node,k(q) - value = 0. Newton with a central-difference Jacobian (step 1e-6 (1 + |z_j|), each
-// configuration made consistent by Newton on q_v) solved in the least-squares sense (complete
-// orthogonal decomposition: also when F_r has identically zero rows); converged when
-// max(|F_r| / max(1, max diag M_r), |extra|) <= tol.
+// the parameters. Equations: F_r(q, qd) = 0 (steady_forces: qd = 0 except qd_spin = rate, the
+// driven coordinates held at the equilibrium time; the spinning coordinate's own position stays
+// as it is: its row of F_r remains an equation, zero for a cyclic coordinate, else balanced by a
+// parameter), then the extra equations x_node,k(q) - value = 0. Newton with a central-difference
+// Jacobian (step 1e-6 (1 + |z_j|), each configuration made consistent by Newton on q_v) solved in
+// the least-squares sense (complete orthogonal decomposition: also when F_r has identically zero
+// rows); converged when max(|F_r| / max(1, max diag M_r), |extra|) <= tol.
 EquilibriumResult solve_equilibrium(Setup& s, const EquilibriumSpec& sp, double tol) {
-    if (!s.part.c.empty())
-        throw std::invalid_argument(
-            "equilibrium with driven joints is not supported by the "
-            "reduced path");
     const Partition& p = s.part;
     const int nu = static_cast<int>(p.u.size()), nq = s.rm.nq();
     std::vector<int> free_u;
@@ -259,26 +358,28 @@ EquilibriumResult solve_equilibrium(Setup& s, const EquilibriumSpec& sp, double 
             free_u.push_back(c);
     const int nf = static_cast<int>(free_u.size()), np = static_cast<int>(sp.params.size());
     const int nz = nf + np, ne = static_cast<int>(sp.extras.size()), nr = nu + ne;
+    const double t = sp.has_time ? sp.time : s.t0;
     double spin_rate = sp.spin_rate;
     VecX q = s.q;
+    hold_driven(s, t, q);
     for (std::size_t k = 0; k < sp.fixed.size(); ++k) q[sp.fixed[k]] = sp.fixed_value[k];
     VecX z(nz);
     for (int j = 0; j < nf; ++j) z[j] = q[free_u[static_cast<std::size_t>(j)]];
     for (int j = 0; j < np; ++j)
         z[nf + j] = get_parameter(s, sp.params[static_cast<std::size_t>(j)], spin_rate);
-    ReducedState rs;
-    VecX qd(nq), qdd(nq);
-    double scale = 1.0;
+    SteadyForces sf;
+    VecX qd = VecX::Zero(nq);
     auto residual = [&](const VecX& zz, VecX& res) {
         for (int j = 0; j < nf; ++j) q[free_u[static_cast<std::size_t>(j)]] = zz[j];
         for (int j = 0; j < np; ++j)
             set_parameter(s, sp.params[static_cast<std::size_t>(j)], zz[nf + j], spin_rate);
+        s.clock.time = t;
         if (!solve_positions(s.rm, s.ws, p, q, 1e-14, 50))
             throw ReducedFailure("Newton-Raphson on the dependent coordinates did not converge");
         qd.setZero();
         if (sp.spin >= 0) qd[sp.spin] = spin_rate;
-        reduced_accelerations(s.rm, s.ws, p, q, qd, s.clock.time, qdd, rs);
-        res.head(nu) = rs.Fr;
+        steady_forces(s, q, qd, t, sf);
+        res.head(nu) = sf.Fr;
         if (ne > 0) {
             forward_kinematics(s.rm, s.ws, q, qd, s.ws.zero);
             for (int k = 0; k < ne; ++k) {
@@ -288,8 +389,7 @@ EquilibriumResult solve_equilibrium(Setup& s, const EquilibriumSpec& sp, double 
         }
     };
     auto measure = [&](const VecX& res) {
-        scale = std::max(1.0, rs.Mr.size() ? rs.Mr.diagonal().cwiseAbs().maxCoeff() : 1.0);
-        double m = nu ? res.head(nu).lpNorm<Eigen::Infinity>() / scale : 0.0;
+        double m = nu ? res.head(nu).lpNorm<Eigen::Infinity>() / sf.scale : 0.0;
         if (ne) m = std::max(m, res.tail(ne).lpNorm<Eigen::Infinity>());
         return m;
     };
@@ -314,6 +414,7 @@ EquilibriumResult solve_equilibrium(Setup& s, const EquilibriumSpec& sp, double 
         out.residual = measure(res);
         if (out.residual <= tol) {
             out.iterations = it;
+            const double scale = sf.scale;
             jacobian(z);
             for (int j = 0; j < nf; ++j)
                 if (K.col(j).head(nu).lpNorm<Eigen::Infinity>() <= 1e-9 * scale &&
@@ -323,6 +424,11 @@ EquilibriumResult solve_equilibrium(Setup& s, const EquilibriumSpec& sp, double 
                 out.parameters.emplace_back(sp.params[static_cast<std::size_t>(j)].name, z[nf + j]);
             out.spin = sp.spin;
             out.spin_rate = spin_rate;
+            out.time = t;
+            for (std::size_t j = 0; j < p.c.size(); ++j)
+                out.driving.emplace_back(
+                    p.c[j], s.rm.links[static_cast<std::size_t>(p.c[j])].drive_sign *
+                                sf.tau_c[static_cast<Eigen::Index>(j)]);
             s.q = q;
             s.qd = qd;
             return out;

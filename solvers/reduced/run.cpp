@@ -77,14 +77,17 @@ int run_cli(const Model& model, bool tree, const std::string& analysis, const st
                     s->part.c.size(), s->part.v.size(), st.steps, st.max_violation, wall(),
                     prefix.c_str(), prefix.c_str(), prefix.c_str(), prefix.c_str());
         } else if (analysis == "equilibrium") {
-            // A `problem: equilibrium;` deck's cards (exchange, extra, spin); none from --analysis.
+            // The deck's equilibrium cards (exchange, extra, spin, time): in a `problem:
+            // equilibrium;` deck's block or in the options-only `begin: equilibrium;` block of a
+            // deck of another problem (README); none: plain static equilibrium.
             EquilibriumResult r = solve_equilibrium(*s, read_equilibrium_spec(model, *s));
             std::FILE* f = std::fopen((prefix + ".eq").c_str(), "w");
             if (!f) throw std::invalid_argument("cannot write '" + prefix + ".eq'");
             std::fprintf(f,
                          "# mbsolve static equilibrium (relative coordinates): %d Newton "
                          "iterations, |F_r| = %.3g\n"
-                         "# coordinate joint_label axis value (rad or m) kind\n",
+                         "# coordinate joint_label axis value (rad or m) kind (independent, dependent, "
+                         "driven)\n",
                          r.iterations, r.residual);
             for (int i = 0; i < s->rm.nq(); ++i) {
                 const Link& l = s->rm.links[static_cast<std::size_t>(i)];
@@ -92,12 +95,25 @@ int run_cli(const Model& model, bool tree, const std::string& analysis, const st
                     std::find(r.insensitive.begin(), r.insensitive.end(), i) != r.insensitive.end();
                 bool dep = std::find(s->part.v.begin(), s->part.v.end(), i) != s->part.v.end();
                 std::fprintf(f, "q%d %ld %s %.15g %s%s\n", i + 1, l.joint_label, l.name.c_str(),
-                             s->q[i], dep ? "dependent" : "independent",
+                             s->q[i],
+                             l.driven ? "driven"
+                             : dep    ? "dependent"
+                                      : "independent",
                              ins ? " non-sensitive" : "");
             }
             if (r.spin >= 0) std::fprintf(f, "spin q%d %.15g\n", r.spin + 1, r.spin_rate);
             for (const auto& [name, value] : r.parameters)
                 std::fprintf(f, "parameter %s %.15g\n", name.c_str(), value);
+            if (!r.driving.empty())
+                std::fprintf(f,
+                             "# held driven coordinates at t = %.15g: driving q<i> joint_label axis "
+                             "value force_or_torque (N or N m, node 1 on node 2)\n",
+                             r.time);
+            for (const auto& [c, tau] : r.driving) {
+                const Link& l = s->rm.links[static_cast<std::size_t>(c)];
+                std::fprintf(f, "driving q%d %ld %s %.15g %.15g\n", c + 1, l.joint_label,
+                             l.name.c_str(), s->q[c], tau);
+            }
             std::fclose(f);
             if (!quiet) {
                 std::printf("static equilibrium: %d Newton iterations, |F_r| = %.3g\n",
@@ -106,10 +122,17 @@ int run_cli(const Model& model, bool tree, const std::string& analysis, const st
                 if (r.spin >= 0) std::printf("spin: q%d at %.10g\n", r.spin + 1, r.spin_rate);
                 for (const auto& [name, value] : r.parameters)
                     std::printf("parameter %s = %.10g\n", name.c_str(), value);
+                for (const auto& [c, tau] : r.driving)
+                    std::printf("driven q%d (joint %ld) held at %.10g: %s %.10g\n", c + 1,
+                                s->rm.links[static_cast<std::size_t>(c)].joint_label, s->q[c],
+                                s->rm.links[static_cast<std::size_t>(c)].name[0] == 'R'
+                                    ? "torque [N m]"
+                                    : "force [N]",
+                                tau);
                 std::printf("written: %s.eq\n", prefix.c_str());
             }
         } else {
-            ModalResult r = run_modal(model, *s, prefix);
+            ModalResult r = run_modal(model, *s, prefix, read_equilibrium_spec(model, *s));
             // --format's list, else the deck's `output results: ...` (as the DAE's formats).
             auto wanted = [&](const char* fmt) {
                 return formats.empty()

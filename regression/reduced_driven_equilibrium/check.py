@@ -1,0 +1,93 @@
+"""Equilibrium with a driven joint, and the equilibrium cards of an ordinary deck
+(input-examples/reduced_held_pendulum.mbd: `problem: initial value;` with an options-only
+`begin: equilibrium;` block; mbsolve --analysis equilibrium).
+
+  Double pendulum, link 1 held by a total pin joint at the driven angle th1 = TH1 + DTH t_eq, link 2
+  free with a horizontal force F (hand derivation in the deck's header):
+    link 2's absolute angle phi = atan(F / (M2 G)): its coordinate phi - th1 + TH1 - PHI0, 1e-10 rad;
+    holding torque tau = (M1 C1 + M2 L1) G sin th1 - F L1 cos th1, 1e-10 relative;
+    the driven coordinate reported at th1 exactly (1e-15).
+  At t_eq = 0 (the block's `time: 0.;`), with `time: 0.5;` (th1 = 0.65: the block's card is used),
+  without the block (defaults: the initial time), and with other loads (M1, F changed by -D).
+  Independent check of the torque: the DAE run of the same deck held still (DTH = 0, link 2 started
+  at the equilibrium angle, output precision 16): its joint 1 reaction moment about z (.jnt
+  column 7, MBDyn's sign: the joint's reaction on node 1, i.e. -tau) within 1e-9 relative, and
+  link 2 stays at phi (.mov Euler angle, 1e-9 deg).
+  Bad input (exit 2, file:line:col at the card): a non-equilibrium card in the options block; the
+  time given twice; 'end: initial value' closing the equilibrium block.
+"""
+import math
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+from mbs_check import EXAMPLES, close, finish  # noqa: E402
+from reduced_util import mbsolve, variant  # noqa: E402
+
+exe, work = sys.argv[1], sys.argv[2]
+deck = os.path.join(EXAMPLES, 'reduced_held_pendulum.mbd')
+P = dict(M1=2.0, C1=0.3, L1=0.6, M2=1.0, C2=0.4, F=3.0, TH1=0.4, DTH=0.5, PHI0=0.0, G=9.81)
+
+
+def equilibrium(path, prefix, defines=None):
+    out = os.path.join(work, prefix)
+    mbsolve(exe, ['--quiet', '--analysis', 'equilibrium', '-f', path, '-o', out], defines)
+    coords, driving = {}, {}
+    for line in open(out + '.eq'):
+        w = line.split()
+        if not w or w[0].startswith('#'):
+            continue
+        if w[0] == 'driving':
+            driving[w[1]] = (float(w[4]), float(w[5]))
+        elif w[0].startswith('q'):
+            coords[w[0]] = (float(w[3]), w[4])
+    return coords, driving
+
+
+def check(what, path, prefix, t_eq, defines=None):
+    p = dict(P)
+    p.update(defines or {})
+    th1 = p['TH1'] + p['DTH'] * t_eq
+    phi = math.atan(p['F'] / (p['M2'] * p['G']))
+    tau = (p['M1'] * p['C1'] + p['M2'] * p['L1']) * p['G'] * math.sin(th1) - p['F'] * p['L1'] * math.cos(th1)
+    c, d = equilibrium(path, prefix, defines)
+    close(f'{what}: q1 is driven', int(c['q1'][1] == 'driven'), 1, 0)
+    close(f'{what}: held angle th1 [rad]', d['q1'][0], th1, 1e-15)
+    close(f'{what}: link 2 coordinate [rad]', c['q2'][0], phi - th1 + p['TH1'] - p['PHI0'], 1e-10)
+    close(f'{what}: holding torque [N m]', d['q1'][1], tau, 1e-10, relative=True)
+    return tau, phi
+
+
+tau0, phi0 = check('time 0 (block card)', deck, 'held', 0.0)
+check('time 0.5 (block card)', variant(deck, work, 'held_t05.mbd', '    time: 0.;\nend: equilibrium;', '    time: 0.5;\nend: equilibrium;'), 'held_t05', 0.5)
+text = open(deck).read()
+start = text.index('\nbegin: equilibrium;')
+end = text.index('\nend: equilibrium;') + len('\nend: equilibrium;')
+check('no equilibrium block (defaults)', variant(deck, work, 'held_noblock.mbd', text[start:end], ''), 'held_noblock', 0.0)
+check('other loads (M1 = 3.5, F = -2)', deck, 'held_loads', 0.0, {'M1': 3.5, 'F': -2.0})
+
+# DAE: the same deck held still at the equilibrium; the reaction of joint 1.
+dae_deck = variant(deck, work, 'held_dae.mbd', 'gravity;\nend: control data;', 'gravity;\n    output precision: 16;\nend: control data;')
+out = os.path.join(work, 'held_dae')
+mbsolve(exe, ['--quiet', '-f', dae_deck, '-o', out], {'DTH': 0.0, 'PHI0': repr(phi0)})
+jnt = [line.split() for line in open(out + '.jnt')]
+mz = [float(w[6]) for w in jnt if w[0] == '1']
+close('DAE held still: joint 1 reaction moment z = -tau (first step) [N m]', mz[0], -tau0, 1e-9, relative=True)
+close('DAE held still: joint 1 reaction moment z = -tau (last step) [N m]', mz[-1], -tau0, 1e-9, relative=True)
+mov = [line.split() for line in open(out + '.mov')]
+ang = [float(w[6]) for w in mov if w[0] == '2']
+close('DAE held still: link 2 stays at phi [deg]', max(abs(a - math.degrees(phi0)) for a in ang), 0.0, 1e-9)
+
+# Bad input
+for name, old, new, pattern in [
+        ('bad_card.mbd', '    time: 0.;\nend: eq', '    time: 0.;\n    final time: 2.;\nend: eq', r'bad_card\.mbd:\d+:\d+: .*not an equilibrium option'),
+        ('bad_time.mbd', '    time: 0.;\nend: eq', '    time: 0.;\n    time: 1.;\nend: eq', r'bad_time\.mbd:\d+:\d+: .*time.*twice'),
+        ('bad_end.mbd', 'end: equilibrium;', 'end: initial value;', r'bad_end\.mbd:\d+:\d+: .*does not match')]:
+    path = variant(deck, work, name, old, new)
+    p = mbsolve(exe, ['--quiet', '--analysis', 'equilibrium', '-f', path, '-o', os.path.join(work, 'bad')], None, 2)
+    ok = re.search(pattern, p.stderr) is not None
+    if not ok:
+        print(p.stderr)
+    close(f'bad input {name}: exit 2 with file:line:col', int(ok), 1, 0)
+finish()
