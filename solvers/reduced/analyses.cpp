@@ -534,6 +534,9 @@ ModalResult run_modal(const Model& model, Setup& s, const std::string& prefix,
                  "lambda = 0),\n"
                  "#   damped_frequency_Hz = |imag|/(2 pi)\n",
                  model.deck_path.c_str(), mr.equilibrium.iterations, mr.equilibrium.residual, nu);
+    if (mr.equilibrium.spin >= 0)
+        std::fprintf(fo, "# steady motion: q%d turning at %.15g (linearized about it)\n",
+                     mr.equilibrium.spin + 1, mr.equilibrium.spin_rate);
     for (int k = 0; k < 2 * nu; ++k) {
         const std::complex<double> l = mr.eigenvalues[k];
         const ModalFigures m = modal_figures(l);
