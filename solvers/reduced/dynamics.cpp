@@ -22,6 +22,7 @@ Workspace make_workspace(const ReducedModel& m) {
     ws.M = MatX::Zero(m.nq(), m.nq());
     ws.h = VecX::Zero(m.n_constraints);
     ws.gamma = VecX::Zero(m.n_constraints);
+    ws.ht = VecX::Zero(m.n_constraints);
     ws.J = MatX::Zero(m.n_constraints, m.nq());
     return ws;
 }
@@ -286,7 +287,53 @@ void frame_rows(const ReducedModel& m, Workspace& ws, int r0, const Cut& c) {
     for (int r = 0; r < 3; ++r)
         perp_row(m, ws, r0 + r, c, c.R_a.col((r + 1) % 3), c.R_b.col((r + 2) % 3));
 }
+// Component k of the relative rotation vector locked at 0. With E = R_A^T R_B (R_A, R_B the
+// frames of the cut's ends, the imposed constant rotation already in R_A) turned by the angle
+// th about the unit axis n, E - E^T = 2 sin(th) skew(n), so for i = k+1, j = k+2 (cyclic)
+//   h = E_ji - E_ij = e_j,A . e_i,B - e_i,A . e_j,B = 2 sin(th) n_k,
+// zero exactly where the DAE's row e_k . log(E) is (|th| < pi). Each term is a perp_row product:
+//   J = (e_j,A x e_i,B - e_i,A x e_j,B) . (w-Jacobians of B minus A),
+//   gamma = sum over both products of a''.b + 2 a'.b' + a.b''.
+void twist_row(const ReducedModel& m, Workspace& ws, int row, const Cut& c, int k) {
+    const int i = (k + 1) % 3, j = (k + 2) % 3;
+    const DirState aj = dir_state(ws, c.link_a, c.R_a.col(j)),
+                   bi = dir_state(ws, c.link_b, c.R_b.col(i));
+    const DirState ai = dir_state(ws, c.link_a, c.R_a.col(i)),
+                   bj = dir_state(ws, c.link_b, c.R_b.col(j));
+    ws.h[row] = aj.d.dot(bi.d) - ai.d.dot(bj.d);
+    ws.gamma[row] = aj.ddd.dot(bi.d) + 2.0 * aj.dd.dot(bi.dd) + aj.d.dot(bi.ddd) -
+                    (ai.ddd.dot(bj.d) + 2.0 * ai.dd.dot(bj.dd) + ai.d.dot(bj.ddd));
+    dir_jac(m, ws, row, c.link_a, aj.d, bi.d);
+    dir_jac(m, ws, row, c.link_b, bi.d, aj.d);
+    dir_jac(m, ws, row, c.link_a, ai.d, -bj.d);
+    dir_jac(m, ws, row, c.link_b, bj.d, -ai.d);
+}
+// A driven row h = h0(q) - f(t): h -= f, ht = -f', gamma -= f'' (line_row / the rod set h0).
+void drive_row(const ReducedModel& m, Workspace& ws, int row, const Drive& d, double t) {
+    double f, fd, fdd;
+    drive_levels(m, d, t, f, fd, fdd);
+    ws.h[row] -= f;
+    ws.ht[row] = -fd;
+    ws.gamma[row] -= fdd;
+}
 }  // namespace
+
+void drive_levels(const ReducedModel& m, const Drive& d, double t, double& f, double& fd,
+                  double& fdd) {
+    const double h = 2e-4 * (1.0 + std::abs(t));
+    const double saved = m.clock ? m.clock->time : 0.0;
+    auto deriv_at = [&](double tt) {
+        if (m.clock) m.clock->time = tt;
+        return d.deriv(tt);
+    };
+    fdd =
+        (8.0 * (deriv_at(t + h) - deriv_at(t - h)) - (deriv_at(t + 2 * h) - deriv_at(t - 2 * h))) /
+        (12.0 * h);
+    if (m.clock) m.clock->time = t;
+    f = d.value(t);
+    fd = d.deriv(t);
+    if (m.clock) m.clock->time = saved;
+}
 
 // Cut equations (A: link_a, B: link_b; P points, e directions fixed on them; dots are time
 // derivatives with qdd = 0, so that hddot = J qdd + gamma):
@@ -297,11 +344,19 @@ void frame_rows(const ReducedModel& m, Workspace& ws, int r0, const Cut& c) {
 //   cardano:  ball rows, then h = e3_A . e2_B
 //   prismatic: h = e2_A . e3_B, e3_A . e1_B, e1_A . e2_B (frame_rows)
 //   total:    line_row with e_k of Rp_A and the imposed value for the active position
-//             components, then frame_rows (orientation locked) or the revolute's two rows
+//             components, then frame_rows (orientation locked), the revolute's two rows or the
+//             twist_row of a locked rotation component (two free rotations)
 //   rod:      h = |D| - L, D = P_B - P_A;            gamma = (D'.D' + D.D'')/l - (D.D')^2/l^3
-// J rows from point_jac / dir_jac with the same gradients.
+// J rows from point_jac / dir_jac with the same gradients. Driven cuts (a position component or
+// the rod length given by a drive f(t)): the value becomes f(t), and drive_row adds the time
+// terms (ht = -f', gamma -= f'').
 void constraints(const ReducedModel& m, Workspace& ws) {
+    constraints(m, ws, m.clock ? m.clock->time : 0.0);
+}
+
+void constraints(const ReducedModel& m, Workspace& ws, double t) {
     ws.J.setZero();
+    ws.ht.setZero();
     for (const Cut& c : m.cuts) {
         const PointState A = point_state(ws, c.link_a, c.p_a);
         const PointState B = point_state(ws, c.link_b, c.p_b);
@@ -313,10 +368,15 @@ void constraints(const ReducedModel& m, Workspace& ws) {
                 break;
             case CutKind::total: {
                 int r = r0;
-                for (int k = 0; k < 3; ++k)
-                    if (c.pos_mask & (1 << k))
-                        line_row(m, ws, r++, c, A, B, c.Rp_a.col(k), c.pos_value[k]);
+                for (int k = 0; k < 3; ++k) {
+                    if (!(c.pos_mask & (1 << k))) continue;
+                    const Drive* d = c.pos_drive[k].get();
+                    line_row(m, ws, r, c, A, B, c.Rp_a.col(k), d ? 0.0 : c.pos_value[k]);
+                    if (d) drive_row(m, ws, r, *d, t);
+                    ++r;
+                }
                 if (c.rot_rows == 3) frame_rows(m, ws, r, c);
+                if (c.rot_rows == 1) twist_row(m, ws, r, c, c.rot_axis);
                 if (c.rot_rows == 2)
                     for (int k = 0; k < 2; ++k)
                         perp_row(m, ws, r + k, c, c.R_a.col(2), c.R_b.col(k));
@@ -348,9 +408,10 @@ void constraints(const ReducedModel& m, Workspace& ws) {
             case CutKind::rod: {
                 const double l = D.norm();
                 const Vec3 e = D / l;
-                ws.h[r0] = l - c.length;
+                ws.h[r0] = l - (c.length_drive ? 0.0 : c.length);
                 const double dd = D.dot(Dd);
                 ws.gamma[r0] = (Dd.dot(Dd) + D.dot(Ddd)) / l - dd * dd / (l * l * l);
+                if (c.length_drive) drive_row(m, ws, r0, *c.length_drive, t);
                 point_jac(m, ws, r0, c.link_b, B.x, e, 1.0);
                 point_jac(m, ws, r0, c.link_a, A.x, e, -1.0);
                 break;
@@ -364,7 +425,7 @@ void evaluate(const ReducedModel& m, Workspace& ws, const VecX& q, const VecX& q
     compute_loads(m, ws, t);
     inverse_dynamics(m, ws);
     mass_matrix(m, ws);
-    constraints(m, ws);
+    constraints(m, ws, t);
 }
 
 }  // namespace mbs::reduced

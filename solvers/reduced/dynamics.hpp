@@ -35,7 +35,8 @@ struct Workspace {
     VecX zero;                     // nq zeros
     VecX tau;                      // inverse dynamics result
     MatX M;                        // mass matrix
-    VecX h, gamma;                 // constraints h(q) and Jdot qd
+    VecX h, gamma;                 // constraints h(q, t) and Jdot qd + d2h/dt2
+    VecX ht;                       // dh/dt at fixed q (driven cuts; 0 elsewhere)
     MatX J;                        // constraint Jacobian (n_constraints x nq)
 };
 
@@ -61,9 +62,21 @@ void inverse_dynamics(const ReducedModel& m, Workspace& ws);
 // Mass matrix by the composite rigid body algorithm (needs link frames). Result in ws.M.
 void mass_matrix(const ReducedModel& m, Workspace& ws);
 
-// Loop constraints h(q), Jacobian J and gamma = Jdot qd (needs forward_kinematics with qdd = 0
-// for gamma). Results in ws.h, ws.J, ws.gamma.
+// Loop constraints h(q, t), Jacobian J = dh/dq, gamma = Jdot qd + d2h/dt2 and ht = dh/dt at time
+// t (needs forward_kinematics with qdd = 0 for gamma), so that the velocity constraints read
+// J qd + ht = 0 and the acceleration constraints J qdd + gamma = 0. Driven cuts are separable,
+// h = h0(q) - f(t): J does not depend on t, ht = -f'(t), d2h/dt2 = -f''(t) (a central difference
+// of f', as for the driven coordinates). Results in ws.h, ws.J, ws.gamma, ws.ht. Without t: the
+// time of the model's clock (0 without one).
+void constraints(const ReducedModel& m, Workspace& ws, double t);
 void constraints(const ReducedModel& m, Workspace& ws);
+
+// A drive's value f(t), f'(t) and f''(t): the drives give no second derivative, so f'' is the
+// fourth-order central difference (8 (f'(t+h) - f'(t-h)) - (f'(t+2h) - f'(t-2h))) / 12h of f',
+// h = 2e-4 (1 + |t|): error h^4 f^(5)/30 + ~eps |f'|/h (the model's clock is moved for string
+// drives and restored).
+void drive_levels(const ReducedModel& m, const Drive& d, double t, double& f, double& fd,
+                  double& fdd);
 
 // Convenience: everything for the state (q, qd) at time t; afterwards ws.tau = c - Q (the bias
 // forces), ws.M, ws.h, ws.J, ws.gamma.

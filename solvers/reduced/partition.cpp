@@ -154,21 +154,16 @@ bool solve_positions(const ReducedModel& m, Workspace& ws, const Partition& p, V
     return false;
 }
 
-// Velocity level: qd = s f(t), qdd = s f'(t). Position level: qd = s f'(t) and
-// qdd = s (f'(t + h) - f'(t - h)) / 2h, h = 1e-4 (1 + |t|) (error h^2 f^(4) / 6: the drives give
-// no second derivative).
+// Velocity level: qd = s f(t), qdd = s f'(t). Position level: qd = s f'(t) and qdd = s f''(t),
+// a fourth-order central difference of f' (drive_levels: the drives give no second derivative).
 void driven_rates(const ReducedModel& m, const Partition& p, double t, VecX& qd, VecX& qdd) {
     for (int i : p.c) {
         const Link& l = m.links[static_cast<std::size_t>(i)];
         if (l.position_drive) {
-            const double h = 1e-4 * (1.0 + std::abs(t));
-            qd[i] = l.drive_sign * l.position_drive->deriv(t);
-            auto deriv_at = [&](double tt) {
-                if (m.clock) m.clock->time = tt;
-                return l.position_drive->deriv(tt);
-            };
-            qdd[i] = l.drive_sign * (deriv_at(t + h) - deriv_at(t - h)) / (2 * h);
-            if (m.clock) m.clock->time = t;
+            double f, fd, fdd;
+            drive_levels(m, *l.position_drive, t, f, fd, fdd);
+            qd[i] = l.drive_sign * fd;
+            qdd[i] = l.drive_sign * fdd;
         } else {
             qd[i] = l.drive_sign * l.velocity_drive->value(t);
             qdd[i] = l.drive_sign * l.velocity_drive->deriv(t);
@@ -197,19 +192,26 @@ void blocks(const Workspace& ws, const Partition& p, MatX& Jv, MatX& Ju, MatX& J
         for (std::size_t j = 0; j < p.c.size(); ++j) Jc(i, static_cast<int>(j)) = ws.J(row, p.c[j]);
     }
 }
+
+// Kept rows' -dh/dt: the right-hand side of J_rows qd = -ht_rows before the known terms.
+VecX minus_ht(const Workspace& ws, const Partition& p) {
+    VecX r(static_cast<int>(p.rows.size()));
+    for (std::size_t i = 0; i < p.rows.size(); ++i) r[static_cast<int>(i)] = -ws.ht[p.rows[i]];
+    return r;
+}
 }  // namespace
 
-// qd_v = -J_v^-1 (J_u qd_u + J_c qd_c).
+// qd_v = -J_v^-1 (J_u qd_u + J_c qd_c + ht) (ht = dh/dt of driven cuts).
 void set_dependent_velocities(const ReducedModel& m, Workspace& ws, const Partition& p,
                               const VecX& q, VecX& qd, double t) {
     VecX qdd = VecX::Zero(m.nq());
     driven_rates(m, p, t, qd, qdd);
     if (p.v.empty()) return;
     forward_kinematics(m, ws, q, ws.zero, ws.zero);
-    constraints(m, ws);
+    constraints(m, ws, t);
     MatX Jv, Ju, Jc;
     blocks(ws, p, Jv, Ju, Jc);
-    VecX rhs = VecX::Zero(static_cast<int>(p.rows.size()));
+    VecX rhs = minus_ht(ws, p);
     for (std::size_t j = 0; j < p.u.size(); ++j) rhs -= Ju.col(static_cast<int>(j)) * qd[p.u[j]];
     for (std::size_t j = 0; j < p.c.size(); ++j) rhs -= Jc.col(static_cast<int>(j)) * qd[p.c[j]];
     const VecX qv = Jv.partialPivLu().solve(rhs);
@@ -218,13 +220,14 @@ void set_dependent_velocities(const ReducedModel& m, Workspace& ws, const Partit
 
 // qdd = T qdd_u + s with T = [1; B_vu; 0] (rows in u, v, c order mapped back to coordinates),
 // s_c = qdd_c, s_v = -J_v^-1 (J_c qdd_c + gamma); M_r = T^T M T, F_r = T^T (M s + c - Q).
+// Velocities: qd_v = -J_v^-1 (J_u qd_u + J_c qd_c + ht); gamma holds the driven cuts' d2h/dt2.
 void reduced_accelerations(const ReducedModel& m, Workspace& ws, const Partition& p, const VecX& q,
                            VecX& qd, double t, VecX& qdd, ReducedState& rs) {
     const int nq = m.nq(), nu = static_cast<int>(p.u.size()), nv = static_cast<int>(p.v.size());
     qdd.setZero();
     driven_rates(m, p, t, qd, qdd);
     forward_kinematics(m, ws, q, qd, ws.zero);
-    constraints(m, ws);
+    constraints(m, ws, t);
     MatX Jv, Ju, Jc;
     blocks(ws, p, Jv, Ju, Jc);
     rs.T.setZero(nq, nu);
@@ -234,14 +237,14 @@ void reduced_accelerations(const ReducedModel& m, Workspace& ws, const Partition
     if (nv > 0) {
         // Velocities first (they enter gamma and the bias forces).
         rs.Jv_lu.compute(Jv);
-        VecX rhs = VecX::Zero(nv);
+        VecX rhs = minus_ht(ws, p);
         for (int j = 0; j < nu; ++j) rhs -= Ju.col(j) * qd[p.u[static_cast<std::size_t>(j)]];
         for (std::size_t j = 0; j < p.c.size(); ++j)
             rhs -= Jc.col(static_cast<int>(j)) * qd[p.c[j]];
         const VecX qdv = rs.Jv_lu.solve(rhs);
         for (int j = 0; j < nv; ++j) qd[p.v[static_cast<std::size_t>(j)]] = qdv[j];
         forward_kinematics(m, ws, q, qd, ws.zero);
-        constraints(m, ws);
+        constraints(m, ws, t);
         // No independent coordinate (fully driven): Eigen's solve with zero right-hand columns
         // binds a reference to a null pointer (UBSan), so the empty result is set directly.
         if (nu > 0)
@@ -374,7 +377,7 @@ bool project_state(const ReducedModel& m, Workspace& ws, const Partition& p, Vec
     bool ok = nh == 0;
     for (int it = 0; nh > 0 && it <= max_iter; ++it) {
         forward_kinematics(m, ws, q, ws.zero, ws.zero);
-        constraints(m, ws);
+        constraints(m, ws, t);
         if (ws.h.lpNorm<Eigen::Infinity>() <= tol) {
             ok = true;
             break;
@@ -390,7 +393,7 @@ bool project_state(const ReducedModel& m, Workspace& ws, const Partition& p, Vec
     if (nh > 0) {
         jf();
         cod.compute(Jf);
-        const VecX dqd = cod.solve(ws.J * qd);
+        const VecX dqd = cod.solve(ws.J * qd + ws.ht);
         for (int j = 0; j < nf; ++j) qd[fc[static_cast<std::size_t>(j)]] -= dqd[j];
     }
     return ok;

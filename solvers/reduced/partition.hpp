@@ -77,8 +77,8 @@ namespace mbs::reduced {
 void full_accelerations(const ReducedModel& m, Workspace& ws, const Partition& p, const VecX& q,
                         VecX& qd, double t, VecX& qdd);
 // Projection onto the constraint manifold: Newton with the minimum-norm correction
-// dq_f = -J_f^+ h (free coordinates) to |h|_inf <= tol, then qd_f -= J_f^+ (J qd) and the driven
-// rates imposed. Returns false if the positions do not converge.
+// dq_f = -J_f^+ h (free coordinates) to |h|_inf <= tol, then qd_f -= J_f^+ (J qd + ht) and the
+// driven rates imposed. Returns false if the positions do not converge.
 bool project_state(const ReducedModel& m, Workspace& ws, const Partition& p, VecX& q, VecX& qd,
                    double t, double tol, int max_iter = 30);
 // Pivot ratio |smallest/largest| of the full-pivot LU of J_v for the partition's rows and v.

@@ -101,8 +101,10 @@ struct TotalSpec {
     Vec3 pval = Vec3::Zero(), rval = Vec3::Zero();  // fixed values (and values at t0)
     DrivePtr pdrv[3], rdrv[3];
     // Orientation: 3 free rotations, one rotation about axis rot_axis (free or driven) after the
-    // constant R0 = exp(rval), or locked at R0.
-    enum class Rot { free3, one, locked } rot = Rot::locked;
+    // constant R0 = exp(rval), locked at R0, or two free rotations with component rot_axis of
+    // the relative rotation vector log(R0^T Ra^T Rb) locked at 0 (the DAE's row; R0 = exp(rval)
+    // holds the fixed component's value).
+    enum class Rot { free3, one, locked, two } rot = Rot::locked;
     int rot_axis = 2;
     int equations() const {
         int n = 0;
@@ -261,10 +263,16 @@ ReducedModel build_reduced_model(const Model& model, const SimClock* clock) {
             }
         } else if (nmove == 0) {
             ts->rot = TotalSpec::Rot::locked;
+        } else if (nfree == 2 && nmove == 2) {
+            ts->rot = TotalSpec::Rot::two;
+            for (int k = 0; k < 3; ++k)
+                if (ts->rc[k] == Comp::fixed) ts->rot_axis = k;
         } else {
             unsupported(d,
-                        "the relative rotation must be free (3 inactive components), locked, or "
-                        "about one axis (one inactive or driven component, the others imposed)");
+                        "the relative rotation must be free (3 inactive components), locked, "
+                        "about one axis (one inactive or driven component, the others imposed) "
+                        "or have two inactive components with the third imposed constant (not "
+                        "driven)");
         }
         return ts;
     };
@@ -366,8 +374,8 @@ ReducedModel build_reduced_model(const Model& model, const SimClock* clock) {
             e.cut_cost = 1;
             e.tree_capable = true;
         } else if (t == "distance") {
-            if (!d.props.has("length"))
-                unsupported(d, "only a constant length (not a driven distance) is a rod cut");
+            if (!d.props.has("length") && !d.props.has("drive"))
+                unsupported(d, "a distance needs its length or its drive");
             e.a = node_end(d, "node1", "offset1", nullptr);
             e.b = node_end(d, "node2", "offset2", nullptr);
             e.cut_cost = 1;
@@ -579,7 +587,11 @@ ReducedModel build_reduced_model(const Model& model, const SimClock* clock) {
             };
             auto rotations = [&](double s, const Mat3& pre, const Mat3& post) {
                 // pre: constant rotation before; post: after (carried by the next step).
-                if (ts.rot == TotalSpec::Rot::free3) {
+                if (ts.rot == TotalSpec::Rot::free3 || ts.rot == TotalSpec::Rot::two) {
+                    // Two free rotations: no product of two fixed-axis rotations keeps one
+                    // component of the rotation vector at 0 (Rx(a) Ry(b) has log_z = ab/2 +
+                    // O(3)); the three rotations of a ball and the locked component as a
+                    // one-row cut of this joint (see the cuts below) are exact.
                     ball(steps,
                          pre * (s > 0 ? Mat3(Ra.transpose() * Rb) : Mat3(Rb.transpose() * Ra)));
                 } else if (ts.rot == TotalSpec::Rot::one) {
@@ -684,10 +696,22 @@ ReducedModel build_reduced_model(const Model& model, const SimClock* clock) {
         free_joint(k);
         expand();
     }
-    // Driven joints must be in the tree.
-    for (const Edge& e : edges)
-        if (e.driven && !e.in_tree)
-            unsupported(*e.desc, "a driven joint that closes a loop cannot be cut");
+    // Driven joints are preferred in the tree; one that closes a loop becomes a driven cut when
+    // its drives act at position level on position components (h(q, t) = h0(q) - f(t)).
+    for (const Edge& e : edges) {
+        if (!e.driven || e.in_tree) continue;
+        bool ok = e.total != nullptr;
+        if (e.total)
+            for (int k = 0; k < 3; ++k)
+                ok = ok && e.total->pc[k] != Comp::velocity && e.total->rc[k] != Comp::position &&
+                     e.total->rc[k] != Comp::velocity;
+        if (!ok)
+            unsupported(*e.desc,
+                        "a driven joint that closes a loop is a cut only with position-level "
+                        "drives of its position components (a driven rotation or a velocity-level "
+                        "drive has to be a tree joint: choose another joint of the loop as the "
+                        "cut)");
+    }
 
     // Cuts: every joint not in the tree.
     auto link_end = [&](const End& e, int& link, Vec3& p, Mat3& R) {
@@ -703,7 +727,10 @@ ReducedModel build_reduced_model(const Model& model, const SimClock* clock) {
         R = na.R * e.R;
     };
     for (const Edge& e : edges) {
-        if (e.in_tree) continue;
+        // A tree joint with two free rotations also gives its locked rotation component as a
+        // one-row cut (its tree part is a ball).
+        const bool twist_only = e.in_tree && e.total && e.total->rot == TotalSpec::Rot::two;
+        if (e.in_tree && !twist_only) continue;
         Cut c;
         c.label = e.desc->label;
         c.type = e.desc->type;
@@ -729,11 +756,18 @@ ReducedModel build_reduced_model(const Model& model, const SimClock* clock) {
             const TotalSpec& ts = *e.total;
             c.kind = CutKind::total;
             c.Rp_a = c.R_a * ts.R1r.transpose() * ts.R1p;
-            for (int k = 0; k < 3; ++k)
-                if (ts.pc[k] != Comp::free) c.pos_mask |= 1 << k, ++c.rows;
+            for (int k = 0; k < 3 && !twist_only; ++k) {
+                if (ts.pc[k] == Comp::free) continue;
+                c.pos_mask |= 1 << k, ++c.rows;
+                if (ts.pc[k] == Comp::position) c.pos_drive[k] = ts.pdrv[k];
+            }
             c.pos_value = ts.pval;
             const Mat3 R0 = rotvec(ts.rval);
-            if (ts.rot == TotalSpec::Rot::one) {
+            if (ts.rot == TotalSpec::Rot::two) {
+                c.R_a = c.R_a * R0;
+                c.rot_axis = ts.rot_axis;
+                c.rot_rows = 1;
+            } else if (ts.rot == TotalSpec::Rot::one) {
                 const int k = ts.rot_axis;
                 Mat3 P;
                 P << Vec3::Unit((k + 1) % 3), Vec3::Unit((k + 2) % 3), Vec3::Unit(k);
@@ -748,7 +782,11 @@ ReducedModel build_reduced_model(const Model& model, const SimClock* clock) {
         } else if (t == "distance") {
             c.kind = CutKind::rod;
             c.rows = 1;
-            c.length = e.desc->props.get<double>("length");
+            if (e.desc->props.has("drive"))
+                c.length_drive =
+                    make_drive(*e.desc->props.get<std::shared_ptr<const DriveSpec>>("drive"), env);
+            else
+                c.length = e.desc->props.get<double>("length");
         }
         if (c.link_a == c.link_b)
             unsupported(

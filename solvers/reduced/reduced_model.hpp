@@ -70,7 +70,9 @@ enum class CutKind {
     prismatic,  // 3: frames A and B keep their relative orientation (e2A.e3B, e3A.e1B, e1A.e2B = 0)
     total,      // total joint: position rows e_k(Rp_A) . (pB - pA) = pos_value_k for the k in
                 // pos_mask, then rot_rows = 3 (prismatic's rows with R_a, R_b) or 2 (revolute's
-                // e3_A . e1_B, e3_A . e2_B) or 0
+                // e3_A . e1_B, e3_A . e2_B) or 1 (component rot_axis of the relative rotation
+                // vector locked: e_j,A . e_i,B - e_i,A . e_j,B = 0, i, j the other two axes in
+                // cyclic order) or 0
 };
 struct Cut {
     CutKind kind = CutKind::ball;
@@ -83,6 +85,11 @@ struct Cut {
     Mat3 Rp_a = Mat3::Identity();  // total: position frame on A
     Vec3 pos_value = Vec3::Zero();
     int pos_mask = 0, rot_rows = 0;
+    int rot_axis = 2;  // rot_rows == 1: the locked component
+    // Driven cuts: the imposed value of position row k (total) or the length (rod) as a drive of
+    // time instead of the constants pos_value / length: h(q, t) = h0(q) - f(t).
+    DrivePtr pos_drive[3];
+    DrivePtr length_drive;
     int first_row = 0;
     int rows = 0;
 };

@@ -26,8 +26,22 @@ Model load(const std::string& path, std::map<std::string, std::string> defines =
     return parser::build_model(path, bo);
 }
 
+// f(t) = a + b sin(w t + phi) with its exact derivatives (a driven cut's value).
+class SineDrive final : public Drive {
+  public:
+    SineDrive(double a, double b, double w, double phi) : a_(a), b_(b), w_(w), phi_(phi) {}
+    double value(double t) const override { return a_ + b_ * std::sin(w_ * t + phi_); }
+    double deriv(double t) const override { return b_ * w_ * std::cos(w_ * t + phi_); }
+    double second(double t) const { return -b_ * w_ * w_ * std::sin(w_ * t + phi_); }
+
+  private:
+    double a_, b_, w_, phi_;
+};
+
 // A random spatial tree: 9 links (revolute and prismatic, random parents, axes and fixed
-// transforms, some massless), gravity, and one cut of every kind between random links.
+// transforms, some massless), gravity, and one cut of every kind between random links; then a
+// total joint cut with two free rotations (position row 2 driven by a SineDrive, the rotation
+// vector's component 1 locked: the twist row) and a rod cut whose length is a SineDrive.
 ReducedModel random_model(std::mt19937& rng) {
     std::uniform_real_distribution<double> U(-1.0, 1.0);
     auto vec = [&] { return Vec3(U(rng), U(rng), U(rng)); };
@@ -85,7 +99,44 @@ ReducedModel random_model(std::mt19937& rng) {
         m.n_constraints += c.rows;
         m.cuts.push_back(c);
     }
+    for (int k = 9; k < 11; ++k) {
+        Cut c;
+        c.link_a = k == 9 ? 2 : -1;
+        c.link_b = k == 9 ? 7 : 5;
+        c.p_a = vec();
+        c.p_b = vec();
+        c.R_a = rot();
+        c.R_b = rot();
+        if (k == 9) {
+            c.kind = CutKind::total;
+            c.Rp_a = rot();
+            c.pos_mask = 0b010;
+            c.pos_drive[1] = std::make_shared<SineDrive>(0.2, 0.5, 1.7, 0.4);
+            c.rot_rows = 1;
+            c.rot_axis = 0;
+            c.rows = 2;
+        } else {
+            c.kind = CutKind::rod;
+            c.length_drive = std::make_shared<SineDrive>(1.1, 0.3, 2.3, 0.9);
+            c.rows = 1;
+        }
+        c.first_row = m.n_constraints;
+        m.n_constraints += c.rows;
+        m.cuts.push_back(c);
+    }
     return m;
+}
+
+// f''(t) of the driven rows of random_model (row, f''), to take out of Jdot qd comparisons.
+std::vector<std::pair<int, double>> driven_second(const ReducedModel& m, double t) {
+    std::vector<std::pair<int, double>> r;
+    for (const Cut& c : m.cuts) {
+        if (c.pos_drive[1])
+            r.emplace_back(c.first_row, dynamic_cast<const SineDrive&>(*c.pos_drive[1]).second(t));
+        if (c.length_drive)
+            r.emplace_back(c.first_row, dynamic_cast<const SineDrive&>(*c.length_drive).second(t));
+    }
+    return r;
 }
 
 VecX random_vec(std::mt19937& rng, int n, double scale) {
@@ -140,10 +191,46 @@ TEST(ReducedDynamics, GammaIsJdotQd) {
         const VecX jp = ws.J * qd;
         forward_kinematics(m, ws, q - h * qd, ws.zero, ws.zero);
         constraints(m, ws);
-        const VecX fd = (jp - ws.J * qd) / (2 * h);
+        VecX fd = (jp - ws.J * qd) / (2 * h);
+        for (const auto& [row, f2] : driven_second(m, 0.0)) fd[row] -= f2;  // gamma has -f''
         EXPECT_LT((fd - gamma).lpNorm<Eigen::Infinity>(),
                   1e-6 * (1 + gamma.lpNorm<Eigen::Infinity>()))
             << "trial " << trial;
+    }
+}
+
+// Time derivatives of h(q(s), t + s) along q(s) = q + s qd + s^2/2 qdd (central differences,
+// steps 1e-5 and 1e-4): dh/ds = J qd + ht to 1e-8 and d2h/ds2 = J qdd + gamma to 1e-5 (the driven
+// rows' f'' in gamma is itself a central difference of f', error ~1e-8 here). The twist row is also
+// checked against its definition E_21 - E_12 with E = R_A^T R_B.
+TEST(ReducedDynamics, DrivenCutsTimeDerivatives) {
+    std::mt19937 rng(19);
+    for (int trial = 0; trial < 5; ++trial) {
+        ReducedModel m = random_model(rng);
+        Workspace ws = make_workspace(m);
+        const int n = m.nq();
+        const VecX q = random_vec(rng, n, 2.0), qd = random_vec(rng, n, 1.5),
+                   qdd = random_vec(rng, n, 1.0);
+        const double t = 0.37 + 0.2 * trial, h = 1e-4;
+        auto H = [&](double s) {
+            forward_kinematics(m, ws, q + s * qd + 0.5 * s * s * qdd, ws.zero, ws.zero);
+            constraints(m, ws, t + s);
+            return VecX(ws.h);
+        };
+        const VecX h0 = H(0.0), hp = H(h), hm = H(-h), hp1 = H(0.1 * h), hm1 = H(-0.1 * h);
+        forward_kinematics(m, ws, q, qd, ws.zero);
+        constraints(m, ws, t);
+        const VecX d1 = ws.J * qd + ws.ht, d2 = ws.J * qdd + ws.gamma;
+        EXPECT_LT(((hp1 - hm1) / (0.2 * h) - d1).lpNorm<Eigen::Infinity>(), 1e-8) << trial;
+        EXPECT_LT(((hp - 2 * h0 + hm) / (h * h) - d2).lpNorm<Eigen::Infinity>(), 1e-5) << trial;
+        // Only the driven rows have ht.
+        const Cut& tc = m.cuts[9];
+        const Cut& rc = m.cuts[10];
+        for (int r = 0; r < m.n_constraints; ++r)
+            if (r != tc.first_row && r != rc.first_row) EXPECT_EQ(ws.ht[r], 0.0) << r;
+        EXPECT_NE(ws.ht[tc.first_row], 0.0);
+        const Mat3 E = (ws.R[2] * tc.R_a).transpose() * ws.R[5 + 2] * tc.R_b;
+        EXPECT_NEAR(h0[tc.first_row + 1], E(2, 1) - E(1, 2), 1e-14);
     }
 }
 
