@@ -10,20 +10,83 @@
 // i.e. its multipliers (algebraic: the value sits in y') are zero, and an own differential
 // unknown is frozen (zero rate). On activation the multipliers start from zero and a
 // position-level constraint closes its gap within the step (keep constraints satisfied when
-// they switch on, or use velocity-level ones: e.g. an `angular velocity` joint locks a hinge).
+// they switch on, use velocity-level ones, e.g. an `angular velocity` joint locks a hinge, or
+// hints).
+//
+// Hints (`hint, "offset{1}", ...` after the drive; elements/drives/driven_hints.hpp): at each
+// switch-on (the first residual or Jacobian evaluation of a step whose time makes the drive
+// non-zero after it was zero: the step's predicted configuration, as MBDyn's
+// DrivenElem::AfterPredict) the element re-defines its offsets/frames from the nodes' current
+// configuration. Not at the run's first evaluation (MBDyn: hints only on a switch-on during the
+// run). A step retried after a failure re-applies them with its own prediction if the drive was
+// zero at the retried time in between, else keeps the first ones (MBDyn alike).
+#include <cctype>
+#include <optional>
+
 #include "core/element.hpp"
 #include "core/registry.hpp"
 #include "core/source.hpp"
+#include "elements/drives/driven_hints.hpp"
 
 namespace mbs {
+
+namespace el {
+
+std::optional<Hint> parse_hint(std::string_view text) {
+    static const struct {
+        const char* name;
+        Hint h;
+    } table[] = {{"offset{1}", Hint::offset1},
+                 {"offset{2}", Hint::offset2},
+                 {"hinge{1}", Hint::hinge1},
+                 {"hinge{2}", Hint::hinge2},
+                 {"position-hinge{1}", Hint::position_hinge1},
+                 {"position-hinge{2}", Hint::position_hinge2},
+                 {"orientation-hinge{1}", Hint::orientation_hinge1},
+                 {"orientation-hinge{2}", Hint::orientation_hinge2}};
+    for (const auto& e : table) {
+        const std::string_view n(e.name);
+        if (n.size() != text.size()) continue;
+        bool same = true;
+        for (std::size_t i = 0; i < n.size() && same; ++i)
+            same = std::tolower(static_cast<unsigned char>(text[i])) == n[i];
+        if (same) return e.h;
+    }
+    return std::nullopt;
+}
+
+const char* hint_name(Hint h) {
+    static const char* names[] = {"offset{1}",         "offset{2}",
+                                  "hinge{1}",          "hinge{2}",
+                                  "position-hinge{1}", "position-hinge{2}",
+                                  "orientation-hinge{1}", "orientation-hinge{2}"};
+    return names[static_cast<int>(h)];
+}
+
+}  // namespace el
+
 namespace {
 
 class Driven final : public Element {
   public:
-    Driven(std::unique_ptr<Element> inner, DrivePtr drive)
-        : Element(inner->desc()), in_(std::move(inner)), drive_(std::move(drive)) {}
+    Driven(std::unique_ptr<Element> inner, DrivePtr drive, std::vector<el::Hint> hints,
+           el::Hintable* target)
+        : Element(inner->desc()),
+          in_(std::move(inner)),
+          drive_(std::move(drive)),
+          hints_(std::move(hints)),
+          target_(target) {}
 
     bool active(double t) const { return drive_->value(t) != 0.0; }
+
+    // Whether the element is on at t; applies the hints at a switch-on (see the header).
+    bool sync(double t) const {
+        const bool on = active(t);
+        if (on && state_ == State::off)
+            for (el::Hint h : hints_) target_->apply_hint(h, t);
+        state_ = on ? State::on : State::off;
+        return on;
+    }
 
     int own_dofs() const override { return in_->own_dofs(); }
     DofOrder own_dof_order(int i) const override { return in_->own_dof_order(i); }
@@ -36,11 +99,11 @@ class Driven final : public Element {
         in_->declare(p);
     }
     void residual(const StepContext& c, const StateView& s, double* r) const override {
-        if (active(c.time)) return in_->residual(c, s, r);
+        if (sync(c.time)) return in_->residual(c, s, r);
         for (int i = 0; i < own_dofs(); ++i) r[first_dof() + i] += s.yp[first_dof() + i];
     }
     void jacobian(const StepContext& c, const StateView& s, Jacobian& J) const override {
-        if (active(c.time)) return in_->jacobian(c, s, J);
+        if (sync(c.time)) return in_->jacobian(c, s, J);
         for (int i = 0; i < own_dofs(); ++i) J.add_to_diagonal(first_dof() + i, 1.0);
     }
     void after_step(const StepContext& c, const StateView& s) override {
@@ -60,8 +123,12 @@ class Driven final : public Element {
     }
 
   private:
+    enum class State : unsigned char { unknown, off, on };
     std::unique_ptr<Element> in_;
     DrivePtr drive_;
+    std::vector<el::Hint> hints_;
+    el::Hintable* target_;  // in_ as Hintable (null without hints)
+    mutable State state_ = State::unknown;
 };
 
 std::unique_ptr<Element> make_driven(const EntityDesc& d, BuildContext& ctx) {
@@ -72,7 +139,26 @@ std::unique_ptr<Element> make_driven(const EntityDesc& d, BuildContext& ctx) {
                          " has no run-time element to drive");
     DrivePtr drive =
         make_drive(*d.props.get<std::shared_ptr<const DriveSpec>>("drive"), ctx.drive_env());
-    return std::make_unique<Driven>(std::move(inner), std::move(drive));
+    // The hints, kept by the builder as located records "hint 1", "hint 2", ... (type = text).
+    std::vector<el::Hint> hints;
+    auto* target = dynamic_cast<el::Hintable*>(inner.get());
+    const std::string what = inner->desc().type + " " + std::to_string(inner->desc().label);
+    for (int i = 1;; ++i) {
+        const PropValue* v = d.props.find("hint " + std::to_string(i));
+        if (!v) break;
+        const DriveSpec& rec = *std::get<std::shared_ptr<const DriveSpec>>(*v);
+        const std::optional<el::Hint> h = el::parse_hint(rec.type);
+        if (!h) throw InputError(rec.loc, "unknown driven element hint \"" + rec.type + "\"");
+        if (!target || !target->takes_hint(*h))
+            throw InputError(rec.loc, what + " does not take the hint \"" + rec.type + "\"",
+                             "hints are taken by revolute/spherical hinges and pins (offset{1|2}, "
+                             "hinge{1|2}), total (pin) joints (offset{1|2}, position-hinge{1}, "
+                             "orientation-hinge{1|2}), drive hinges (hinge{1|2}) and drive "
+                             "displacement joints (offset{1|2})");
+        hints.push_back(*h);
+    }
+    if (hints.empty()) target = nullptr;
+    return std::make_unique<Driven>(std::move(inner), std::move(drive), std::move(hints), target);
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "core/rotations.hpp"
+#include "elements/drives/driven_hints.hpp"
 #include "elements/joints/joint_kit.hpp"
 
 namespace mbs {
@@ -15,7 +16,7 @@ namespace {
 
 using el::End;
 
-class HingeJoint final : public Element {
+class HingeJoint final : public Element, public el::Hintable {
   public:
     HingeJoint(const EntityDesc& d, End e1, End e2, bool revolute)
         : Element(d), revolute_(revolute) {
@@ -101,6 +102,11 @@ class HingeJoint final : public Element {
         return M[i - 5];
     }
     void set_initial_theta(double th) { theta_ = th; }
+
+    // `driven` hints (MBDyn's PlaneHingeJoint/SphericalHingeJoint::SetValue): offset{1|2},
+    // hinge{1|2} from the ends' current configuration (el::apply_end_pair_hint).
+    bool takes_hint(el::Hint h) const override { return el::end_pair_takes(h); }
+    void apply_hint(el::Hint h, double) override { el::apply_end_pair_hint(e_, h); }
     double pin_sign() const { return e_[1].ground() ? -1.0 : 1.0; }
 
   private:

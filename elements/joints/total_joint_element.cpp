@@ -49,6 +49,7 @@
 #include <vector>
 
 #include "core/rotations.hpp"
+#include "elements/drives/driven_hints.hpp"
 #include "elements/joints/joint_kit.hpp"
 
 namespace mbs {
@@ -117,7 +118,7 @@ struct Kin {
     Vec3 d, theta;
 };
 
-class TotalJoint final : public Element {
+class TotalJoint final : public Element, public el::Hintable {
 public:
     TotalJoint(const EntityDesc& desc, Config cfg) : Element(desc), k_(std::move(cfg)) {
         for (int i = 0; i < 3; ++i)
@@ -334,6 +335,50 @@ public:
         return v[c];
     }
     void set_clock(const SimClock* c) { clock_ = c; }
+
+    // `driven` hints (MBDyn's TotalJoint/DriveHingeJoint/DriveDisplacementJoint::ParseHint):
+    //   total (pin) joint:   offset{1|2}, position-hinge{1}, orientation-hinge{1|2}
+    //   drive hinge:         hinge{1|2} (its rotation frames)
+    //   drive displacement:  offset{1|2}
+    // position-hinge{2} is refused: end 2 has no position frame here (MBDyn's R2h does not enter
+    // the position constraint). The ends move so that the constraint holds at the switch-on time
+    // t with the imposed d(t), theta(t) (position-level components):
+    //   offset{1}: p1 = p2 - Rp d            offset{2}: p2 = p1 + Rp d
+    //   position-hinge{1}: Rp = R2 (node 2's frame; MBDyn's R1h = R1^T R2 R2h, R2h = I)
+    //   orientation-hinge{1}: Ra = Rb R0^T    orientation-hinge{2}: Rb = Ra R0
+    // (MBDyn's R1hr = R1^T R2 R2hr ignores R0: the same when theta(t) = 0 at the switch-on.)
+    bool takes_hint(el::Hint h) const override {
+        using el::Hint;
+        switch (k_.style) {
+            case Style::total:
+                return h == Hint::offset1 || h == Hint::offset2 || h == Hint::position_hinge1 ||
+                       h == Hint::orientation_hinge1 || h == Hint::orientation_hinge2;
+            case Style::drive_hinge: return h == Hint::hinge1 || h == Hint::hinge2;
+            case Style::drive_displacement: return h == Hint::offset1 || h == Hint::offset2;
+            case Style::axial_rotation: return false;
+        }
+        return false;
+    }
+    void apply_hint(el::Hint h, double t) override {
+        using el::Hint;
+        const Kin q = kinematics(t);
+        Vec3 d = Vec3::Zero();
+        for (int i = 0; i < 3; ++i)
+            if (k_.pos[i] == Level::position) d[i] = q.d[i];
+        const End& e1 = k_.e[0];
+        const Mat3 R1 = e1.ground() ? Mat3(Mat3::Identity()) : e1.node->R;
+        const Mat3 R2 = k_.e[1].node->R;
+        switch (h) {
+            case Hint::offset1: el::set_end_point(k_.e[0], q.p2 - q.Rp * d); break;
+            case Hint::offset2: el::set_end_point(k_.e[1], q.p1 + q.Rp * d); break;
+            case Hint::position_hinge1: k_.Rp = R1.transpose() * R2; break;
+            case Hint::hinge1:
+            case Hint::orientation_hinge1: k_.Rr[0] = R1.transpose() * q.Rb * q.R0.transpose(); break;
+            case Hint::hinge2:
+            case Hint::orientation_hinge2: k_.Rr[1] = R2.transpose() * q.Ra * q.R0; break;
+            default: break;
+        }
+    }
 
 private:
     const SimClock* clock_ = nullptr;

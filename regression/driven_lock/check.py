@@ -12,8 +12,8 @@ References (closed form / momentum balance):
     -I OM0 = -6 N m s (1e-9 relative); after 0.1 s the couple is back to 0 (1e-9 N m)
 The `existing:` form (the joint defined as its own card, then 'driven: 3, ..., existing:
 joint, 3') gives the same numbers (bit for bit). Bad input: a card inside another card
-(not driven), a driven label different from the element's, hints, and driving an undefined
-element exit 2 with file:line:col.
+(not driven), a driven label different from the element's, a hint the angular velocity joint
+does not take, and driving an undefined element exit 2 with file:line:col.
 """
 import os
 import sys
@@ -61,8 +61,8 @@ cases = (
      "unexpected ':' after 'ROTOR'"),
     ('label', text.replace('joint: 3, angular velocity', 'joint: 4, angular velocity'),
      'differs from the label 4'),
-    ('hint', text.replace('step, T_LOCK, 1., 0.,\n', 'step, T_LOCK, 1., 0., hint, "offset1",\n'),
-     'hints are not supported'),
+    ('hint', text.replace('step, T_LOCK, 1., 0.,\n', 'step, T_LOCK, 1., 0., hint, "offset{1}",\n'),
+     'does not take the hint "offset{1}"'),
     ('undefined', ex.replace('existing: joint, 3;', 'existing: joint, 7;'), 'joint 7 is not defined'),
 )
 for name, bad, msg in cases:
