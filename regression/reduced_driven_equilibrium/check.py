@@ -8,11 +8,20 @@
     holding torque tau = (M1 C1 + M2 L1) G sin th1 - F L1 cos th1, 1e-10 relative;
     the driven coordinate reported at th1 exactly (1e-15).
   At t_eq = 0 (the block's `time: 0.;`), with `time: 0.5;` (th1 = 0.65: the block's card is used),
-  without the block (defaults: the initial time), and with other loads (M1, F changed by -D).
+  without the block (defaults: the initial time), with other loads (M1, F changed by -D), and with
+  the rotation imposed at velocity level (`angular velocity`, DTH (1 + t): th1 = TH1 + DTH (t +
+  t^2/2) at t = 0.5, Simpson's rule exact for it).
   Independent check of the torque: the DAE run of the same deck held still (DTH = 0, link 2 started
   at the equilibrium angle, output precision 16): its joint 1 reaction moment about z (.jnt
   column 7, MBDyn's sign: the joint's reaction on node 1, i.e. -tau) within 1e-9 relative, and
   link 2 stays at phi (.mov Euler angle, 1e-9 deg).
+  Four-bar held by its driven crank (input-examples/reduced_held_four_bar.mbd, problem:
+  equilibrium, no free coordinate): tau = dV/dth, V = G sum m_i y_i of the closed-form geometry
+  (C the upper intersection of the circles about B and D), fourth-order central difference
+  (h = 1e-3: error ~1e-12), within 1e-9 relative; at th = 1 (the deck's configuration), at
+  th = 2.2 and, with `time: 0.5;` and DTH = 1, at th = 1.5 (the loop solved by Newton from the
+  t = 0 configuration); the DAE run of the same deck held still: crank reaction moment z = -tau,
+  1e-9 relative.
   Bad input (exit 2, file:line:col at the card): a non-equilibrium card in the options block; the
   time given twice; 'end: initial value' closing the equilibrium block.
 """
@@ -45,10 +54,11 @@ def equilibrium(path, prefix, defines=None):
     return coords, driving
 
 
-def check(what, path, prefix, t_eq, defines=None):
+def check(what, path, prefix, t_eq, defines=None, velocity_drive=False):
     p = dict(P)
     p.update(defines or {})
-    th1 = p['TH1'] + p['DTH'] * t_eq
+    # position drive TH1 + DTH t; velocity drive DTH (1 + t) from TH1 at t = 0
+    th1 = p['TH1'] + p['DTH'] * (t_eq + 0.5 * t_eq ** 2 if velocity_drive else t_eq)
     phi = math.atan(p['F'] / (p['M2'] * p['G']))
     tau = (p['M1'] * p['C1'] + p['M2'] * p['L1']) * p['G'] * math.sin(th1) - p['F'] * p['L1'] * math.cos(th1)
     c, d = equilibrium(path, prefix, defines)
@@ -66,6 +76,11 @@ start = text.index('\nbegin: equilibrium;')
 end = text.index('\nend: equilibrium;') + len('\nend: equilibrium;')
 check('no equilibrium block (defaults)', variant(deck, work, 'held_noblock.mbd', text[start:end], ''), 'held_noblock', 0.0)
 check('other loads (M1 = 3.5, F = -2)', deck, 'held_loads', 0.0, {'M1': 3.5, 'F': -2.0})
+vel = variant(deck, work, 'held_velocity.mbd', '''orientation constraint, active, active, active,
+            component, const, 0., const, 0., string, "TH1 + DTH*Time";''', '''orientation constraint, active, active, angular velocity,
+            component, const, 0., const, 0., string, "DTH*(1 + Time)";''')
+vel = variant(vel, work, 'held_velocity.mbd', '    time: 0.;\nend: equilibrium;', '    time: 0.5;\nend: equilibrium;')
+check('velocity-level drive, time 0.5 (Simpson)', vel, 'held_velocity', 0.5, velocity_drive=True)
 
 # DAE: the same deck held still at the equilibrium; the reaction of joint 1.
 dae_deck = variant(deck, work, 'held_dae.mbd', 'gravity;\nend: control data;', 'gravity;\n    output precision: 16;\nend: control data;')
@@ -78,6 +93,41 @@ close('DAE held still: joint 1 reaction moment z = -tau (last step) [N m]', mz[-
 mov = [line.split() for line in open(out + '.mov')]
 ang = [float(w[6]) for w in mov if w[0] == '2']
 close('DAE held still: link 2 stays at phi [deg]', max(abs(a - math.degrees(phi0)) for a in ang), 0.0, 1e-9)
+
+# Four-bar held by its driven crank
+fb = os.path.join(EXAMPLES, 'reduced_held_four_bar.mbd')
+A, B, C, DG, M1, M2, M3, G = 0.3, 0.8, 0.6, 0.7, 1.0, 2.0, 1.5, 9.81
+
+
+def potential(th):
+    xb, yb = A * math.cos(th), A * math.sin(th)
+    ex, ey = DG - xb, -yb
+    e = math.hypot(ex, ey)
+    s = (B * B - C * C + e * e) / (2 * e)
+    h = math.sqrt(B * B - s * s)
+    yc = yb + s * ey / e + h * ex / e
+    return G * (M1 * yb / 2 + M2 * (yb + yc) / 2 + M3 * yc / 2)
+
+
+def dvdth(th, h=1e-3):
+    return (8 * (potential(th + h) - potential(th - h)) - (potential(th + 2 * h) - potential(th - 2 * h))) / (12 * h)
+
+
+fb_t = variant(fb, work, 'four_bar_t05.mbd', '    max iterations: 20;\nend: equilibrium;',
+               '    max iterations: 20;\n    time: 0.5;\nend: equilibrium;')
+for what, path, defines, th in [('four-bar th = 1', fb, None, 1.0), ('four-bar th = 2.2', fb, {'TH': 2.2}, 2.2),
+                                ('four-bar time 0.5, th = 1.5', fb_t, {'DTH': 1.0}, 1.5)]:
+    c, d = equilibrium(path, 'fb', defines)
+    close(f'{what}: held angle [rad]', d['q1'][0], th, 1e-15)
+    close(f'{what}: crank torque = dV/dth [N m]', d['q1'][1], dvdth(th), 1e-9, relative=True)
+fb_dae = variant(fb, work, 'four_bar_dae.mbd', 'problem: equilibrium;', 'problem: initial value;')
+fb_dae = variant(fb_dae, work, 'four_bar_dae.mbd', 'begin: equilibrium;', 'begin: initial value;')
+fb_dae = variant(fb_dae, work, 'four_bar_dae.mbd', 'end: equilibrium;', 'end: initial value;')
+out = os.path.join(work, 'fb_dae')
+mbsolve(exe, ['--quiet', '-f', fb_dae, '-o', out], {'TH': 2.2})
+mz = [float(w[6]) for w in (line.split() for line in open(out + '.jnt')) if w[0] == '1']
+close('four-bar DAE held still at th = 2.2: crank reaction moment z = -tau [N m]', mz[-1], -dvdth(2.2), 1e-9,
+      relative=True)
 
 # Bad input
 for name, old, new, pattern in [
