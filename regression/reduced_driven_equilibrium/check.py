@@ -22,6 +22,9 @@
   th = 2.2 and, with `time: 0.5;` and DTH = 1, at th = 1.5 (the loop solved by Newton from the
   t = 0 configuration); the DAE run of the same deck held still: crank reaction moment z = -tau,
   1e-9 relative.
+  Modal analysis with the driven joint held (--analysis modal on the pendulum deck): link 2
+  alone swings in the resultant of gravity and F, w^2 = C2 sqrt((M2 G)^2 + F^2) / (J2 + M2 C2^2)
+  (J2 = 0.01 its inertia about the centre of mass), 1e-8 relative.
   Bad input (exit 2, file:line:col at the card): a non-equilibrium card in the options block; the
   time given twice; 'end: initial value' closing the equilibrium block.
 """
@@ -32,7 +35,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
 from mbs_check import EXAMPLES, close, finish  # noqa: E402
-from reduced_util import mbsolve, variant  # noqa: E402
+from reduced_util import mbsolve, read_modal, variant  # noqa: E402
 
 exe, work = sys.argv[1], sys.argv[2]
 deck = os.path.join(EXAMPLES, 'reduced_held_pendulum.mbd')
@@ -93,6 +96,14 @@ close('DAE held still: joint 1 reaction moment z = -tau (last step) [N m]', mz[-
 mov = [line.split() for line in open(out + '.mov')]
 ang = [float(w[6]) for w in mov if w[0] == '2']
 close('DAE held still: link 2 stays at phi [deg]', max(abs(a - math.degrees(phi0)) for a in ang), 0.0, 1e-9)
+
+# Modal analysis with link 1 held
+out = os.path.join(work, 'held_modal')
+mbsolve(exe, ['--quiet', '--analysis', 'modal', '-f', deck, '-o', out])
+rows, _, _ = read_modal(out + '.modal')
+close('modal, link 1 held: eigenvalues', len(rows), 2, 0)
+close('modal, link 1 held: w of link 2 [rad/s]', abs(rows[1, 2]),
+      math.sqrt(P['C2'] * math.hypot(P['M2'] * P['G'], P['F']) / (0.01 + P['M2'] * P['C2'] ** 2)), 1e-8, relative=True)
 
 # Four-bar held by its driven crank
 fb = os.path.join(EXAMPLES, 'reduced_held_four_bar.mbd')

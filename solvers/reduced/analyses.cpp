@@ -290,30 +290,19 @@ DynamicsStats run_reduced_dynamics(const Model& model, Setup& s, const std::stri
     };
 
     const long nsteps = static_cast<long>(std::llround((tf - t0) / dt));
-    VecX qdd0(nq), qds0(nq), a1(nq), a2(nq), a3(nq), a4(nq), v1(nq), v2(nq), v3(nq), v4(nq);
-    // One RK4 step of the full coordinates (used where J_v is nearly singular), then projection.
-    // The stages are classic RK4 on the index-1 ODE qdd = f(q, qd, t) (full_accelerations), which
-    // is defined off the constraint manifold as well and keeps h'' = 0: only the step's result is
-    // projected. Projecting every stage state instead replaces RK4's stages by points of another
-    // map whose derivative grows like 1/sigma near a singular configuration: each full step then
-    // left an error that did not shrink with dt (N four-bar at t = 1 s: 3.3e-6 m at dt 1e-4,
-    // 2.6e-6 at 2e-5; 9e-10 and 4e-10 now).
+    VecX qdd0(nq), qds0(nq);
+    // Full-coordinate steps (used where J_v is nearly singular): RK4 on the index-1 ODE
+    // qdd = f(q, qd, t) (full_accelerations), which is defined off the constraint manifold as well
+    // and keeps h'' = 0, only the step's result projected (projecting the stage states replaces
+    // RK4's stages by points of a map whose derivative grows like 1/sigma near a singular
+    // configuration). SingularStepper (partition.hpp) places the stages away from the singular
+    // point itself.
+    SingularStepper crossing;
     auto full_step = [&](double t, double tn) {
-        auto acc = [&](double tt, const VecX& qq, const VecX& vv, VecX& vout, VecX& aout) {
-            s.clock.time = tt;
-            vout = vv;
-            full_accelerations(rm, ws, p, qq, vout, tt, aout);
-        };
-        acc(t, q, qd, v1, a1);
-        acc(t + 0.5 * dt, q + 0.5 * dt * v1, qd + 0.5 * dt * a1, v2, a2);
-        acc(t + 0.5 * dt, q + 0.5 * dt * v2, qd + 0.5 * dt * a2, v3, a3);
-        acc(tn, q + dt * v3, qd + dt * a3, v4, a4);
-        q += dt / 6.0 * (v1 + 2.0 * v2 + 2.0 * v3 + v4);
-        qd += dt / 6.0 * (a1 + 2.0 * a2 + 2.0 * a3 + a4);
-        s.clock.time = tn;
-        if (!project_state(rm, ws, p, q, qd, tn, tol))
+        if (!crossing.step(rm, ws, p, q, qd, t, tn, tol))
             throw ReducedFailure("projection onto the constraints did not converge at t = " +
                                  std::to_string(tn));
+        s.clock.time = tn;
     };
     // Two-step method: history y_{k-2}, y'_{k-2} (valid while the dependent set is unchanged).
     bool have_prev = false;
@@ -442,14 +431,6 @@ DynamicsStats run_reduced_dynamics(const Model& model, Setup& s, const std::stri
     return st;
 }
 
-namespace {
-void require_no_drives(const Setup& s, const char* what) {
-    if (!s.part.c.empty())
-        throw std::invalid_argument(std::string(what) +
-                                    " with driven joints is not supported by the reduced path");
-}
-}  // namespace
-
 // Linearization at the steady state (q*, qd*) (qd* = 0, or qd*_u = rate on the spinning
 // coordinate; qdd*_u = 0 there): f(q_u, qd_u) = qdd_u from the reduced equations, so
 //   d(dq_u)/dt = dqd_u,  d(dqd_u)/dt = df/dq_u dq_u + df/dqd_u dqd_u,
@@ -460,20 +441,17 @@ void require_no_drives(const Setup& s, const char* what) {
 // position) and the rate's perturbation another (the neighbouring steady motions).
 ModalResult run_modal(const Model& model, Setup& s, const std::string& prefix,
                       const EquilibriumSpec& spec) {
-    require_no_drives(s, "modal analysis");
     ModalResult mr;
     mr.equilibrium = solve_equilibrium(s, spec);
     const Partition& p = s.part;
     const ReducedModel& rm = s.rm;
     const int nu = static_cast<int>(p.u.size()), nq = rm.nq();
-    ReducedState rs;
+    const double t = mr.equilibrium.time;
     auto f = [&](VecX q, VecX qd, VecX& out) {
         if (!solve_positions(rm, s.ws, p, q, 1e-14, 50))
             throw ReducedFailure(
                 "modal: Newton-Raphson on the dependent coordinates did not converge");
-        VecX qdd(nq);
-        reduced_accelerations(rm, s.ws, p, q, qd, s.clock.time, qdd, rs);
-        for (int j = 0; j < nu; ++j) out[j] = qdd[p.u[static_cast<std::size_t>(j)]];
+        out = held_accelerations(s, q, qd, t);
     };
     MatX A = MatX::Zero(2 * nu, 2 * nu);
     A.topRightCorner(nu, nu).setIdentity();
@@ -497,9 +475,11 @@ ModalResult run_modal(const Model& model, Setup& s, const std::string& prefix,
         A.block(nu, nu + j, nu, 1) = (fp - fm) / (2 * hv);
     }
     // T at the equilibrium maps du to dq.
-    VecX qd = qd0, qdd(nq);
-    reduced_accelerations(rm, s.ws, p, s.q, qd, s.clock.time, qdd, rs);
-    const MatX T = rs.T;
+    MatX T;
+    {
+        VecX q = s.q, qd = qd0;
+        held_accelerations(s, q, qd, t, &T);
+    }
 
     Eigen::EigenSolver<MatX> es(A);
     const Eigen::VectorXcd lam = es.eigenvalues();
@@ -534,6 +514,9 @@ ModalResult run_modal(const Model& model, Setup& s, const std::string& prefix,
                  "lambda = 0),\n"
                  "#   damped_frequency_Hz = |imag|/(2 pi)\n",
                  model.deck_path.c_str(), mr.equilibrium.iterations, mr.equilibrium.residual, nu);
+    if (!mr.equilibrium.driving.empty())
+        std::fprintf(fo, "# %zu driven coordinate(s) held at their drives' values at t = %.15g\n",
+                     mr.equilibrium.driving.size(), t);
     if (mr.equilibrium.spin >= 0)
         std::fprintf(fo, "# steady motion: q%d turning at %.15g (linearized about it)\n",
                      mr.equilibrium.spin + 1, mr.equilibrium.spin_rate);

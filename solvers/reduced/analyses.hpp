@@ -110,10 +110,16 @@ EquilibriumSpec read_equilibrium_spec(const Model& model, const Setup& s);
 // equilibrium time with zero velocity, and the forces holding them are returned.
 EquilibriumResult solve_equilibrium(Setup& s, const EquilibriumSpec& spec, double tol = 1e-10);
 
+// The reduced accelerations qdd_u at (q, qd) with the driven coordinates held (qd_c = qdd_c = 0,
+// the state of an equilibrium; equilibrium.cpp): qd_v = B_vu qd_u, M_r qdd_u = -F_r. q must
+// satisfy the constraints; t: the time of the loads. T (nq x nu, dq = T dq_u) if asked.
+VecX held_accelerations(Setup& s, VecX& q, VecX& qd, double t, MatX* T = nullptr);
+
 // Modal analysis at the equilibrium of `spec` found from the deck's configuration: A = [[0, 1],
 // [df/dq_u, df/dqd_u]] with f = qdd_u (central differences) about (q*, qd*) (qd* = 0, or the
 // steady motion of a `spin:` card: the linearization then has its gyroscopic and centrifugal
-// terms), eigenvalues and eigenvectors (Eigen). Writes
+// terms; driven coordinates held at their equilibrium values), eigenvalues and eigenvectors
+// (Eigen). Writes
 // PREFIX.modal (format in README and in the file's header). Returns the eigenvalues sorted by
 // frequency.
 struct ModalResult {

@@ -280,6 +280,7 @@ void hold_driven(Setup& s, double t, VecX& q) {
 struct SteadyForces {
     VecX Fr, tau_c;
     double scale = 1.0;
+    MatX Mr, T;
 };
 void steady_forces(Setup& s, VecX& q, VecX& qd, double t, SteadyForces& out) {
     const Partition& p = s.part;
@@ -330,16 +331,26 @@ void steady_forces(Setup& s, VecX& q, VecX& qd, double t, SteadyForces& out) {
     out.Fr = nv ? VecX(phiu - Ju.transpose() * lambda) : phiu;
     out.tau_c = nv ? VecX(phic - Jc.transpose() * lambda) : phic;
     mass_matrix(rm, ws);
-    MatX T = MatX::Zero(nq, nu);
+    out.T = MatX::Zero(nq, nu);
     for (int j = 0; j < nu; ++j) {
-        T(at(p.u, j), j) = 1.0;
-        for (int i = 0; i < nv; ++i) T(at(p.v, i), j) = Bvu(i, j);
+        out.T(at(p.u, j), j) = 1.0;
+        for (int i = 0; i < nv; ++i) out.T(at(p.v, i), j) = Bvu(i, j);
     }
-    const MatX Mr = T.transpose() * ws.M * T;
-    out.scale = std::max(1.0, nu ? Mr.diagonal().cwiseAbs().maxCoeff() : 1.0);
+    out.Mr = out.T.transpose() * ws.M * out.T;
+    out.scale = std::max(1.0, nu ? out.Mr.diagonal().cwiseAbs().maxCoeff() : 1.0);
 }
 
 }  // namespace
+
+// F_r above is the reduced equations' residual at qdd_u = 0, M_r qdd_u + F_r = 0, hence
+// qdd_u = -M_r^-1 F_r (LDLT: M_r is symmetric positive definite).
+VecX held_accelerations(Setup& s, VecX& q, VecX& qd, double t, MatX* T) {
+    SteadyForces sf;
+    steady_forces(s, q, qd, t, sf);
+    if (T) *T = sf.T;
+    if (sf.Fr.size() == 0) return VecX(0);
+    return -sf.Mr.ldlt().solve(sf.Fr);
+}
 
 // Unknowns z = (q_f, p): the independent coordinates not held (exchanged) and not spinning, then
 // the parameters. Equations: F_r(q, qd) = 0 (steady_forces: qd = 0 except qd_spin = rate, the
