@@ -255,8 +255,8 @@ class Deformable final : public Element {
         }
     }
 
-    // The output shows the force of the converged step; a law's switch (bistop) acts from the
-    // next step.
+    // The output shows the force of the converged step (a bistop law switches inside Newton, at
+    // its evaluations; after_step only passes the step on to the law's drives).
     void after_step(const StepContext& c, const StateView&) override {
         const Kin k = kinematics();
         Mat6 Kl, Cl;

@@ -68,29 +68,41 @@ inline DrivePtr scalar_function(const LawSpec& s, const std::string& key, const 
     throw InputError(s.loc, "scalar function \"" + name + "\" is not defined");
 }
 
-// The on/off switch of the bistop laws (MBDyn's BiStop): while inactive, becomes active (and
-// takes the current strain as its reference) when the activation drive is non-zero; while
-// active, becomes inactive when the deactivation drive is non-zero. Checked after each
-// converged step, at that step's time.
+// The on/off switch of the bistop laws, as MBDyn's bistop laws (LinearViscoElasticBiStop /
+// BiStopCLWrapper ::Update): at every evaluation of the law (each residual and Jacobian inside
+// Newton, the drives at the time t of that evaluation),
+//   - inactive and the activation drive non-zero: it becomes active and takes the strain of this
+//     evaluation as its reference eps_ref;
+//   - then, active and the deactivation drive non-zero: it becomes inactive (both in one
+//     evaluation: it stays inactive).
+// The state is kept from one evaluation to the next. The first evaluation of a step is at the
+// step's predicted state, so a switch at the step of time t acts in that same step (not from
+// the next one), and a switch-on takes the predicted strain of that step as eps_ref. A step
+// retried after a failure keeps a switch made by the failed attempt (as in MBDyn).
 template <int N>
 struct BistopSwitch {
     DrivePtr on, off;
-    bool active = false;
-    Vn<N> eps_ref = Vn<N>::Zero();
+    mutable bool active = false;
+    mutable Vn<N> eps_ref = Vn<N>::Zero();
 
     BistopSwitch(const LawSpec& s, const LawEnv& env)
         : on(drive(s, "activate", env)),
           off(drive(s, "deactivate", env)),
           active(s.params.get<bool>("initial status")) {}
 
-    void update(const Vn<N>& eps, double t) {
-        on->after_step();
-        off->after_step();
+    // The switch at an evaluation with strain eps at time t; returns whether the law acts.
+    bool sync(const Vn<N>& eps, double t) const {
         if (!active && on->value(t) != 0.0) {
             active = true;
             eps_ref = eps;
         }
         if (active && off->value(t) != 0.0) active = false;
+        return active;
+    }
+    // Once per converged step: the drives' own memory (sample and hold, filters, ...).
+    void after_step() const {
+        on->after_step();
+        off->after_step();
     }
 };
 

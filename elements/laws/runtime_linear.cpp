@@ -80,8 +80,8 @@ class LinearBistop final : public ConstitutiveLaw<N> {
           kind_(law_kind_bits(s)),
           sw_(s, env) {}
 
-    void eval(const V& eps, const V& epsdot, double, V& F, M& K, M& C) const override {
-        if (!sw_.active) {
+    void eval(const V& eps, const V& epsdot, double t, V& F, M& K, M& C) const override {
+        if (!sw_.sync(eps, t)) {
             F.setZero(), K.setZero(), C.setZero();
             return;
         }
@@ -90,7 +90,7 @@ class LinearBistop final : public ConstitutiveLaw<N> {
         F = k_ * (eps - sw_.eps_ref) + c_ * epsdot;
     }
     int kind() const override { return kind_; }
-    void after_step(const V& eps, const V&, double t) override { sw_.update(eps, t); }
+    void after_step(const V&, const V&, double) override { sw_.after_step(); }
 
   private:
     double k_, c_;

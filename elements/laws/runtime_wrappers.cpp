@@ -121,7 +121,7 @@ class Bistop final : public ConstitutiveLaw<N> {
     Bistop(const LawSpec& s, const LawEnv& env, LawPtr<N> law)
         : sw_(s, env), law_(std::move(law)) {}
     void eval(const V& eps, const V& epsdot, double t, V& F, M& K, M& C) const override {
-        if (!sw_.active) {
+        if (!sw_.sync(eps, t)) {
             F.setZero(), K.setZero(), C.setZero();
             return;
         }
@@ -130,7 +130,7 @@ class Bistop final : public ConstitutiveLaw<N> {
     int kind() const override { return law_->kind(); }
     void after_step(const V& eps, const V& epsdot, double t) override {
         if (sw_.active) law_->after_step(eps - sw_.eps_ref, epsdot, t);
-        sw_.update(eps, t);
+        sw_.after_step();
     }
 
   private:

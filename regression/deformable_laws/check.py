@@ -6,9 +6,13 @@ rates the elements print in the .jnt file:
   rods: T (column 2) = law(eps, epsdot, t), eps = l - 1, epsdot = ldot (columns 14, 18; L0 = 1);
   deformable displacement joints: f (2-4) = law(e (14-16), edot (17-19, viscous laws));
   deformable joints: (f, m) (2-7) = law([e, theta] (14-19), [edot, omega] (20-25, viscous)).
-The bistop laws are followed step by step as the deck describes: a drive that is non-zero at a
-converged step switches the law from the next step; on switching on, the strain of that step
-becomes the reference. Tolerance 1e-9 N (16 printed digits; forces up to ~20 N).
+The bistop laws are followed step by step as MBDyn switches them: at every evaluation of the
+law, with the drives at that evaluation's time, so the switch acts in the first step whose time
+makes the drive non-zero; on switching on, the strain of that step's first evaluation (its
+prediction, which the .jnt file does not show) becomes the reference: it is recovered from the
+force printed at that step (eps_ref = e - T/K, rod 7) and must lie within the prediction error
+of the step's strain: 1e-12 (measured 1.6e-15). Tolerance 1e-9 N (16 printed digits; forces up to
+~20 N).
 Each element must also be loaded at some step (the law acts: max |force| > 1e-3 N), and the
 piecewise laws must visit each of their branches (listed below).
 """
@@ -52,14 +56,17 @@ def sf(x):
 
 
 class Bistop:
-    """MBDyn's bistop switch, checked after each converged step."""
+    """MBDyn's bistop switch, at each step before the law acts (the drives at that step's time);
+    k_on: the law's stiffness, to recover eps_ref from the force of the switch-on step."""
 
-    def __init__(self, active, on, off):
-        self.active, self.on, self.off, self.ref = active, on, off, 0.0
+    def __init__(self, active, on, off, k_on=None):
+        self.active, self.on, self.off, self.ref, self.k_on = active, on, off, 0.0, k_on
+        self.ref_gap = 0.0  # |e - eps_ref| at the switch-on: the strain's prediction error
 
-    def update(self, e, tk):
+    def update(self, e, tk, T):
         if not self.active and self.on(tk):
-            self.active, self.ref = True, e
+            self.active, self.ref = True, e - T / self.k_on
+            self.ref_gap = max(self.ref_gap, abs(T / self.k_on))
         if self.active and self.off(tk):
             self.active = False
 
@@ -93,7 +100,7 @@ ROD = {
 }
 # bistop rods: (switch, law on (eps - eps_ref, epsdot))
 BISTOP = {
-    7: (Bistop(False, step_at(0.1), step_at(0.3)), lambda e, ed: 100 * e),
+    7: (Bistop(False, step_at(0.1), step_at(0.3), 100.0), lambda e, ed: 100 * e),
     8: (Bistop(True, lambda tk: False, step_at(0.25)), lambda e, ed: 100 * e + 2 * ed),
     21: (Bistop(True, lambda tk: False, step_at(0.2)), lambda e, ed: 100 * e + 1 * ed),
 }
@@ -108,8 +115,8 @@ for lab in sorted(list(ROD) + list(BISTOP)):
             ref[k] = ROD[lab](e[k], ed[k], t[k])
         else:
             sw, law = BISTOP[lab]
+            sw.update(e[k], t[k], T[k])
             ref[k] = law(e[k] - sw.ref, ed[k]) if sw.active else 0.0
-            sw.update(e[k], t[k])
     err = np.abs(T - ref).max()
     if err > 1e-9:
         print(f'     rod {lab}: max |T - law| = {err:.3g}')
@@ -117,6 +124,12 @@ for lab in sorted(list(ROD) + list(BISTOP)):
     if np.abs(T).max() < 1e-3:
         loaded.append(f'rod {lab}')
 close('rods: max |T - law(eps, epsdot, t)| over 23 laws [N]', worst, 0.0, 1e-9)
+close('bistop 7: |e - eps_ref| at the switch-on (prediction error)', BISTOP[7][0].ref_gap, 0.0, 1e-12)
+for lab, t_off in ((7, 0.3), (8, 0.25), (21, 0.2)):
+    Tb = r.rows('jnt', lab)[:, 1]
+    k_off = int(np.argmax(t >= t_off))
+    close(f'bistop {lab}: off in the step at t = {t_off} (T there and after = 0, before != 0)',
+          float(np.abs(Tb[k_off:]).max() == 0 and Tb[k_off - 1] != 0), 1.0, 0)
 
 K31 = np.array([[100., 10., -5.], [3., 200., 7.], [-2., 4., 300.]])
 u36 = np.array([1., 1., 0.]) / np.sqrt(2.)

@@ -14,15 +14,21 @@ References (closed forms and an energy balance derived in the decks, no external
   - deepest point l_min against the root of U(l) = M G (Y0 - l) (bisection): 1e-5 m (the sampled
     minimum lies within (v_max h)^2 w / 2 ~ 1e-6 of the true one);
   - rebound height: the highest point after the bounce is Y0 to 1e-5 m.
- linear elastic bistop (switches act from the step after the converged step ts at which the
- drive is non-zero, see the deck):
+ linear elastic bistop (MBDyn's switch: at each evaluation of the law, the drives at the time
+ of that evaluation; ts, td = the first steps whose time makes the activation, deactivation
+ drive non-zero; see the deck):
+  - hand trace of the rod force T (.jnt column 2) per step: 0 before ts (exact); at ts the law
+    switches on with eps_ref = the strain of the step's first evaluation, its prediction, which
+    is exact for the uniform motion before: T(ts) = 0 to 1e-9 N; T = EA (l - l(ts))/L0 for
+    ts <= t < td (1e-9 N); T = 0 from td on (exact: the switch-off acts in the step at td);
+    T(td - h) > 1 N. (The switch made after the converged step, as before, gave T(td) = 9.9 N.)
   - free uniform motion up to ts (1e-12 m);
   - x = xs + V0/w sin(w (t - ts)) while active, up to td: 1e-7 m (phase error w^3 h^2 t/12 of
     the amplitude V0/w, ~1e-8 m; the force starts from zero at ts, no jump);
-  - uniform motion after td. The force is sampled at the step times, so for this second-order
-    method a switch-off between td and td + h acts as one at the midpoint: the velocity after is
-    V0 cos(w (td + h/2 - ts)) to O(h^2): 5e-6 m/s (observed 1.8e-6; 5.1e-7 at h/2; with td
-    itself the error would be first order, 4.9e-4).
+  - uniform motion after td. The force is sampled at the step times, last at td - h, so for this
+    second-order method the switch-off acts as one at the midpoint td - h/2: the velocity after
+    is V0 cos(w (td - h/2 - ts)) to O(h^2): 5e-6 m/s (observed 1.6e-6; a switch one step later,
+    V0 cos(w (td + h/2 - ts)), is 9.9e-4 away).
  offsets, prestress, prestrain, from nodes (statics, exact up to the Newton tolerance 1e-9 on
  forces of ~500 N, and 16 output digits):
   - A: l = |p_2 - p_1| with p_k = x_k + R_k f_k from the deck data, n, T = FA + EAA ((l - LA)/LA
@@ -99,7 +105,7 @@ x, xd = mov[:, 1], mov[:, 7]
 ks = np.argmax(t >= TA)
 kd = np.argmax(t >= TD)
 ts, td = t[ks], t[kd]
-print(f'     switch on after the step at ts = {ts:.6g} s, off after td = {td:.6g} s')
+print(f'     switch on in the step at ts = {ts:.6g} s, off in the step at td = {td:.6g} s')
 close('free motion up to ts [m]', np.abs(x[:ks + 1] - X0 - V0 * t[:ks + 1]).max(), 0.0, 1e-12)
 xs = X0 + V0 * ts
 on = slice(ks, kd + 1)
@@ -107,8 +113,15 @@ close('spring phase vs closed form [m]',
       np.abs(x[on] - xs - V0 / w * np.sin(w * (t[on] - ts))).max(), 0.0, 1e-7)
 close('the spring acts: amplitude V0/w reached [m]', (x[on] - xs).max(), V0 / w, 1e-6)
 h = t[1] - t[0]
-vd = V0 * np.cos(w * (td + h / 2 - ts))
+vd = V0 * np.cos(w * (td - h / 2 - ts))
 close('uniform motion after td [m/s]', np.abs(xd[kd + 5:] - vd).max(), 0.0, 5e-6)
+T, lr = r.rows('jnt', 1)[:, 1], r.rows('jnt', 1)[:, 13]
+close('bistop trace: T = 0 before ts [N]', np.abs(T[:ks]).max(), 0.0, 0)
+close('bistop trace: T(ts) = 0 (eps_ref = predicted strain) [N]', abs(T[ks]), 0.0, 1e-9)
+close('bistop trace: T = EA (l - l(ts))/L0 on [ts, td) [N]',
+      np.abs(T[ks:kd] - EA * (lr[ks:kd] - lr[ks]) / L0).max(), 0.0, 1e-9)
+close('bistop trace: T(td - h) > 1 N (still on)', float(T[kd - 1] > 1.0), 1.0, 0)
+close('bistop trace: T = 0 from td on (off in the step at td) [N]', np.abs(T[kd:]).max(), 0.0, 0)
 
 # --- offsets, prestress, prestrain, from nodes
 

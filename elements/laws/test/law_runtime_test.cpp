@@ -174,19 +174,36 @@ TEST_F(LawRuntime, AxialTorsionCoupling) {
 // --- bistop laws
 // ----------------------------------------------------------------------------------
 
-// Off until the activation drive (a step at t = 0.5) is non-zero after a converged step, then
-// F = K (eps - eps_ref); off again when the deactivation drive (a step at t = 1) is non-zero.
+// MBDyn's switch (LinearViscoElasticBiStop::Update): at every evaluation, the drives at that
+// evaluation's time; a switch-on takes that evaluation's strain as eps_ref and acts at once; the
+// state stays until a later evaluation changes it. Activation: a step at t = 0.5, deactivation:
+// a step at t = 1 (steps are 0.5 exactly at their time, i.e. non-zero: MBDyn's step drive).
 TEST_F(LawRuntime, LinearElasticBistop) {
     auto l = law<1>("linear elastic bistop, 100., step, 0.5, 1., 0., step, 1., 1., 0.");
-    auto f = [&](double e) { return force<1>(*l, vec<1>({e}), vec<1>({0.}), 0.)[0]; };
-    EXPECT_EQ(f(0.3), 0.);
-    l->after_step(vec<1>({0.2}), vec<1>({0.}), 0.4);  // activation drive still 0
-    EXPECT_EQ(f(0.3), 0.);
-    l->after_step(vec<1>({0.2}), vec<1>({0.}), 0.6);  // switches on at eps_ref = 0.2
-    EXPECT_NEAR(f(0.3), 10., 1e-12);
+    auto f = [&](double e, double t) { return force<1>(*l, vec<1>({e}), vec<1>({0.}), t)[0]; };
+    EXPECT_EQ(f(0.3, 0.4), 0.);            // activation drive 0: off
+    l->after_step(vec<1>({0.3}), vec<1>({0.}), 0.4);  // converged steps do not switch
+    EXPECT_EQ(f(0.2, 0.5), 0.);            // on at t = 0.5 with eps_ref = 0.2: F = 0
+    EXPECT_NEAR(f(0.3, 0.5), 10., 1e-12);  // the same step's next iterate: K (0.3 - 0.2)
+    EXPECT_NEAR(f(0.25, 0.7), 5., 1e-12);  // stays on (eps_ref kept)
     expect_tangents<1>(*l, vec<1>({0.25}), vec<1>({1.}), 0.7);
-    l->after_step(vec<1>({0.3}), vec<1>({0.}), 1.1);  // switches off
-    EXPECT_EQ(f(0.3), 0.);
+    EXPECT_EQ(f(0.3, 1.0), 0.);            // off at t = 1 (the step drive is 0.5 there)
+    EXPECT_EQ(f(0.4, 1.1), 0.);            // both drives non-zero: on and off again in each
+    EXPECT_EQ(f(0.5, 1.2), 0.);            // evaluation, i.e. off
+}
+
+TEST_F(LawRuntime, BistopSwitchesOnAndOffInOneEvaluation) {
+    // Activation and deactivation non-zero at the same first time t = 0.5: never acts (MBDyn's
+    // fall-through from the switch-on to the switch-off test).
+    auto l = law<1>("linear elastic bistop, 100., step, 0.5, 1., 0., step, 0.5, 1., 0.");
+    EXPECT_EQ(force<1>(*l, vec<1>({0.3}), vec<1>({0.}), 0.5)[0], 0.);
+    EXPECT_EQ(force<1>(*l, vec<1>({0.4}), vec<1>({0.}), 0.6)[0], 0.);
+    // A pulse: on at [0.5, 0.6) only via `double step`; off drive never. On at 0.55 with
+    // eps_ref 0.1, then stays on after the pulse (only the deactivation drive turns it off).
+    auto p = law<1>("linear elastic bistop, 100., double step, 0.5, 0.6, 1., 0., null");
+    EXPECT_EQ(force<1>(*p, vec<1>({0.1}), vec<1>({0.}), 0.45)[0], 0.);
+    EXPECT_EQ(force<1>(*p, vec<1>({0.1}), vec<1>({0.}), 0.55)[0], 0.);
+    EXPECT_NEAR(force<1>(*p, vec<1>({0.3}), vec<1>({0.}), 0.9)[0], 20., 1e-12);
 }
 
 TEST_F(LawRuntime, LinearViscoelasticBistopInitiallyActive) {
@@ -195,16 +212,16 @@ TEST_F(LawRuntime, LinearViscoelasticBistopInitiallyActive) {
     EXPECT_TRUE(force<3>(*l, vec<3>({0.1, 0., 0.}), vec<3>({0., 1., 0.}), 0.)
                     .isApprox(vec<3>({10., 2., 0.})));
     expect_tangents_random<3>(*l);
-    l->after_step(vec<3>({0., 0., 0.}), vec<3>({0., 0., 0.}), 1.5);
-    EXPECT_EQ(force<3>(*l, vec<3>({0.1, 0., 0.}), vec<3>({0., 1., 0.}), 0.).norm(), 0.);
+    EXPECT_EQ(force<3>(*l, vec<3>({0.1, 0., 0.}), vec<3>({0., 1., 0.}), 1.5).norm(), 0.);
+    EXPECT_EQ(force<3>(*l, vec<3>({0.1, 0., 0.}), vec<3>({0., 1., 0.}), 0.).norm(), 0.);  // stays off
 }
 
 TEST_F(LawRuntime, BistopWrapper) {
     auto l = law<1>("bistop, step, 0.5, 1., 0., null, cubic elastic generic, 10., 20., 30.");
     EXPECT_EQ(force<1>(*l, vec<1>({0.1}), vec<1>({0.}), 0.)[0], 0.);
-    l->after_step(vec<1>({0.1}), vec<1>({0.}), 0.6);
+    EXPECT_EQ(force<1>(*l, vec<1>({0.1}), vec<1>({0.}), 0.6)[0], 0.);  // on, eps_ref = 0.1
     const double x = 0.2 - 0.1;
-    EXPECT_NEAR(force<1>(*l, vec<1>({0.2}), vec<1>({0.}), 0.)[0],
+    EXPECT_NEAR(force<1>(*l, vec<1>({0.2}), vec<1>({0.}), 0.6)[0],
                 10 * x + 20 * x * x + 30 * x * x * x, 1e-12);
     expect_tangents<1>(*l, vec<1>({0.25}), vec<1>({0.}), 0.7);
 }
