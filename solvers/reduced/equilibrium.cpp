@@ -272,8 +272,8 @@ void hold_driven(Setup& s, double t, VecX& q) {
 
 // The forces at a steady state (q, qd) with qdd_u = 0 and the driven coordinates held
 // (qd_c = qdd_c = 0; driven cuts held at their value too), qd_u given: the constraints' rows give
-// qd_v = B_vu qd_u (B_vu = -J_v^-1 J_u) and qdd_v = -J_v^-1 gamma (gamma = Jdot qd); Phi = M qdd + c - Q by Newton-Euler; then,
-// as inverse dynamics, lambda = J_v^-T Phi_v and
+// qd_v = B_vu qd_u (B_vu = -J_v^-1 J_u) and qdd_v = -J_v^-1 gamma (gamma = Jdot qd); Phi = M qdd +
+// c - Q by Newton-Euler; then, as inverse dynamics, lambda = J_v^-T Phi_v and
 //   F_r   = Phi_u - J_u^T lambda  (= T^T Phi, the reduced generalized forces),
 //   tau_c = Phi_c - J_c^T lambda  (the generalized force the driven joint applies).
 // Scale: max(1, max diag M_r), M_r = T^T M T with T = [1; B_vu; 0].
@@ -437,9 +437,9 @@ EquilibriumResult solve_equilibrium(Setup& s, const EquilibriumSpec& sp, double 
             out.spin_rate = spin_rate;
             out.time = t;
             for (std::size_t j = 0; j < p.c.size(); ++j)
-                out.driving.emplace_back(
-                    p.c[j], s.rm.links[static_cast<std::size_t>(p.c[j])].drive_sign *
-                                sf.tau_c[static_cast<Eigen::Index>(j)]);
+                out.driving.emplace_back(p.c[j],
+                                         s.rm.links[static_cast<std::size_t>(p.c[j])].drive_sign *
+                                             sf.tau_c[static_cast<Eigen::Index>(j)]);
             s.q = q;
             s.qd = qd;
             return out;

@@ -83,12 +83,13 @@ int run_cli(const Model& model, bool tree, const std::string& analysis, const st
             EquilibriumResult r = solve_equilibrium(*s, read_equilibrium_spec(model, *s));
             std::FILE* f = std::fopen((prefix + ".eq").c_str(), "w");
             if (!f) throw std::invalid_argument("cannot write '" + prefix + ".eq'");
-            std::fprintf(f,
-                         "# mbsolve static equilibrium (relative coordinates): %d Newton "
-                         "iterations, |F_r| = %.3g\n"
-                         "# coordinate joint_label axis value (rad or m) kind (independent, dependent, "
-                         "driven)\n",
-                         r.iterations, r.residual);
+            std::fprintf(
+                f,
+                "# mbsolve static equilibrium (relative coordinates): %d Newton "
+                "iterations, |F_r| = %.3g\n"
+                "# coordinate joint_label axis value (rad or m) kind (independent, dependent, "
+                "driven)\n",
+                r.iterations, r.residual);
             for (int i = 0; i < s->rm.nq(); ++i) {
                 const Link& l = s->rm.links[static_cast<std::size_t>(i)];
                 bool ins =
@@ -105,10 +106,11 @@ int run_cli(const Model& model, bool tree, const std::string& analysis, const st
             for (const auto& [name, value] : r.parameters)
                 std::fprintf(f, "parameter %s %.15g\n", name.c_str(), value);
             if (!r.driving.empty())
-                std::fprintf(f,
-                             "# held driven coordinates at t = %.15g: driving q<i> joint_label axis "
-                             "value force_or_torque (N or N m, node 1 on node 2)\n",
-                             r.time);
+                std::fprintf(
+                    f,
+                    "# held driven coordinates at t = %.15g: driving q<i> joint_label axis "
+                    "value force_or_torque (N or N m, node 1 on node 2)\n",
+                    r.time);
             for (const auto& [c, tau] : r.driving) {
                 const Link& l = s->rm.links[static_cast<std::size_t>(c)];
                 std::fprintf(f, "driving q%d %ld %s %.15g %.15g\n", c + 1, l.joint_label,
