@@ -2,6 +2,7 @@
 #include "solvers/reduced/partition.hpp"
 
 #include <Eigen/QR>
+#include <Eigen/SVD>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -397,6 +398,196 @@ bool project_state(const ReducedModel& m, Workspace& ws, const Partition& p, Vec
         for (int j = 0; j < nf; ++j) qd[fc[static_cast<std::size_t>(j)]] -= dqd[j];
     }
     return ok;
+}
+
+}  // namespace mbs::reduced
+
+namespace mbs::reduced {
+
+namespace {
+void set_clock(const ReducedModel& m, double t) {
+    if (m.clock) m.clock->time = t;
+}
+}  // namespace
+
+// sigma_r(J_f): the r-th singular value of the constraint Jacobian's free columns, r the rank
+// kept by the partition (redundant rows keep the trailing ones at 0 everywhere).
+double SingularStepper::sigma_min(const ReducedModel& m, Workspace& ws, const Partition& p,
+                                  const VecX& q) {
+    const std::vector<int> fc = free_columns(m);
+    const int r = static_cast<int>(p.rows.size());
+    if (r == 0) return 1.0;
+    forward_kinematics(m, ws, q, ws.zero, ws.zero);
+    constraints(m, ws);
+    MatX Jf(m.n_constraints, static_cast<int>(fc.size()));
+    for (std::size_t j = 0; j < fc.size(); ++j) Jf.col(static_cast<int>(j)) = ws.J.col(fc[j]);
+    Eigen::JacobiSVD<MatX> svd(Jf);
+    return svd.singularValues()[r - 1];
+}
+
+// The projection's corrections are J_f^+ h and J_f^+ (J qd + ht): near the singular point they
+// move the state by (its constraint error) / sigma along the weak direction, ~1e4 times the
+// error within 1e-4 rad of the N four-bar's collinear position (DT 2e-5: velocity errors of
+// 2e-5 rad/s at the output steps just past each passage). There (sigma_r / sigma_1 below
+// settle_ratio) the state is left as RK4 gives it: the full-coordinate ODE keeps h'' = 0, so it
+// drifts only linearly from an RK4-sized error until a later step projects it.
+bool SingularStepper::settle(const ReducedModel& m, Workspace& ws, const Partition& p, VecX& q,
+                             VecX& qd, double t, double tol) {
+    if (!p.rows.empty()) {
+        const std::vector<int> fc = free_columns(m);
+        forward_kinematics(m, ws, q, ws.zero, ws.zero);
+        constraints(m, ws, t);
+        MatX Jf(m.n_constraints, static_cast<int>(fc.size()));
+        for (std::size_t j = 0; j < fc.size(); ++j) Jf.col(static_cast<int>(j)) = ws.J.col(fc[j]);
+        Eigen::JacobiSVD<MatX> svd(Jf);
+        const auto& sv = svd.singularValues();
+        if (sv[static_cast<int>(p.rows.size()) - 1] < settle_ratio * sv[0]) return true;
+    }
+    return project_state(m, ws, p, q, qd, t, tol);
+}
+
+// Classic RK4 on qdd = f(q, qd, t) (full_accelerations; stage states not projected).
+void SingularStepper::rk4(const ReducedModel& m, Workspace& ws, const Partition& p, VecX& q,
+                          VecX& qd, double t, double h) {
+    auto acc = [&](double tt, const VecX& qq, const VecX& vv, VecX& vout, VecX& aout) {
+        set_clock(m, tt);
+        vout = vv;
+        full_accelerations(m, ws, p, qq, vout, tt, aout);
+    };
+    acc(t, q, qd, v1_, a1_);
+    acc(t + 0.5 * h, q + 0.5 * h * v1_, qd + 0.5 * h * a1_, v2_, a2_);
+    acc(t + 0.5 * h, q + 0.5 * h * v2_, qd + 0.5 * h * a2_, v3_, a3_);
+    acc(t + h, q + h * v3_, qd + h * a3_, v4_, a4_);
+    q += h / 6.0 * (v1_ + 2.0 * v2_ + 2.0 * v3_ + v4_);
+    qd += h / 6.0 * (a1_ + 2.0 * a2_ + 2.0 * a3_ + a4_);
+}
+
+// Third order, nodes 0, 1/4, 1/2: order conditions sum b = 1, b.c = 1/2, b.c^2 = 1/3,
+// b3 a32 c2 = 1/6 with b = (2/3, -4/3, 5/3), a21 = 1/4, a31 = 1/10, a32 = 2/5.
+void SingularStepper::rk3_early(const ReducedModel& m, Workspace& ws, const Partition& p, VecX& q,
+                                VecX& qd, double t, double h) {
+    auto acc = [&](double tt, const VecX& qq, const VecX& vv, VecX& vout, VecX& aout) {
+        set_clock(m, tt);
+        vout = vv;
+        full_accelerations(m, ws, p, qq, vout, tt, aout);
+    };
+    acc(t, q, qd, v1_, a1_);
+    acc(t + 0.25 * h, q + 0.25 * h * v1_, qd + 0.25 * h * a1_, v2_, a2_);
+    acc(t + 0.5 * h, q + h * (0.1 * v1_ + 0.4 * v2_), qd + h * (0.1 * a1_ + 0.4 * a2_), v3_, a3_);
+    q += h * (2.0 / 3.0 * v1_ - 4.0 / 3.0 * v2_ + 5.0 / 3.0 * v3_);
+    qd += h * (2.0 / 3.0 * a1_ - 4.0 / 3.0 * a2_ + 5.0 / 3.0 * a3_);
+}
+
+bool SingularStepper::step(const ReducedModel& m, Workspace& ws, const Partition& p, VecX& q,
+                           VecX& qd, double t, double tn, double tol) {
+    const double h = tn - t;
+    // Base state: the anchor if the previous step ended near the singular time.
+    const bool from_anchor =
+        anchor_ && t_anchor_ < t && t - t_anchor_ <= 1.01 * h && std::abs(t - t_star_) < 0.25 * h;
+    anchor_ = false;
+    const double tb = from_anchor ? t_anchor_ : t;
+    VecX qb = from_anchor ? q_anchor_ : q, qdb = from_anchor ? qd_anchor_ : qd;
+
+    // Singular time in [tb, tn + h/8] along the Taylor path from the base state.
+    VecX vb = qdb, ab(m.nq());
+    set_clock(m, tb);
+    full_accelerations(m, ws, p, qb, vb, tb, ab);
+    const double span = tn + 0.125 * h - tb;
+    auto sigma_at = [&](double tau) {
+        const VecX qq = qb + tau * vb + 0.5 * tau * tau * ab;
+        set_clock(m, tb + tau);
+        return sigma_min(m, ws, p, qq);
+    };
+    const int ns = 48;
+    int imin = 0;
+    double smin = std::numeric_limits<double>::infinity(), smax = 0.0;
+    for (int i = 0; i <= ns; ++i) {
+        const double s = sigma_at(span * i / ns);
+        if (s < smin) smin = s, imin = i;
+        smax = std::max(smax, s);
+    }
+    bool crossing = imin > 0 && imin < ns;
+    double tstar = 0.0;
+    if (crossing) {
+        // Golden sections on the bracket around the sampled minimum (sigma ~ |c (t - t*)|).
+        double lo = span * (imin - 1) / ns, hi = span * (imin + 1) / ns;
+        const double gr = 0.5 * (std::sqrt(5.0) - 1.0);
+        double x1 = hi - gr * (hi - lo), x2 = lo + gr * (hi - lo);
+        double f1 = sigma_at(x1), f2 = sigma_at(x2);
+        for (int it = 0; it < 40; ++it) {
+            if (f1 < f2) {
+                hi = x2, x2 = x1, f2 = f1, x1 = hi - gr * (hi - lo), f1 = sigma_at(x1);
+            } else {
+                lo = x1, x1 = x2, f1 = f2, x2 = lo + gr * (hi - lo), f2 = sigma_at(x2);
+            }
+        }
+        const double tau = 0.5 * (lo + hi);
+        crossing = sigma_at(tau) < 1e-3 * smax;
+        tstar = tb + tau;
+    }
+    set_clock(m, t);
+    if (!crossing) {
+        rk4(m, ws, p, q, qd, t, h);
+        set_clock(m, tn);
+        return settle(m, ws, p, q, qd, tn, tol);
+    }
+    ++crossings_;
+    q = qb;
+    qd = qdb;
+    // Segment plan over [tb, tn]: split points, the last segment possibly rk3_early.
+    std::vector<double> cuts;
+    bool early_end = std::abs(tn - tstar) < 0.125 * h;
+    if (early_end) {
+        const double sl = std::max(tb, tstar - 0.25 * h);
+        if (sl > tb + 1e-12 * h) cuts.push_back(sl);
+    } else {
+        // Evaluation times of RK4 segments between the points: start, middle, end (the base's
+        // start excluded: it is the anchor or a state away from t*); maximize the distance to t*.
+        auto score = [&](const std::vector<double>& pts) {
+            double d = std::numeric_limits<double>::infinity();
+            double a = tb;
+            for (std::size_t k = 0; k <= pts.size(); ++k) {
+                const double b = k < pts.size() ? pts[k] : tn;
+                d = std::min({d, std::abs(0.5 * (a + b) - tstar), std::abs(b - tstar)});
+                a = b;
+            }
+            return d;
+        };
+        double best = score(cuts);
+        const int nc = 64;
+        std::vector<double> trial(1);
+        for (int i = 1; i < nc && best < 0.125 * h; ++i) {
+            trial[0] = tb + (tn - tb) * i / nc;
+            const double sc = score(trial);
+            if (sc > best) best = sc, cuts = trial;
+        }
+        std::vector<double> trial2(2);
+        for (int i = 1; i < nc / 2 && best < 0.0625 * h; ++i)
+            for (int j = i + 1; j < nc / 2; ++j) {
+                trial2[0] = tb + (tn - tb) * i / (nc / 2);
+                trial2[1] = tb + (tn - tb) * j / (nc / 2);
+                const double sc = score(trial2);
+                if (sc > best) best = sc, cuts = trial2;
+            }
+    }
+    double a = tb;
+    for (std::size_t k = 0; k <= cuts.size(); ++k) {
+        const double b = k < cuts.size() ? cuts[k] : tn;
+        if (k == cuts.size() && early_end) {
+            anchor_ = true;
+            t_anchor_ = a;
+            t_star_ = tstar;
+            q_anchor_ = q;
+            qd_anchor_ = qd;
+            rk3_early(m, ws, p, q, qd, a, b - a);
+        } else {
+            rk4(m, ws, p, q, qd, a, b - a);
+        }
+        set_clock(m, b);
+        if (!settle(m, ws, p, q, qd, b, tol)) return false;
+        a = b;
+    }
+    return true;
 }
 
 }  // namespace mbs::reduced
