@@ -28,9 +28,9 @@ References and tolerances (measured values in parentheses):
       below, while the reduced path's is 8.5e-10; the DAE fails at smaller steps); against the parallelogram closed form
       theta'' = -g cos(theta) [(N+1)/2 + N] / [(N+1)/3 + N] (RK4 here at 1e-5) at 0.5, 1, 10 s
       within 1e-8, 1e-7, 1e-5 m; B0 and its velocity at t = 10 s against the README (1e-6 m,
-      1e-5 m/s; measured 7.3e-9, 2.3e-8). At t = 1 s (first collinear passage) B0 against the
-      closed form at dt = 1e-3, 2e-4, 1e-4, 5e-5, 2e-5 within 2e-9 m each (8.3e-12, 7.9e-11,
-      3.7e-10, 1.4e-10, 5.5e-10; before the full-coordinate steps stopped projecting their RK4
+      1e-5 m/s; measured 6.8e-8, 1.7e-7). At t = 1 s (first collinear passage) B0 against the
+      closed form at dt = 1e-3, 2e-4, 1e-4, 5e-5, 2e-5 within 2e-9 m each (7.2e-12, 7.1e-11,
+      3.0e-10, 8.1e-11, 8.8e-11; before the full-coordinate steps stopped projecting their RK4
       stages: 6.8e-10, 1.3e-8, 3.3e-6, 8.6e-7, 2.6e-6). Over 10 s: regression/reduced_singular
       (the steps across a collinear position keep their stages DT/16 away from it; before, a
       stage within ~1e-6 rad left B0 8e-4 m off at 10 s for dt 1e-4). With the crank
