@@ -55,6 +55,7 @@ private:
     std::size_t block_bytes_;
     Results fill_, write_;  // the block being filled, the block being written
     std::string status_;
+    bool early_ = false;  // hand off partial blocks when the writer is idle (see step())
     Worker writer_;
 };
 

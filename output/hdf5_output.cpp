@@ -89,12 +89,13 @@ hid_t Hdf5Output::series(hid_t parent, const char* name, hid_t type, int rank, c
         cur[i] = max[i] = chunk[i] = dims[i - 1];
         row_bytes *= dims[i - 1];
     }
-    // About 256 kB per chunk, and not more rows than a block of output steps.
-    // Uncompressed: one chunk per block of rows (a block write is then whole chunks, written
-    // straight from the block, not through the chunk cache). Compressed, or written row by row
-    // (`sync`): about 256 kB chunks through the chunk cache.
+    // Uncompressed: one chunk per half block of rows (BlockSink hands off half or whole blocks:
+    // a write is then whole chunks, written straight from the block, not through the chunk
+    // cache). Compressed, or written row by row (`sync`): about 256 kB chunks through the chunk
+    // cache.
     const bool direct = level_ == 0 && !options().sync;
-    hsize_t rows = direct ? static_cast<hsize_t>(block_rows) : std::max<hsize_t>(1, (256 * 1024) / row_bytes);
+    hsize_t rows = direct ? static_cast<hsize_t>(std::max(block_rows / 2, 1))
+                          : std::max<hsize_t>(1, (256 * 1024) / row_bytes);
     chunk[0] = std::max<hsize_t>(rows, 1);
     hid_t space = H5Screate_simple(rank, cur, max);
     hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);

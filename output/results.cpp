@@ -40,7 +40,7 @@ bool starts_with(const std::string& s, const char* p) { return s.rfind(p, 0) == 
 
 }  // namespace
 
-void Results::init(const Model& m, const Engine& e, int capacity, std::size_t max_bytes) {
+void Results::init(const Model& m, const Engine& e, int capacity, std::size_t max_bytes, bool allocate) {
     groups_.clear();
     const std::string default_orientation =
         m.control.get_or<std::string>("default orientation", "euler123");
@@ -182,17 +182,22 @@ void Results::init(const Model& m, const Engine& e, int capacity, std::size_t ma
     for (const Group& g : groups_)
         for (const Quantity& x : g.quantities) row_bytes += sizeof(double) * g.size() * x.ncomp;
     capacity = static_cast<int>(std::clamp<std::size_t>(max_bytes / row_bytes, 1, std::max(capacity, 1)));
+    if (capacity > 1) capacity -= capacity % 2;  // an even number: sinks hand off half blocks
     capacity_ = capacity;
     rows_ = 0;
     first_row_ = 0;
-    for (Group& g : groups_)
-        for (Quantity& x : g.quantities)
-            x.buf.assign(static_cast<std::size_t>(capacity) * g.size() * x.ncomp, 0.0);
     last_flush_ = std::chrono::steady_clock::now();
-    time_.assign(capacity, 0.0);
-    dt_.assign(capacity, 0.0);
-    step_.assign(capacity, 0);
-    iter_.assign(capacity, 0);
+    if (allocate) this->allocate();
+}
+
+void Results::allocate() {
+    const std::size_t rows = static_cast<std::size_t>(capacity_);
+    for (Group& g : groups_)
+        for (Quantity& x : g.quantities) x.buf.assign(rows * g.size() * x.ncomp, 0.0);
+    time_.assign(rows, 0.0);
+    dt_.assign(rows, 0.0);
+    step_.assign(rows, 0);
+    iter_.assign(rows, 0);
 }
 
 void Results::record(const Engine& e, const StepInfo& s) {

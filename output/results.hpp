@@ -61,8 +61,10 @@ struct SinkOptions {
 class Results {
 public:
     // Gathers the groups (entities with output enabled) and allocates `capacity` rows, fewer if
-    // they would take more than max_bytes.
-    void init(const Model& m, const Engine& e, int capacity, std::size_t max_bytes);
+    // they would take more than max_bytes. With allocate = false only the groups are set up:
+    // allocate() then makes the rows.
+    void init(const Model& m, const Engine& e, int capacity, std::size_t max_bytes, bool allocate = true);
+    void allocate();
     // Appends one row (the engine's current state); no allocation. Requires !full().
     void record(const Engine& e, const StepInfo& s);
     int rows() const { return rows_; }
