@@ -146,7 +146,9 @@ Vec3 solve_inertia(const Mat3& Jc, const Vec3& rhs) {
     return es.eigenvectors() * c;
 }
 
-void dynamic_node(StructNode& n) {
+}  // namespace
+
+void recover_node_acceleration(StructNode& n) {
     const double m = n.inertia_m;
     if (m == 0.0) {
         n.xpp.setZero();
@@ -172,6 +174,8 @@ void dynamic_node(StructNode& n) {
     n.wp = solve_inertia(Jc, rhs);
     n.xpp = (n.beta_dot - n.wp.cross(S) - wwS) / m;
 }
+
+namespace {
 
 void dummy_node(StructNode& n) {
     const StructNode& b = *n.base;
@@ -237,7 +241,7 @@ void update_node_accelerations(Engine& e) {
     if (nodes.empty()) return;
     if (!nodes.front().inertia_ready) setup_inertia(e);
     for (auto& n : nodes)
-        if (n.is_dynamic()) dynamic_node(n);
+        if (n.is_dynamic()) recover_node_acceleration(n);
     dummy_nodes(e);
 }
 
@@ -246,7 +250,7 @@ void NodeAccelerations::update(Engine& e, bool output_step) {
     if (nodes.empty()) return;
     if (!nodes.front().inertia_ready) setup_inertia(e);
     for (auto& n : nodes)
-        if (n.is_dynamic()) dynamic_node(n);
+        if (n.is_dynamic()) recover_node_acceleration(n);
     if (!ready_) enabled_ = setup(e);
     if (enabled_ && (output_step || read_)) project(e);
     dummy_nodes(e);

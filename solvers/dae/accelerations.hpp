@@ -28,6 +28,9 @@ class Engine;
 // variables). Decided from the deck alone, so output sinks can ask before the run starts.
 bool node_accelerations_output(const Model& m, const StructNode& n);
 
+// xpp, wp and accel_state of one dynamic node from its kinematics and momentum derivatives.
+void recover_node_acceleration(StructNode& n);
+
 // Recomputes xpp, wp and accel_state of every node from the engine's converged state (node
 // kinematics and momentum derivatives), without the projection below. The first call also
 // sums each dynamic node's lumped inertia from the bodies on it and sets accel_output.

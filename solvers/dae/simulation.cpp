@@ -224,6 +224,7 @@ bool Simulation::newton(const StepContext& c, const StepCoefficients& cd, const 
         if (!have_residual) {
             e.update(c.time, c.dt);
             e.residual(c, r_.data());
+            if (derivatives_phase && der_constraints_on_ && !der_move_y_) der_constraints_.apply(e, c.dCoef, r_.data());
         }
         have_residual = false;
         info.iterations = it;
@@ -235,7 +236,11 @@ bool Simulation::newton(const StepContext& c, const StepCoefficients& cd, const 
         // The derivatives phase converges linearly (its matrix carries dCoef terms the residual
         // does not have, y being fixed): one more iteration after convergence takes the error
         // from tol to about dCoef * tol.
+        // With the acceleration-level constraint rows (derivatives()), which the residual holds
+        // scaled by dCoef, those rows are also required to meet the tolerance unscaled.
         bool may_stop = derivatives_phase ? it != 1 : it > 0;
+        if (derivatives_phase && der_constraints_on_ && !der_move_y_ && der_constraints_.violation() > tol)
+            may_stop = false;
         if (may_stop && (set_.test == SolverSettings::Test::none || info.res_err <= tol)) return true;
         if (info.sol_conv) return true;
         if (it >= max_iter) return false;
@@ -253,6 +258,8 @@ bool Simulation::newton(const StepContext& c, const StepCoefficients& cd, const 
                 if (resolve_redundancy()) {
                     e.update(c.time, c.dt);
                     e.residual(c, r_.data());
+                    if (derivatives_phase && der_constraints_on_ && !der_move_y_)
+                        der_constraints_.apply(e, c.dCoef, r_.data());
                     e.jacobian(c);
                     if (!e.linear_solver().factor(e.jac().matrix()))
                         throw SolverFailure(singular_failure("singular iteration matrix", info));
@@ -650,6 +657,10 @@ void Simulation::derivatives() {
     Engine& e = *engine_;
     StepContext c{t_, set_.dt, set_.der_coef, Phase::dynamic};
     e.initialize_momenta(c, r_.data());
+    // Constraint rows at acceleration level (constraint_rows.hpp): the velocity-dependent
+    // reactions (centripetal forces, drives' accelerations) at the initial state.
+    der_constraints_on_ = der_constraints_.setup(e, c.dCoef);
+    e.update(c.time, c.dt);
     StepInfo info;
     info.time = t_;
     info.dt = set_.dt;
@@ -709,6 +720,12 @@ void Simulation::derivatives() {
         e.y = y0;
         e.yp = yp0;
     }
+    // The acceleration-level constraint rows served unless MBDyn's update was needed.
+    if (der_constraints_on_ && !der_move_y_) {
+        e.update(t_, set_.dt);
+        der_constraints_.finish(e);
+    }
+    der_constraints_on_ = false;
     if (der_move_y_) {
         double moved = 0.0;
         int worst = 0;

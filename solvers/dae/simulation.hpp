@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "solvers/dae/accelerations.hpp"
+#include "solvers/dae/constraint_rows.hpp"
 #include "solvers/dae/engine.hpp"
 #include "solvers/dae/integrator.hpp"
 
@@ -159,6 +160,9 @@ private:
     bool redundancy_checked_ = false;
     const char* fail_reason_ = nullptr;  // why the last Newton solve stopped early (line search)
     bool der_move_y_ = false;  // derivatives phase with MBDyn's update y += dCoef dy' (see derivatives())
+    // The derivatives phase's constraint rows at acceleration level (constraint_rows.hpp).
+    AccelerationConstraints der_constraints_;
+    bool der_constraints_on_ = false;
     NodeAccelerations accel_;  // XPP, OmegaP after each step (solvers/dae/accelerations.hpp)
     StepInfo last_info_;  // step 0 (after derivatives or dummy steps), emitted by run()
     RunStats stats_;

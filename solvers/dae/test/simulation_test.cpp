@@ -5,6 +5,10 @@
 // element-owned unknowns keep their start values: an algebraic abstract node keeps its value
 // (stored in the y' slot), a differential one its derivative (y'). Before the fix every
 // element-owned y' was zeroed when an assembly ran.
+//
+// Derivatives phase: a point mass spinning on a revolute hinge (no gravity) must see the
+// centripetal reaction m w^2 r at the initial state, with its velocities untouched (before the
+// acceleration-level constraint rows, solvers/dae/constraint_rows.hpp, the phase gave 0 N).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -69,6 +73,48 @@ TEST(Simulation, AssemblyKeepsTheStartValuesOfOtherElementUnknowns) {
     EXPECT_EQ(e.yp[a4], 2.5);
     EXPECT_EQ(e.yp[a5], 0.7);
     EXPECT_EQ(e.y[a5], 1.0);
+}
+
+// A 2 kg point mass at r = 0.5 m from a revolute hinge about z, spinning at 3 rad/s.
+std::string spinning_deck() {
+    return deck_head +
+           "begin: control data; structural nodes: 2; rigid bodies: 1; joints: 2; end: control data;\n"
+           "begin: nodes;\n"
+           "structural: 1, static, null, eye, null, null;\n"
+           "structural: 2, dynamic, 0., 0.5, 0., eye, -1.5, 0., 0., 0., 0., 3.;\n"
+           "end: nodes;\n"
+           "begin: elements;\n"
+           "joint: 1, clamp, 1, node, node;\n"
+           "joint: 2, revolute hinge, 1, position, null, 2, position, 0., -0.5, 0.;\n"
+           "body: 1, 2, 2., null, null;\n"
+           "end: elements;\n";
+}
+
+TEST(Simulation, DerivativesPhaseHasTheCentripetalReaction) {
+    Model m = build(spinning_deck());
+    SolverSettings s = SolverSettings::from_model(m);
+    Simulation sim(m, s);
+    Engine& e = sim.engine();
+    sim.assemble();
+    sim.derivatives();
+    const StructNode& n2 = e.nodes()[1];
+    // Velocities as on the card (the phase solves for derivatives at fixed positions and
+    // velocities; the point mass's rotation is fixed by the hinge, not by its momenta).
+    EXPECT_EQ(n2.xdot, Vec3(-1.5, 0., 0.));
+    EXPECT_EQ(n2.w, Vec3(0., 0., 3.));
+    // beta' = m a = -m w^2 r e_y = -9 N along y.
+    EXPECT_NEAR(n2.beta_dot.y(), -9.0, 1e-8);
+    EXPECT_NEAR(n2.beta_dot.x(), 0.0, 1e-8);
+    EXPECT_NEAR(n2.gamma_dot.norm(), 0.0, 1e-8);
+    const Element* hinge = nullptr;
+    for (const auto& el : e.elements())
+        if (el->desc().category == "joint" && el->desc().label == 2) hinge = el.get();
+    ASSERT_NE(hinge, nullptr);
+    Vec3 f, mm, F, M;
+    ASSERT_TRUE(hinge->reaction(f, mm, F, M));
+    EXPECT_NEAR(F.norm(), 2.0 * 9.0 * 0.5, 1e-8);
+    EXPECT_NEAR(std::abs(F.y()), 9.0, 1e-8);
+    EXPECT_NEAR(M.norm(), 0.0, 1e-8);
 }
 
 }  // namespace
