@@ -7,9 +7,11 @@
 // so K = 2 J(dCoef) - J(2 dCoef) is the dCoef -> 0 limit: dphi/d(x, theta), resp. dpsi/d(v, w).
 // A row that also has entries in other columns (momenta, other elements' unknowns) or on nodes
 // whose accelerations the momenta do not give (moving static nodes, dynamic nodes without a
-// body) keeps its residual phi/dCoef. Static nodes at rest are taken as fixed (a = 0: the
-// ground, clamped nodes); a static node at rest that the dynamics would accelerate (a massless
-// node in a chain) is not, and its rows miss K a there (as they did without this module).
+// body) keeps its residual phi/dCoef. Static nodes at rest held by constraints alone (no entry
+// of their equilibrium rows in any node's position columns: nothing elastic on them, e.g. the
+// ground, clamped nodes) are taken as fixed, a = 0. A static node with a spring or a load that
+// depends on its position moves towards its equilibrium in the phase (y += dCoef dy') and its
+// rows keep phi/dCoef: its acceleration is not known (as without this module).
 //
 // g: along the path x(s) = x0 + s v0, R(s) = exp(s w0) R0 at constant v0, w0 and time t0 + s the
 // accelerations are zero, so g is the second (position rows) or first (velocity rows) derivative
@@ -148,10 +150,25 @@ bool AccelerationConstraints::setup(Engine& e, double dCoef) {
     // at rest are taken as fixed (a = 0: the ground, clamped nodes).
     constexpr int fixed_node = -2;
     std::vector<int> col_node(n, -1), col_comp(n, -1);
+    // Static nodes whose rows have entries in node position columns (the matrix at dCoef).
+    std::vector<char> pos_col(n, 0), elastic(nodes.size(), 0);
+    std::vector<int> row_owner(n, -1);
     for (int j = 0; j < static_cast<int>(nodes.size()); ++j) {
         const StructNode& nd = nodes[j];
         if (nd.is_dummy()) continue;
-        const bool at_rest = nd.xdot.isZero(0.0) && nd.w.isZero(0.0);
+        for (int i = 0; i < nd.pos_cols(); ++i) pos_col[nd.first_dof() + i] = 1;
+        if (!nd.is_dynamic())
+            for (int i = 0; i < nd.ndofs(); ++i) row_owner[nd.first_dof() + i] = j;
+    }
+    for (int col = 0; col < n; ++col)
+        if (pos_col[col])
+            for (int q = A.col_start()[col]; q < A.col_start()[col + 1]; ++q)
+                if (const int j = row_owner[A.row_index()[q]]; j >= 0 && k1[q] != 0.0)
+                    elastic[j] = 1;
+    for (int j = 0; j < static_cast<int>(nodes.size()); ++j) {
+        const StructNode& nd = nodes[j];
+        if (nd.is_dummy()) continue;
+        const bool at_rest = nd.xdot.isZero(0.0) && nd.w.isZero(0.0) && !elastic[j];
         const int tag =
             nd.is_dynamic() ? (nd.inertia_m > 0.0 ? j : -1) : (at_rest ? fixed_node : -1);
         for (int i = 0; i < nd.pos_cols(); ++i)
