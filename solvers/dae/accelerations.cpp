@@ -52,9 +52,15 @@
 //     [K  0  ] [mu] = [  -g   ]
 // removes exactly such an error (a_raw = a + M^-1 K^T d gives mu = d) and keeps a_raw's
 // component along the free motion. Static nodes and nodes without inertia enter with M = 0 (their
-// accelerations are whatever the constraints make them); the dense system is solved by a
-// complete orthogonal decomposition (minimum norm where redundant constraints or unconstrained
-// massless nodes leave it singular).
+// accelerations are whatever the constraints make them). The system is sparse (6 x 6 node
+// blocks, K's entries on the nodes each row touches): its pattern is built once, KLU analyses it
+// once and factors it on each output step, values written through slots found at set-up (no
+// allocation per step). Where redundant constraints or unconstrained massless nodes leave it
+// singular (KLU: singular, or a pivot-ratio estimate below 1e-14) it is solved regularized,
+//     [M + eps I   K^T  ]      eps = 1e-12 max(|M_ij|, 1),
+//     [K         -eps I ],
+// whose solution tends to the minimum-norm one (zero along the undetermined accelerations) as
+// eps -> 0, as the dense complete orthogonal decomposition used before did.
 // K and g come from the engine's residual (dCoef = 1), evaluated on node kinematics set by hand
 // (the unknowns y are not touched): K by central differences (positions x +- eps e_j, rotations
 // exp(+-eps e_j) R, velocities), perturbing together the nodes of one colour (no two nodes of a
@@ -75,6 +81,7 @@
 #include <Eigen/Eigenvalues>
 
 #include "core/sparse_matrix.hpp"
+#include "solvers/dae/constraint_rows.hpp"
 #include "solvers/dae/engine.hpp"
 
 namespace mbs {
@@ -266,18 +273,12 @@ bool NodeAccelerations::setup(Engine& e) {
     }
     if (!wanted) return false;
     const int n = e.size();
-    std::vector<char> node_row(n, 0), dropped(n, 0);
-    for (int k = 0; k < static_cast<int>(nodes.size()); ++k) {
-        const StructNode& nd = nodes[k];
-        if (nd.is_dummy()) continue;
-        for (int i = 0; i < nd.ndofs(); ++i) node_row[nd.first_dof() + i] = 1;
-        nodes_.push_back(k);
-    }
-    for (int i : e.redundant()) dropped[i] = 1;
-    std::vector<int> candidates;
-    for (int i = 0; i < n; ++i)
-        if (e.order(i) == DofOrder::algebraic && !node_row[i] && !dropped[i]) candidates.push_back(i);
-    if (candidates.empty()) return false;  // no constraints: beta', gamma' give the accelerations
+    for (int k = 0; k < static_cast<int>(nodes.size()); ++k)
+        if (!nodes[k].is_dummy()) nodes_.push_back(k);
+    // Constraint rows, classified from a perturbed state (constraint_rows.hpp).
+    ConstraintRows cr = classify_constraint_rows(e);
+    rows_ = std::move(cr.rows);
+    position_ = std::move(cr.position);
     r_.assign(n, 0.0);
     rp_.assign(n, 0.0);
     rm_.assign(n, 0.0);
@@ -286,35 +287,6 @@ bool NodeAccelerations::setup(Engine& e) {
     v0_.resize(nodes_.size());
     w0_.resize(nodes_.size());
     R0_.resize(nodes_.size());
-    // Classification at a perturbed state (see the file comment).
-    const double t0 = e.clock().time;
-    for (std::size_t j = 0; j < nodes_.size(); ++j) {
-        StructNode& nd = nodes[nodes_[j]];
-        x0_[j] = nd.x, R0_[j] = nd.R, v0_[j] = nd.xdot, w0_[j] = nd.w;
-        const Vec3 d(0.3 + 0.1 * j, -0.7 + 0.05 * j, 0.5 - 0.02 * j);
-        nd.x += 1e-3 * d;
-        nd.xdot += 1e-2 * d.reverse();
-        if (nd.has_rotation()) {
-            nd.R = rotation_vector_to_matrix(1e-3 * d.reverse()) * nd.R;
-            nd.w += 1e-2 * d;
-        }
-    }
-    for (auto& nd : nodes)
-        if (nd.is_dummy() && nd.base) nd.update_dummy(*nd.base);
-    const StepContext c1{t0, e.clock().timestep, 1.0, Phase::dynamic};
-    const StepContext c2{t0, e.clock().timestep, 2.0, Phase::dynamic};
-    e.residual(c1, rp_.data());
-    e.residual(c2, rm_.data());
-    restore(e, t0);
-    for (int i : candidates) {
-        const double a = rp_[i], b = rm_[i];
-        if (!(std::abs(a) > 1e-13)) continue;
-        if (std::abs(a - 2.0 * b) <= 1e-8 * std::abs(a)) {
-            rows_.push_back(i), position_.push_back(1);
-        } else if (std::abs(a - b) <= 1e-8 * std::abs(a)) {
-            rows_.push_back(i), position_.push_back(0);
-        }
-    }
     const int m = static_cast<int>(rows_.size());
     if (m == 0) return false;
     for (char p : position_) (p ? any_position_ : any_velocity_) = true;
@@ -365,24 +337,55 @@ bool NodeAccelerations::setup(Engine& e) {
             ncols_ += nodes[nodes_[j]].has_rotation() ? 6 : 3;
         }
     const int size = ncols_ + m;
-    if (size > 1500) {
-        std::fprintf(stderr,
-                     "mbsolve: warning: node accelerations: %d constraint equations and %d node "
-                     "accelerations are too many for the dense projection onto the constraints: the "
-                     "accelerations are the momentum derivatives' (they carry the multipliers' "
-                     "integration error)\n",
-                     m, ncols_);
-        return false;
-    }
     c0_.assign(m, 0.0);
     cp1_.assign(m, 0.0);
     cm1_.assign(m, 0.0);
     cp2_.assign(m, 0.0);
     cm2_.assign(m, 0.0);
-    kkt_.setZero(size, size);
-    rhs_.setZero(size);
-    sol_.setZero(size);
-    cod_ = Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd>(size, size);  // preallocated
+    rhs_.assign(size, 0.0);
+
+    // The KKT pattern: node blocks (full), K and K^T on the nodes each row touches, the
+    // multipliers' diagonal (regularization); then the value slots of each.
+    std::vector<std::pair<int, int>> entries;
+    auto dim = [&](std::size_t j) { return nodes[nodes_[j]].has_rotation() ? 6 : 3; };
+    for (std::size_t j = 0; j < nodes_.size(); ++j)
+        if (col_[j] >= 0)
+            for (int a = 0; a < dim(j); ++a)
+                for (int b = 0; b < dim(j); ++b) entries.emplace_back(col_[j] + a, col_[j] + b);
+    for (int i = 0; i < m; ++i) {
+        entries.emplace_back(ncols_ + i, ncols_ + i);
+        for (int c = 0; c < ncolors_; ++c) {
+            const int j = row_node_[static_cast<std::size_t>(i) * ncolors_ + c];
+            if (j < 0) continue;
+            for (int d = 0; d < dim(j); ++d) {
+                entries.emplace_back(ncols_ + i, col_[j] + d);
+                entries.emplace_back(col_[j] + d, ncols_ + i);
+            }
+        }
+    }
+    kkt_ = std::make_unique<CscMatrix>(size, std::move(entries));
+    block_slot_.assign(nodes_.size(), -1);
+    for (std::size_t j = 0; j < nodes_.size(); ++j)
+        if (col_[j] >= 0) {
+            block_slot_[j] = static_cast<int>(slots_.size());
+            for (int b = 0; b < dim(j); ++b)  // column-major, as Eigen's blocks
+                for (int a = 0; a < dim(j); ++a) slots_.push_back(kkt_->slot(col_[j] + a, col_[j] + b));
+        }
+    diag_slot_ = static_cast<int>(slots_.size());
+    for (int i = 0; i < m; ++i) slots_.push_back(kkt_->slot(ncols_ + i, ncols_ + i));
+    k_slot_.assign(static_cast<std::size_t>(m) * ncolors_ * 6 * 2, -1);
+    for (int i = 0; i < m; ++i)
+        for (int c = 0; c < ncolors_; ++c) {
+            const int j = row_node_[static_cast<std::size_t>(i) * ncolors_ + c];
+            if (j < 0) continue;
+            for (int d = 0; d < dim(j); ++d) {
+                const std::size_t q = ((static_cast<std::size_t>(i) * ncolors_ + c) * 6 + d) * 2;
+                k_slot_[q] = kkt_->slot(ncols_ + i, col_[j] + d);
+                k_slot_[q + 1] = kkt_->slot(col_[j] + d, ncols_ + i);
+            }
+        }
+    lin_ = make_linear_solver("klu");
+    lin_->analyze(*kkt_);
     return true;
 }
 
@@ -449,8 +452,9 @@ void NodeAccelerations::project(Engine& e) {
     constraints(e, t0 - 0.5 * tau, cm2_.data());
     restore(e, t0);
     const int nc = ncols_;
-    kkt_.setZero();
-    rhs_.setZero();
+    kkt_->set_zero();
+    std::fill(rhs_.begin(), rhs_.end(), 0.0);
+    double* kv = kkt_->values();
     for (int i = 0; i < m; ++i) {
         double d1, d2;
         if (position_[i]) {
@@ -492,13 +496,15 @@ void NodeAccelerations::project(Engine& e) {
                     const int j = row_node_[static_cast<std::size_t>(i) * ncolors_ + color];
                     if (j < 0 || (d >= 3 && !nodes[nodes_[j]].has_rotation())) continue;
                     const double k = (cp1_[i] - cm1_[i]) / (2.0 * eps_[2 * j + level]);
-                    kkt_(nc + i, col_[j] + d) = k;
-                    kkt_(col_[j] + d, nc + i) = k;
+                    const std::size_t q = ((static_cast<std::size_t>(i) * ncolors_ + color) * 6 + d) * 2;
+                    kv[k_slot_[q]] = k;
+                    kv[k_slot_[q + 1]] = k;
                 }
             }
         }
     }
     // The node blocks M and M a_raw (node-frame inertia rotated to the global frame).
+    double mmax = 1.0;
     for (std::size_t j = 0; j < nodes_.size(); ++j) {
         StructNode& nd = nodes[nodes_[j]];
         const int c0 = col_[j];
@@ -511,21 +517,45 @@ void NodeAccelerations::project(Engine& e) {
             M << mass * Mat3::Identity(), -skew(S), skew(S), J;
             Eigen::Matrix<double, 6, 1> a;
             a << nd.xpp, nd.wp;
-            kkt_.block<6, 6>(c0, c0) = M;
-            rhs_.segment<6>(c0) = M * a;
+            const Eigen::Matrix<double, 6, 1> Ma = M * a;
+            for (int q = 0; q < 36; ++q) kv[slots_[block_slot_[j] + q]] = M.data()[q];
+            for (int q = 0; q < 6; ++q) rhs_[c0 + q] = Ma[q];
+            mmax = std::max(mmax, M.cwiseAbs().maxCoeff());
         } else {
-            kkt_.block<3, 3>(c0, c0) = mass * Mat3::Identity();
-            rhs_.segment<3>(c0) = mass * nd.xpp;
+            for (int q = 0; q < 3; ++q) {
+                kv[slots_[block_slot_[j] + 4 * q]] = mass;
+                rhs_[c0 + q] = mass * nd.xpp[q];
+            }
+            mmax = std::max(mmax, mass);
         }
     }
     restore(e, t0);
-    cod_.compute(kkt_);
-    sol_ = cod_.solve(rhs_);
+    bool ok = lin_->factor(*kkt_) && !(lin_->rcond() < 1e-14);
+    if (!ok) {
+        // Singular: the regularized system (file comment).
+        const double eps = 1e-12 * mmax;
+        for (std::size_t j = 0; j < nodes_.size(); ++j) {
+            if (col_[j] < 0) continue;
+            const int d = nodes[nodes_[j]].has_rotation() ? 6 : 3;
+            for (int q = 0; q < d; ++q) kv[slots_[block_slot_[j] + q * (d + 1)]] += eps;
+        }
+        for (int i = 0; i < m; ++i) kv[slots_[diag_slot_ + i]] -= eps;
+        ok = lin_->factor(*kkt_);
+    }
+    if (!ok) {
+        if (!warned_)
+            std::fprintf(stderr, "mbsolve: warning: node accelerations: the projection onto the constraints is "
+                                 "singular at t = %.9g: the accelerations are the momentum derivatives' there\n",
+                         t0);
+        warned_ = true;
+        return;
+    }
+    lin_->solve(rhs_.data());
     for (std::size_t j = 0; j < nodes_.size(); ++j) {
         StructNode& nd = nodes[nodes_[j]];
         if (col_[j] < 0 || nd.accel_state != StructNode::AccelState::ok) continue;
-        nd.xpp = sol_.segment<3>(col_[j]);
-        if (nd.has_rotation()) nd.wp = sol_.segment<3>(col_[j] + 3);
+        nd.xpp = Vec3(rhs_[col_[j]], rhs_[col_[j] + 1], rhs_[col_[j] + 2]);
+        if (nd.has_rotation()) nd.wp = Vec3(rhs_[col_[j] + 3], rhs_[col_[j] + 4], rhs_[col_[j] + 5]);
     }
 }
 

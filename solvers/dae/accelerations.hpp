@@ -13,12 +13,13 @@
 // or `default output: accelerations` (every node whose accelerations are defined).
 #pragma once
 
+#include <memory>
 #include <vector>
 
-#include <Eigen/Dense>
-
 #include "core/model.hpp"
+#include "core/sparse_matrix.hpp"
 #include "core/struct_node.hpp"
+#include "solvers/linear/linear_solver.hpp"
 
 namespace mbs {
 
@@ -66,9 +67,15 @@ private:
     std::vector<int> row_node_;      // [row][colour]: the node of that colour in the row, or -1
     int ncolors_ = 0;
     std::vector<double> c0_, cp1_, cm1_, cp2_, cm2_;
-    Eigen::MatrixXd kkt_;
-    Eigen::VectorXd rhs_, sol_;
-    Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod_;
+    // The projection's sparse KKT system (fixed pattern) and its value slots: node blocks
+    // (column-major, from block_slot_[j]), multiplier diagonal (from diag_slot_), K and K^T per
+    // (row, colour, component) in k_slot_.
+    std::unique_ptr<CscMatrix> kkt_;
+    std::unique_ptr<LinearSolver> lin_;
+    std::vector<double> rhs_;
+    std::vector<int> slots_, block_slot_, k_slot_;
+    int diag_slot_ = 0;
+    bool warned_ = false;
 };
 
 }  // namespace mbs
