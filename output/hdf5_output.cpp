@@ -48,7 +48,7 @@ private:
         attr_scalar(obj, name, H5T_STD_I64LE, H5T_NATIVE_LONG, &value);
     }
     // A dataset (time, dims...) of `type`, extendible along time, chunked and compressed.
-    hid_t series(hid_t parent, const char* name, hid_t type, int rank, const hsize_t* dims, int block_rows);
+    hid_t series(hid_t parent, const char* name, hid_t type, int rank, const hsize_t* dims, int chunk_rows);
     void strings(hid_t parent, const char* name, const std::vector<std::string>& v);
     void append(const Results& r, hid_t dset, hid_t memtype, int rank, const hsize_t* dims, const void* data);
     void close();
@@ -82,19 +82,19 @@ void Hdf5Output::attr_scalar(hid_t obj, const char* name, hid_t file_type, hid_t
 }
 
 hid_t Hdf5Output::series(hid_t parent, const char* name, hid_t type, int rank, const hsize_t* dims,
-                         int block_rows) {
+                         int chunk_rows) {
     hsize_t cur[3] = {0, 1, 1}, max[3] = {H5S_UNLIMITED, 1, 1}, chunk[3] = {1, 1, 1};
     hsize_t row_bytes = 8;
     for (int i = 1; i < rank; ++i) {
         cur[i] = max[i] = chunk[i] = dims[i - 1];
         row_bytes *= dims[i - 1];
     }
-    // Uncompressed: one chunk per half block of rows (BlockSink hands off half or whole blocks:
-    // a write is then whole chunks, written straight from the block, not through the chunk
-    // cache). Compressed, or written row by row (`sync`): about 256 kB chunks through the chunk
-    // cache.
+    // Uncompressed: one chunk per part of a block (BlockSink hands off whole blocks or whole
+    // parts: a write is then whole chunks, written straight from the block, not through the
+    // chunk cache). Compressed, or written row by row (`sync`): about 256 kB chunks through the
+    // chunk cache.
     const bool direct = level_ == 0 && !options().sync;
-    hsize_t rows = direct ? static_cast<hsize_t>(std::max(block_rows / 2, 1))
+    hsize_t rows = direct ? static_cast<hsize_t>(std::max(chunk_rows, 1))
                           : std::max<hsize_t>(1, (256 * 1024) / row_bytes);
     chunk[0] = std::max<hsize_t>(rows, 1);
     hid_t space = H5Screate_simple(rank, cur, max);
@@ -146,7 +146,7 @@ void Hdf5Output::create() {
 
 void Hdf5Output::define(const Results& res) {
     const SinkOptions& opt = options();
-    const int rows = res.capacity();
+    const int rows = res.part();  // chunk rows when uncompressed (see series())
     attr_text(file_, "schema", "mbsolve-results");
     attr_long(file_, "schema_version", schema_version);
     attr_text(file_, "mbsolve_version", opt.version);

@@ -28,8 +28,8 @@ namespace {
 
 class NetcdfOutput final : public BlockSink {
 public:
-    // Blocks of up to 32 MB: each block costs one call per variable, and MBDyn's layout has
-    // several variables per node and joint.
+    // Blocks of up to 32 MB: a write costs about 10 us per variable besides its data, and
+    // MBDyn's layout has several variables per node and joint.
     NetcdfOutput(const Model& m, std::string path, const SinkOptions& o)
         : BlockSink(m, std::move(path), o, std::size_t{32} << 20) {}
     ~NetcdfOutput() override {
@@ -123,8 +123,8 @@ void NetcdfOutput::create() {
 
 void NetcdfOutput::define(const Results& res) {
     const SinkOptions& opt = options();
-    // Half a block of rows (BlockSink hands off half blocks), at most 1024.
-    chunk_ = static_cast<std::size_t>(opt.sync ? 16 : std::clamp(res.capacity() / 2, 16, 1024));
+    // A part of a block (BlockSink hands off whole blocks or whole parts), 16 to 1024 rows.
+    chunk_ = static_cast<std::size_t>(opt.sync ? 16 : std::clamp(res.part(), 16, 1024));
     int old_fill = 0;
     check(nc_set_fill(ncid_, NC_NOFILL, &old_fill), "fill mode");
     check(nc_def_dim(ncid_, "time", NC_UNLIMITED, &dim_time_), "time dimension");
@@ -187,7 +187,7 @@ void NetcdfOutput::open_hdf5() {
     file_ = H5Fopen(path().c_str(), H5F_ACC_RDWR, fapl);
     H5Pclose(fapl);
     check_h5(file_, "the file (reopened for the data)");
-    // Writes are whole chunks (half or whole blocks, see define()): no chunk cache.
+    // Writes are whole chunks (parts of blocks, see define()) but the last: no chunk cache.
     struct Dapl {
         hid_t id = H5Pcreate(H5P_DATASET_ACCESS);
         ~Dapl() { H5Pclose(id); }

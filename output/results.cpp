@@ -182,7 +182,10 @@ void Results::init(const Model& m, const Engine& e, int capacity, std::size_t ma
     for (const Group& g : groups_)
         for (const Quantity& x : g.quantities) row_bytes += sizeof(double) * g.size() * x.ncomp;
     capacity = static_cast<int>(std::clamp<std::size_t>(max_bytes / row_bytes, 1, std::max(capacity, 1)));
-    if (capacity > 1) capacity -= capacity % 2;  // an even number: sinks hand off half blocks
+    // Four parts a block (block_sink.cpp): the capacity a multiple of the part when it can be.
+    constexpr int parts = 4;
+    part_ = std::max(capacity / parts, 1);
+    if (capacity >= parts) capacity = part_ * parts;
     capacity_ = capacity;
     rows_ = 0;
     first_row_ = 0;

@@ -70,6 +70,8 @@ public:
     int rows() const { return rows_; }
     bool full() const { return rows_ >= capacity_; }
     int capacity() const { return capacity_; }
+    // Rows of a part: blocks are handed off whole or by parts, and the files' chunks are a part.
+    int part() const { return part_; }
     // Output steps recorded before the rows in the buffers (the file index of row 0).
     long first_row() const { return first_row_; }
     // Whether the buffered rows are to be written now: buffer full, `sync`, or flush_seconds
@@ -90,7 +92,7 @@ private:
     std::vector<double> time_, dt_;
     std::vector<long> step_;
     std::vector<int> iter_;
-    int capacity_ = 0, rows_ = 0;
+    int capacity_ = 0, rows_ = 0, part_ = 1;
     long first_row_ = 0;
     std::chrono::steady_clock::time_point last_flush_;
 };
