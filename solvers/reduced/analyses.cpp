@@ -554,6 +554,19 @@ ModalFigures modal_figures(std::complex<double> l) {
     return m;
 }
 
+ModalColumns modal_columns(const Eigen::VectorXcd& eigenvalues) {
+    ModalColumns c;
+    for (const std::complex<double>& l : eigenvalues) {
+        const ModalFigures m = modal_figures(l);
+        c.real.push_back(l.real());
+        c.imag.push_back(l.imag());
+        c.frequency_Hz.push_back(m.frequency_Hz);
+        c.damping_percent.push_back(m.damping_percent);
+        c.damped_frequency_Hz.push_back(m.damped_frequency_Hz);
+    }
+    return c;
+}
+
 InverseStats run_inverse_dynamics(const Model& model, Setup& s, const std::string& prefix) {
     const PropValue* tfv = model.solver.find("final time");
     if (tfv && std::holds_alternative<std::string>(*tfv))

@@ -6,6 +6,7 @@
 #include <complex>
 #include <iosfwd>
 #include <string>
+#include <vector>
 
 #include "solvers/reduced/partition.hpp"
 
@@ -137,6 +138,11 @@ struct ModalFigures {
     double frequency_Hz = 0.0, damping_percent = 0.0, damped_frequency_Hz = 0.0;
 };
 ModalFigures modal_figures(std::complex<double> lambda);
+// The eigenvalues and their figures as columns (HDF5 datasets, NetCDF variables).
+struct ModalColumns {
+    std::vector<double> real, imag, frequency_Hz, damping_percent, damped_frequency_Hz;
+};
+ModalColumns modal_columns(const Eigen::VectorXcd& eigenvalues);
 
 // Inverse dynamics of the motion prescribed by the driven joints (every degree of freedom must be
 // driven): at each time step of the deck, q_c from the drives (Simpson on the velocity drives),

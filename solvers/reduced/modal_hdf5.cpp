@@ -60,21 +60,14 @@ void write_modal_hdf5(const Model& model, const Setup& s, const ModalResult& r,
     Handle g{H5Gcreate2(file.id, "modal", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose};
     const auto n = static_cast<std::size_t>(r.eigenvalues.size());
     const auto nq = static_cast<std::size_t>(s.rm.nq());
-    std::vector<double> re(n), im(n), f(n), z(n), fd(n);
-    for (std::size_t k = 0; k < n; ++k) {
-        const std::complex<double> l = r.eigenvalues[static_cast<Eigen::Index>(k)];
-        const ModalFigures m = modal_figures(l);
-        re[k] = l.real();
-        im[k] = l.imag();
-        f[k] = m.frequency_Hz;
-        z[k] = m.damping_percent;
-        fd[k] = m.damped_frequency_Hz;
-    }
-    dataset(g.id, "eigenvalue_real", {n}, re, "1/s", "real part of the eigenvalue");
-    dataset(g.id, "eigenvalue_imag", {n}, im, "rad/s", "imaginary part of the eigenvalue");
-    dataset(g.id, "frequency_Hz", {n}, f, "Hz", "|lambda| / (2 pi)");
-    dataset(g.id, "damping_percent", {n}, z, "%", "-100 Re(lambda) / |lambda| (0 if lambda = 0)");
-    dataset(g.id, "damped_frequency_Hz", {n}, fd, "Hz", "|Im(lambda)| / (2 pi)");
+    const ModalColumns cols = modal_columns(r.eigenvalues);
+    dataset(g.id, "eigenvalue_real", {n}, cols.real, "1/s", "real part of the eigenvalue");
+    dataset(g.id, "eigenvalue_imag", {n}, cols.imag, "rad/s", "imaginary part of the eigenvalue");
+    dataset(g.id, "frequency_Hz", {n}, cols.frequency_Hz, "Hz", "|lambda| / (2 pi)");
+    dataset(g.id, "damping_percent", {n}, cols.damping_percent, "%",
+            "-100 Re(lambda) / |lambda| (0 if lambda = 0)");
+    dataset(g.id, "damped_frequency_Hz", {n}, cols.damped_frequency_Hz, "Hz",
+            "|Im(lambda)| / (2 pi)");
     std::vector<double> mod(n * nq), ph(n * nq), sr(n * nq), si(n * nq);
     for (std::size_t k = 0; k < n; ++k)
         for (std::size_t i = 0; i < nq; ++i) {

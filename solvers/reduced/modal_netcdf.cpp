@@ -112,21 +112,12 @@ void write_modal_netcdf(const Model& model, const Setup& s, const ModalResult& r
                          "axis of the coordinate as in --tree: Rx/Ry/Rz, Tx/Ty/Tz");
     f.enddef();
 
-    std::vector<double> re(n), im(n), fr(n), z(n), fd(n);
-    for (std::size_t k = 0; k < n; ++k) {
-        const std::complex<double> l = r.eigenvalues[static_cast<Eigen::Index>(k)];
-        const ModalFigures m = modal_figures(l);
-        re[k] = l.real();
-        im[k] = l.imag();
-        fr[k] = m.frequency_Hz;
-        z[k] = m.damping_percent;
-        fd[k] = m.damped_frequency_Hz;
-    }
-    f.put(vre, re);
-    f.put(vim, im);
-    f.put(vf, fr);
-    f.put(vz, z);
-    f.put(vfd, fd);
+    const ModalColumns cols = modal_columns(r.eigenvalues);
+    f.put(vre, cols.real);
+    f.put(vim, cols.imag);
+    f.put(vf, cols.frequency_Hz);
+    f.put(vz, cols.damping_percent);
+    f.put(vfd, cols.damped_frequency_Hz);
     std::vector<double> sr(n * nq), si(n * nq), sm(n * nq), sp(n * nq);
     for (std::size_t k = 0; k < n; ++k)
         for (std::size_t i = 0; i < nq; ++i) {

@@ -446,18 +446,21 @@ bool SingularStepper::settle(const ReducedModel& m, Workspace& ws, const Partiti
     return project_state(m, ws, p, q, qd, t, tol);
 }
 
+// One stage: v = qd (full_accelerations may adjust it) and a = qdd(q, qd, t).
+void SingularStepper::stage(const ReducedModel& m, Workspace& ws, const Partition& p, double t,
+                            const VecX& q, const VecX& qd, VecX& v, VecX& a) {
+    set_clock(m, t);
+    v = qd;
+    full_accelerations(m, ws, p, q, v, t, a);
+}
+
 // Classic RK4 on qdd = f(q, qd, t) (full_accelerations; stage states not projected).
 void SingularStepper::rk4(const ReducedModel& m, Workspace& ws, const Partition& p, VecX& q,
                           VecX& qd, double t, double h) {
-    auto acc = [&](double tt, const VecX& qq, const VecX& vv, VecX& vout, VecX& aout) {
-        set_clock(m, tt);
-        vout = vv;
-        full_accelerations(m, ws, p, qq, vout, tt, aout);
-    };
-    acc(t, q, qd, v1_, a1_);
-    acc(t + 0.5 * h, q + 0.5 * h * v1_, qd + 0.5 * h * a1_, v2_, a2_);
-    acc(t + 0.5 * h, q + 0.5 * h * v2_, qd + 0.5 * h * a2_, v3_, a3_);
-    acc(t + h, q + h * v3_, qd + h * a3_, v4_, a4_);
+    stage(m, ws, p, t, q, qd, v1_, a1_);
+    stage(m, ws, p, t + 0.5 * h, q + 0.5 * h * v1_, qd + 0.5 * h * a1_, v2_, a2_);
+    stage(m, ws, p, t + 0.5 * h, q + 0.5 * h * v2_, qd + 0.5 * h * a2_, v3_, a3_);
+    stage(m, ws, p, t + h, q + h * v3_, qd + h * a3_, v4_, a4_);
     q += h / 6.0 * (v1_ + 2.0 * v2_ + 2.0 * v3_ + v4_);
     qd += h / 6.0 * (a1_ + 2.0 * a2_ + 2.0 * a3_ + a4_);
 }
@@ -466,14 +469,10 @@ void SingularStepper::rk4(const ReducedModel& m, Workspace& ws, const Partition&
 // b3 a32 c2 = 1/6 with b = (2/3, -4/3, 5/3), a21 = 1/4, a31 = 1/10, a32 = 2/5.
 void SingularStepper::rk3_early(const ReducedModel& m, Workspace& ws, const Partition& p, VecX& q,
                                 VecX& qd, double t, double h) {
-    auto acc = [&](double tt, const VecX& qq, const VecX& vv, VecX& vout, VecX& aout) {
-        set_clock(m, tt);
-        vout = vv;
-        full_accelerations(m, ws, p, qq, vout, tt, aout);
-    };
-    acc(t, q, qd, v1_, a1_);
-    acc(t + 0.25 * h, q + 0.25 * h * v1_, qd + 0.25 * h * a1_, v2_, a2_);
-    acc(t + 0.5 * h, q + h * (0.1 * v1_ + 0.4 * v2_), qd + h * (0.1 * a1_ + 0.4 * a2_), v3_, a3_);
+    stage(m, ws, p, t, q, qd, v1_, a1_);
+    stage(m, ws, p, t + 0.25 * h, q + 0.25 * h * v1_, qd + 0.25 * h * a1_, v2_, a2_);
+    stage(m, ws, p, t + 0.5 * h, q + h * (0.1 * v1_ + 0.4 * v2_), qd + h * (0.1 * a1_ + 0.4 * a2_),
+          v3_, a3_);
     q += h * (2.0 / 3.0 * v1_ - 4.0 / 3.0 * v2_ + 5.0 / 3.0 * v3_);
     qd += h * (2.0 / 3.0 * a1_ - 4.0 / 3.0 * a2_ + 5.0 / 3.0 * a3_);
 }

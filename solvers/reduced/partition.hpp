@@ -123,6 +123,8 @@ class SingularStepper {
     double sigma_min(const ReducedModel& m, Workspace& ws, const Partition& p, const VecX& q);
     bool settle(const ReducedModel& m, Workspace& ws, const Partition& p, VecX& q, VecX& qd,
                 double t, double tol);
+    void stage(const ReducedModel& m, Workspace& ws, const Partition& p, double t, const VecX& q,
+               const VecX& qd, VecX& v, VecX& a);
     void rk4(const ReducedModel& m, Workspace& ws, const Partition& p, VecX& q, VecX& qd, double t,
              double h);
     void rk3_early(const ReducedModel& m, Workspace& ws, const Partition& p, VecX& q, VecX& qd,
