@@ -304,7 +304,8 @@ void steady_forces(Setup& s, VecX& q, VecX& qd, double t, SteadyForces& out) {
         for (int j = 0; j < nc; ++j) Jc(r, j) = ws.J(row, at(p.c, j));
     }
     const Eigen::PartialPivLU<MatX> lu(Jv);
-    MatX Bvu = nv ? MatX(-lu.solve(Ju)) : MatX(0, nu);
+    // No solve with an empty side (nu = 0: every coordinate driven or dependent; UBSan).
+    MatX Bvu = nv && nu ? MatX(-lu.solve(Ju)) : MatX(nv, nu);
     VecX qdu(nu);
     for (int j = 0; j < nu; ++j) qdu[j] = qd[at(p.u, j)];
     if (nv) {
