@@ -554,15 +554,30 @@ ModalFigures modal_figures(std::complex<double> l) {
     return m;
 }
 
-ModalColumns modal_columns(const Eigen::VectorXcd& eigenvalues) {
+ModalColumns modal_columns(const ModalResult& r, const ReducedModel& rm) {
     ModalColumns c;
-    for (const std::complex<double>& l : eigenvalues) {
+    for (const std::complex<double>& l : r.eigenvalues) {
         const ModalFigures m = modal_figures(l);
         c.real.push_back(l.real());
         c.imag.push_back(l.imag());
         c.frequency_Hz.push_back(m.frequency_Hz);
         c.damping_percent.push_back(m.damping_percent);
         c.damped_frequency_Hz.push_back(m.damped_frequency_Hz);
+    }
+    for (Eigen::Index k = 0; k < r.shapes.cols(); ++k)
+        for (Eigen::Index i = 0; i < r.shapes.rows(); ++i) {
+            const std::complex<double> z = r.shapes(i, k);
+            c.shape_real.push_back(z.real());
+            c.shape_imag.push_back(z.imag());
+            c.shape_modulus.push_back(std::abs(z));
+            c.shape_phase_deg.push_back(std::abs(z) > 0 ? std::arg(z) * 180.0 / M_PI : 0.0);
+        }
+    for (const Link& l : rm.links) {
+        c.joint_label.push_back(l.joint_label);
+        c.node_label.push_back(l.node_label);
+        std::string a = l.name;
+        a.resize(8, '\0');
+        c.axes += a;
     }
     return c;
 }

@@ -138,11 +138,16 @@ struct ModalFigures {
     double frequency_Hz = 0.0, damping_percent = 0.0, damped_frequency_Hz = 0.0;
 };
 ModalFigures modal_figures(std::complex<double> lambda);
-// The eigenvalues and their figures as columns (HDF5 datasets, NetCDF variables).
+// What the HDF5 and NetCDF modal outputs write: the eigenvalues and their figures, the mode
+// shapes (mode-major: [k nq + i] is coordinate i of mode k; phase in degrees, 0 where the
+// modulus is 0) and the coordinates (joint label, node label, axis name padded to 8 bytes).
 struct ModalColumns {
     std::vector<double> real, imag, frequency_Hz, damping_percent, damped_frequency_Hz;
+    std::vector<double> shape_real, shape_imag, shape_modulus, shape_phase_deg;
+    std::vector<long long> joint_label, node_label;
+    std::string axes;
 };
-ModalColumns modal_columns(const Eigen::VectorXcd& eigenvalues);
+ModalColumns modal_columns(const ModalResult& r, const ReducedModel& rm);
 
 // Inverse dynamics of the motion prescribed by the driven joints (every degree of freedom must be
 // driven): at each time step of the deck, q_c from the drives (Simpson on the velocity drives),

@@ -60,7 +60,7 @@ void write_modal_hdf5(const Model& model, const Setup& s, const ModalResult& r,
     Handle g{H5Gcreate2(file.id, "modal", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose};
     const auto n = static_cast<std::size_t>(r.eigenvalues.size());
     const auto nq = static_cast<std::size_t>(s.rm.nq());
-    const ModalColumns cols = modal_columns(r.eigenvalues);
+    const ModalColumns cols = modal_columns(r, s.rm);
     dataset(g.id, "eigenvalue_real", {n}, cols.real, "1/s", "real part of the eigenvalue");
     dataset(g.id, "eigenvalue_imag", {n}, cols.imag, "rad/s", "imaginary part of the eigenvalue");
     dataset(g.id, "frequency_Hz", {n}, cols.frequency_Hz, "Hz", "|lambda| / (2 pi)");
@@ -68,33 +68,19 @@ void write_modal_hdf5(const Model& model, const Setup& s, const ModalResult& r,
             "-100 Re(lambda) / |lambda| (0 if lambda = 0)");
     dataset(g.id, "damped_frequency_Hz", {n}, cols.damped_frequency_Hz, "Hz",
             "|Im(lambda)| / (2 pi)");
-    std::vector<double> mod(n * nq), ph(n * nq), sr(n * nq), si(n * nq);
-    for (std::size_t k = 0; k < n; ++k)
-        for (std::size_t i = 0; i < nq; ++i) {
-            const std::complex<double> c =
-                r.shapes(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(k));
-            mod[k * nq + i] = std::abs(c);
-            ph[k * nq + i] = std::abs(c) > 0 ? std::arg(c) * 180.0 / M_PI : 0.0;
-            sr[k * nq + i] = c.real();
-            si[k * nq + i] = c.imag();
-        }
     const std::string norm = "; mode k, coordinate i; largest modulus 1 with phase 0";
-    dataset(g.id, "shape_modulus", {n, nq}, mod, "1", "modulus of the mode shape" + norm);
-    dataset(g.id, "shape_phase_deg", {n, nq}, ph, "deg", "phase of the mode shape" + norm);
-    dataset(g.id, "shape_real", {n, nq}, sr, "1", "real part of the mode shape" + norm);
-    dataset(g.id, "shape_imag", {n, nq}, si, "1", "imaginary part of the mode shape" + norm);
+    dataset(g.id, "shape_modulus", {n, nq}, cols.shape_modulus, "1",
+            "modulus of the mode shape" + norm);
+    dataset(g.id, "shape_phase_deg", {n, nq}, cols.shape_phase_deg, "deg",
+            "phase of the mode shape" + norm);
+    dataset(g.id, "shape_real", {n, nq}, cols.shape_real, "1",
+            "real part of the mode shape" + norm);
+    dataset(g.id, "shape_imag", {n, nq}, cols.shape_imag, "1",
+            "imaginary part of the mode shape" + norm);
     Handle c{H5Gcreate2(g.id, "coordinates", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose};
-    std::vector<long long> joints(nq), nodes(nq);
-    std::string axes;
-    for (std::size_t i = 0; i < nq; ++i) {
-        joints[i] = s.rm.links[i].joint_label;
-        nodes[i] = s.rm.links[i].node_label;
-        std::string a = s.rm.links[i].name;
-        a.resize(8, '\0');
-        axes += a;
-    }
-    dataset(c.id, "joint_labels", {nq}, joints, "1", "deck label of the joint (0: free node)");
-    dataset(c.id, "node_labels", {nq}, nodes, "1",
+    dataset(c.id, "joint_labels", {nq}, cols.joint_label, "1",
+            "deck label of the joint (0: free node)");
+    dataset(c.id, "node_labels", {nq}, cols.node_label, "1",
             "node whose frame the coordinate moves (-1: fictitious)");
     Handle type{H5Tcopy(H5T_C_S1), H5Tclose};
     H5Tset_size(type.id, 8);
@@ -103,7 +89,7 @@ void write_modal_hdf5(const Model& model, const Setup& s, const ModalResult& r,
     Handle space{H5Screate_simple(1, dims, nullptr), H5Sclose};
     Handle d{H5Dcreate2(c.id, "axes", type.id, space.id, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
              H5Dclose};
-    if (nq > 0) H5Dwrite(d.id, type.id, H5S_ALL, H5S_ALL, H5P_DEFAULT, axes.data());
+    if (nq > 0) H5Dwrite(d.id, type.id, H5S_ALL, H5S_ALL, H5P_DEFAULT, cols.axes.data());
     attr_string(d.id, "description", "axis of the coordinate as in --tree: Rx/Ry/Rz, Tx/Ty/Tz");
     if (H5Fflush(file.id, H5F_SCOPE_GLOBAL) < 0)
         throw std::invalid_argument("cannot write '" + path + "'");

@@ -112,38 +112,19 @@ void write_modal_netcdf(const Model& model, const Setup& s, const ModalResult& r
                          "axis of the coordinate as in --tree: Rx/Ry/Rz, Tx/Ty/Tz");
     f.enddef();
 
-    const ModalColumns cols = modal_columns(r.eigenvalues);
+    const ModalColumns cols = modal_columns(r, s.rm);
     f.put(vre, cols.real);
     f.put(vim, cols.imag);
     f.put(vf, cols.frequency_Hz);
     f.put(vz, cols.damping_percent);
     f.put(vfd, cols.damped_frequency_Hz);
-    std::vector<double> sr(n * nq), si(n * nq), sm(n * nq), sp(n * nq);
-    for (std::size_t k = 0; k < n; ++k)
-        for (std::size_t i = 0; i < nq; ++i) {
-            const std::complex<double> c =
-                r.shapes(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(k));
-            sr[k * nq + i] = c.real();
-            si[k * nq + i] = c.imag();
-            sm[k * nq + i] = std::abs(c);
-            sp[k * nq + i] = std::abs(c) > 0 ? std::arg(c) * 180.0 / M_PI : 0.0;
-        }
-    f.put(vsr, sr);
-    f.put(vsi, si);
-    f.put(vsm, sm);
-    f.put(vsp, sp);
-    std::vector<long long> joints(nq), nodes(nq);
-    std::string axes;
-    for (std::size_t i = 0; i < nq; ++i) {
-        joints[i] = s.rm.links[i].joint_label;
-        nodes[i] = s.rm.links[i].node_label;
-        std::string a = s.rm.links[i].name;
-        a.resize(8, '\0');
-        axes += a;
-    }
-    f.put(vj, joints);
-    f.put(vn, nodes);
-    f.put(va, axes);
+    f.put(vsr, cols.shape_real);
+    f.put(vsi, cols.shape_imag);
+    f.put(vsm, cols.shape_modulus);
+    f.put(vsp, cols.shape_phase_deg);
+    f.put(vj, cols.joint_label);
+    f.put(vn, cols.node_label);
+    f.put(va, cols.axes);
     f.close();
 }
 
