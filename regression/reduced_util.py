@@ -1,5 +1,6 @@
 """Helpers shared by the regression checks of the relative-coordinate path (regression/reduced_*):
-deck variants written to the scratch directory and the reader of PREFIX.modal."""
+deck variants written to the scratch directory, the reader of PREFIX.modal, mbsolve runs and the
+classic RK4 step of the checks' reference integrations."""
 import os
 import subprocess
 import sys
@@ -49,3 +50,22 @@ def mbsolve(exe, args, defines=None, expect=0):
         print(' '.join(cmd), p.stdout, p.stderr)
         sys.exit(f'mbsolve exited with {p.returncode}, expected {expect}')
     return p
+
+
+def run(exe, work, deck, prefix, analysis=None, defines=None, expect=0, tree=False):
+    """`mbsolve --tree -f deck` if `tree`, else `mbsolve --quiet -f deck -o work/prefix` (with
+    `--analysis analysis` if given); returns (output prefix, completed process)."""
+    out = os.path.join(work, prefix or 'tree')
+    args = ['--tree', '-f', deck] if tree else ['--quiet', '-f', deck, '-o', out]
+    if analysis and not tree:
+        args += ['--analysis', analysis]
+    return out, mbsolve(exe, args, defines, expect)
+
+
+def rk4_step(f, t, y, h):
+    """One classic RK4 step of y' = f(t, y) from t to t + h."""
+    k1 = f(t, y)
+    k2 = f(t + h / 2, y + h / 2 * k1)
+    k3 = f(t + h / 2, y + h / 2 * k2)
+    k4 = f(t + h, y + h * k3)
+    return y + h / 6 * (k1 + 2 * k2 + 2 * k3 + k4)

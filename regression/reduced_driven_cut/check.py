@@ -115,24 +115,15 @@ def f(t, y):
 
 for i in range(10000):
     t = i * h
-    k1 = f(t, y)
-    k2 = f(t + h / 2, y + h / 2 * k1)
-    k3 = f(t + h / 2, y + h / 2 * k2)
-    k4 = f(t + h, y + h * k3)
-    y = y + h / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
+    y = reduced_util.rk4_step(f, t, y, h)
     th, thd = project(t + h, y[:2], y[2:])
     y = np.concatenate([th, thd])
     if (i + 1) % sub == 0:
         ref.append(mids(th))
 
 
-def run(path, prefix, analysis=None, defines=None, expect=0, tree=False):
-    out = os.path.join(work, prefix)
-    args = ['--tree', '-f', path] if tree else ['--quiet', '-f', path, '-o', out]
-    if analysis and not tree:
-        args += ['--analysis', analysis]
-    return out, reduced_util.mbsolve(exe, args, defines, expect)
-
+def run(deck, prefix, analysis=None, defines=None, expect=0, tree=False):
+    return reduced_util.run(exe, work, deck, prefix, analysis, defines, expect, tree)
 
 def mov(prefix, label):
     r = np.array([[float(v) for v in line.split()] for line in open(prefix + '.mov')])

@@ -44,14 +44,7 @@ exe, work = sys.argv[1], sys.argv[2]
 
 
 def run(deck, prefix, analysis=None, defines=None, expect=0, tree=False):
-    out = os.path.join(work, prefix or 'tree')
-    cmd = [exe, '--quiet', '-f', deck, '-o', out]
-    if analysis:
-        cmd += ['--analysis', analysis]
-    if tree:
-        cmd = [exe, '--tree', '-f', deck]
-    return out, reduced_util.mbsolve(exe, cmd[1:], defines, expect)
-
+    return reduced_util.run(exe, work, deck, prefix, analysis, defines, expect, tree)
 
 def rows(prefix, label):
     r = [[float(v) for v in line.split()] for line in open(prefix + '.mov')
@@ -124,11 +117,7 @@ def f(t, y):
 h, y, ref = 1e-4, np.zeros(2), {0: 0.0}
 for i in range(10000):
     t = i * h
-    k1 = f(t, y)
-    k2 = f(t + h / 2, y + h / 2 * k1)
-    k3 = f(t + h / 2, y + h / 2 * k2)
-    k4 = f(t + h, y + h * k3)
-    y = y + h / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
+    y = reduced_util.rk4_step(f, t, y, h)
     if (i + 1) % 10 == 0:
         ref[(i + 1) // 10] = y[0]
 cart_swap = variant(cart, 'cart_swapped.mbd', 'CART, position, null,\n        BOB, position, null,',

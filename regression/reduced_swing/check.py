@@ -99,11 +99,7 @@ def f(y):
 h, y, sub = 2.5e-4, np.array([0.0, 0.0, W1, W2]), 4
 ref, ref_q = [R_of(y[:2]).real @ c], [y[:2].copy()]
 for i in range(4000):
-    k1 = f(y)
-    k2 = f(y + h / 2 * k1)
-    k3 = f(y + h / 2 * k2)
-    k4 = f(y + h * k3)
-    y = y + h / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
+    y = reduced_util.rk4_step(lambda _, yy: f(yy), 0.0, y, h)
     if (i + 1) % sub == 0:
         ref.append(R_of(y[:2]).real @ c)
         ref_q.append(y[:2].copy())
@@ -114,13 +110,8 @@ close('reference: a cardano-like map Rx(a) Ry(b) differs by more than 1e-3 m [m]
       float(np.max(np.abs(cardano - ref)) > 1e-3), 1.0, 0)
 
 
-def run(path, prefix, analysis=None, defines=None, expect=0, tree=False):
-    out = os.path.join(work, prefix)
-    args = ['--tree', '-f', path] if tree else ['--quiet', '-f', path, '-o', out]
-    if analysis and not tree:
-        args += ['--analysis', analysis]
-    return out, reduced_util.mbsolve(exe, args, defines, expect)
-
+def run(deck, prefix, analysis=None, defines=None, expect=0, tree=False):
+    return reduced_util.run(exe, work, deck, prefix, analysis, defines, expect, tree)
 
 def mov(prefix):
     r = np.array([[float(v) for v in line.split()] for line in open(prefix + '.mov')])
