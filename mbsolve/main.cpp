@@ -120,6 +120,7 @@ int run(const mbs::Model& model, const mbs::cli::Options& opt) {
     so.deck = opt.deck;
     so.version = MBS_VERSION;
     so.settings = settings;
+    so.exit_after_run = true;
     std::unique_ptr<mbs::OutputSink> nc, h5;
     std::vector<std::string> result_files;
     if (fmt.netcdf) {

@@ -242,7 +242,7 @@ void Hdf5Output::write(const Results& res) {
         for (std::size_t qi = 0; qi < g.quantities.size(); ++qi) {
             const Quantity& q = g.quantities[qi];
             hsize_t dims[2] = {static_cast<hsize_t>(g.size()), static_cast<hsize_t>(q.ncomp)};
-            append(res, dsets_[gi][qi], H5T_NATIVE_DOUBLE, 3, dims, q.buf.data());
+            append(res, dsets_[gi][qi], H5T_NATIVE_DOUBLE, 3, dims, q.buf);
         }
     }
     // /time last: its length is the number of complete output steps, also in a killed run.

@@ -31,7 +31,9 @@ public:
     // Blocks of up to 32 MB: a write costs about 10 us per variable besides its data, and
     // MBDyn's layout has several variables per node and joint.
     NetcdfOutput(const Model& m, std::string path, const SinkOptions& o)
-        : BlockSink(m, std::move(path), o, std::size_t{32} << 20) {}
+        : BlockSink(m, std::move(path), o, std::size_t{32} << 20) {
+        if (o.exit_after_run) H5dont_atexit();
+    }
     ~NetcdfOutput() override {
         shutdown();
         std::lock_guard<std::mutex> lib(library_lock());
@@ -58,8 +60,8 @@ private:
         if (id < 0) throw OutputError("NetCDF output '" + path() + "': cannot write " + what);
         return id;
     }
-    // Opens the file NetCDF defined (and closed) and its datasets, for write().
-    void open_hdf5();
+    // Opens the file NetCDF defined (and closed) and its datasets (`variables` of them), for write().
+    void open_hdf5(std::size_t variables);
     // Extends `dset` to the block's last row and writes the block's rows of `data`: a variable of
     // `rank` (1: scalar, 2: vector of `width`, 3: 3x3 matrix).
     void append(const Results& r, hid_t dset, hid_t memtype, int rank, hsize_t width, const void* data);
@@ -171,7 +173,7 @@ void NetcdfOutput::define(const Results& res) {
     const int id = ncid_;
     ncid_ = -1;
     check(nc_close(id), "close after the definitions");
-    open_hdf5();
+    open_hdf5(names_.size());
     std::size_t width = 9;
     for (const Group& g : res.groups())
         for (const Quantity& q : g.quantities) width = std::max(width, static_cast<std::size_t>(q.ncomp));
@@ -179,23 +181,33 @@ void NetcdfOutput::define(const Results& res) {
     steps_.assign(res.capacity(), 0);
 }
 
-void NetcdfOutput::open_hdf5() {
+// The metadata cache starts large enough for every variable's object header and chunk index
+// (about 5 kB each): HDF5's default start (2 MB, grown slowly) evicted and read them back at
+// every block (NetCDF on chain_200, 1604 variables: the writes took 0.55 s of CPU, 0.31 s with
+// 8 MB). No chunk cache: the writes are whole chunks (parts of blocks, see define()) but the last.
+void NetcdfOutput::open_hdf5(std::size_t variables) {
     // Errors are reported by the exceptions, not by HDF5's own printing of its error stack.
     H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
-    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
-    H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG);
-    file_ = H5Fopen(path().c_str(), H5F_ACC_RDWR, fapl);
-    H5Pclose(fapl);
+    struct Fapl {
+        hid_t id = H5Pcreate(H5P_FILE_ACCESS);
+        ~Fapl() { H5Pclose(id); }
+    } fapl;
+    H5Pset_fclose_degree(fapl.id, H5F_CLOSE_STRONG);
+    H5Pset_cache(fapl.id, 0, 0, 0, 1.0);
+    H5AC_cache_config_t mdc;
+    mdc.version = H5AC__CURR_CACHE_CONFIG_VERSION;
+    if (H5Pget_mdc_config(fapl.id, &mdc) >= 0) {
+        mdc.set_initial_size = true;
+        mdc.initial_size = std::clamp<std::size_t>(variables * std::size_t{5} << 10, mdc.initial_size, 256u << 20);
+        mdc.max_size = std::max(mdc.max_size, mdc.initial_size);
+        mdc.min_size = std::min(mdc.min_size, mdc.initial_size);
+        H5Pset_mdc_config(fapl.id, &mdc);
+    }
+    file_ = H5Fopen(path().c_str(), H5F_ACC_RDWR, fapl.id);
     check_h5(file_, "the file (reopened for the data)");
-    // Writes are whole chunks (parts of blocks, see define()) but the last: no chunk cache.
-    struct Dapl {
-        hid_t id = H5Pcreate(H5P_DATASET_ACCESS);
-        ~Dapl() { H5Pclose(id); }
-    } dapl;
-    H5Pset_chunk_cache(dapl.id, 0, 0, 1.0);
     auto open = [&](int varid) {
         const std::string& n = names_[static_cast<std::size_t>(varid)];
-        return check_h5(H5Dopen2(file_, n.c_str(), dapl.id), n.c_str());
+        return check_h5(H5Dopen2(file_, n.c_str(), H5P_DEFAULT), n.c_str());
     };
     time_ = open(var_time_);
     step_ = open(var_step_);
@@ -241,7 +253,7 @@ void NetcdfOutput::write(const Results& res) {
             for (std::size_t k = 0; k < ne; ++k) {
                 std::size_t width = nc;
                 for (std::size_t r = 0; r < n; ++r) {
-                    const double* src = q.buf.data() + (r * ne + k) * nc;
+                    const double* src = q.buf + (r * ne + k) * nc;
                     if (orientation) {
                         const char* on = orientation_values(g.orientation[k], src, &scratch_[r * 9]);
                         width = on[0] == 'R' ? 9 : 3;
@@ -299,6 +311,15 @@ herr_t NetcdfOutput::close_hdf5() {
 void NetcdfOutput::finish(const std::string& status) {
     if (file_ < 0) return;
     replace_text_att("run_status", status.empty() ? "completed" : status);
+    // Flushed before the datasets are closed (chain_200: flush 0.013 s, closes 0.03 s), which is
+    // faster than the flush inside H5Fclose (closes 0.055 s); the file is then complete.
+    check_h5(H5Fflush(file_, H5F_SCOPE_LOCAL), "the file (flush)");
+    if (options().exit_after_run) {
+        // Left open: the process exits next (netcdf_output.hpp).
+        dset_.clear();
+        file_ = time_ = step_ = dt_ = -1;
+        return;
+    }
     check_h5(close_hdf5(), "the file (close)");
 }
 

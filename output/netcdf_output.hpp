@@ -14,6 +14,11 @@ namespace mbs::output {
 
 // Creates the NetCDF sink writing to `path`; throws std::runtime_error when mbsolve was built
 // without NetCDF (MBS_WITH_NETCDF=OFF).
+// With o.exit_after_run the file is flushed at the end of the run (complete and valid on disk)
+// and its 1600-odd datasets are left open for the process's exit to drop, and HDF5 is told not
+// to clean up at exit (H5dont_atexit, which works when no HDF5 call came before): closing the
+// datasets and the file and freeing the library's memory took 0.035 s after chain_200's last
+// step (3% of its run). Without it, or on an error, the file is closed.
 std::unique_ptr<OutputSink> make_netcdf_output(const Model& m, const std::string& path,
                                                const SinkOptions& o);
 

@@ -3,6 +3,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <new>
+
+#include <sys/mman.h>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 #include "core/rotations.hpp"
 #include "solvers/dae/accelerations.hpp"
@@ -35,6 +42,22 @@ void add_entity(Group& g, const EntityDesc& d, int source) {
     g.types.push_back(d.type);
     g.source.push_back(source);
 }
+
+// A value into a block's rows. The writer thread reads them rows (megabytes) later, so they are
+// stored non-temporally where the CPU can: the destination's cache line is not read first
+// (NetCDF on chain_200: record() 0.031 -> 0.021 s). fence() orders these stores before the
+// hand-off to the writer.
+#if defined(__x86_64__)
+inline void put(double* p, double v) {
+    long long bits;
+    std::memcpy(&bits, &v, sizeof bits);
+    _mm_stream_si64(reinterpret_cast<long long*>(p), bits);
+}
+inline void fence() { _mm_sfence(); }
+#else
+inline void put(double* p, double v) { *p = v; }
+inline void fence() {}
+#endif
 
 bool starts_with(const std::string& s, const char* p) { return s.rfind(p, 0) == 0; }
 
@@ -193,10 +216,26 @@ void Results::init(const Model& m, const Engine& e, int capacity, std::size_t ma
     if (allocate) this->allocate();
 }
 
+void Results::Unmap::operator()(void* p) const { munmap(p, bytes); }
+
+// The rows are one anonymous mapping: its pages are zero and become resident when first written,
+// by record() on the solver's thread unless prefault() has done it elsewhere (NetCDF on
+// chain_200: 32 MB, about 8000 page faults, 0.02-0.05 s of the solver's thread when zeroed here).
 void Results::allocate() {
     const std::size_t rows = static_cast<std::size_t>(capacity_);
+    std::size_t values = 0;
+    for (const Group& g : groups_)
+        for (const Quantity& x : g.quantities) values += rows * g.size() * x.ncomp;
+    bytes_ = std::max<std::size_t>(values * sizeof(double), 1);
+    void* p = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+    pages_ = std::unique_ptr<void, Unmap>(p, Unmap{bytes_});
+    double* next = static_cast<double*>(p);
     for (Group& g : groups_)
-        for (Quantity& x : g.quantities) x.buf.assign(rows * g.size() * x.ncomp, 0.0);
+        for (Quantity& x : g.quantities) {
+            x.buf = next;
+            next += rows * g.size() * x.ncomp;
+        }
     time_.assign(rows, 0.0);
     dt_.assign(rows, 0.0);
     step_.assign(rows, 0);
@@ -212,8 +251,8 @@ void Results::record(const Engine& e, const StepInfo& s) {
     double v[Element::max_output_values];
     for (Group& g : groups_) {
         const int n = g.size();
-        auto at = [&](Quantity& x, int k) { return x.buf.data() + (static_cast<std::size_t>(r) * n + k) * x.ncomp; };
-        auto put3 = [](double* p, const Vec3& a) { p[0] = a[0], p[1] = a[1], p[2] = a[2]; };
+        auto at = [&](Quantity& x, int k) { return x.buf + (static_cast<std::size_t>(r) * n + k) * x.ncomp; };
+        auto put3 = [](double* p, const Vec3& a) { put(p, a[0]), put(p + 1, a[1]), put(p + 2, a[2]); };
         for (int k = 0; k < n; ++k) {
             switch (g.kind) {
             case Group::Kind::nodes: {
@@ -221,7 +260,7 @@ void Results::record(const Engine& e, const StepInfo& s) {
                 put3(at(g.quantities[0], k), nd.x);
                 double* R = at(g.quantities[1], k);
                 for (int i = 0; i < 3; ++i)
-                    for (int c = 0; c < 3; ++c) R[3 * i + c] = nd.R(i, c);
+                    for (int c = 0; c < 3; ++c) put(R + 3 * i + c, nd.R(i, c));
                 put3(at(g.quantities[2], k), nd.xdot);
                 put3(at(g.quantities[3], k), nd.w);
                 break;
@@ -246,14 +285,30 @@ void Results::record(const Engine& e, const StepInfo& s) {
                 for (Quantity& x : g.quantities) {
                     double* p = at(x, k);
                     for (int c = 0; c < x.ncomp; ++c)
-                        p[c] = x.column + c < nv ? v[x.column + c] : std::nan("");
+                        put(p + c, x.column + c < nv ? v[x.column + c] : std::nan(""));
                 }
                 break;
             }
             }
         }
     }
+    fence();
     ++rows_;
+}
+
+void Results::release() {
+    pages_.reset();
+    bytes_ = 0;
+    for (Group& g : groups_)
+        for (Quantity& x : g.quantities) x.buf = nullptr;
+}
+
+void Results::prefault(Pages p) {
+#ifdef MADV_POPULATE_WRITE
+    if (p.data) madvise(p.data, p.bytes, MADV_POPULATE_WRITE);
+#else
+    (void)p;
+#endif
 }
 
 bool Results::flush_due(const SinkOptions& o) const {

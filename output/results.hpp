@@ -17,6 +17,7 @@
 #pragma once
 
 #include <chrono>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -31,7 +32,7 @@ struct Quantity {
     const char* frame = "";   // "global", "local"
     std::string description;  // MBDyn-style text
     int column = -1;          // first column in Element::output_values (element groups)
-    std::vector<double> buf;  // [row][entity][component], capacity rows
+    double* buf = nullptr;    // [row][entity][component], capacity rows (in Results' pages)
 };
 
 struct Group {
@@ -56,6 +57,9 @@ struct SinkOptions {
     std::string deck;            // deck path, for the file's attributes
     std::string version;         // mbsolve version
     SolverSettings settings;     // for the HDF5 attributes
+    // The process exits right after the run (mbsolve's single run; see netcdf_output.hpp): the
+    // NetCDF file is then flushed and left open at the end instead of closed.
+    bool exit_after_run = false;
 };
 
 class Results {
@@ -64,7 +68,20 @@ public:
     // they would take more than max_bytes. With allocate = false only the groups are set up:
     // allocate() then makes the rows.
     void init(const Model& m, const Engine& e, int capacity, std::size_t max_bytes, bool allocate = true);
+    // Maps the rows' pages (zero; none touched yet, so no page fault is taken here).
     void allocate();
+    // The rows' pages, to be made resident by prefault() on another thread than record()'s.
+    struct Pages {
+        void* data = nullptr;
+        std::size_t bytes = 0;
+    };
+    Pages pages() const { return {pages_.get(), bytes_}; }
+    // Makes `p` resident and writable (their page faults taken by the caller's thread): the
+    // block's rows are then recorded without page faults. Leaves the contents alone (it may run
+    // while record() writes the same pages); does nothing where the kernel cannot (before 5.14).
+    static void prefault(Pages p);
+    // Unmaps the rows (after the last record(): the groups stay, without rows).
+    void release();
     // Appends one row (the engine's current state); no allocation. Requires !full().
     void record(const Engine& e, const StepInfo& s);
     int rows() const { return rows_; }
@@ -88,6 +105,12 @@ public:
     const std::vector<int>& iterations() const { return iter_; }
 
 private:
+    struct Unmap {
+        std::size_t bytes;
+        void operator()(void* p) const;
+    };
+    std::unique_ptr<void, Unmap> pages_{nullptr, Unmap{0}};  // the quantities' rows
+    std::size_t bytes_ = 0;
     std::vector<Group> groups_;
     std::vector<double> time_, dt_;
     std::vector<long> step_;
