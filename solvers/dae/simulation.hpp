@@ -78,6 +78,8 @@ struct StepInfo {
     int iterations = 0;
     double res_err = 0.0, sol_err = 0.0;
     bool sol_conv = false;
+    // Accepted at the residual floor of a stalled Newton iteration (Simulation::floor_accept()).
+    bool floor_conv = false;
     bool output = true;
 };
 
@@ -100,6 +102,8 @@ public:
 
 struct RunStats {
     long steps = 0, rejected = 0, iterations = 0, factorizations = 0;
+    long floor_steps = 0;        // steps accepted at the residual floor (StepInfo::floor_conv)
+    double floor_worst = 0.0;    // their largest |r| / S (Simulation::force_scale())
 };
 
 class Simulation {
@@ -140,6 +144,11 @@ private:
     bool line_search(const StepContext& c, double f0, StepInfo& info, const char*& why);
     bool restore_line_search_start(const StepContext& c);
     double residual_norm() const;
+    // The largest force (moment) acting in the model: the step's last iteration matrix with the
+    // last converged y' (see simulation.cpp).
+    double force_scale();
+    // A step that would stop the run: its best iterate, if Newton stalled at the residual floor.
+    bool floor_accept(const StepContext& c, double tol, StepInfo& info);
     bool factor_or_drop_redundant(const std::function<void()>& rebuild);
     bool resolve_redundancy();
     std::string describe_failure(const std::string& what, const StepInfo& info) const;
@@ -150,6 +159,9 @@ private:
     std::unique_ptr<Engine> engine_;
     std::vector<double> r_, y1_, yp1_, y2_, yp2_;
     std::vector<double> b0_;                // per unknown: dy / dy' of the current Newton solve
+    std::vector<double> scale_;             // per equation: magnitude of its terms (force_scale())
+    std::vector<double> yb_, ypb_;          // the best iterate of the current step (floor_accept())
+    bool floor_ok_ = true;  // a failed step would stop the run (no smaller step to retry with)
     std::vector<double> ls_y_, ls_yp_, ls_p_, ls_g_;  // line search: start point, direction, J^T r
     double t_ = 0.0, T_ = 0.0;
     double t_base_ = 0.0;  // time of the last step-size change
