@@ -140,33 +140,59 @@ void NetcdfOutput::define(const Results& res) {
     var_step_ = def_var("run.step", NC_INT, false, 1, "-", "time step index", "integer");
     var_dt_ = def_var("run.timestep", NC_DOUBLE, false, 1, "s", "integration time step", "doublereal");
     double dummy[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, tmp[9];
-    // Entity by entity, as MBDyn: node.struct.1.X, node.struct.1.E, ..., node.struct.2.X, ...
+    // Entity by entity, as MBDyn: node.struct.1.X, node.struct.1.E, ..., node.struct.1.XPP,
+    // node.struct.1.OmegaP, node.struct.2.X, ... (a node's accelerations, a group of their own in
+    // Results, are defined right after its other variables).
+    const auto& groups = res.groups();
     varid_.clear();
-    for (const Group& g : res.groups()) {
-        auto& gv = varid_.emplace_back(g.quantities.size(), std::vector<int>(g.size(), -1));
-        for (int k = 0; k < g.size(); ++k) {
-            std::string base = g.nc_prefix + "." + std::to_string(g.labels[k]) + ".";
-            for (std::size_t qi = 0; qi < g.quantities.size(); ++qi) {
-                const Quantity& q = g.quantities[qi];
-                if (g.kind == Group::Kind::nodes && q.name == "R") {
-                    // One orientation variable per node, as its description asks (as .mov).
-                    const std::string oname = orientation_values(g.orientation[k], dummy, tmp);
-                    const bool matrix = oname == "R";
-                    std::string desc = matrix ? q.description
-                                       : oname == "Phi"
-                                           ? "global orientation vector (Phi_X, Phi_Y, Phi_Z)"
-                                           : "global orientation Euler angles (" + g.orientation[k] + ")";
-                    gv[qi][k] = def_var(base + oname, NC_DOUBLE, true, matrix ? 9 : 3,
-                                        matrix ? "-" : oname == "Phi" ? "radian" : "deg", desc.c_str(),
-                                        matrix ? "Mat3x3" : "Vec3");
-                    continue;
-                }
-                const std::string tname = q.ncomp == 9   ? "Mat3x3"
-                                          : q.ncomp == 1 ? "doublereal"
-                                                         : "Vec" + std::to_string(q.ncomp);
-                gv[qi][k] = def_var(base + q.name, NC_DOUBLE, true, q.ncomp, q.units, q.description.c_str(),
-                                    tname.c_str());
+    std::size_t accels = groups.size();
+    for (std::size_t gi = 0; gi < groups.size(); ++gi) {
+        varid_.emplace_back(groups[gi].quantities.size(), std::vector<int>(groups[gi].size(), -1));
+        if (groups[gi].kind == Group::Kind::node_accelerations) accels = gi;
+    }
+    auto define_entity = [&](std::size_t gi, int k) {
+        const Group& g = groups[gi];
+        auto& gv = varid_[gi];
+        const std::string base = g.nc_prefix + "." + std::to_string(g.labels[k]) + ".";
+        for (std::size_t qi = 0; qi < g.quantities.size(); ++qi) {
+            const Quantity& q = g.quantities[qi];
+            if (g.kind == Group::Kind::nodes && q.name == "R") {
+                // One orientation variable per node, as its description asks (as .mov).
+                const std::string oname = orientation_values(g.orientation[k], dummy, tmp);
+                const bool matrix = oname == "R";
+                std::string desc = matrix ? q.description
+                                   : oname == "Phi"
+                                       ? "global orientation vector (Phi_X, Phi_Y, Phi_Z)"
+                                       : "global orientation Euler angles (" + g.orientation[k] + ")";
+                gv[qi][k] = def_var(base + oname, NC_DOUBLE, true, matrix ? 9 : 3,
+                                    matrix ? "-" : oname == "Phi" ? "radian" : "deg", desc.c_str(),
+                                    matrix ? "Mat3x3" : "Vec3");
+                continue;
             }
+            const std::string tname = q.ncomp == 9   ? "Mat3x3"
+                                      : q.ncomp == 1 ? "doublereal"
+                                                     : "Vec" + std::to_string(q.ncomp);
+            gv[qi][k] = def_var(base + q.name, NC_DOUBLE, true, q.ncomp, q.units, q.description.c_str(),
+                                tname.c_str());
+        }
+    };
+    std::vector<int> accel_of;  // node (Engine::nodes() index) -> its entity in the accelerations
+    if (accels < groups.size()) {
+        const Group& a = groups[accels];
+        for (int k = 0; k < a.size(); ++k) {
+            const auto n = static_cast<std::size_t>(a.source[k]);
+            if (n >= accel_of.size()) accel_of.resize(n + 1, -1);
+            accel_of[n] = k;
+        }
+    }
+    for (std::size_t gi = 0; gi < groups.size(); ++gi) {
+        const Group& g = groups[gi];
+        if (gi == accels) continue;  // with their nodes
+        for (int k = 0; k < g.size(); ++k) {
+            define_entity(gi, k);
+            const auto n = static_cast<std::size_t>(g.source[k]);
+            if (g.kind == Group::Kind::nodes && n < accel_of.size() && accel_of[n] >= 0)
+                define_entity(accels, accel_of[n]);
         }
     }
     check(nc_enddef(ncid_), "end of definitions");

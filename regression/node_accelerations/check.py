@@ -152,6 +152,15 @@ for lab in (2, 3, 4, 5, 6, 7):
         close(f'node {lab} {name}: NetCDF vs .mov (max abs difference)',
               np.abs(nc[f'node.struct.{lab}.{name}'][:] - ref).max(), 0, 0)
 close('no NetCDF accelerations for the static node', float('node.struct.1.XPP' in nc), 0.0, 0)
+# MBDyn's order of definition (ncdump -h lists it): node by node, XPP and OmegaP after Omega.
+dump = subprocess.run(['ncdump', '-h', prefix + '.nc'], capture_output=True, text=True, check=True).stdout
+order = [w.split('(')[0].split()[-1] for w in dump.splitlines() if w.startswith('\tdouble node.struct.')]
+for lab in (2, 3, 4, 5, 6, 7):
+    mine = [v for v in order if v.startswith(f'node.struct.{lab}.')]
+    at = order.index(mine[0])
+    close(f'NetCDF node {lab} variables defined together, in MBDyn order ({" ".join(v.split(".")[-1] for v in mine)})',
+          float(order[at:at + 6] == mine and [v.split('.')[-1] for v in mine][2:] == ['XP', 'Omega', 'XPP', 'OmegaP']),
+          1.0, 0)
 for name, units in (('XPP', 'm/s^2'), ('OmegaP', 'radian/s^2')):
     v = nc[f'node.struct.3.{name}']
     u = v.attrs['units']
