@@ -39,7 +39,8 @@ Checks (Newton tolerance 1e-9, ms with rho 0.6 as in the deck):
  - the whole 10 s at dt = 1e-4 (no floor step needed since the consistent start): B0 at t = 10 s
    vs the README value, measured 6.9e-7 m (tolerance 1.5e-6).
 Known limits: over the 10 s, dt = 5e-5 stops at t = 6.5419 s (best residual 8.1e-6 N, 1.8e-9 of
-the force scale) and dt = 2e-5 at t = 1.22816 s (1.9e-6 N, 1.6e-10): the floor test rejects both.
+the force scale) and dt = 2e-5 at t = 1.22816 s (1.9e-6 N, 1.6e-10): the floor test rejects both
+(with tolerance 1e-6 both stop at t = 6.5419 s).
 """
 import math
 import os
