@@ -6,10 +6,16 @@ derivatives_auto.mbd (unreachable derivatives tolerance with `derivatives coeffi
 two retries, coefficient 1e-6 -> 1e-4 -> 1e-2).
 Checks: exit status 3; the message names time, step, iteration and residual norm, and the
 node/unknown or equation at fault; the .out log and .mov file hold every step before the failure
-(and end with the '# run stopped' line).
+(and end with the '# run stopped' line); the same NaN run written as NetCDF and HDF5 leaves
+both files readable (netCDF4-python or h5py), with the steps before the failure (as many rows as
+the .mov, equal X) and the reason in their run_status attribute.
 """
 import os
+import subprocess
 import sys
+
+import h5py
+import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
 from mbs_check import Run, close, failures, finish  # noqa: E402
@@ -35,6 +41,24 @@ close('NaN: steps logged before the failure (0..5)', len(steps), 6, 0)
 close('NaN: node rows in .mov (steps 0..5)', len(r.rows('mov', 1)), 6, 0)
 expect('NaN: .out ends with the stop comment', [l for l in open(r.prefix + '.out') if not l.startswith('#')][-1]
        .startswith('Step 5') and '# run stopped: non-finite residual' in open(r.prefix + '.out').read())
+
+# The same failure with NetCDF and HDF5 files (written by the writer thread, flushed at the stop).
+prefix = os.path.join(work, 'nan_files')
+for ext in ('nc', 'h5'):
+    if os.path.exists(prefix + '.' + ext):
+        os.remove(prefix + '.' + ext)
+p = subprocess.run([exe, '--quiet', '-f', 'nan_gravity.mbd', '-o', prefix, '--format', 'text,netcdf,hdf5'],
+                   capture_output=True, text=True)
+close('NaN with NetCDF and HDF5: exit status', p.returncode, 3, 0)
+mov = r.rows('mov', 1)
+for ext, x_of in (('nc', lambda f: f['node.struct.1.X'][:]), ('h5', lambda f: f['nodes/X'][:, 0, :])):
+    with h5py.File(prefix + '.' + ext, 'r') as f:
+        status = f.attrs['run_status']
+        status = status.decode() if isinstance(status, bytes) else str(status)
+        x = x_of(f)
+        close(f'NaN: .{ext} rows (steps 0..5)', len(x), 6, 0)
+        close(f'NaN: .{ext} X equals .mov X (max abs difference)', np.abs(x - mov[:, 1:4]).max(), 0, 1e-12)
+        expect(f'NaN: .{ext} run_status names the failure ("{status[:40]}...")', 'non-finite residual' in status)
 
 r = Run(exe, 'no_convergence.mbd', work, 'noconv', expect_rc=3)
 expect('no convergence: message', 'did not converge (max iterations 3) at t = ' in r.stderr)
