@@ -1,11 +1,14 @@
 """Helpers shared by the regression checks of the relative-coordinate path (regression/reduced_*):
-deck variants written to the scratch directory, the reader of PREFIX.modal, mbsolve runs and the
-classic RK4 step of the checks' reference integrations."""
+deck variants written to the scratch directory, the reader of PREFIX.modal, mbsolve runs, the
+check of a refused deck and the classic RK4 step of the checks' reference integrations."""
 import os
+import re
 import subprocess
 import sys
 
 import numpy as np
+
+from mbs_check import close
 
 
 def variant(src, work, name, old, new):
@@ -60,6 +63,16 @@ def run(exe, work, deck, prefix, analysis=None, defines=None, expect=0, tree=Fal
     if analysis and not tree:
         args += ['--analysis', analysis]
     return out, mbsolve(exe, args, defines, expect)
+
+
+def refused(exe, work, deck, pattern, what):
+    """Check `what`: `mbsolve --analysis reduced-dynamics` refuses `deck` with exit status 2 and an
+    error on stderr matching the regular expression `pattern` (file:line:col, the joint named)."""
+    _, p = run(exe, work, deck, 'bad', 'reduced-dynamics', expect=2)
+    ok = re.search(pattern, p.stderr) is not None
+    close(what, 1 if ok else 0, 1, 0)
+    if not ok:
+        print(p.stderr)
 
 
 def rk4_step(f, t, y, h):
