@@ -1,8 +1,15 @@
 // Block-buffered sink with a writer thread (see block_sink.hpp).
 #include "output/block_sink.hpp"
 
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <thread>
 #include <utility>
+
+#include "output/output_error.hpp"
 
 namespace mbs::output {
 
@@ -13,7 +20,17 @@ std::mutex& BlockSink::library_lock() {
 }
 
 BlockSink::BlockSink(const Model& m, std::string path, const SinkOptions& o, std::size_t block_bytes)
-    : model_(&m), path_(std::move(path)), opt_(o), block_bytes_(block_bytes) {}
+    : model_(&m), path_(std::move(path)), staging_(path_ + ".part"), opt_(o), block_bytes_(block_bytes) {}
+
+namespace {
+
+// Removes the file `path` if there is one (a previous run's file must not pass for this run's).
+void remove_old(const std::string& path) {
+    if (::unlink(path.c_str()) != 0 && errno != ENOENT)
+        throw OutputError("output '" + path + "': cannot replace it: " + std::strerror(errno));
+}
+
+}  // namespace
 
 BlockSink::~BlockSink() { shutdown(); }
 
@@ -25,6 +42,9 @@ void BlockSink::shutdown() { writer_.stop(); }
 void BlockSink::begin(const Engine& e) {
     fill_.init(*model_, e, opt_.flush_every, block_bytes_);
     write_.init(*model_, e, opt_.flush_every, block_bytes_, false);
+    defined_ = waited_ = false;
+    remove_old(path_);
+    remove_old(staging_);
     {
         std::lock_guard<std::mutex> lib(library_lock());
         create();
@@ -37,6 +57,10 @@ void BlockSink::begin(const Engine& e) {
         Results::prefault(write_.pages());
         std::lock_guard<std::mutex> lib(library_lock());
         define(write_);
+        if (std::rename(staging_.c_str(), path_.c_str()) != 0)
+            throw OutputError("output '" + path_ + "': cannot rename " + staging_ + " to it: " +
+                              std::strerror(errno));
+        defined_ = true;
     });
 }
 
@@ -61,6 +85,10 @@ void BlockSink::hand_off() {
 // 0.06-0.08 s with hand-offs of parts, of which 0.04 s is closing the 1604 datasets.
 void BlockSink::step(const Engine& e, const StepInfo& s) {
     if (!s.output) return;
+    if (!waited_) {
+        waited_ = true;
+        if (defined_before_first_step()) writer_.wait_idle();
+    }
     fill_.record(e, s);
     if (fill_.flush_due(opt_) || (early_ && fill_.rows() % fill_.part() == 0 && writer_.idle()))
         hand_off();

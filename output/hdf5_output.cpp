@@ -31,6 +31,7 @@ public:
 private:
     void create() override;
     void define(const Results& r) override;
+    bool defined_before_first_step() const override { return true; }
     void write(const Results& r) override;
     void finish(const std::string& status) override;
 
@@ -139,7 +140,7 @@ void Hdf5Output::create() {
     // Errors are reported by the exceptions, not by HDF5's own printing of its error stack.
     H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
     hid_t fapl = latest_format();
-    file_ = H5Fcreate(path().c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+    file_ = H5Fcreate(file_path().c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
     H5Pclose(fapl);
     check(file_, "the file");
 }
@@ -272,7 +273,7 @@ void Hdf5Output::finish(const std::string& status) {
     if (file_ < 0) return;
     close();
     hid_t fapl = latest_format();
-    file_ = H5Fopen(path().c_str(), H5F_ACC_RDWR, fapl);
+    file_ = H5Fopen(file_path().c_str(), H5F_ACC_RDWR, fapl);
     H5Pclose(fapl);
     check(file_, "the file (reopened for the run status)");
     attr_text(file_, "run_status", status.empty() ? "completed" : status);

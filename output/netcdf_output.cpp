@@ -119,7 +119,7 @@ void NetcdfOutput::create() {
     // (netCDF readers do not need them: the file keeps netCDF's own dimension ids).
     // The default chunk cache of every new variable (set when it is defined) is then empty too.
     check(nc_set_chunk_cache(0, 1, 0.0f), "chunk cache");
-    check(nc_create(path().c_str(), NC_CLOBBER | NC_NETCDF4 | NC_NODIMSCALE_ATTACH | NC_NOATTCREORD, &ncid_),
+    check(nc_create(file_path().c_str(), NC_CLOBBER | NC_NETCDF4 | NC_NODIMSCALE_ATTACH | NC_NOATTCREORD, &ncid_),
           "cannot create the file");
 }
 
@@ -229,7 +229,7 @@ void NetcdfOutput::open_hdf5(std::size_t variables) {
         mdc.min_size = std::min(mdc.min_size, mdc.initial_size);
         H5Pset_mdc_config(fapl.id, &mdc);
     }
-    file_ = H5Fopen(path().c_str(), H5F_ACC_RDWR, fapl.id);
+    file_ = H5Fopen(file_path().c_str(), H5F_ACC_RDWR, fapl.id);
     check_h5(file_, "the file (reopened for the data)");
     auto open = [&](int varid) {
         const std::string& n = names_[static_cast<std::size_t>(varid)];
