@@ -38,7 +38,8 @@ std::string entity_name(const EntityDesc& d, bool node) {
 
 void add_entity(Group& g, const EntityDesc& d, int source) {
     g.labels.push_back(d.label);
-    g.names.push_back(entity_name(d, g.kind == Group::Kind::nodes || g.kind == Group::Kind::node_accelerations));
+    g.names.push_back(entity_name(d, g.kind == Group::Kind::nodes || g.kind == Group::Kind::node_accelerations ||
+                                         g.kind == Group::Kind::node_momenta));
     g.types.push_back(d.type);
     g.source.push_back(source);
 }
@@ -62,6 +63,11 @@ inline void fence() {}
 bool starts_with(const std::string& s, const char* p) { return s.rfind(p, 0) == 0; }
 
 }  // namespace
+
+bool node_momenta_output(const StructNode& n, bool text) {
+    return n.desc().output && n.is_dynamic() && n.has_rotation() &&
+           n.desc().props.get_or<bool>("output inertia", text);
+}
 
 void Results::init(const Model& m, const Engine& e, int capacity, std::size_t max_bytes, bool allocate) {
     groups_.clear();
@@ -102,6 +108,22 @@ void Results::init(const Model& m, const Engine& e, int capacity, std::size_t ma
         const StructNode& n = e.nodes()[k];
         if (n.desc().output && node_accelerations_output(m, n)) add_entity(accels, n.desc(), static_cast<int>(k));
     }
+
+    // Momenta (MBDyn's .ine, NetCDF node.struct.<L>.B, .G, .BP, .GP) of the nodes that ask for
+    // them (node_momenta_output()): a group of their own; in NetCDF after every node's other
+    // variables, as MBDyn.
+    Group momenta;
+    momenta.kind = Group::Kind::node_momenta;
+    momenta.name = "node_momenta";
+    momenta.nc_prefix = "node.struct";
+    momenta.quantities = {
+        q("B", 3, "kg m/s", "global", "global momentum (B_X, B_Y, B_Z)"),
+        q("G", 3, "kg m^2/s", "global", "global momenta moment about the node (G_X, G_Y, G_Z)"),
+        q("BP", 3, "kg m/s^2", "global", "global momentum derivative (BP_X, BP_Y, BP_Z)"),
+        q("GP", 3, "kg m^2/s^2", "global", "global momenta moment derivative (GP_X, GP_Y, GP_Z)"),
+    };
+    for (std::size_t k = 0; k < e.nodes().size(); ++k)
+        if (node_momenta_output(e.nodes()[k], false)) add_entity(momenta, e.nodes()[k].desc(), static_cast<int>(k));
 
     Group joints;
     joints.kind = Group::Kind::joints;
@@ -197,7 +219,7 @@ void Results::init(const Model& m, const Engine& e, int capacity, std::size_t ma
     if (loadable_values > 0)
         loadables.quantities = {q("output", loadable_values, "-", "",
                                   "values of the element's .usr line (meaning defined by its module)", 0)};
-    for (Group* g : {&nodes, &accels, &joints, &forces, &iforces, &couples, &icouples, &tforces, &beams3, &beams2,
+    for (Group* g : {&nodes, &accels, &momenta, &joints, &forces, &iforces, &couples, &icouples, &tforces, &beams3, &beams2,
                      &loadables})
         if (g->size() > 0) groups_.push_back(std::move(*g));
 
@@ -269,6 +291,14 @@ void Results::record(const Engine& e, const StepInfo& s) {
                 const StructNode& nd = e.nodes()[g.source[k]];
                 put3(at(g.quantities[0], k), nd.xpp);
                 put3(at(g.quantities[1], k), nd.wp);
+                break;
+            }
+            case Group::Kind::node_momenta: {
+                const StructNode& nd = e.nodes()[g.source[k]];
+                put3(at(g.quantities[0], k), nd.beta);
+                put3(at(g.quantities[1], k), nd.gamma);
+                put3(at(g.quantities[2], k), nd.beta_dot);
+                put3(at(g.quantities[3], k), nd.gamma_dot);
                 break;
             }
             case Group::Kind::joints: {

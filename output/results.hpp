@@ -6,6 +6,9 @@
 //   nodes           X [m], R (row-major 3x3, x_global = R x_node), XP [m/s], Omega [rad/s]
 //   node_accelerations  XPP [m/s^2], OmegaP [rad/s^2] of the nodes with `accelerations, yes`
 //                   (or `default output: accelerations`); NetCDF node.struct.<L>.XPP, .OmegaP
+//   node_momenta    B [kg m/s], G [kg m^2/s] (momentum, and its moment about the node), BP, GP
+//                   (their time derivatives) of the dynamic nodes with `output inertia, yes`
+//                   (MBDyn's .ine values); NetCDF node.struct.<L>.B, .G, .BP, .GP
 //   joints          f [N], m [Nm] (joint frame), F [N], M [Nm] (global): Element::reaction()
 //   forces          F [N], Arm [m] (application point, global), from the .frc columns
 //   internal_forces F1, Arm1 (on node 1), F2, Arm2 (on node 2)
@@ -36,7 +39,7 @@ struct Quantity {
 };
 
 struct Group {
-    enum class Kind { nodes, joints, element_values, node_accelerations };
+    enum class Kind { nodes, joints, element_values, node_accelerations, node_momenta };
     Kind kind = Kind::nodes;
     std::string name;       // HDF5 group: "nodes", "joints", "forces", ...
     std::string nc_prefix;  // NetCDF variable prefix: "node.struct", "elem.joint", ...
@@ -48,6 +51,14 @@ struct Group {
     std::vector<Quantity> quantities;
     int size() const { return static_cast<int>(labels.size()); }
 };
+
+// Whether node n's momenta are written: a dynamic node with rotation and output, and
+// - in .ine (text) unless it has `output inertia, no` (MBDyn's rule: the default is yes);
+// - in NetCDF/HDF5 (text = false) only with `output inertia, yes`. MBDyn writes them by default
+//   there too, but they are four variables more per node: on the 200-link chain NetCDF's cost
+//   went from 7.7% to 11.3% of the run's wall time (benchmarks/output_bench.py), for values few
+//   post-processing scripts read.
+bool node_momenta_output(const StructNode& n, bool text);
 
 // Options shared by the NetCDF and HDF5 sinks.
 struct SinkOptions {

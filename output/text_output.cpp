@@ -8,6 +8,7 @@
 
 #include "core/rotations.hpp"
 #include "output/output_error.hpp"
+#include "output/results.hpp"
 
 namespace mbs {
 
@@ -133,7 +134,7 @@ void TextOutput::record_nodes(const Engine& e) {
             v.insert(v.end(), n.xpp.data(), n.xpp.data() + 3);
             v.insert(v.end(), n.wp.data(), n.wp.data() + 3);
         }
-        if (n.is_dynamic() && n.has_rotation()) {
+        if (output::node_momenta_output(n, true)) {
             if (!ine_) ine_ = file("ine");
             add_line(ine_, n.label(), Kind::ine, 12);
             for (const Vec3* m : {&n.beta, &n.gamma, &n.beta_dot, &n.gamma_dot})
