@@ -36,6 +36,15 @@ std::string entity_name(const EntityDesc& d, bool node) {
     return d.category + (node ? " node " : " ") + std::to_string(d.label);
 }
 
+Group group(Group::Kind kind, const char* name, const char* nc_prefix, std::vector<Quantity> quantities = {}) {
+    Group g;
+    g.kind = kind;
+    g.name = name;
+    g.nc_prefix = nc_prefix;
+    g.quantities = std::move(quantities);
+    return g;
+}
+
 void add_entity(Group& g, const EntityDesc& d, int source) {
     g.labels.push_back(d.label);
     g.names.push_back(entity_name(d, g.kind == Group::Kind::nodes || g.kind == Group::Kind::node_accelerations ||
@@ -74,17 +83,13 @@ void Results::init(const Model& m, const Engine& e, int capacity, std::size_t ma
     const std::string default_orientation =
         m.control.get_or<std::string>("default orientation", "euler123");
 
-    Group nodes;
-    nodes.kind = Group::Kind::nodes;
-    nodes.name = "nodes";
-    nodes.nc_prefix = "node.struct";
-    nodes.quantities = {
-        q("X", 3, "m", "global", "global position vector (X, Y, Z)"),
-        q("R", 9, "-", "global",
-          "global orientation matrix, row-major (R11, R12, R13, R21, ...): x_global = R x_node"),
-        q("XP", 3, "m/s", "global", "global velocity vector (v_X, v_Y, v_Z)"),
-        q("Omega", 3, "radian/s", "global", "global angular velocity vector (omega_X, omega_Y, omega_Z)"),
-    };
+    Group nodes = group(
+        Group::Kind::nodes, "nodes", "node.struct",
+        {q("X", 3, "m", "global", "global position vector (X, Y, Z)"),
+         q("R", 9, "-", "global",
+           "global orientation matrix, row-major (R11, R12, R13, R21, ...): x_global = R x_node"),
+         q("XP", 3, "m/s", "global", "global velocity vector (v_X, v_Y, v_Z)"),
+         q("Omega", 3, "radian/s", "global", "global angular velocity vector (omega_X, omega_Y, omega_Z)")});
     for (std::size_t k = 0; k < e.nodes().size(); ++k) {
         const StructNode& n = e.nodes()[k];
         if (!n.desc().output) continue;
@@ -95,15 +100,10 @@ void Results::init(const Model& m, const Engine& e, int capacity, std::size_t ma
 
     // Accelerations (solvers/dae/accelerations.hpp): a group of their own, as only some nodes
     // have them; NetCDF names node.struct.<L>.XPP and .OmegaP as MBDyn's.
-    Group accels;
-    accels.kind = Group::Kind::node_accelerations;
-    accels.name = "node_accelerations";
-    accels.nc_prefix = "node.struct";
-    accels.quantities = {
-        q("XPP", 3, "m/s^2", "global", "global acceleration vector (a_X, a_Y, a_Z)"),
-        q("OmegaP", 3, "radian/s^2", "global",
-          "global angular acceleration vector (omegaP_X, omegaP_Y, omegaP_Z)"),
-    };
+    Group accels = group(Group::Kind::node_accelerations, "node_accelerations", "node.struct",
+                         {q("XPP", 3, "m/s^2", "global", "global acceleration vector (a_X, a_Y, a_Z)"),
+                          q("OmegaP", 3, "radian/s^2", "global",
+                            "global angular acceleration vector (omegaP_X, omegaP_Y, omegaP_Z)")});
     for (std::size_t k = 0; k < e.nodes().size(); ++k) {
         const StructNode& n = e.nodes()[k];
         if (n.desc().output && node_accelerations_output(m, n)) add_entity(accels, n.desc(), static_cast<int>(k));
@@ -112,38 +112,25 @@ void Results::init(const Model& m, const Engine& e, int capacity, std::size_t ma
     // Momenta (MBDyn's .ine, NetCDF node.struct.<L>.B, .G, .BP, .GP) of the nodes that ask for
     // them (node_momenta_output()): a group of their own; in NetCDF after every node's other
     // variables, as MBDyn.
-    Group momenta;
-    momenta.kind = Group::Kind::node_momenta;
-    momenta.name = "node_momenta";
-    momenta.nc_prefix = "node.struct";
-    momenta.quantities = {
-        q("B", 3, "kg m/s", "global", "global momentum (B_X, B_Y, B_Z)"),
-        q("G", 3, "kg m^2/s", "global", "global momenta moment about the node (G_X, G_Y, G_Z)"),
-        q("BP", 3, "kg m/s^2", "global", "global momentum derivative (BP_X, BP_Y, BP_Z)"),
-        q("GP", 3, "kg m^2/s^2", "global", "global momenta moment derivative (GP_X, GP_Y, GP_Z)"),
-    };
+    Group momenta = group(
+        Group::Kind::node_momenta, "node_momenta", "node.struct",
+        {q("B", 3, "kg m/s", "global", "global momentum (B_X, B_Y, B_Z)"),
+         q("G", 3, "kg m^2/s", "global", "global momenta moment about the node (G_X, G_Y, G_Z)"),
+         q("BP", 3, "kg m/s^2", "global", "global momentum derivative (BP_X, BP_Y, BP_Z)"),
+         q("GP", 3, "kg m^2/s^2", "global", "global momenta moment derivative (GP_X, GP_Y, GP_Z)")});
     for (std::size_t k = 0; k < e.nodes().size(); ++k)
         if (node_momenta_output(e.nodes()[k], false)) add_entity(momenta, e.nodes()[k].desc(), static_cast<int>(k));
 
-    Group joints;
-    joints.kind = Group::Kind::joints;
-    joints.name = "joints";
-    joints.nc_prefix = "elem.joint";
-    joints.quantities = {
-        q("f", 3, "N", "local", "local reaction force (f_x, f_y, f_z), joint frame"),
-        q("m", 3, "Nm", "local", "local reaction moment (m_x, m_y, m_z), joint frame"),
-        q("F", 3, "N", "global", "global reaction force (F_X, F_Y, F_Z)"),
-        q("M", 3, "Nm", "global", "global reaction moment (M_X, M_Y, M_Z)"),
-    };
+    Group joints = group(Group::Kind::joints, "joints", "elem.joint",
+                         {q("f", 3, "N", "local", "local reaction force (f_x, f_y, f_z), joint frame"),
+                          q("m", 3, "Nm", "local", "local reaction moment (m_x, m_y, m_z), joint frame"),
+                          q("F", 3, "N", "global", "global reaction force (F_X, F_Y, F_Z)"),
+                          q("M", 3, "Nm", "global", "global reaction moment (M_X, M_Y, M_Z)")});
 
     // Loads: the columns of their .frc lines (mbdyn-syntax.md 8): per loaded node, its label,
     // the force or couple (3) and, for forces, the application point (3).
     auto load_group = [](const char* name, const char* prefix) {
-        Group g;
-        g.kind = Group::Kind::element_values;
-        g.name = name;
-        g.nc_prefix = prefix;
-        return g;
+        return group(Group::Kind::element_values, name, prefix);
     };
     Group forces = load_group("forces", "elem.force");
     forces.quantities = {q("F", 3, "N", "global", "global force (F_X, F_Y, F_Z)", 1),
