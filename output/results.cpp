@@ -74,8 +74,7 @@ bool starts_with(const std::string& s, const char* p) { return s.rfind(p, 0) == 
 }  // namespace
 
 bool node_momenta_output(const StructNode& n, bool text) {
-    return n.desc().output && n.is_dynamic() && n.has_rotation() &&
-           n.desc().props.get_or<bool>("output inertia", text);
+    return n.desc().output && n.is_dynamic() && n.desc().props.get_or<bool>("output inertia", text);
 }
 
 void Results::init(const Model& m, const Engine& e, int capacity, std::size_t max_bytes, bool allocate) {

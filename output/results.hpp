@@ -7,7 +7,8 @@
 //   node_accelerations  XPP [m/s^2], OmegaP [rad/s^2] of the nodes with `accelerations, yes`
 //                   (or `default output: accelerations`); NetCDF node.struct.<L>.XPP, .OmegaP
 //   node_momenta    B [kg m/s], G [kg m^2/s] (momentum, and its moment about the node), BP, GP
-//                   (their time derivatives) of the dynamic nodes with `output inertia, yes`
+//                   (their time derivatives; G = GP = 0 for a displacement-only node) of the
+//                   dynamic nodes with `output inertia, yes`
 //                   (MBDyn's .ine values); NetCDF node.struct.<L>.B, .G, .BP, .GP
 //   joints          f [N], m [Nm] (joint frame), F [N], M [Nm] (global): Element::reaction()
 //   forces          F [N], Arm [m] (application point, global), from the .frc columns
@@ -52,7 +53,8 @@ struct Group {
     int size() const { return static_cast<int>(labels.size()); }
 };
 
-// Whether node n's momenta are written: a dynamic node with rotation and output, and
+// Whether node n's momenta are written: a dynamic node with output (a displacement-only node
+// has G = GP = 0, as MBDyn writes them), and
 // - in .ine (text) unless it has `output inertia, no` (MBDyn's rule: the default is yes);
 // - in NetCDF/HDF5 (text = false) only with `output inertia, yes`. MBDyn writes them by default
 //   there too, but they are four variables more per node: on the 200-link chain NetCDF's cost

@@ -32,7 +32,7 @@ void read_tail(Reader& r, EntityDesc& e, bool rotational, bool dynamic) {
             e.output = r.boolean("output flag");
         } else if (dynamic && r.accept("accelerations")) {
             e.props.set("accelerations", r.boolean("accelerations flag"));
-        } else if (dynamic && rotational && r.accept("output inertia")) {
+        } else if (dynamic && r.accept("output inertia")) {
             e.props.set("output inertia", r.boolean("output inertia flag"));
         } else {
             std::string w = r.peek_word();

@@ -8,7 +8,7 @@ formats store alike: time, step; node X, velocity, angular velocity and the orie
 node's own description (Euler 123 degrees for node 2, rotation vector for node 3 in .mov and
 NetCDF); joint reactions f, m, F, M (.jnt columns 2-13); force, arm and couple columns (.frc);
 momenta B, G, BP, GP (.ine) of the node with `output inertia, yes`, also checked against M XP,
-J Omega and dB/dt.
+J Omega and dB/dt; a dynamic displacement node's .ine (rod_oscillator.mbd): B = M v, G = GP = 0.
 HDF5 stores the rotation matrix: converted to Euler 123 angles here (numpy) it must match .mov
 to 1e-9 degrees (round-off of the conversion). The NetCDF file is read with h5py (NetCDF-4 is
 HDF5) and, when present, netCDF4. The beam examples (.act) and a module element (.usr) are
@@ -130,6 +130,37 @@ close('node 2: max |G - J Omega| / max |G|',
 dB = np.gradient(B, t, axis=0)[1:-1]
 close('node 2: max |BP - dB/dt (central differences)| / max |BP|',
       float(np.abs(dB - BP[1:-1]).max() / np.abs(BP).max()), 0.0, 1e-4)
+
+# A dynamic displacement-only node (input-examples/rod_oscillator.mbd: node 2, a 1 kg point mass
+# on a rod along x) is in .ine by default, as in MBDyn: B = M v, G = GP = 0 (exactly).
+rprefix = os.path.join(work, 'rod_ine')
+r = subprocess.run([exe, '--quiet', '-f', os.path.join(EXAMPLES, 'rod_oscillator.mbd'), '-o', rprefix,
+                    '-D', 'TF=0.01'], capture_output=True, text=True)
+if r.returncode != 0:
+    sys.exit(f'rod_oscillator: exit {r.returncode}\n{r.stderr}')
+rine, rmov = text_rows_at(rprefix + '.ine'), text_rows_at(rprefix + '.mov')
+close('displacement node: .ine lists node 2 only', 0 if sorted(rine) == [2] else 1, 0, 0)
+# (to 1e-10: the momentum definition is one of the Newton equations; 2e-13 seen, max |B| 0.01)
+close('displacement node: max |B - M v| (M = 1 kg) [kg m/s]', float(np.abs(rine[2][:, 0:3] - rmov[2][:, 6:9]).max()),
+      0.0, 1e-10)
+close('displacement node: max |G|, |GP|', float(np.abs(rine[2][:, [3, 4, 5, 9, 10, 11]]).max()), 0.0, 0.0)
+close('displacement node: B not zero (the mass moves)', 0 if np.abs(rine[2][-1, 0]) > 1e-3 else 1, 0, 0)
+# The same deck with `output inertia, no` on that node: no .ine (and the option parses there).
+with open(os.path.join(EXAMPLES, 'rod_oscillator.mbd')) as f:
+    text = f.read()
+card = 'structural: MASS, dynamic displacement, L0 + X0, 0., 0., null;'
+if card not in text:
+    sys.exit('rod_oscillator.mbd: the MASS node card changed; update this check')
+ndeck = os.path.join(work, 'rod_no_inertia.mbd')
+with open(ndeck, 'w') as f:
+    f.write(text.replace(card, card[:-1] + ', output inertia, no;'))
+for ext in ('ine', 'mov'):
+    if os.path.exists(rprefix + '_no.' + ext):
+        os.remove(rprefix + '_no.' + ext)
+r = subprocess.run([exe, '--quiet', '-f', ndeck, '-o', rprefix + '_no', '-D', 'TF=0.01'], capture_output=True, text=True)
+close('displacement node, output inertia no: exit code', r.returncode, 0, 0)
+close('displacement node, output inertia no: no .ine', 1 if os.path.exists(rprefix + '_no.ine') else 0, 0, 0)
+close('displacement node, output inertia no: .mov written', 0 if os.path.exists(rprefix + '_no.mov') else 1, 0, 0)
 
 # --- joints: .jnt = f(3) m(3) F(3) M(3) [extras]
 labels = list(h5['joints/labels'][:])
