@@ -169,6 +169,7 @@ void NetcdfOutput::define(const Results& res) {
                                     matrix ? "Mat3x3" : "Vec3");
                 continue;
             }
+            if (!q.columns.empty() && q.columns[k] < 0) continue;  // not this entity's (results.hpp)
             const std::string tname = q.ncomp == 9   ? "Mat3x3"
                                       : q.ncomp == 1 ? "doublereal"
                                                      : "Vec" + std::to_string(q.ncomp);
@@ -243,7 +244,7 @@ void NetcdfOutput::open_hdf5(std::size_t variables) {
         auto& gd = dset_.emplace_back();
         for (const auto& qv : gv) {
             auto& qd = gd.emplace_back();
-            for (int v : qv) qd.push_back(open(v));
+            for (int v : qv) qd.push_back(v >= 0 ? open(v) : -1);
         }
     }
 }
@@ -277,6 +278,7 @@ void NetcdfOutput::write(const Results& res) {
             const std::size_t nc = static_cast<std::size_t>(q.ncomp);
             const bool orientation = g.kind == Group::Kind::nodes && q.name == "R";
             for (std::size_t k = 0; k < ne; ++k) {
+                if (dset_[gi][qi][k] < 0) continue;  // no such variable for this entity
                 std::size_t width = nc;
                 for (std::size_t r = 0; r < n; ++r) {
                     const double* src = q.buf + (r * ne + k) * nc;
@@ -325,7 +327,8 @@ void NetcdfOutput::replace_text_att(const char* name, const std::string& value) 
 herr_t NetcdfOutput::close_hdf5() {
     for (auto& gd : dset_)
         for (auto& qd : gd)
-            for (hid_t d : qd) H5Dclose(d);
+            for (hid_t d : qd)
+                if (d >= 0) H5Dclose(d);
     dset_.clear();
     for (hid_t* d : {&time_, &step_, &dt_})
         if (*d >= 0) H5Dclose(*d), *d = -1;

@@ -12,6 +12,7 @@
 #endif
 
 #include "core/rotations.hpp"
+#include "elements/beams/beam.hpp"
 #include "solvers/dae/accelerations.hpp"
 
 namespace mbs::output {
@@ -43,6 +44,48 @@ Group group(Group::Kind kind, const char* name, const char* nc_prefix, std::vect
     g.nc_prefix = nc_prefix;
     g.quantities = std::move(quantities);
     return g;
+}
+
+// The beams' custom output strains (MBDyn's elem.beam.<L>.nu_I, k_I, nuP_I, kP_I, ..._II): after
+// the forces and moments of the `points` evaluation points, each selected quantity has its 3
+// values at every point, in the order nu, k, nuP, kP (beam_element.cpp, output_values()). A
+// quantity is in the group if some beam selects it, with each beam's column (-1 if not). Point by
+// point, as MBDyn defines its variables: F_I, M_I, nu_I, k_I, ..., F_II, M_II, nu_II, ...
+void add_beam_strains(Group& g, const std::vector<long>& flags, int points) {
+    struct Kind {
+        long bit;
+        const char* name;
+        const char* units;
+        const char* what;
+    };
+    using namespace beam_output_bits;
+    static const Kind kinds[4] = {{ep_nu, "nu", "-", "linear strain (axial, shear 2, shear 3)"},
+                                  {ep_k, "k", "1/m", "angular strain (torsion, bending 2, bending 3)"},
+                                  {ep_nup, "nuP", "1/s", "linear strain rate (axial, shear 2, shear 3)"},
+                                  {ep_kp, "kP", "1/(m s)", "angular strain rate (torsion, bending 2, bending 3)"}};
+    static const char* suffix[2] = {"_I", "_II"};
+    std::vector<Quantity> forces = std::move(g.quantities);  // F, M of each point
+    g.quantities.clear();
+    for (int s = 0; s < points; ++s) {
+        g.quantities.push_back(std::move(forces[2 * s]));
+        g.quantities.push_back(std::move(forces[2 * s + 1]));
+        for (int j = 0; j < 4; ++j) {
+            Quantity x = q("", 3, kinds[j].units, "local", "");
+            bool any = false;
+            for (long f : flags) {
+                int col = 6 * points;
+                for (int i = 0; i < j; ++i)
+                    if (f & kinds[i].bit) col += 3 * points;
+                x.columns.push_back(f & kinds[j].bit ? col + 3 * s : -1);
+                any = any || (f & kinds[j].bit);
+            }
+            if (!any) continue;
+            x.name = std::string(kinds[j].name) + suffix[s];
+            x.description = std::string(kinds[j].what) + " at evaluation point " + (s == 0 ? "I" : "II") +
+                            ", section frame";
+            g.quantities.push_back(std::move(x));
+        }
+    }
 }
 
 void add_entity(Group& g, const EntityDesc& d, int source) {
@@ -169,6 +212,7 @@ void Results::init(const Model& m, const Engine& e, int capacity, std::size_t ma
     };
     Group beams3 = beam_group("beam3", 2);
     Group beams2 = beam_group("beam2", 1);
+    std::vector<long> beam3_flags, beam2_flags;
 
     // Module (user-defined) elements: the values of their .usr line as one quantity, MBDyn's
     // elem.loadable.<L>.output; as many components as the longest line at the start (shorter
@@ -193,8 +237,10 @@ void Results::init(const Model& m, const Engine& e, int capacity, std::size_t ma
             add_entity(d.type.find("internal") != std::string::npos ? icouples : couples, d, src);
         } else if ((d.category == "beam3" || d.category == "beam") && el.output_file()) {
             add_entity(beams3, d, src);
+            beam3_flags.push_back(d.props.get_or<long>("custom output flags", 0));
         } else if (d.category == "beam2" && el.output_file()) {
             add_entity(beams2, d, src);
+            beam2_flags.push_back(d.props.get_or<long>("custom output flags", 0));
         } else if (d.category == "userdefined" && el.output_file()) {
             const int nv = el.output_values(v0);
             if (nv <= 0) continue;
@@ -202,6 +248,8 @@ void Results::init(const Model& m, const Engine& e, int capacity, std::size_t ma
             loadable_values = std::max(loadable_values, nv);
         }
     }
+    add_beam_strains(beams3, beam3_flags, 2);
+    add_beam_strains(beams2, beam2_flags, 1);
     if (loadable_values > 0)
         loadables.quantities = {q("output", loadable_values, "-", "",
                                   "values of the element's .usr line (meaning defined by its module)", 0)};
@@ -300,8 +348,9 @@ void Results::record(const Engine& e, const StepInfo& s) {
                 int nv = e.elements()[g.source[k]]->output_values(v);
                 for (Quantity& x : g.quantities) {
                     double* p = at(x, k);
+                    const int col = x.columns.empty() ? x.column : x.columns[k];
                     for (int c = 0; c < x.ncomp; ++c)
-                        put(p + c, x.column + c < nv ? v[x.column + c] : std::nan(""));
+                        put(p + c, col >= 0 && col + c < nv ? v[col + c] : std::nan(""));
                 }
                 break;
             }

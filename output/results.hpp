@@ -15,7 +15,8 @@
 //   internal_forces F1, Arm1 (on node 1), F2, Arm2 (on node 2)
 //   couples         M [Nm];  internal_couples: M1, M2
 //   total_forces    f [N], m [Nm]: the drive values in the force and moment frames
-//   beam3, beam2    F_I, M_I [, F_II, M_II]: the .act columns (section frame)
+//   beam3, beam2    F_I, M_I [, F_II, M_II]: the .act columns (section frame), and nu_I, k_I,
+//                   nuP_I, kP_I [, ..._II] of the beams whose `custom output` selects them
 //   user_defined    output: the values of a module element's .usr line
 // No NetCDF or HDF5 type appears here: the sinks map these buffers to their files.
 #pragma once
@@ -36,6 +37,9 @@ struct Quantity {
     const char* frame = "";   // "global", "local"
     std::string description;  // MBDyn-style text
     int column = -1;          // first column in Element::output_values (element groups)
+    // Per entity instead of `column` when not empty (-1: the entity has no such values; NaN in
+    // HDF5, no variable in NetCDF), e.g. the beams' custom output strains.
+    std::vector<int> columns;
     double* buf = nullptr;    // [row][entity][component], capacity rows (in Results' pages)
 };
 

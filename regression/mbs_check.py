@@ -19,9 +19,9 @@ failures = []
 class Run:
     """One mbsolve run of `deck` with -D definitions; outputs under work/prefix."""
 
-    def __init__(self, exe, deck, work, prefix, defines=None, expect_rc=0):
+    def __init__(self, exe, deck, work, prefix, defines=None, expect_rc=0, extra=()):
         self.prefix = os.path.join(work, prefix)
-        cmd = [exe, '--quiet', '-f', deck, '-o', self.prefix]
+        cmd = [exe, '--quiet', '-f', deck, '-o', self.prefix, *extra]
         for k, v in (defines or {}).items():
             cmd += ['-D', f'{k}={v}']
         p = subprocess.run(cmd, capture_output=True, text=True)

@@ -14,6 +14,8 @@ relations:
     against central differences of the k_z column (dt = 1e-3; the integrator's velocities are not
     the differences of its positions, and the bending modes up to ~100 rad/s are excited: 1e-2
     relative to max |kP_z|; a column of strains instead of rates would be off by O(1)).
+The same run as NetCDF and HDF5: the strain variables equal the .act columns (1e-15 relative);
+beams without a quantity have no NetCDF variable for it and NaN in HDF5.
 """
 import os
 import subprocess
@@ -79,4 +81,37 @@ line = 1 + text[:text.index('custom output, strains;')].count('\n')
 close('duplicate flag: error names the file, line and flag',
       int(f'duplicate.mbd:{line}:' in b.stderr and "duplicate beam custom output 'linear strain'"
           in b.stderr), 1, 0)
+
+# NetCDF and HDF5 (MBDyn's elem.beam.<L>.nu_I, k_I, nuP_I, kP_I, ..._II): the same run written in
+# all three formats; every selected strain column equals the .act one (16 digits in .act: to
+# 1e-15 relative); a beam without the quantity has no NetCDF variable and NaN in HDF5.
+import h5py  # noqa: E402
+
+fr = Run(exe, deck, work, 'formats', extra=['--format', 'text,netcdf,hdf5'])
+fprefix = fr.prefix
+fact = {k: fr.rows('act', k) for k in range(1, 7)}
+selected = {1: ('nu', 'k'), 2: ('nu', 'k'), 3: ('k', 'kP'), 4: ('k', 'kP'), 5: (), 6: ()}
+worst_nc = worst_h5 = 0.0
+missing = []
+with h5py.File(fprefix + '.nc', 'r') as nc, h5py.File(fprefix + '.h5', 'r') as h5:
+    labels = list(h5['beam3/labels'][:])
+    for k, names in selected.items():
+        a, i = fact[k], labels.index(k)
+        for j, name in enumerate(names):
+            for p_, suffix in enumerate(('_I', '_II')):
+                ref = a[:, 13 + 6 * j + 3 * p_:16 + 6 * j + 3 * p_]
+                scale = np.maximum(np.abs(ref), 1e-300)
+                worst_nc = max(worst_nc, float((np.abs(nc[f'elem.beam.{k}.{name}{suffix}'][:] - ref) / scale).max()))
+                worst_h5 = max(worst_h5, float((np.abs(h5[f'beam3/{name}{suffix}'][:, i, :] - ref) / scale).max()))
+        for name in ('nu', 'k', 'nuP', 'kP'):
+            if name in names:
+                continue
+            if f'elem.beam.{k}.{name}_I' in nc:
+                missing.append(f'NetCDF elem.beam.{k}.{name}_I exists')
+            if name + '_I' in h5['beam3'] and not np.all(np.isnan(h5[f'beam3/{name}_I'][:, i, :])):
+                missing.append(f'HDF5 beam3/{name}_I of beam {k} is not NaN')
+    close('NetCDF nu_I ... kP_II vs .act (max relative difference)', worst_nc, 0.0, 1e-15)
+    close('HDF5 beam3/nu_I ... kP_II vs .act (max relative difference)', worst_h5, 0.0, 1e-15)
+    close('unselected quantities: no NetCDF variable, NaN in HDF5 (' + '; '.join(missing) + ')', len(missing), 0, 0)
+    close('HDF5 beam3 has no nuP (no beam selects it)', int('nuP_I' in h5['beam3']), 0, 0)
 finish()
