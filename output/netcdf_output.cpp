@@ -156,20 +156,22 @@ void NetcdfOutput::define(const Results& res) {
         const std::string base = g.nc_prefix + "." + std::to_string(g.labels[k]) + ".";
         for (std::size_t qi = 0; qi < g.quantities.size(); ++qi) {
             const Quantity& q = g.quantities[qi];
-            if (g.kind == Group::Kind::nodes && q.name == "R") {
-                // One orientation variable per node, as its description asks (as .mov).
+            if (!q.columns.empty() && q.columns[k] < 0) continue;  // not this entity's (results.hpp)
+            if (q.orientation) {
+                // One orientation variable per node or beam point, as its description asks.
                 const std::string oname = orientation_values(g.orientation[k], dummy, tmp);
                 const bool matrix = oname == "R";
                 std::string desc = matrix ? q.description
                                    : oname == "Phi"
                                        ? "global orientation vector (Phi_X, Phi_Y, Phi_Z)"
                                        : "global orientation Euler angles (" + g.orientation[k] + ")";
-                gv[qi][k] = def_var(base + oname, NC_DOUBLE, true, matrix ? 9 : 3,
+                if (!matrix) desc = q.where + desc;  // "evaluation point I " for beams
+                const std::string vname = base + oname + q.name.substr(1);  // R_I -> Phi_I
+                gv[qi][k] = def_var(vname, NC_DOUBLE, true, matrix ? 9 : 3,
                                     matrix ? "-" : oname == "Phi" ? "radian" : "deg", desc.c_str(),
                                     matrix ? "Mat3x3" : "Vec3");
                 continue;
             }
-            if (!q.columns.empty() && q.columns[k] < 0) continue;  // not this entity's (results.hpp)
             const std::string tname = q.ncomp == 9   ? "Mat3x3"
                                       : q.ncomp == 1 ? "doublereal"
                                                      : "Vec" + std::to_string(q.ncomp);
@@ -276,7 +278,7 @@ void NetcdfOutput::write(const Results& res) {
         for (std::size_t qi = 0; qi < g.quantities.size(); ++qi) {
             const Quantity& q = g.quantities[qi];
             const std::size_t nc = static_cast<std::size_t>(q.ncomp);
-            const bool orientation = g.kind == Group::Kind::nodes && q.name == "R";
+            const bool orientation = q.orientation;
             for (std::size_t k = 0; k < ne; ++k) {
                 if (dset_[gi][qi][k] < 0) continue;  // no such variable for this entity
                 std::size_t width = nc;

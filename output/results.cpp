@@ -46,12 +46,15 @@ Group group(Group::Kind kind, const char* name, const char* nc_prefix, std::vect
     return g;
 }
 
-// The beams' custom output strains (MBDyn's elem.beam.<L>.nu_I, k_I, nuP_I, kP_I, ..._II): after
-// the forces and moments of the `points` evaluation points, each selected quantity has its 3
-// values at every point, in the order nu, k, nuP, kP (beam_element.cpp, output_values()). A
-// quantity is in the group if some beam selects it, with each beam's column (-1 if not). Point by
-// point, as MBDyn defines its variables: F_I, M_I, nu_I, k_I, ..., F_II, M_II, nu_II, ...
-void add_beam_strains(Group& g, const std::vector<long>& flags, int points) {
+// A beam group's quantities from its beams' `custom output` flags (beam.hpp), point by point
+// as MBDyn's Beam::OutputPrepare defines its NetCDF variables: X_I, R_I (or Phi_I, E_I), F_I,
+// M_I, nu_I, k_I, nuP_I, kP_I, then the same for _II. A quantity is in the group if some beam
+// selects it, with each beam's source (-1 if not: no NetCDF variable, NaN in HDF5):
+//   X, R   the evaluation point (BeamPoints::points(), not in the text file);
+//   F, M   the .act columns 6 s, 6 s + 3 (selected unless `custom output` has `none`);
+//   nu, k, nuP, kP  after the forces and moments of the `points` points, each selected strain
+//          has its 3 values at every point, in this order (beam_element.cpp, output_values()).
+void add_beam_custom(Group& g, const std::vector<long>& flags, int points) {
     struct Kind {
         long bit;
         const char* name;
@@ -66,11 +69,40 @@ void add_beam_strains(Group& g, const std::vector<long>& flags, int points) {
     static const char* suffix[2] = {"_I", "_II"};
     std::vector<Quantity> forces = std::move(g.quantities);  // F, M of each point
     g.quantities.clear();
+    // Adds x if some beam has `bit`, with source `src` for those beams (-1 for the others).
+    auto add = [&](Quantity x, long bit, int src) {
+        bool any = false;
+        for (long f : flags) {
+            x.columns.push_back(f & bit ? src : -1);
+            any = any || (f & bit);
+        }
+        if (any) g.quantities.push_back(std::move(x));
+    };
     for (int s = 0; s < points; ++s) {
-        g.quantities.push_back(std::move(forces[2 * s]));
-        g.quantities.push_back(std::move(forces[2 * s + 1]));
+        const std::string ep = std::string("evaluation point ") + (s == 0 ? "I" : "II") + " ";
+        Quantity x = q("", 3, "m", "global", ep + "global position vector (X, Y, Z)");
+        x.name = std::string("X") + suffix[s];
+        x.point = s;
+        add(std::move(x), ep_x, 0);
+        Quantity r =
+            q("", 9, "-", "global",
+              ep +
+                  "global orientation matrix of the section, row-major (R11, R12, R13, R21, ...): "
+                  "x_global = X" +
+                  suffix[s] + " + R" + suffix[s] + " x_section");
+        r.name = std::string("R") + suffix[s];
+        r.point = s;
+        r.orientation = true;
+        r.where = ep;
+        add(std::move(r), ep_r, 0);
+        const int fcol = forces[2 * s].column, mcol = forces[2 * s + 1].column;
+        add(std::move(forces[2 * s]), ep_f, fcol);
+        add(std::move(forces[2 * s + 1]), ep_m, mcol);
         for (int j = 0; j < 4; ++j) {
             Quantity x = q("", 3, kinds[j].units, "local", "");
+            x.name = std::string(kinds[j].name) + suffix[s];
+            x.description = std::string(kinds[j].what) + " at evaluation point " +
+                            (s == 0 ? "I" : "II") + ", section frame";
             bool any = false;
             for (long f : flags) {
                 int col = 6 * points;
@@ -79,11 +111,7 @@ void add_beam_strains(Group& g, const std::vector<long>& flags, int points) {
                 x.columns.push_back(f & kinds[j].bit ? col + 3 * s : -1);
                 any = any || (f & kinds[j].bit);
             }
-            if (!any) continue;
-            x.name = std::string(kinds[j].name) + suffix[s];
-            x.description = std::string(kinds[j].what) + " at evaluation point " + (s == 0 ? "I" : "II") +
-                            ", section frame";
-            g.quantities.push_back(std::move(x));
+            if (any) g.quantities.push_back(std::move(x));
         }
     }
 }
@@ -132,6 +160,7 @@ void Results::init(const Model& m, const Engine& e, int capacity, std::size_t ma
            "global orientation matrix, row-major (R11, R12, R13, R21, ...): x_global = R x_node"),
          q("XP", 3, "m/s", "global", "global velocity vector (v_X, v_Y, v_Z)"),
          q("Omega", 3, "radian/s", "global", "global angular velocity vector (omega_X, omega_Y, omega_Z)")});
+    nodes.quantities[1].orientation = true;
     for (std::size_t k = 0; k < e.nodes().size(); ++k) {
         const StructNode& n = e.nodes()[k];
         if (!n.desc().output) continue;
@@ -193,7 +222,8 @@ void Results::init(const Model& m, const Engine& e, int capacity, std::size_t ma
         q("m", 3, "Nm", "local", "couple (drive value) in the moment orientation of node 1", 3)};
 
     // Beams: the columns of their .act lines, internal force and moment at each evaluation
-    // point in the section frame (mbdyn-syntax.md 8: elem.beam.<L>.F_I, M_I [, F_II, M_II]).
+    // point in the section frame (mbdyn-syntax.md 8: elem.beam.<L>.F_I, M_I [, F_II, M_II]),
+    // and what their `custom output` adds (add_beam_custom()).
     auto beam_group = [&](const char* name, int points) {
         Group g = load_group(name, "elem.beam");
         static const char* fnames[2] = {"F_I", "F_II"};
@@ -235,12 +265,16 @@ void Results::init(const Model& m, const Engine& e, int capacity, std::size_t ma
             else add_entity(internal ? iforces : forces, d, src);
         } else if (d.category == "couple" && el.output_file()) {
             add_entity(d.type.find("internal") != std::string::npos ? icouples : couples, d, src);
-        } else if ((d.category == "beam3" || d.category == "beam") && el.output_file()) {
-            add_entity(beams3, d, src);
-            beam3_flags.push_back(d.props.get_or<long>("custom output flags", 0));
-        } else if (d.category == "beam2" && el.output_file()) {
-            add_entity(beams2, d, src);
-            beam2_flags.push_back(d.props.get_or<long>("custom output flags", 0));
+        } else if ((d.category == "beam3" || d.category == "beam" || d.category == "beam2") &&
+                   el.output_file()) {
+            Group& g = d.category == "beam2" ? beams2 : beams3;
+            add_entity(g, d, src);
+            g.orientation.push_back(
+                d.props.get_or<std::string>("orientation description", default_orientation));
+            g.points.push_back(dynamic_cast<const BeamPoints*>(&el));
+            (d.category == "beam2" ? beam2_flags : beam3_flags)
+                .push_back(
+                    d.props.get_or<long>("custom output flags", beam_output_bits::ep_default));
         } else if (d.category == "userdefined" && el.output_file()) {
             const int nv = el.output_values(v0);
             if (nv <= 0) continue;
@@ -248,8 +282,8 @@ void Results::init(const Model& m, const Engine& e, int capacity, std::size_t ma
             loadable_values = std::max(loadable_values, nv);
         }
     }
-    add_beam_strains(beams3, beam3_flags, 2);
-    add_beam_strains(beams2, beam2_flags, 1);
+    add_beam_custom(beams3, beam3_flags, 2);
+    add_beam_custom(beams2, beam2_flags, 1);
     if (loadable_values > 0)
         loadables.quantities = {q("output", loadable_values, "-", "",
                                   "values of the element's .usr line (meaning defined by its module)", 0)};
@@ -305,6 +339,9 @@ void Results::record(const Engine& e, const StepInfo& s) {
     step_[r] = s.step;
     iter_[r] = s.iterations;
     double v[Element::max_output_values];
+    Vec3 px[BeamPoints::max_points];
+    Mat3 pR[BeamPoints::max_points];
+    const double nan = std::nan("");
     for (Group& g : groups_) {
         const int n = g.size();
         auto at = [&](Quantity& x, int k) { return x.buf + (static_cast<std::size_t>(r) * n + k) * x.ncomp; };
@@ -346,11 +383,23 @@ void Results::record(const Engine& e, const StepInfo& s) {
             }
             case Group::Kind::element_values: {
                 int nv = e.elements()[g.source[k]]->output_values(v);
+                int np = -1;  // evaluation points, asked for once if a quantity needs them
                 for (Quantity& x : g.quantities) {
                     double* p = at(x, k);
                     const int col = x.columns.empty() ? x.column : x.columns[k];
+                    if (x.point >= 0) {
+                        if (np < 0) np = g.points[k] ? g.points[k]->points(px, pR) : 0;
+                        const bool ok = col >= 0 && x.point < np;
+                        if (x.ncomp == 3)
+                            for (int c = 0; c < 3; ++c) put(p + c, ok ? px[x.point][c] : nan);
+                        else
+                            for (int i = 0; i < 3; ++i)
+                                for (int c = 0; c < 3; ++c)
+                                    put(p + 3 * i + c, ok ? pR[x.point](i, c) : nan);
+                        continue;
+                    }
                     for (int c = 0; c < x.ncomp; ++c)
-                        put(p + c, col >= 0 && col + c < nv ? v[col + c] : std::nan(""));
+                        put(p + c, col >= 0 && col + c < nv ? v[col + c] : nan);
                 }
                 break;
             }

@@ -16,7 +16,9 @@
 //   couples         M [Nm];  internal_couples: M1, M2
 //   total_forces    f [N], m [Nm]: the drive values in the force and moment frames
 //   beam3, beam2    F_I, M_I [, F_II, M_II]: the .act columns (section frame), and nu_I, k_I,
-//                   nuP_I, kP_I [, ..._II] of the beams whose `custom output` selects them
+//                   nuP_I, kP_I [, ..._II] of the beams whose `custom output` selects them;
+//                   X_I [m], R_I (row-major 3x3 section frame) [, ..._II] (global; not in .act)
+//                   of the beams whose `custom output` has `position`, `orientation`
 //   user_defined    output: the values of a module element's .usr line
 // No NetCDF or HDF5 type appears here: the sinks map these buffers to their files.
 #pragma once
@@ -27,6 +29,10 @@
 #include <vector>
 
 #include "solvers/dae/simulation.hpp"
+
+namespace mbs {
+class BeamPoints;
+}
 
 namespace mbs::output {
 
@@ -40,6 +46,14 @@ struct Quantity {
     // Per entity instead of `column` when not empty (-1: the entity has no such values; NaN in
     // HDF5, no variable in NetCDF), e.g. the beams' custom output strains.
     std::vector<int> columns;
+    // Element groups: the evaluation point (BeamPoints, beam.hpp) whose position (ncomp 3) or
+    // orientation (ncomp 9) this is; -1: the values are output_values columns.
+    int point = -1;
+    // A rotation matrix (9, row-major): NetCDF writes it as the entity's Group::orientation asks,
+    // named R, Phi or E followed by the rest of `name` (R_I -> Phi_I) and described as
+    // `where` + "global orientation ..." (MBDyn's CreateRotationVar).
+    bool orientation = false;
+    std::string where;
     double* buf = nullptr;    // [row][entity][component], capacity rows (in Results' pages)
 };
 
@@ -51,8 +65,9 @@ struct Group {
     std::vector<long> labels;
     std::vector<std::string> names;  // the entity's `name` or "<category> <label>"
     std::vector<std::string> types;  // "dynamic", "revolute hinge", "absolute internal", ...
-    std::vector<std::string> orientation;  // nodes: description from the card or the default
+    std::vector<std::string> orientation;  // nodes, beams: description from the card or the default
     std::vector<int> source;               // index in Engine::nodes() or Engine::elements()
+    std::vector<const BeamPoints*> points;  // beams: the element's evaluation points
     std::vector<Quantity> quantities;
     int size() const { return static_cast<int>(labels.size()); }
 };

@@ -70,8 +70,12 @@ std::shared_ptr<const LawSpec> read_beam_law(Reader& r, const std::string& what)
 // `custom output` (MBDyn's ReadBeamCustomOutput): the flags select the evaluation-point
 // quantities written besides the forces and moments; "none" clears the ones before it, a flag
 // given twice (also through a group: "forces" after "force") is an error, and strain-rate flags
-// of an elastic beam are ignored with a warning. Props: "custom output" (the flags as written,
-// space-separated) and "custom output flags" (bits, beam_output_bits in beam.hpp).
+// of an elastic beam are ignored with a warning. A flag that selects the orientation may be
+// followed by `orientation description, <desc>` (prop "orientation description"). Props:
+// "custom output" (the flags as written, space-separated) and "custom output flags" (bits,
+// beam_output_bits in beam.hpp; ep_f | ep_m, MBDyn's default, unless `none` was given: MBDyn
+// then writes no NetCDF forces and moments; a beam without `custom output` has no such prop and
+// means ep_default).
 void read_tail(Reader& r, EntityDesc& e, bool viscous) {
     if (r.peek("piezoelectric actuator"))
         r.error("piezoelectric actuator beams are not supported yet");
@@ -111,6 +115,8 @@ void read_tail(Reader& r, EntityDesc& e, bool viscous) {
                                                                       "none"};
         std::string flags;
         long bits = 0;
+        std::string od;        // orientation description ("": `default orientation`)
+        bool cleared = false;  // `none` given: MBDyn's default (forces and moments) is cleared too
         while (!r.at_end() && !r.peek("output")) {
             const SourceLoc at = r.loc();
             std::string f = r.keyword(names, "beam custom output flag");
@@ -125,13 +131,22 @@ void read_tail(Reader& r, EntityDesc& e, bool viscous) {
                                   "': strain rates only for viscoelastic beams (ignored)");
                 b &= ~(ep_nup | ep_kp);
             }
-            if (f == "none") bits = 0;
+            if (f == "none") bits = 0, cleared = true;
             bits |= b;
             flags += (flags.empty() ? "" : " ") + f;
-            if (f == "orientation") cards::read_optional_orientation_description(r, e);
+            // As MBDyn, after every flag that selects the orientation (`orientation`,
+            // `configuration`, `all`): its NetCDF description, else `default orientation` (the
+            // last such flag decides).
+            if (b & ep_r)
+                od = r.accept("orientation description")
+                         ? r.keyword({"euler123", "euler313", "euler321", "orientation vector",
+                                      "orientation matrix"},
+                                     "orientation description")
+                         : std::string();
         }
+        if (!od.empty()) e.props.set("orientation description", od);
         e.props.set("custom output", flags);
-        e.props.set("custom output flags", bits);
+        e.props.set("custom output flags", cleared ? bits : bits | ep_default);
     }
 }
 

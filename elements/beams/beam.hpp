@@ -1,12 +1,19 @@
-// Shared between the beam card reader (beam.cpp) and the runtime beams (beam_element.cpp).
+// Shared between the beam card reader (beam.cpp), the runtime beams (beam_element.cpp) and the
+// NetCDF/HDF5 results (output/results.cpp).
 #pragma once
 
-namespace mbs::beam_output_bits {
+#include "core/math.hpp"
+
+namespace mbs {
+
+namespace beam_output_bits {
 
 // Evaluation-point quantities selected by a beam's `custom output` (MBDyn's Beam::OUTPUT_EP_*).
 // The text .act always has the forces and moments; ep_nu, ep_k, ep_nup, ep_kp append the
 // linear strains, curvatures and their rates of every point (in this order, each for point I,
-// then II). ep_x and ep_r (position, orientation) select NetCDF variables in MBDyn only.
+// then II). ep_x and ep_r (position, orientation) select NetCDF/HDF5 variables only, as in MBDyn.
+// ep_f and ep_m select the NetCDF forces and moments: set unless `custom output` has `none`
+// (MBDyn starts from its default beam output, forces and moments, and `none` clears it).
 enum : long {
     ep_x = 1,
     ep_r = 2,
@@ -17,6 +24,22 @@ enum : long {
     ep_nup = 64,
     ep_kp = 128,
     ep_all = 255,
+    ep_default = ep_f | ep_m,
 };
 
-}  // namespace mbs::beam_output_bits
+}  // namespace beam_output_bits
+
+// The evaluation points of a runtime beam, for the NetCDF/HDF5 results (MBDyn's X_I, R_I, ...;
+// not in the text file): global position x[s] and section frame R[s] (x_global = x + R x_section,
+// axis 1 along the beam) of each point at the last converged step. Returns the number of points
+// (2 for beam3, 1 for beam2).
+class BeamPoints {
+  public:
+    static constexpr int max_points = 2;
+    virtual int points(Vec3* x, Mat3* R) const = 0;
+
+  protected:
+    ~BeamPoints() = default;
+};
+
+}  // namespace mbs

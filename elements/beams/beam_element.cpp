@@ -43,7 +43,9 @@
 //
 // Output (.act, MBDyn's Beam::Output): label, f(3), m(3) at point I in the section frame, then
 // f(3), m(3) at point II for beam3, then the custom output columns (output_values()); the .log
-// line names the nodes and offsets (log_line()). Private data: see private_data_count().
+// line names the nodes and offsets (log_line()). The points' positions p and section frames R
+// (MBDyn's NetCDF X_I, R_I, ...) go to the NetCDF/HDF5 results only (points(), beam.hpp). Private
+// data: see private_data_count().
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -111,7 +113,7 @@ struct SecK {
 
 // NN nodes, NN - 1 evaluation points.
 template <int NN>
-class Beam final : public Element {
+class Beam final : public Element, public BeamPoints {
   public:
     static constexpr int NS = NN - 1;
     static constexpr int ref = 1;  // reference node: the middle node (beam3), node 2 (beam2)
@@ -463,6 +465,8 @@ class Beam final : public Element {
                 out_[s] = k.fl;
                 out_e_[s] = k.e;
                 out_ed_[s].setZero();
+                out_x_[s] = k.p;
+                out_R_[s] = k.R;
                 sec_[s].law->after_step(k.e, k.ed, c.time);
             }
             return;
@@ -476,6 +480,8 @@ class Beam final : public Element {
             out_[s] = k.fl;
             out_e_[s] = k.e;
             out_ed_[s] = k.ed;
+            out_x_[s] = k.p;
+            out_R_[s] = k.R;
             sec_[s].law->after_step(k.e, k.ed, c.time);
         }
     }
@@ -498,6 +504,12 @@ class Beam final : public Element {
         if (out_flags_ & ep_nup) put(out_ed_, 0);
         if (out_flags_ & ep_kp) put(out_ed_, 3);
         return n;
+    }
+
+    // NetCDF/HDF5 only (MBDyn's X_I, R_I, ...): p and R of each point at the converged step.
+    int points(Vec3* x, Mat3* R) const override {
+        for (int s = 0; s < NS; ++s) x[s] = out_x_[s], R[s] = out_R_[s];
+        return NS;
     }
 
     // MBDyn's .log line: "beam3: L n1 f1 n2 f2 n3 f3" (beam2: two nodes), f_i the offsets in
@@ -658,6 +670,8 @@ class Beam final : public Element {
     const SimClock* clock_ = nullptr;
     BlockId blocks_[NN][NN];
     Vec6 out_[NS], out_e_[NS], out_ed_[NS];
+    Vec3 out_x_[NS];
+    Mat3 out_R_[NS];
     long out_flags_ = 0;
     bool in_assembly_ = false;
     mutable Kin kin_;
@@ -699,7 +713,8 @@ std::unique_ptr<Element> make_beam(const EntityDesc& d, BuildContext& ctx) {
     }
     beam->set_viscous();
     beam->set_clock(ctx.drive_env().clock);
-    beam->set_output_flags(d.props.get_or<long>("custom output flags", 0));
+    beam->set_output_flags(
+        d.props.get_or<long>("custom output flags", beam_output_bits::ep_default));
     beam->set_in_assembly(el::used_in_assembly(ctx, "beams"));
     return beam;
 }

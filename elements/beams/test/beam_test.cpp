@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/model.hpp"
+#include "elements/beams/beam.hpp"
 #include "parser/test_support.hpp"
 
 namespace {
@@ -91,6 +92,29 @@ TEST(ElementBeams, Beam2FromNodesTakesTheMidpoint) {
     expect_mat(e.props.get<Mat3>("section orientation"),
                rot_x(a + 2 * std::atan(-std::tan(a / 2) / 2)), tol);
     EXPECT_EQ(e.props.get<std::string>("custom output"), "force moment");
+}
+
+TEST(ElementBeams, CustomOutputFlagsAsMBDyn) {
+    // MBDyn's ReadOptionalBeamCustomOutput starts from the default beam output (forces and
+    // moments); `none` clears it; a flag with the orientation reads an optional description.
+    using namespace mbs::beam_output_bits;
+    auto flags_of = [&](const std::string& tail) {
+        auto m = build(deck("beam2: 1, 1, null, 2, null, from nodes, " + law + tail + ";\n"));
+        const auto& e = beam(m, "beam2");
+        return std::make_pair(e.props.get<long>("custom output flags"),
+                              e.props.get_or<std::string>("orientation description", "-"));
+    };
+    EXPECT_EQ(flags_of(", custom output, position"),
+              std::make_pair(static_cast<long>(ep_x | ep_default), std::string("-")));
+    EXPECT_EQ(flags_of(", custom output, none, position"),
+              std::make_pair(static_cast<long>(ep_x), std::string("-")));
+    EXPECT_EQ(flags_of(", custom output, configuration, orientation description, orientation vector"),
+              std::make_pair(static_cast<long>(ep_x | ep_r | ep_default), std::string("orientation vector")));
+    EXPECT_EQ(flags_of(", custom output, none, orientation, orientation description, euler321"),
+              std::make_pair(static_cast<long>(ep_r), std::string("euler321")));
+    // The last flag with the orientation decides (here: none given, `default orientation`).
+    EXPECT_EQ(flags_of(", custom output, all, orientation description, euler321, none, orientation"),
+              std::make_pair(static_cast<long>(ep_r), std::string("-")));
 }
 
 TEST(ElementBeams, ErrorsPointAtTheArgument) {
