@@ -14,6 +14,7 @@ signals it. Expected (issue 8 item 5, issue 5):
              bit for bit to an uninterrupted run over the first min(n, 20000) of them (three kills
              at different moments).
 """
+import faulthandler
 import os
 import signal
 import subprocess
@@ -29,6 +30,34 @@ from mbs_check import EXAMPLES, close, failures, finish  # noqa: E402
 exe, work = sys.argv[1], sys.argv[2]
 deck = os.path.join(EXAMPLES, 'pendulum.mbd')
 
+# A hang anywhere (CI once timed out after 300 s with no message, somewhere between SIGKILL 0's
+# last check and SIGKILL 1's first line) prints every thread's stack and ends the test before
+# CTest's timeout does, so the log says where it hung.
+faulthandler.dump_traceback_later(240, exit=True)
+T0 = time.time()
+
+
+def stamp(what):
+    print(f'[{time.time() - T0:6.2f} s] {what}')
+
+
+def kill_and_reap(p, name):
+    """SIGKILL p and wait for it (60 s at most: a process that a SIGKILL does not end within
+    that time is stuck in the kernel, which the log should say rather than hang)."""
+    p.send_signal(signal.SIGKILL)
+    try:
+        p.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        state = ''
+        try:
+            with open(f'/proc/{p.pid}/status') as f:
+                state = ' '.join(line.strip() for line in f if line.startswith('State'))
+            with open(f'/proc/{p.pid}/wchan') as f:
+                state += ', wchan ' + f.read().strip()
+        except OSError:
+            pass
+        sys.exit(f'{name}: mbsolve did not end within 60 s of SIGKILL ({state})')
+
 
 def start(name, formats, extra=()):
     prefix = os.path.join(work, name)
@@ -38,6 +67,47 @@ def start(name, formats, extra=()):
     cmd = [exe, '--quiet', '-f', deck, '-o', prefix, '-D', 'DT=1e-4', '-D', 'TF=1e4',
            '--format', formats, *extra]
     return prefix, subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+# Reads a killed run's HDF5 file in a child process. A killed SWMR writer leaves the file marked
+# as open: SWMR readers open it as it is (docs/hdf5-schema.md; `h5clear -s` clears the mark for
+# other readers). In SWMR mode HDF5 retries a metadata block whose checksum fails up to 100 times,
+# sleeping twice as long each time (1 ns, 2 ns, ...: after 38 retries, 4.6 minutes): a file with a
+# bad block would hang the reader rather than fail. A child with a time limit turns that into a
+# failure that says where it stopped (faulthandler prints the child's stack).
+READER = r'''
+import faulthandler, sys
+import h5py, numpy as np
+faulthandler.dump_traceback_later(50, exit=True)
+with h5py.File(sys.argv[1], 'r', swmr=True) as f:
+    s = f.attrs['run_status']
+    np.savez(sys.argv[2], t=f['time'][:], X=f['nodes/X'][:], labels=f['nodes/labels'][:],
+             status=s.decode() if isinstance(s, bytes) else str(s))
+'''
+
+
+def read_killed(path, what):
+    """time, nodes/X, nodes/labels and run_status of path, or None (a failure recorded)."""
+    npz = path + '.npz'
+    if os.path.exists(npz):
+        os.remove(npz)
+    try:
+        r = subprocess.run(['/usr/bin/python3', '-c', READER, path, npz], capture_output=True,
+                           text=True, timeout=60)
+    except subprocess.TimeoutExpired:
+        r = None
+    if r is None or r.returncode != 0:
+        if r is None or 'Timeout (' in r.stderr:
+            why = 'the reader hangs (stack below, if any)'
+        else:
+            why = (r.stderr.strip().splitlines() or ['?'])[-1]
+        print(f'FAIL {what}: the HDF5 file does not open: {why}')
+        if r is not None and r.stderr:
+            print(r.stderr)
+        failures.append(f'{what} open')
+        return None
+    with np.load(npz) as z:
+        return {key: z[key] for key in z.files}
 
 
 def out_steps(prefix):
@@ -78,6 +148,7 @@ def status(attrs):
 
 
 for sig, code, name in ((signal.SIGINT, 130, 'SIGINT'), (signal.SIGTERM, 143, 'SIGTERM')):
+    stamp(name)
     prefix, p = start(name.lower(), 'text,netcdf,hdf5', ['--flush-every', '100'])
     if not wait_for_steps(prefix, 3000):
         p.kill()
@@ -110,6 +181,7 @@ for sig, code, name in ((signal.SIGINT, 130, 'SIGINT'), (signal.SIGTERM, 143, 'S
     close(f'{name}: .mov rows of node 2 - .out output steps', mov_rows - len(t), 0, 0)
 
 # A second SIGINT exits at once.
+stamp('double SIGINT')
 prefix, p = start('double_sigint', 'text,hdf5')
 wait_for_steps(prefix, 2000)
 p.send_signal(signal.SIGINT)
@@ -119,52 +191,40 @@ try:
     p.communicate(timeout=10)
 except subprocess.TimeoutExpired:
     p.kill()
+    p.communicate()
 close('double SIGINT: exit code', p.returncode, 130, 0)
 close('double SIGINT: seconds to exit', time.time() - t0, 0.0, 2.0)
 
 # SIGKILL as soon as the .h5 file appears: it opens. It is written as NAME.h5.part until its
 # datasets are defined, and renamed then (CI once killed a run at .out's header and found a
 # 48-byte .h5: superblock written, eof = 48, stored eof = 2048).
+stamp('SIGKILL early')
 prefix, p = start('sigkill_early', 'hdf5', ['--flush-every', '50'])
 t_end = time.time() + 30.0
 while time.time() < t_end and not os.path.exists(prefix + '.h5') and p.poll() is None:
     time.sleep(0.0005)
-p.send_signal(signal.SIGKILL)
-p.communicate()
-try:
-    with h5py.File(prefix + '.h5', 'r', swmr=True) as f:
-        n = len(f['time'])
-        nodes = len(f['nodes/labels'])
-        width = f['nodes/X'].shape[1]
-    print(f'SIGKILL early: .h5 readable, {n} output steps')
-    close('SIGKILL early: nodes/X entities - nodes/labels', width - nodes, 0, 0)
-except Exception as e:  # noqa: BLE001 -- any failure to read is the failure under test
-    print(f'FAIL SIGKILL early: the HDF5 file does not open: {e}')
-    failures.append('SIGKILL early open')
+kill_and_reap(p, 'SIGKILL early')
+got = read_killed(prefix + '.h5', 'SIGKILL early')
+if got is not None:
+    print(f"SIGKILL early: .h5 readable, {len(got['t'])} output steps")
+    close('SIGKILL early: nodes/X entities - nodes/labels', got['X'].shape[1] - len(got['labels']), 0, 0)
 
 # SIGKILL: the HDF5 file stays readable up to its last block.
 # .out is written in blocks of many steps: the kills come 0, 0.4 and 0.9 s after its first block
 # of steps.
 for k, delay in enumerate((0.0, 0.4, 0.9)):
+    stamp(f'SIGKILL {k}')
     prefix, p = start(f'sigkill_{k}', 'hdf5', ['--flush-every', '50'])
     if not wait_for_steps(prefix, 2):
         p.kill()
         sys.exit('SIGKILL: the run wrote nothing in 30 s')
     time.sleep(delay)
-    p.send_signal(signal.SIGKILL)
-    p.communicate()
-    try:
-        # A killed SWMR writer leaves the file marked as open: SWMR readers open it as it is
-        # (docs/hdf5-schema.md; `h5clear -s` clears the mark for other readers).
-        with h5py.File(prefix + '.h5', 'r', swmr=True) as f:
-            t = f['time'][:]
-            X = f['nodes/X'][:]
-            labels = list(f['nodes/labels'][:])
-            st = status(f.attrs)
-    except Exception as e:  # noqa: BLE001 -- any failure to read is the failure under test
-        print(f'FAIL SIGKILL {k}: the HDF5 file does not open: {e}')
-        failures.append(f'SIGKILL {k} open')
+    kill_and_reap(p, f'SIGKILL {k}')
+    stamp(f'SIGKILL {k}: killed, reading the file')
+    got = read_killed(prefix + '.h5', f'SIGKILL {k}')
+    if got is None:
         continue
+    t, X, labels, st = got['t'], got['X'], list(got['labels']), str(got['status'])
     n = len(t)
     print(f'SIGKILL {k}: {n} output steps readable (t = {t[-1] if n else 0:.4f} s), run_status = {st}')
     close(f'SIGKILL {k}: readable output steps > 0', 0 if n > 0 else 1, 0, 0)
@@ -178,6 +238,7 @@ for k, delay in enumerate((0.0, 0.4, 0.9)):
     # 20000: the file may hold far more steps than .out showed when the kill came (.out is written
     # in blocks), and a reference run of all of them took minutes on a loaded machine.
     m = min(n, 20000)
+    stamp(f'SIGKILL {k}: reference run of {m} steps')
     ref = os.path.join(work, f'sigkill_ref_{k}')
     r = subprocess.run([exe, '--quiet', '-f', deck, '-o', ref, '-D', 'DT=1e-4', '-D', f'TF={t[m - 1] + 0.5e-4!r}',
                         '--format', 'hdf5'], capture_output=True, text=True)
