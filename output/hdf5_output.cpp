@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "output/block_sink.hpp"
+#include "output/hdf5_error.hpp"
 #include "output/output_error.hpp"
 
 namespace mbs::output {
@@ -21,7 +22,13 @@ hid_t latest_format();
 class Hdf5Output final : public BlockSink {
 public:
     Hdf5Output(const Model& m, std::string path, const SinkOptions& o, int compression)
-        : BlockSink(m, std::move(path), o, std::size_t{8} << 20), level_(std::clamp(compression, 0, 9)) {}
+        : BlockSink(m, std::move(path), o, std::size_t{8} << 20), level_(std::clamp(compression, 0, 9)) {
+        // A file whose writes failed (a full disk) does not close: H5Fclose fails, and HDF5's
+        // clean-up at exit then crashed in H5F__close_cb (signal 11 after the error message).
+        // When the process exits after the run, HDF5 is told not to clean up (as for NetCDF,
+        // netcdf_output.hpp); every file is closed explicitly before.
+        if (o.exit_after_run) H5dont_atexit();
+    }
     ~Hdf5Output() override {
         shutdown();
         std::lock_guard<std::mutex> lib(library_lock());
@@ -33,10 +40,17 @@ private:
     void define(const Results& r) override;
     bool defined_before_first_step() const override { return true; }
     void write(const Results& r) override;
+    void write_block(const Results& r);
     void finish(const std::string& status) override;
 
-    hid_t check(hid_t id, const std::string& what) const {
-        if (id < 0) throw OutputError("HDF5 output '" + path() + "': cannot write " + what);
+    // why: HDF5's reason, when taken before later calls cleared its error stack.
+    hid_t check(hid_t id, const std::string& what, std::string why = {}) const {
+        if (id < 0) {
+            if (why.empty()) why = hdf5_error_reason();
+            failed_ = true;
+            throw OutputError("HDF5 output '" + path() + "': cannot write " + what +
+                              (why.empty() ? "" : ": " + why));
+        }
         return id;
     }
     void attr_text(hid_t obj, const char* name, const std::string& value);
@@ -58,6 +72,7 @@ private:
     hid_t file_ = -1;
     hid_t time_ = -1, step_ = -1, dt_ = -1, iter_ = -1;
     std::vector<std::vector<hid_t>> dsets_;  // [group][quantity]
+    mutable bool failed_ = false;            // a write failed: the file is not closed (close())
     std::vector<hid_t> groups_;
 };
 
@@ -137,7 +152,8 @@ hid_t latest_format() {
 }
 
 void Hdf5Output::create() {
-    // Errors are reported by the exceptions, not by HDF5's own printing of its error stack.
+    // Errors are reported by the exceptions, not by HDF5's own printing of its error stack (a
+    // setting of each thread: again in define(), on the writer thread).
     H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
     hid_t fapl = latest_format();
     file_ = H5Fcreate(file_path().c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
@@ -146,6 +162,7 @@ void Hdf5Output::create() {
 }
 
 void Hdf5Output::define(const Results& res) {
+    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
     const SinkOptions& opt = options();
     const int rows = res.part();  // chunk rows when uncompressed (see series())
     attr_text(file_, "schema", "mbsolve-results");
@@ -229,14 +246,30 @@ void Hdf5Output::append(const Results& res, hid_t dset, hid_t memtype, int rank,
     hid_t fs = H5Dget_space(dset);
     H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, nullptr, count, nullptr);
     hid_t ms = H5Screate_simple(rank, count, nullptr);
-    herr_t st = H5Dwrite(dset, memtype, ms, fs, H5P_DEFAULT, data);
+    const herr_t st = H5Dwrite(dset, memtype, ms, fs, H5P_DEFAULT, data);
+    const std::string why = st < 0 ? hdf5_error_reason() : std::string();  // H5Sclose clears it
     H5Sclose(ms);
     H5Sclose(fs);
-    check(st, "a dataset");
+    check(st, "a dataset", why);
 }
 
 void Hdf5Output::write(const Results& res) {
     if (res.rows() == 0 || file_ < 0) return;
+    try {
+        write_block(res);
+    } catch (const OutputError&) {
+        // A write failed (a full disk): some of this block's rows may not be on disk, though
+        // the extents that HDF5 did write may cover them (they then read as zeros). /time, whose
+        // length readers take for the number of complete output steps, goes back to the steps
+        // of the blocks written before (best effort; the failure's message stands).
+        hsize_t rows = static_cast<hsize_t>(res.first_row());
+        H5Dset_extent(time_, &rows);
+        H5Fflush(file_, H5F_SCOPE_GLOBAL);
+        throw;
+    }
+}
+
+void Hdf5Output::write_block(const Results& res) {
     const auto& groups = res.groups();
     for (std::size_t gi = 0; gi < groups.size(); ++gi) {
         const Group& g = groups[gi];
@@ -254,8 +287,19 @@ void Hdf5Output::write(const Results& res) {
     check(H5Fflush(file_, H5F_SCOPE_GLOBAL), "the file (flush)");
 }
 
+// After a failed write (a full disk) the file is left as the failure left it, as a killed run's:
+// closing it would write the superblock with an end of file past the data that could not be
+// written, and readers would refuse the file as truncated (seen with a 4 MB file size limit);
+// left open, SWMR readers read it up to its last complete block. The handles go with the
+// process (H5dont_atexit: HDF5 does not try to close the file again at exit).
 void Hdf5Output::close() {
     if (file_ < 0) return;
+    if (failed_) {
+        dsets_.clear();
+        groups_.clear();
+        file_ = time_ = step_ = dt_ = iter_ = -1;
+        return;
+    }
     for (auto& ds : dsets_)
         for (hid_t d : ds) H5Dclose(d);
     dsets_.clear();

@@ -20,6 +20,7 @@
 #include <stdexcept>
 
 #include "output/block_sink.hpp"
+#include "output/hdf5_error.hpp"
 #include "output/output_error.hpp"
 
 namespace mbs::output {
@@ -56,8 +57,13 @@ private:
     void text_att(int var, const char* name, const std::string& value) {
         check(nc_put_att_text(ncid_, var, name, value.size(), value.c_str()), name);
     }
-    hid_t check_h5(hid_t id, const char* what) const {
-        if (id < 0) throw OutputError("NetCDF output '" + path() + "': cannot write " + what);
+    // why: HDF5's reason, when taken before later calls cleared its error stack.
+    hid_t check_h5(hid_t id, const char* what, std::string why = {}) const {
+        if (id < 0) {
+            if (why.empty()) why = hdf5_error_reason();
+            throw OutputError("NetCDF output '" + path() + "': cannot write " + what +
+                              (why.empty() ? "" : ": " + why));
+        }
         return id;
     }
     // Opens the file NetCDF defined (and closed) and its datasets (`variables` of them), for write().
@@ -261,9 +267,10 @@ void NetcdfOutput::append(const Results& res, hid_t dset, hid_t memtype, int ran
     H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, nullptr, count, nullptr);
     hid_t ms = H5Screate_simple(rank, count, nullptr);
     const herr_t st = H5Dwrite(dset, memtype, ms, fs, H5P_DEFAULT, data);
+    const std::string why = st < 0 ? hdf5_error_reason() : std::string();  // H5Sclose clears it
     H5Sclose(ms);
     H5Sclose(fs);
-    check_h5(st, "a variable");
+    check_h5(st, "a variable", why);
 }
 
 // Writes a block of rows: each variable gets one (rows x components) block, `time` last (its

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <stdexcept>
 
 #include "core/rotations.hpp"
@@ -245,6 +246,17 @@ void TextOutput::write_block() {
         }
         v += l.n;
     }
+    check_files();
+}
+
+// A write that failed (a full disk, a file size limit) leaves the stream's error flag set, and
+// errno as the failed write left it: the run stops with the reason rather than going on with
+// truncated files.
+void TextOutput::check_files() const {
+    for (const auto& [ext, f] : files_)
+        if (std::ferror(f))
+            throw output::OutputError("cannot write output file '" + prefix_ + "." + ext +
+                                      "': " + std::strerror(errno));
 }
 
 std::vector<std::string> TextOutput::files() const {
@@ -270,6 +282,7 @@ void TextOutput::end(const Engine&, const std::string& status) {
         std::fprintf(out, "# run stopped: %s\n", text.c_str());
     }
     for (auto& [k, f] : files_) std::fflush(f);
+    check_files();
 }
 
 }  // namespace mbs

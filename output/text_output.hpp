@@ -59,6 +59,7 @@ class TextOutput final : public OutputSink {
     void hand_off();
     // Worker thread: formats write_.
     void write_block();
+    void check_files() const;  // throws if a file's writes failed
     // One line of a file: the label, then " value" per num() (the text of "%.*g", formatted with
     // std::to_chars: no format parsing, no locale), written with one fwrite by end_line().
     void begin_line(std::FILE* f, long label);
