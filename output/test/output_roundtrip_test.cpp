@@ -66,6 +66,14 @@ const RunFiles& run_once() {
     static Model model = parser::build_model(std::string(MBS_EXAMPLES_DIR) + "/output_formats.mbd", bo);
     auto dir = std::filesystem::temp_directory_path() / ("mbs_roundtrip_" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir);
+    // Removed when the test process ends (each test case runs in a process of its own).
+    static struct Cleanup {
+        std::filesystem::path dir;
+        ~Cleanup() {
+            std::error_code ec;
+            std::filesystem::remove_all(dir, ec);
+        }
+    } cleanup{dir};
     r.nc = (dir / "run.nc").string();
     r.h5 = (dir / "run.h5").string();
     SolverSettings s = SolverSettings::from_model(model);
