@@ -96,5 +96,5 @@ for fmt in ('text', 'netcdf', 'hdf5'):
         close('text: .mov lines of node 2 > 0', 0 if len(rows) > 0 else 1, 0, 0)
         if len(rows):
             close('text: link length (max |d - L|) [m]',
-                  float(np.abs(np.linalg.norm(rows, axis=1) - L).max()), 0.0, 1e-5)
+                  float(np.abs(np.linalg.norm(rows, axis=1) - L).max()), 0.0, 1e-9)
 finish()
