@@ -1,5 +1,6 @@
 # Golden test: runs `mbsolve --dump-model DECK` and compares stdout with EXPECTED exactly.
-# Usage: cmake -DMBSOLVE=... -DDECK=... -DEXPECTED=... -P RunGolden.cmake
+# Usage: cmake -DMBSOLVE=... -DDECK=... -DEXPECTED=... -DACTUAL=... -P RunGolden.cmake
+# A differing dump is written to ACTUAL (in the build tree) and shown as a diff.
 get_filename_component(deck_dir ${DECK} DIRECTORY)
 get_filename_component(deck_name ${DECK} NAME)
 execute_process(COMMAND ${MBSOLVE} --quiet --dump-model ${deck_name}
@@ -10,7 +11,7 @@ if(NOT rc EQUAL 0)
 endif()
 file(READ ${EXPECTED} expected)
 if(NOT out STREQUAL expected)
-  file(WRITE ${EXPECTED}.actual "${out}")
-  execute_process(COMMAND diff -u ${EXPECTED} ${EXPECTED}.actual)
-  message(FATAL_ERROR "dump differs from ${EXPECTED} (actual output in ${EXPECTED}.actual)")
+  file(WRITE ${ACTUAL} "${out}")
+  execute_process(COMMAND diff -u ${EXPECTED} ${ACTUAL})
+  message(FATAL_ERROR "dump differs from ${EXPECTED} (actual output in ${ACTUAL})")
 endif()

@@ -110,6 +110,7 @@ private:
     void count(DeckReader& r, const std::string& counter, const SourceLoc& at);
     void claim_label(const std::string& space, long label, const SourceLoc& at, const std::string& what);
     void store_raw(Props& p, const std::string& key, DeckReader& r);
+    void ignore_card(DeckReader& r, const SourceLoc& at, const std::string& what, const std::string& why);
     void read_line_search_options(Props& s, DeckReader& r);
 
     void check_run_length(const SourceLoc& end_card);
@@ -224,8 +225,13 @@ void Builder::card(const SourceFile& file, const ast::Card& c) {
     switch (block_) {
         case Block::data:
             if (name == "problem" || name == "integrator") {
+                SourceLoc pa = r.loc();
                 std::string p = r.keyword({"initial value", "inverse dynamics", "multistep", "reduced inverse dynamics",
                                            "reduced dynamics", "equilibrium", "modal"}, "problem");
+                if (p == "inverse dynamics")
+                    throw InputError(pa, "'problem: inverse dynamics' is not supported yet by the DAE engine",
+                                     "'problem: reduced inverse dynamics;' (or --analysis inverse-dynamics) runs the "
+                                     "inverse dynamics of the relative-coordinate model");
                 st_.model.problem = p == "multistep" ? "initial value" : p;
                 r.finish();
                 return;
@@ -574,6 +580,15 @@ void Builder::claim_label(const std::string& space, long label, const SourceLoc&
     m[label] = at;
 }
 
+// A card (or the rest of one) that does not change the results and that mbsolve does not act on:
+// its arguments are read (so that their expressions are still checked) and dropped, with a warning
+// that names it. Cards that would change the results are refused instead ("not supported yet").
+void Builder::ignore_card(DeckReader& r, const SourceLoc& at, const std::string& what, const std::string& why) {
+    Props dropped;
+    store_raw(dropped, what, r);
+    r.warn_at(at, "'" + what + "' is ignored: " + why);
+}
+
 // Stores a card's arguments as given: numbers as numbers, keywords as words.
 void Builder::store_raw(Props& p, const std::string& key, DeckReader& r) {
     std::string text;
@@ -709,27 +724,40 @@ void Builder::problem_card(const std::string& name, DeckReader& r) {
     else if (name == "maxtimestep") {
         if (r.accept("unlimited")) s.set("max time step", std::string("unlimited"));
         else s.set("max time step", r.drive("max time step"));
-        if (r.accept("hard limit")) s.set("max time step hard limit", r.boolean("hard limit"));
+        SourceLoc a = r.loc();
+        if (r.accept("hard limit"))
+            throw InputError(a, "'hard limit' of the max time step is not supported yet", "remove it");
     } else if (name == "maxiterations") {
         SourceLoc a = r.loc();
         long n = r.integer("max iterations");
         if (n < 1) throw InputError(a, "max iterations must be at least 1");
         s.set("max iterations", n);
-        if (r.accept("at most")) s.set("max iterations at most", true);
+        SourceLoc b = r.loc();
+        if (r.accept("at most"))
+            r.warn_at(b, "'at most' is ignored: a step that has not converged after " + std::to_string(n) +
+                             " iterations stops the run (or is retried with a smaller step under 'strategy: factor')");
     } else if (name == "tolerance") {
         // tolerance: {null|res} [, test, {norm|minmax|none} [, scale]] [, {null|sol} [, test, ...]]
         if (r.accept("null")) s.set("residual tolerance", 0.0);
         else s.set("residual tolerance", r.nonnegative("residual tolerance"));
         if (r.accept("test")) {
             s.set("residual test", r.keyword({"norm", "minmax", "none"}, "residual test"));
-            if (r.accept("scale")) s.set("residual test scale", true);
+            SourceLoc a = r.loc();
+            if (r.accept("scale"))
+                throw InputError(a, "a scaled residual test ('test, ..., scale') is not supported yet",
+                                 "remove 'scale': the residual is tested unscaled");
         }
         if (!r.at_end()) {
             if (r.accept("null")) s.set("solution tolerance", 0.0);
             else s.set("solution tolerance", r.nonnegative("solution tolerance"));
-            if (r.accept("test")) s.set("solution test", r.keyword({"norm", "minmax", "none"}, "solution test"));
+            if (r.accept("test")) {
+                SourceLoc a = r.loc();
+                if (r.keyword({"norm", "minmax", "none"}, "solution test") != "norm")
+                    throw InputError(a, "only the 'norm' solution test is supported yet", "write 'test, norm' or omit the test");
+            }
         }
     } else if (name == "method") {
+        SourceLoc ma = r.loc();
         std::string m = r.keyword({"ms", "nostro", "hope", "crank nicolson", "crank nicholson", "bdf", "implicit euler",
                                    "third order"}, "integration method");
         if (m == "crank nicholson") r.warn_at(at, "'crank nicholson' is a misspelling of 'crank nicolson'"), m = "crank nicolson";
@@ -748,8 +776,8 @@ void Builder::problem_card(const std::string& name, DeckReader& r) {
             }
             s.set("bdf order", order);
         } else if (m == "third order") {
-            if (r.accept("ad hoc")) s.set("rho", std::string("ad hoc"));
-            else s.set("rho", r.drive("spectral radius"));
+            throw InputError(ma, "integration method 'third order' is not supported yet",
+                             "use ms, hope, bdf, implicit euler or crank nicolson");
         }
     } else if (name == "linearsolver" || name == "solver") {
         std::string ls = r.keyword({"naive", "umfpack", "klu", "y12", "lapack", "superlu", "taucs", "watson", "empty"},
@@ -757,7 +785,11 @@ void Builder::problem_card(const std::string& name, DeckReader& r) {
         if (ls != "naive" && ls != "umfpack" && ls != "klu")
             r.warn_at(at, "linear solver '" + ls + "' is not available; klu is used instead"), ls = "klu";
         s.set("linear solver", ls);
-        if (!r.at_end()) store_raw(s, "linear solver options", r);
+        // MBDyn's options choose storage, ordering, pivoting and threads (e.g. 'umfpack, cc', 'naive,
+        // colamd'): they change the factorization's cost, not the solution.
+        if (!r.at_end())
+            ignore_card(r, r.loc(), "linear solver options",
+                        "mbsolve orders and pivots " + ls + " itself; the solution does not depend on them");
     } else if (name == "nonlinearsolver") {
         SourceLoc ns_at = r.loc();
         std::string ns = r.keyword({"default", "newton raphson", "line search", "matrix free"}, "nonlinear solver");
@@ -770,7 +802,9 @@ void Builder::problem_card(const std::string& name, DeckReader& r) {
             r.accept("true");
         }
         if (ns == "line search") read_line_search_options(s, r);
-        else if (!r.at_end()) store_raw(s, "nonlinear solver options", r);
+        else if (!r.at_end())
+            throw InputError(r.loc(), "these nonlinear solver options are not supported yet",
+                             "'modified, N' is; remove the rest");
     } else if (name == "newtonraphson") {
         if (r.accept("modified")) s.set("newton modified iterations", r.at_end() ? 1L : r.integer("iterations"));
         else r.accept("true");
@@ -792,7 +826,8 @@ void Builder::problem_card(const std::string& name, DeckReader& r) {
         std::string what = name.substr(name.rfind("steps") + 5);
         if (name[0] == 'f') r.warn_at(at, "'fictitious steps' is a deprecated alias of 'dummy steps'");
         if (what == "method") {
-            store_raw(s, "dummy steps method", r);
+            throw InputError(at, "'dummy steps method' is not supported yet",
+                             "remove it: dummy steps use the integration method of the run");
         } else if (what == "number" || what == "maxiterations") {
             s.set("dummy steps " + std::string(what == "number" ? "number" : "max iterations"), r.integer("dummy steps"));
         } else if (what == "ratio" || what == "tolerance") {
@@ -817,18 +852,24 @@ void Builder::problem_card(const std::string& name, DeckReader& r) {
             s.set("strategy min iterations", r.integer("min iterations"));
             if (!r.at_end()) s.set("strategy max iterations", r.integer("max iterations"));
         } else if (k == "change") {
-            s.set("strategy drive", r.drive("time step drive"));
+            throw InputError(at, "'strategy: change' (the time step from a drive) is not supported yet",
+                             "remove it for a fixed step, or use 'strategy: factor, ...'");
         }
     } else if (name == "output") {
-        store_raw(s, "output", r);
+        ignore_card(r, at, "output", "mbsolve does not print MBDyn's solver diagnostics (iterations, residual, ...)");
     } else if (name == "abortafter") {
         s.set("abort after", r.keyword({"input", "assembly", "derivatives", "dummy steps"}, "abort phase"));
     } else if (name == "outputmeter") {
         throw InputError(at, "'output meter' belongs in the control data block, not in the initial value block",
                          "move it to 'begin: control data;'");
-    } else if (name == "eigenanalysis" || name == "threads" || name == "modifyresidualtest" ||
-               name == "enforceconstraintequations") {
-        store_raw(s, name, r);
+    } else if (name == "threads") {
+        ignore_card(r, at, "threads", "mbsolve assembles and solves on one thread");
+    } else if (name == "eigenanalysis") {
+        throw InputError(at, "'eigenanalysis' is not supported yet",
+                         "remove the card; 'mbsolve --analysis modal' gives the modes of the relative-coordinate model");
+    } else if (name == "modifyresidualtest" || name == "enforceconstraintequations") {
+        throw InputError(at, "'" + std::string(name == "modifyresidualtest" ? "modify residual test" : "enforce constraint equations") +
+                                 "' is not supported yet", "remove the card");
     } else {
         static const std::vector<std::string> known = {
             "initial time", "final time", "time step", "min time step", "max time step", "max iterations",
@@ -922,9 +963,18 @@ void Builder::control_card(const std::string& name, DeckReader& r) {
         c.set("model", r.keyword({"static"}, "model type"));
     } else if (name == "title") {
         c.set("title", r.string("title"));
-    } else if (name == "print" || name == "defaultbeamoutput" || name == "defaultaerodynamicoutput" ||
-               name == "makerestartfile" || name == "defaultscale" || name == "rigidbodykinematics") {
-        store_raw(c, name, r);
+    } else if (name == "print") {
+        ignore_card(r, at, "print", "mbsolve does not print MBDyn's degree-of-freedom and equation tables");
+    } else if (name == "defaultscale") {
+        ignore_card(r, at, "default scale", "it scales only scaled residual tests, which mbsolve does not run");
+    } else if (name == "defaultaerodynamicoutput") {
+        ignore_card(r, at, "default aerodynamic output", "aerodynamic elements are not supported");
+    } else if (name == "defaultbeamoutput") {
+        throw InputError(at, "'default beam output' is not supported yet", "give 'custom output' on each beam instead");
+    } else if (name == "makerestartfile") {
+        throw InputError(at, "'make restart file' is not supported yet", "remove the card");
+    } else if (name == "rigidbodykinematics") {
+        throw InputError(at, "'rigid body kinematics' is not supported yet", "remove the card");
     } else {
         std::vector<std::string> known = counter_names();
         for (const char* k : {"gravity", "air properties", "skip initial joint assembly", "use", "initial stiffness",

@@ -64,9 +64,6 @@ SolverSettings SolverSettings::from_model(const Model& m) {
     s.dummy_ratio = real_or(p, "dummy steps ratio", 1e-3);
     s.dummy_tol = real_or(p, "dummy steps tolerance", s.tol);
     s.dummy_max_iter = static_cast<int>(p.get_or<long>("dummy steps max iterations", s.max_iter));
-    if (p.find("dummy steps method"))
-        throw InputError(SourceLoc{}, "'dummy steps method' is not supported yet",
-                         "remove it: dummy steps use the integration method of the run");
     std::string abort = p.get_or<std::string>("abort after", "");
     s.abort_after = abort == "input"         ? Abort::input
                     : abort == "assembly"    ? Abort::assembly

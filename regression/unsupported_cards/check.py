@@ -1,0 +1,113 @@
+"""MBDyn cards that mbsolve reads but does not act on are never silently accepted.
+
+Each case inserts one card (or one option) into input-examples/pendulum.mbd and runs
+`mbsolve --check` on it:
+- a card that would change the results if it were obeyed (a step-size strategy from a drive, an
+  eigenanalysis, rigid-body kinematics, a restart file, a residual-test modifier, inverse dynamics
+  in the DAE engine, ...) must stop with exit 2 and `FILE:LINE:COL: error: '...' ... not supported
+  yet` at the card or option, the source line and a hint;
+- a card that only concerns MBDyn's diagnostics, threads or storage (`threads`, `print`,
+  `output: iterations`, linear solver options, `default scale`, `at most`) runs (exit 0) with
+  `FILE:LINE:COL: warning: '...' is ignored: <why>` at the card.
+The locations are computed here from the inserted text, independently of mbsolve.
+"""
+import os
+import re
+import subprocess
+import sys
+
+exe, work = sys.argv[1], sys.argv[2]
+here = os.path.dirname(os.path.abspath(__file__))
+base_path = os.path.join(here, '..', '..', 'input-examples', 'pendulum.mbd')
+base = open(base_path).read().split('\n')
+
+
+def line_of(prefix):
+    """0-based index of the first line that starts (after blanks) with `prefix`."""
+    for i, l in enumerate(base):
+        if l.strip().startswith(prefix):
+            return i
+    sys.exit(f'pendulum.mbd has no line starting with {prefix!r}')
+
+
+END_IV, END_CD = line_of('end: initial value'), line_of('end: control data')
+
+# (name, kind, block end before which the card goes or a (line prefix, old, new) replacement,
+#  the card text, the text the column must point at, fragment of the message)
+insert = [
+    ('eigenanalysis', 'error', END_IV, 'eigenanalysis: 1.;', 'eigenanalysis', "'eigenanalysis' is not supported yet"),
+    ('strategy_change', 'error', END_IV, 'strategy: change, postponed, 1;', 'strategy',
+     "'strategy: change' (the time step from a drive) is not supported yet"),
+    ('modify_residual_test', 'error', END_IV, 'modify residual test;', 'modify',
+     "'modify residual test' is not supported yet"),
+    ('enforce_constraints', 'error', END_IV, 'enforce constraint equations: constraint;', 'enforce',
+     "'enforce constraint equations' is not supported yet"),
+    ('dummy_steps_method', 'error', END_IV, 'dummy steps method: ms, 0.6;', 'dummy',
+     "'dummy steps method' is not supported yet"),
+    ('max_step_hard_limit', 'error', END_IV, 'max time step: 1e-2, hard limit, yes;', 'hard limit',
+     "'hard limit' of the max time step is not supported yet"),
+    ('make_restart_file', 'error', END_CD, 'make restart file;', 'make', "'make restart file' is not supported yet"),
+    ('rigid_body_kinematics', 'error', END_CD, 'rigid body kinematics: const, angular velocity, 0., 0., 1.;',
+     'rigid', "'rigid body kinematics' is not supported yet"),
+    ('default_beam_output', 'error', END_CD, 'default beam output: strains;', 'default',
+     "'default beam output' is not supported yet"),
+    ('threads', 'warning', END_IV, 'threads: 2;', 'threads', "'threads' is ignored: mbsolve assembles and solves on one thread"),
+    ('solver_output', 'warning', END_IV, 'output: iterations, residual;', 'output',
+     "'output' is ignored: mbsolve does not print MBDyn's solver diagnostics"),
+    ('print', 'warning', END_CD, 'print: dof stats;', 'print', "'print' is ignored"),
+    ('default_scale', 'warning', END_CD, 'default scale: structural nodes, 1.;', 'default',
+     "'default scale' is ignored: it scales only scaled residual tests"),
+]
+replace = [
+    ('problem_inverse_dynamics', 'error', ('problem:', 'initial value', 'inverse dynamics'), 'inverse',
+     "'problem: inverse dynamics' is not supported yet by the DAE engine"),
+    ('residual_test_scale', 'error', ('tolerance:', '1.e-6', '1.e-6, test, norm, scale'), 'scale',
+     "a scaled residual test ('test, ..., scale') is not supported yet"),
+    ('solution_test_minmax', 'error', ('tolerance:', '1.e-6', '1.e-6, test, norm, 1.e-9, test, minmax'), 'minmax',
+     "only the 'norm' solution test is supported yet"),
+    ('method_third_order', 'error', ('method:', 'ms, 0.6', 'third order, 0.6'), 'third',
+     "integration method 'third order' is not supported yet"),
+    ('nonlinear_solver_options', 'error', ('linear solver:', 'linear solver: klu;',
+                                           'linear solver: klu; nonlinear solver: newton raphson, keep jacobian;'),
+     'keep', 'these nonlinear solver options are not supported yet'),
+    ('linear_solver_options', 'warning', ('linear solver:', 'klu', 'umfpack, cc, colamd'), 'cc',
+     "'linear solver options' is ignored: mbsolve orders and pivots umfpack itself"),
+    ('at_most', 'warning', ('max iterations:', '20', '20, at most'), 'at most', "'at most' is ignored"),
+]
+
+cases = []
+for name, kind, at_line, card, point, frag in insert:
+    lines = base[:at_line] + ['    ' + card] + base[at_line:]
+    cases.append((name, kind, lines, at_line, 4 + card.index(point), frag))
+for name, kind, (prefix, old, new), point, frag in replace:
+    i = line_of(prefix)
+    lines = list(base)
+    assert old in lines[i], (name, lines[i])
+    lines[i] = lines[i].replace(old, new, 1)
+    cases.append((name, kind, lines, i, lines[i].index(point, lines[i].index(new)), frag))
+
+failed = []
+for name, kind, lines, row, col, frag in cases:
+    deck = os.path.join(work, name + '.mbd')
+    with open(deck, 'w') as f:
+        f.write('\n'.join(lines))
+    p = subprocess.run([exe, '--check', deck], capture_output=True, text=True, timeout=60)
+    want_rc = 2 if kind == 'error' else 0
+    where = f'{name}.mbd:{row + 1}:{col + 1}: {kind}: '
+    first = next((l for l in p.stderr.splitlines() if ': error: ' in l or ': warning: ' in l), '')
+    ok = (p.returncode == want_rc and where in first and
+          (frag in p.stderr) and (kind == 'warning' or 'hint:' in p.stderr) and
+          lines[row].strip() in p.stderr)
+    print(f"{'ok  ' if ok else 'FAIL'} {name}: exit {p.returncode} (want {want_rc}), {first.strip()}")
+    if not ok:
+        print(p.stderr)
+        failed.append(name)
+
+# A deck without any of these cards still runs with no warning at all.
+p = subprocess.run([exe, '--check', base_path], capture_output=True, text=True, timeout=60)
+clean = p.returncode == 0 and 'warning' not in p.stderr
+print(f"{'ok  ' if clean else 'FAIL'} pendulum.mbd as shipped: exit {p.returncode}, no warning")
+if not clean:
+    failed.append('clean')
+print(f'{len(cases) + 1 - len(failed)} passed, {len(failed)} failed')
+sys.exit(1 if failed else 0)
