@@ -142,4 +142,13 @@ ref = run('reduced_spring_four_bar.mbd', 'card_ref', 'modal', {})
 lines = [open(x + '.modal').read().splitlines()[6:8] for x in (os.path.join(work, 'card'), ref)]
 print(lines[0])
 close("'problem: modal;' deck: eigenvalue lines as with --analysis modal", float(lines[0] == lines[1]), 1.0, 0)
+
+# A mechanism with no free coordinate (static_kinematic.mbd: every joint driven) has no modes: exit
+# 2 with a message naming the reason (it was a segmentation fault in Eigen's eigensolver).
+p = subprocess.run([exe, '--quiet', '--analysis', 'modal', '-f', os.path.join(EXAMPLES, 'static_kinematic.mbd'),
+                    '-o', os.path.join(work, 'no_dof')], capture_output=True, text=True, timeout=60)
+print(p.stderr.strip())
+close('no free coordinate: exit status', p.returncode, 2, 0)
+close('no free coordinate: message', float('error: modal analysis: the model has no free degree of freedom' in p.stderr
+                                             and 'hint:' in p.stderr), 1.0, 0)
 finish()

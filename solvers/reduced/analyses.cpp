@@ -446,6 +446,14 @@ ModalResult run_modal(const Model& model, Setup& s, const std::string& prefix,
     const Partition& p = s.part;
     const ReducedModel& rm = s.rm;
     const int nu = static_cast<int>(p.u.size()), nq = rm.nq();
+    // A fully driven or locked mechanism has nothing to vibrate (and Eigen's eigensolver would be
+    // handed a 0 x 0 matrix): an input problem, not a solver failure.
+    if (nu == 0)
+        throw InputError(SourceLoc{},
+                         "modal analysis: the model has no free degree of freedom (" +
+                             std::to_string(nq) + " coordinates, all driven or dependent)",
+                         "'mbsolve --tree DECK' lists the coordinates; modes need at least one "
+                         "joint coordinate that is neither driven nor fixed by a loop");
     const double t = mr.equilibrium.time;
     auto f = [&](VecX q, VecX qd, VecX& out) {
         if (!solve_positions(rm, s.ws, p, q, 1e-14, 50))
