@@ -534,6 +534,13 @@ void Builder::check_run_length(const SourceLoc& end_card) {
     double t0 = real("initial time", 0.0);
     double tf = real("final time", t0 + 1.0);
     double dt = real("time step", 1e-3);
+    // A final time before the initial one used to run no step at all and exit 0 (issue 20).
+    if (tf < t0) {
+        char msg[160];
+        std::snprintf(msg, sizeof msg, "final time %g is before initial time %g", tf, t0);
+        throw InputError(final_time_loc_.valid() ? final_time_loc_ : end_card, msg,
+                         "the run goes from the initial time forward to the final time");
+    }
     double steps = (tf - t0) / dt;
     if (!(steps > max_time_steps)) return;
     SourceLoc at = time_step_loc_.valid() ? time_step_loc_ : final_time_loc_.valid() ? final_time_loc_ : end_card;
