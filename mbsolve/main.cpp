@@ -50,10 +50,31 @@ std::string stop_reason() {
 }
 
 // Output prefix: -o, else the deck path without its extension (MBDyn's rule).
+// The prefix of the output files: -o PREFIX, else the deck's path without its extension. As in
+// MBDyn, -o naming a directory (or ending in '/') puts the files there under the deck's name
+// (`-o dir/` wrote hidden files dir/.mov, dir/.out). A prefix whose files would replace the deck
+// itself (a deck named x.out run without -o: the log is x.out) is refused before anything is
+// written.
 std::string output_prefix(const mbs::cli::Options& opt) {
-    if (!opt.output_prefix.empty()) return opt.output_prefix;
-    std::filesystem::path p(opt.deck);
-    return (p.parent_path() / p.stem()).string();
+    namespace fs = std::filesystem;
+    const fs::path deck(opt.deck);
+    fs::path prefix = deck.parent_path() / deck.stem();
+    if (!opt.output_prefix.empty()) {
+        std::error_code ec;
+        const bool dir = opt.output_prefix.back() == '/' || fs::is_directory(opt.output_prefix, ec);
+        prefix = dir ? fs::path(opt.output_prefix) / deck.stem() : fs::path(opt.output_prefix);
+    }
+    static const char* const written[] = {"out", "log", "mov", "jnt", "ine", "act", "frc", "abs",
+                                          "nc",  "h5",  "eq",  "modal", "lam", "nc.part", "h5.part"};
+    std::error_code ec;
+    const fs::path deck_abs = fs::weakly_canonical(deck, ec);
+    for (const char* ext : written) {
+        const fs::path out = fs::weakly_canonical(fs::path(prefix.string() + "." + ext), ec);
+        if (!ec && out == deck_abs)
+            throw std::invalid_argument("the output file '" + prefix.string() + "." + ext +
+                                        "' would replace the deck; give another prefix with -o PREFIX");
+    }
+    return prefix.string();
 }
 
 // The sinks of a run behind one: at the end, a run stopped by a signal is reported as such to
