@@ -2,8 +2,14 @@
 //   beam3: L, n1, [position,] off1 [, {orientation|rot}, R1], n2, ... , n3, ...,
 //          {<OrMat abs section I> | from nodes}, <6D CL I>,
 //          {same | <OrMat section II> | from nodes}, {same | <6D CL II>}
-//          [, custom output, <flags>...]
-//   beam2: L, n1, ..., n2, ..., {<OrMat section> | from nodes}, <6D CL> [, custom output, ...]
+//          [, <piezo>] [, custom output, <flags>...]
+//   beam2: L, n1, ..., n2, ..., {<OrMat section> | from nodes}, <6D CL> [, <piezo>]
+//          [, custom output, ...]
+//   <piezo> (MBDyn's piezoelectric actuator, ReadBeam/ReadBeam2):
+//     piezoelectric actuator, N, <abstract node 1>, ..., <abstract node N>,
+//       <Mat6xN section I> [beam3: , {same | <Mat6xN section II>}]
+//     Mat6xN: null | [anba | matr,] 6 x N reals row by row [, scale, s]; `anba` gives each
+//     triple of rows in ANBA's axes (x, y, z = section 2, section 3, beam axis 1).
 // Section orientations are absolute (axis 1 = beam axis). `from nodes` interpolates the
 // orientation from the node orientations (each times its relative `orientation`) as MBDyn does:
 // with Cayley-Gibbs-Rodrigues parameters g (R = exp of g, g = 2 tan(theta/2) n) relative to
@@ -12,7 +18,9 @@
 // Props: "node1", "offset1", "orientation1", ... (node frames); beam3: "section orientation I",
 // "law I", "section orientation II", "law II" ("section I from nodes"/"section II from nodes"
 // true when interpolated); beam2: "section orientation", "law" ("section from nodes");
-// "custom output" (space-separated flags) and "custom output flags" (bits, see read_tail).
+// "custom output" (space-separated flags) and "custom output flags" (bits, see read_tail);
+// piezo: "piezo electrodes" (N), "electrode1" ... "electrodeN" (abstract node refs), "piezo
+// matrix I" and "piezo matrix II" (beam3) or "piezo matrix" (beam2): 6 x N, row-major (VecN).
 #include "elements/beams/beam.hpp"
 
 #include <cmath>
@@ -77,8 +85,6 @@ std::shared_ptr<const LawSpec> read_beam_law(Reader& r, const std::string& what)
 // then writes no NetCDF forces and moments; a beam without `custom output` has no such prop and
 // means ep_default).
 void read_tail(Reader& r, EntityDesc& e, bool viscous) {
-    if (r.peek("piezoelectric actuator"))
-        r.error("piezoelectric actuator beams are not supported yet");
     if (r.accept("custom output")) {
         using namespace beam_output_bits;
         struct Flag {
@@ -150,6 +156,111 @@ void read_tail(Reader& r, EntityDesc& e, bool viscous) {
     }
 }
 
+// `piezoelectric actuator` (MBDyn's ReadBeam: the count, the electrodes' abstract nodes, then
+// one Mat6xN per evaluation point, MBDyn's GetMat6xN). MBDyn reads the voltages from
+// differential abstract nodes (an algebraic one fails its node cast): so do we. Each error
+// names the part of the card at fault.
+void read_piezo(Reader& r, EntityDesc& e, int points) {
+    if (!r.accept("piezoelectric actuator")) return;
+    const std::string form =
+        "piezoelectric actuator, <number of electrodes N>, <N abstract node labels>, " +
+        std::string(points == 2 ? "<6 x N matrix of section I>, {same | <6 x N matrix of section "
+                                  "II>}"
+                                : "<6 x N matrix>");
+    const SourceLoc at_n = r.loc();
+    const long n = r.integer("number of electrodes");
+    if (n < 1) r.error_at(at_n, "a piezoelectric actuator needs at least one electrode", form);
+    // Each electrode takes at least one argument (its label): bounds N before anything is sized.
+    if (static_cast<std::size_t>(n) > r.remaining())
+        r.error_at(at_n,
+                   std::to_string(n) + " electrodes, but the card has only " +
+                       std::to_string(r.remaining()) + " arguments left",
+                   form);
+    e.props.set("piezo electrodes", n);
+    // The reader's own errors (a label or a number expected) get the card's form as hint.
+    auto with_hint = [&](auto read) {
+        try {
+            return read();
+        } catch (const InputError& x) {
+            throw InputError(x.loc(), x.message(), x.hint().empty() ? form : x.hint());
+        }
+    };
+    for (long k = 1; k <= n; ++k) {
+        const SourceLoc at = r.loc();
+        const std::string which = "electrode " + std::to_string(k) + " of " + std::to_string(n);
+        if (r.at_end())
+            r.error_at(at, "the card ends before " + which + " (an abstract node label)", form);
+        const long label = with_hint([&] { return r.label("abstract node label of " + which); });
+        const EntityDesc* node = r.model().find_node("abstract", label);
+        if (!node) {
+            std::string other;
+            for (const EntityDesc& d : r.model().nodes)
+                if (d.label == label && other.empty()) other = d.category;
+            r.error_at(
+                at,
+                which + ": " +
+                    (other.empty()
+                         ? "unknown label " + std::to_string(label) + " for abstract node"
+                         : other + " node " + std::to_string(label) + " is not an abstract node"),
+                "the electrode voltages are abstract nodes ('abstract: L;' in the nodes "
+                "block), usually driven by a 'genel: ..., clamp, L, abstract, ...'; "
+                "check N (" +
+                    std::to_string(n) + ") against the labels that follow it");
+        }
+        if (node->props.get_or<std::string>("kind", "") == "algebraic")
+            r.error_at(at, which + ": abstract node " + std::to_string(label) + " is algebraic",
+                       "the voltages are read from differential abstract nodes, as in MBDyn: "
+                       "drop 'algebraic' from the node's card");
+        e.props.set("electrode" + std::to_string(k), cards::node_ref(*node));
+    }
+    const std::size_t cols = static_cast<std::size_t>(n);
+    const std::string size = "6 x " + std::to_string(n) + " = " + std::to_string(6 * n);
+    auto matrix = [&](const std::string& what) {
+        VecN m(6 * cols, 0.0);
+        if (r.accept("null")) return m;
+        int row_of[3] = {0, 1, 2};
+        if (r.accept("anba")) {
+            row_of[0] = 1, row_of[1] = 2, row_of[2] = 0;
+        } else {
+            r.accept("matr");
+        }
+        for (std::size_t i = 0; i < 6; ++i)
+            for (std::size_t j = 0; j < cols; ++j) {
+                const std::size_t got = i * cols + j;
+                if (r.at_end() || r.peek("same") || r.peek("scale") || r.peek("custom output") ||
+                    r.peek("output"))
+                    r.error_at(r.loc(),
+                               what + " has " + std::to_string(got) + " values, it needs " + size,
+                               "one row of N = " + std::to_string(n) +
+                                   " values per generalized force (3 forces, 3 moments), one "
+                                   "column per electrode");
+                const std::size_t row = (i / 3) * 3 + row_of[i % 3];
+                m[row * cols + j] = with_hint([&] {
+                    return r.real(what + " (row " + std::to_string(i + 1) + ", column " +
+                                  std::to_string(j + 1) + ")");
+                });
+            }
+        if (r.accept("scale")) {
+            const double s = r.real("scale of " + what);
+            for (double& v : m) v *= s;
+        }
+        return m;
+    };
+    if (points == 1) {
+        e.props.set("piezo matrix", matrix("piezoelectric matrix"));
+    } else {
+        VecN m1 = matrix("piezoelectric matrix of section I");
+        VecN m2 = r.accept("same") ? m1 : matrix("piezoelectric matrix of section II");
+        e.props.set("piezo matrix I", m1);
+        e.props.set("piezo matrix II", m2);
+    }
+    // A longer matrix (or N smaller than the labels given) leaves values before the tail.
+    if (!r.at_end() && !r.peek("custom output") && !r.peek("output"))
+        r.error_at(r.loc(),
+                   "extra value after the piezoelectric matrices (each has " + size + " values)",
+                   form);
+}
+
 void read_beam3(Reader& r, EntityDesc& e) {
     SourceLoc at = r.loc();
     std::vector<BeamNode> n;
@@ -187,6 +298,7 @@ void read_beam3(Reader& r, EntityDesc& e) {
     e.props.set("section orientation II", R_II);
     if (from_II) e.props.set("section II from nodes", true);
     e.props.set("law II", law_II);
+    read_piezo(r, e, 2);
     read_tail(r, e, (law_kind_bits(*law_I) | law_kind_bits(*law_II)) & law_viscous);
 }
 
@@ -207,6 +319,7 @@ void read_beam2(Reader& r, EntityDesc& e) {
     if (from) e.props.set("section from nodes", true);
     auto law = read_beam_law(r, "constitutive law");
     e.props.set("law", law);
+    read_piezo(r, e, 1);
     read_tail(r, e, law_kind_bits(*law) & law_viscous);
 }
 

@@ -38,6 +38,14 @@
 //   node f:  force -F,  moment -(M + (p_s - x_f) x F)
 // (F is the force the part of the beam beyond the section exerts on the part before it.)
 //
+// Piezoelectric actuation (`piezoelectric actuator` on the card; MBDyn's PiezoActuatorBeam and
+// PiezoActuatorBeam2, pzbeam.cc, pzbeam2.cc): the voltages V (N electrodes, the values of
+// differential abstract nodes) add P V to the law's output at each point, P = [Pnu; Pk] the
+// card's 6 x N matrix of the point:
+//   [f; m] = law([nu; kappa], [nudot; kappadot], t) + P V     (section frame)
+// so the node balance, the geometric stiffness, the .act and the private data all include it.
+// The electrodes' rows get nothing (MBDyn's beam returns no charge to them).
+//
 // Inertia is not part of the element: as in MBDyn practice, bodies on the beam nodes carry it
 // (input-examples/beam_cantilever_vibration.mbd shows the lumping).
 //
@@ -51,10 +59,12 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/constitutive_law.hpp"
 #include "core/rotations.hpp"
 #include "elements/beams/beam.hpp"
+#include "elements/genels/scalar_dof.hpp"
 #include "elements/misc/element_util.hpp"
 
 namespace mbs {
@@ -176,17 +186,20 @@ class Beam final : public Element, public BeamPoints {
         for (int k = 0; k < NN; ++k)
             for (int j = 0; j < NN; ++j)
                 blocks_[k][j] = p.block(n_[k]->first_dof(), 6, n_[j]->first_dof(), 6);
+        for (Electrode& el : piezo_)
+            for (int k = 0; k < NN; ++k)
+                el.blocks[k] = p.block(n_[k]->first_dof(), 6, el.dof.index(), 1);
     }
 
     // Node balance of the file comment. Elastic beams (and every beam in the initial assembly,
     // where the strain rates are taken as zero: positions only) reuse the kinematics of the
     // last evaluation at the same node configuration (kinematics()).
-    void residual(const StepContext& c, const StateView&, double* r) const override {
+    void residual(const StepContext& c, const StateView& st, double* r) const override {
         if (!viscous_ || c.phase == Phase::assembly) {
             Kin& K = kinematics();
             for (int s = 0; s < NS; ++s) {
                 SecK& k = K.k[s];
-                law_eval(s, k, c.time);
+                law_eval(s, k, c.time, st);
                 add_section_wrench(s, k, r);
             }
             return;
@@ -196,7 +209,7 @@ class Beam final : public Element, public BeamPoints {
         for (int s = 0; s < NS; ++s) {
             SecK k;
             section_kin(s, Ra, nk, true, k);
-            law_eval(s, k, c.time);
+            law_eval(s, k, c.time, st);
             add_section_wrench(s, k, r);
         }
     }
@@ -234,8 +247,8 @@ class Beam final : public Element, public BeamPoints {
     //   force:  sign dF;  moment: sign (dM + [p_s - x_k] dF - [F] (dp_s - delta_jk dx_k))
     // Each (row node, column node) pair collects the x, th, xdot, w blocks of both sections and
     // goes through the column node's chain rule once.
-    void jacobian(const StepContext& c, const StateView&, Jacobian& J) const override {
-        if (!viscous_ || c.phase == Phase::assembly) return jacobian_elastic(c, J);
+    void jacobian(const StepContext& c, const StateView& st, Jacobian& J) const override {
+        if (!viscous_ || c.phase == Phase::assembly) return jacobian_elastic(c, st, J);
         NodeK nk[NN];
         const bool visc = true;
         const Mat3 Ra = node_kin(nk, true, true);
@@ -248,7 +261,8 @@ class Beam final : public Element, public BeamPoints {
             const Section& S = sec_[s];
             SecK k;
             section_kin(s, Ra, nk, visc, k);
-            law_eval(s, k, c.time);
+            law_eval(s, k, c.time, st);
+            piezo_jacobian(s, k, c, J);
             const Vec3 F = k.R * k.fl.head<3>(), M = k.R * k.fl.tail<3>();
             const Mat3 RT = k.R.transpose();
             const Mat3 sF = skew(F), sM = skew(M), sPp = skew(k.pp);
@@ -354,7 +368,8 @@ class Beam final : public Element, public BeamPoints {
     // moment-row matrices become X2 + [p_s - x_k] X1 (X = GX, GG, B, GPS) plus
     //   x_j: -(N_j - delta_jk) [F],   th_j: N_j [F] [a_j].
     // Node k = s takes the section's terms with sign +1, node k = s + 1 with sign -1.
-    [[gnu::flatten]] void jacobian_elastic(const StepContext& c, Jacobian& J) const {
+    [[gnu::flatten]] void jacobian_elastic(const StepContext& c, const StateView& st,
+                                           Jacobian& J) const {
         Kin& K = kinematics();
         const Mat3& Ra = K.Ra;
         const Mat3 RaT = Ra.transpose();
@@ -370,7 +385,8 @@ class Beam final : public Element, public BeamPoints {
         for (int s = 0; s < NS; ++s) {
             const Section& S = sec_[s];
             SecK& k = K.k[s];
-            law_eval(s, k, c.time);
+            law_eval(s, k, c.time, st);
+            piezo_jacobian(s, k, c, J);
             const Vec3 F = k.R * k.fl.head<3>(), M = k.R * k.fl.tail<3>();
             const Mat3 sF = skew(F);
             const Mat3 RT = k.R.transpose();
@@ -456,12 +472,12 @@ class Beam final : public Element, public BeamPoints {
         slots_of_ = &A;
     }
 
-    void after_step(const StepContext& c, const StateView&) override {
+    void after_step(const StepContext& c, const StateView& st) override {
         if (!viscous_) {
             Kin& K = kinematics();
             for (int s = 0; s < NS; ++s) {
                 SecK& k = K.k[s];
-                law_eval(s, k, c.time);
+                law_eval(s, k, c.time, st);
                 out_[s] = k.fl;
                 out_e_[s] = k.e;
                 out_ed_[s].setZero();
@@ -476,7 +492,7 @@ class Beam final : public Element, public BeamPoints {
         for (int s = 0; s < NS; ++s) {
             SecK k;
             section_kin(s, Ra, nk, true, k);
-            law_eval(s, k, c.time);
+            law_eval(s, k, c.time, st);
             out_[s] = k.fl;
             out_e_[s] = k.e;
             out_ed_[s] = k.ed;
@@ -531,6 +547,11 @@ class Beam final : public Element, public BeamPoints {
 
     void set_viscous() { viscous_ = viscous(); }
     void set_clock(const SimClock* c) { clock_ = c; }
+    void add_electrode(const genels::ScalarDof& dof, const Vec6 (&P)[NS]) {
+        Electrode el{dof, {}, {}};
+        for (int s = 0; s < NS; ++s) el.P[s] = P[s];
+        piezo_.push_back(el);
+    }
 
     // Private data (mbdyn-syntax.md 5.3), per evaluation point, 27 values: strains ex ey ez
     // kx ky kz and forces Fx Fy Fz Mx My Mz in the section frame, the point's position Xx Xy Xz,
@@ -541,7 +562,7 @@ class Beam final : public Element, public BeamPoints {
     static constexpr int per_point = 27;
     int private_data_count() const override { return NS * per_point; }
     const char* private_data_name(int i) const override { return names()[i].c_str(); }
-    double private_data(int i, const StateView&) const override {
+    double private_data(int i, const StateView& st) const override {
         const int s = i / per_point, j = i % per_point;
         NodeK nk[NN];
         const Mat3 Ra = node_kin(nk, true, true);
@@ -549,7 +570,7 @@ class Beam final : public Element, public BeamPoints {
         section_kin(s, Ra, nk, true, k);
         if (j < 6) return k.e[j];
         if (j < 12) {
-            law_eval(s, k, clock_ ? clock_->time : 0.0);
+            law_eval(s, k, clock_ ? clock_->time : 0.0, st);
             return k.fl[j - 6];
         }
         if (j < 15) return k.p[j - 12];
@@ -658,14 +679,43 @@ class Beam final : public Element, public BeamPoints {
         return K;
     }
 
-    void law_eval(int s, SecK& k, double t) const {
+    void law_eval(int s, SecK& k, double t, const StateView& st) const {
         sec_[s].law->eval(k.e, k.ed, t, k.fl, k.K, k.C);
+        for (const Electrode& el : piezo_) k.fl += el.dof.value(st) * el.P[s];
+    }
+
+    // Columns of the electrode voltages (file comment: [f; m] += P V), section s. With
+    // dV_e/dy'_e = dCoef (1 in the assembly phase) and P_e the matrix's column of electrode e:
+    //   node b rows (sign +1), node f rows (sign -1):
+    //     force:  sign R Pnu_e dV_e,   moment: sign (R Pk_e + [p_s - x_k] R Pnu_e) dV_e
+    // (MBDyn's PiezoActuatorBeam::AssStiffnessMat, in its residual's sign).
+    void piezo_jacobian(int s, const SecK& k, const StepContext& c, Jacobian& J) const {
+        for (const Electrode& el : piezo_) {
+            const double dv = el.dof.dvalue(c);
+            const Vec3 dF = dv * (k.R * el.P[s].template head<3>());
+            const Vec3 dM = dv * (k.R * el.P[s].template tail<3>());
+            for (int side = 0; side < 2; ++side) {
+                const int kn = s + side;
+                const double sign = side == 0 ? 1.0 : -1.0;
+                Vec6 col;
+                col << sign * dF, sign * (dM + (k.p - n_[kn]->x).cross(dF));
+                J.add(el.blocks[kn], col);
+            }
+        }
     }
 
     std::array<StructNode*, NN> n_;
     std::array<Vec3, NN> f_;
     std::array<Mat3, NN> Rf_;
     Section sec_[NS];
+    // Piezoelectric electrodes: the abstract node, the matrix column P_e of each point, the
+    // blocks (node k rows, the electrode's column).
+    struct Electrode {
+        genels::ScalarDof dof;
+        Vec6 P[NS];
+        BlockId blocks[NN];
+    };
+    std::vector<Electrode> piezo_;
     bool viscous_ = false;
     const SimClock* clock_ = nullptr;
     BlockId blocks_[NN][NN];
@@ -710,6 +760,28 @@ std::unique_ptr<Element> make_beam(const EntityDesc& d, BuildContext& ctx) {
                       "the points of " + d.category + " " + std::to_string(d.label) +
                           " coincide at evaluation point " + (s == 0 ? "I" : "II"),
                       "check the node positions and offsets");
+    }
+    // Piezoelectric electrodes: column e of each point's 6 x N matrix (row-major props).
+    const long ne = d.props.get_or<long>("piezo electrodes", 0L);
+    for (long e = 0; e < ne; ++e) {
+        const auto ref = d.props.get<EntityRef>("electrode" + std::to_string(e + 1));
+        const Element* node = genels::find_scalar_node(ctx.drive_env(), ref);
+        if (!node || node->own_dofs() != 1 || node->own_dof_order(0) != DofOrder::differential)
+            ctx.error(d, "electrode " + std::to_string(e + 1) + " of " + d.category + " " +
+                             std::to_string(d.label) + ": abstract node " +
+                             std::to_string(ref.label) + " has no differential value at run time");
+        genels::ScalarDof dof;
+        dof.owner = node;
+        dof.what = "abstract node " + std::to_string(ref.label);
+        Vec6 P[NN - 1];
+        for (int s = 0; s < NN - 1; ++s) {
+            const char* key = NN == 2  ? "piezo matrix"
+                              : s == 0 ? "piezo matrix I"
+                                       : "piezo matrix II";
+            const VecN& m = d.props.get<VecN>(key);
+            for (int i = 0; i < 6; ++i) P[s][i] = m[static_cast<std::size_t>(i * ne + e)];
+        }
+        beam->add_electrode(dof, P);
     }
     beam->set_viscous();
     beam->set_clock(ctx.drive_env().clock);

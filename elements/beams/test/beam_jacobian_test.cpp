@@ -138,5 +138,87 @@ TEST(BeamJacobian, NotInAssemblyByDefault) {
     EXPECT_EQ(mx, 0.0);
 }
 
+// Piezoelectric actuators: two electrodes (differential abstract nodes 11 and 12, at random
+// values around 3 and -2 like every unknown) with full 6 x 2 coupling matrices. The harness
+// compares every column, the voltages' included; PiezoVoltageColumns checks those alone.
+std::string with_electrodes(std::string text) {
+    text.insert(text.find("end: control data;"), "abstract nodes: 2; ");
+    text.insert(text.find("end: nodes;"), "abstract: 11, value, 3.;\nabstract: 12, value, -2.;\n");
+    return text;
+}
+const std::string piezo_I =
+    "piezoelectric actuator, 2, 11, 12, 1., -2., 3., 0.5, -4., 2., 1.5, 6., -0.7, 3., 2., -5.";
+const std::string matrix_II = "matr, 0.3, 2., -1., 4., 2.5, -0.5, 5., 1., -3., 0.2, 1., 2.";
+
+TEST(BeamJacobian, Beam3PiezoElastic) {
+    expect_exact_jacobian(with_electrodes(
+        deck(1, beam3("from nodes, " + elastic6 + ", same, same, " + piezo_I + ", " + matrix_II))));
+}
+
+TEST(BeamJacobian, Beam3PiezoViscoelastic) {
+    expect_exact_jacobian(
+        with_electrodes(deck(1, beam3("from nodes, " + visco6 + ", euler123, 0.5, -0.1, 0.7, " +
+                                      elastic6 + ", " + piezo_I + ", same"))));
+}
+
+TEST(BeamJacobian, Beam2PiezoElasticAndViscous) {
+    expect_exact_jacobian(
+        with_electrodes(deck(1, beam2("from nodes, " + elastic6 + ", " + piezo_I))));
+    expect_exact_jacobian(
+        with_electrodes(deck(1, beam2("from nodes, " + viscous6 + ", " + piezo_I))));
+}
+
+TEST(BeamJacobian, PiezoInitialAssembly) {
+    const std::string text = in_assembly(with_electrodes(
+        deck(2, beam3("from nodes, " + visco6 + ", same, same, " + piezo_I + ", " + matrix_II) +
+                    beam2("from nodes, " + elastic6 + ", " + piezo_I))));
+    for (unsigned s = 1; s <= 3; ++s) EXPECT_LT(assembly_jacobian_error(text, s), 1e-6);
+}
+
+// The columns of the voltages alone: J(:, V_e) = dCoef dr/dV_e against central differences of
+// the residual in V_e (y_e moved by dCoef h with y'_e by h, as Newton moves them), at a random
+// state; the entries must be there (the coupling is of order 1 here) and the abstract nodes'
+// own rows get nothing from the beams (no charge, as in MBDyn).
+TEST(BeamJacobian, PiezoVoltageColumns) {
+    const std::string text = with_electrodes(
+        deck(2, beam3("from nodes, " + visco6 + ", same, same, " + piezo_I + ", " + matrix_II) +
+                    beam2("from nodes, " + elastic6 + ", " + piezo_I)));
+    Model m = build(text);
+    Engine e(m, "naive");
+    randomize_state(e, 4);
+    const double dCoef = 0.37, h = 1e-6;
+    StepContext c{0.3, 1e-3, dCoef, Phase::dynamic};
+    e.update(c.time, c.dt);
+    e.jacobian(c);
+    const CscMatrix& A = e.jac().matrix();
+    const int n = e.size();
+    std::vector<double> rp(n), rm(n);
+    for (long label : {11L, 12L}) {
+        int col = -1;
+        for (const auto& el : e.elements())
+            if (el->desc().category == "abstract" && el->label() == label) col = el->first_dof();
+        ASSERT_GE(col, 0);
+        std::vector<double> Jcol(n, 0.0);
+        for (int k = A.col_start()[col]; k < A.col_start()[col + 1]; ++k)
+            Jcol[A.row_index()[k]] += A.values()[k];
+        const double y0 = e.y[col], yp0 = e.yp[col];
+        e.y[col] = y0 + dCoef * h, e.yp[col] = yp0 + h;
+        e.update(c.time, c.dt);
+        e.residual(c, rp.data());
+        e.y[col] = y0 - dCoef * h, e.yp[col] = yp0 - h;
+        e.update(c.time, c.dt);
+        e.residual(c, rm.data());
+        e.y[col] = y0, e.yp[col] = yp0;
+        double err = 0.0, mx = 0.0;
+        for (int i = 0; i < n; ++i) {
+            err = std::max(err, std::fabs(Jcol[i] - (rp[i] - rm[i]) / (2 * h)));
+            mx = std::max(mx, std::fabs(Jcol[i]));
+        }
+        EXPECT_GT(mx, 0.1) << "abstract node " << label;
+        EXPECT_LT(err, 2e-7 * mx) << "abstract node " << label;
+        EXPECT_EQ(rp[col], rm[col]) << "abstract node " << label << ": no charge term";
+    }
+}
+
 }  // namespace
 }  // namespace mbs::test

@@ -131,10 +131,93 @@ TEST(ElementBeams, ErrorsPointAtTheArgument) {
     // `null` is not an orientation.
     t = deck("beam2: 1, 1, null, 2, null, null, " + law + ";\n");
     EXPECT_EQ(error_at(t, &msg), where_of(t, "null, linear"));
+}
 
-    // Piezoelectric beams are not supported yet.
-    t = deck("beam2: 1, 1, null, 2, null, eye, " + law + ", piezoelectric actuator, 1;\n");
-    EXPECT_EQ(error_at(t), where_of(t, "piezoelectric"));
+// Piezoelectric actuators: `deck` with abstract nodes 11 (differential), 12 (algebraic).
+std::string piezo_deck(const std::string& elements) {
+    std::string t = deck(elements);
+    t.insert(t.find("; end: control data;"), "; abstract nodes: 2");
+    t.insert(t.find("end: nodes;"), "abstract: 11, value, 0.;\nabstract: 12, algebraic;\n");
+    return t;
+}
+
+using mbs::VecN;
+
+TEST(ElementBeams, PiezoMatricesAsMBDyn) {
+    // beam3, two electrodes (the same node twice is allowed, as in MBDyn), matrix I row by row,
+    // matrix II in ANBA's axes (rows x, y, z = section 2, 3, 1 for the forces, then the moments)
+    // and scaled.
+    auto m =
+        build(piezo_deck("beam3: 1, 1, null, 2, null, 3, null, eye, " + law +
+                         ", same, same, piezoelectric actuator, 2, 11, 11,"
+                         " 1., 2., 3., 4., 5., 6., 7., 8., 9., 10., 11., 12.,"
+                         " anba, 1., 2., 3., 4., 5., 6., 7., 8., 9., 10., 11., 12., scale, 2.;\n"));
+    const auto& e = beam(m);
+    EXPECT_EQ(e.props.get<long>("piezo electrodes"), 2);
+    EXPECT_EQ(e.props.get<EntityRef>("electrode1").category, "abstract");
+    EXPECT_EQ(e.props.get<EntityRef>("electrode2").label, 11);
+    EXPECT_EQ(e.props.get<VecN>("piezo matrix I"),
+              (VecN{1., 2., 3., 4., 5., 6., 7., 8., 9., 10., 11., 12.}));
+    EXPECT_EQ(e.props.get<VecN>("piezo matrix II"),
+              (VecN{10., 12., 2., 4., 6., 8., 22., 24., 14., 16., 18., 20.}));
+    // `same`, and a beam2 with `null` followed by custom output.
+    m = build(piezo_deck("beam3: 1, 1, null, 2, null, 3, null, eye, " + law +
+                         ", same, same, piezoelectric actuator, 1, 11, matr,"
+                         " 1., 2., 3., 4., 5., 6., same;\n"));
+    EXPECT_EQ(beam(m).props.get<VecN>("piezo matrix II"), (VecN{1., 2., 3., 4., 5., 6.}));
+    m = build(piezo_deck("beam2: 1, 1, null, 2, null, eye, " + law +
+                         ", piezoelectric actuator, 1, 11, null, custom output, strains;\n"));
+    EXPECT_EQ(beam(m, "beam2").props.get<VecN>("piezo matrix"), VecN(6, 0.0));
+    EXPECT_TRUE(beam(m, "beam2").props.has("custom output"));
+}
+
+// Each error of the piezo part points at the argument at fault and carries a hint.
+TEST(ElementBeams, PiezoErrors) {
+    auto fails = [](const std::string& t, const std::string& at, const std::string& fragment) {
+        try {
+            build(t);
+        } catch (const mbs::InputError& e) {
+            EXPECT_EQ(e.where(), at) << e.message();
+            EXPECT_NE((e.message() + " " + e.hint()).find(fragment), std::string::npos)
+                << e.message() << " / " << e.hint();
+            EXPECT_FALSE(e.hint().empty()) << e.message();
+            return;
+        }
+        ADD_FAILURE() << "no error for " << t;
+    };
+    const std::string b2 = "beam2: 1, 1, null, 2, null, eye, " + law + ", piezoelectric actuator, ";
+    const std::string m6 = "1., 2., 3., 4., 5., 6.";
+    // No electrode.
+    std::string t = piezo_deck(b2 + "0, 11, " + m6 + ";\n");
+    fails(t, where_of(t, "0, 11"), "at least one electrode");
+    // More electrodes than the card has arguments.
+    t = piezo_deck(b2 + "100, 11, " + m6 + ";\n");
+    fails(t, where_of(t, "100"), "100 electrodes");
+    // A structural node, an unknown label, an algebraic abstract node.
+    t = piezo_deck(b2 + "1, 3, " + m6 + ";\n");
+    fails(t, where_of(t, "3, 1., 2."), "structural node 3 is not an abstract node");
+    t = piezo_deck(b2 + "1, 99, " + m6 + ";\n");
+    fails(t, where_of(t, "99"), "unknown label 99 for abstract node");
+    t = piezo_deck(b2 + "1, 12, " + m6 + ";\n");
+    fails(t, where_of(t, "12, 1."), "abstract node 12 is algebraic");
+    // N larger than the labels given: the matrix's first value is read as a label.
+    t = piezo_deck(b2 + "2, 11, 1.5, " + m6 + ";\n");
+    fails(t, where_of(t, "1.5"), "check N (2) against the labels");
+    // A matrix too short (5 of 6 values), too long (7), and N smaller than the labels given.
+    t = piezo_deck(b2 + "1, 11, 1., 2., 3., 4., 5.;\n");
+    fails(t, where_of(t, ";\nend: elements"), "has 5 values, it needs 6 x 1 = 6");
+    t = piezo_deck(b2 + "1, 11, " + m6 + ", 7.;\n");
+    fails(t, where_of(t, "7."), "extra value");
+    t = piezo_deck(b2 + "1, 11, 11, " + m6 + ";\n");
+    fails(t, where_of(t, "6.;"), "extra value");
+    // beam3: matrix I followed too early by `same` (11 of 12 values).
+    t = piezo_deck("beam3: 1, 1, null, 2, null, 3, null, eye, " + law +
+                   ", same, same, piezoelectric actuator, 2, 11, 11, " + m6 +
+                   ", 7., 8., 9., 10., 11., same;\n");
+    fails(t, where_of(t, "same;"), "matrix of section I has 11 values, it needs 6 x 2 = 12");
+    // A keyword where a value is expected.
+    t = piezo_deck(b2 + "1, 11, 1., 2., foo, 4., 5., 6.;\n");
+    fails(t, where_of(t, "foo"), "piezoelectric actuator, <number of electrodes N>");
 }
 
 }  // namespace
