@@ -177,6 +177,40 @@ TEST(BeamEngine, PrivateData) {
         EXPECT_NEAR(rate[k], (ep[k] - em[k]) / (2 * d), 1e-6 * (1 + std::fabs(rate[k]))) << k;
 }
 
+// Piezoelectric actuation at the initial configuration (zero strains: the law gives nothing):
+// the section forces are exactly P V of each point, P V added (MBDyn's AddInternalForces), and
+// node 1 receives the force of point I in the global frame, R_I (P_I V)_force.
+TEST(BeamEngine, PiezoForceIsPV) {
+    std::string text = deck(
+        "beam3: 7, 1, null, 2, null, 3, null, from nodes, linear elastic generic, diag,"
+        " 1.e3, 50., 50., 10., 2., 2., same, same, piezoelectric actuator, 2, 11, 12,"
+        " 1., 2., 3., 4., 5., 6., 7., 8., 9., 10., 11., 12.,"
+        " -1., 0.5, 2., 1.5, -3., 0.25, 4., -2., 0.5, 1., -1., 3.;\n");
+    text.insert(text.find("end: control data;"), "abstract nodes: 2; ");
+    text.insert(text.find("end: nodes;"), "abstract: 11, value, 2.;\nabstract: 12, value, -3.;\n");
+    Model m = build(text);
+    Engine e(m, "naive");
+    e.update(0.0, 1e-3);
+    const Element& b = the_beam(e);
+    const StateView sv{e.y.data(), e.yp.data()};
+    const double V[2] = {2., -3.};
+    const double P[2][12] = {{1., 2., 3., 4., 5., 6., 7., 8., 9., 10., 11., 12.},
+                             {-1., 0.5, 2., 1.5, -3., 0.25, 4., -2., 0.5, 1., -1., 3.}};
+    for (int s = 0; s < 2; ++s)
+        for (int i = 0; i < 6; ++i) {
+            EXPECT_NEAR(b.private_data(27 * s + i, sv), 0.0, 1e-12) << "strain " << i;
+            const double pv = P[s][2 * i] * V[0] + P[s][2 * i + 1] * V[1];
+            EXPECT_NEAR(b.private_data(27 * s + 6 + i, sv), pv, 1e-12) << s << " " << i;
+        }
+    const Vec3 phi(b.private_data(15, sv), b.private_data(16, sv), b.private_data(17, sv));
+    const Vec3 f_I(b.private_data(6, sv), b.private_data(7, sv), b.private_data(8, sv));
+    std::vector<double> r(e.size(), 0.0);
+    b.residual(StepContext{0.0, 1e-3, 0.3, Phase::dynamic}, sv, r.data());
+    const Vec3 F = rotation_vector_to_matrix(phi) * f_I;
+    const int n1 = e.nodes()[0].first_dof();
+    for (int k = 0; k < 3; ++k) EXPECT_NEAR(r[n1 + k], F[k], 1e-12) << k;
+}
+
 // Errors located at the beam's card: a node without rotations (found by the reader),
 // coincident points (found at set-up).
 std::string engine_error(const std::string& text) {
