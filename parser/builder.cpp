@@ -917,34 +917,54 @@ void Builder::control_card(const std::string& name, DeckReader& r) {
     } else if (name == "skipinitialjointassembly") {
         c.set("skip initial joint assembly", true);
     } else if (name == "use") {
+        // Rigid bodies (with their gravity load), forces and beams take part in the initial
+        // assembly when listed; the other kinds have nothing that could (no such element is
+        // supported) or act only through the bodies, and are named in a warning.
         std::string list;
+        std::vector<std::pair<std::string, SourceLoc>> items;
         while (!r.at_end() && !r.peek("in assembly")) {
-            list += (list.empty() ? "" : ", ") + r.keyword({"rigid bodies", "gravity", "forces", "beams", "plates",
-                                                             "aerodynamic elements", "loadable elements"}, "element type");
+            SourceLoc a = r.loc();
+            items.emplace_back(r.keyword({"rigid bodies", "gravity", "forces", "beams", "plates", "aerodynamic elements",
+                                          "loadable elements"}, "element type"), a);
+            list += (list.empty() ? "" : ", ") + items.back().first;
         }
         r.expect("in assembly");
+        const bool bodies = list.find("rigid bodies") != std::string::npos;
+        for (const auto& [k, a] : items) {
+            if (k == "gravity" && !bodies)
+                r.warn_at(a, "'gravity' in assembly is ignored: gravity acts in the initial assembly through the rigid "
+                             "bodies; list 'rigid bodies' as well");
+            else if (k == "plates" || k == "aerodynamic elements" || k == "loadable elements")
+                r.warn_at(a, "'" + k + "' in assembly is ignored: no such element takes part in the initial assembly");
+        }
         c.set("use in assembly", list);
     } else if (name == "initialstiffness" || name == "stiffness") {
         double kp = r.nonnegative("position stiffness");
         c.set("initial stiffness", kp);
         c.set("initial velocity stiffness", r.at_end() ? kp : r.nonnegative("velocity stiffness"));
     } else if (name == "omegarotates") {
-        c.set("omega rotates", r.boolean("omega rotates"));
+        throw InputError(at, "'omega rotates' is not supported yet", "remove the card");
     } else if (name == "tolerance" || name == "initialtolerance") {
         c.set("assembly tolerance", r.nonnegative("initial assembly tolerance"));
     } else if (name == "maxiterations" || name == "maxinitialiterations") {
         c.set("assembly max iterations", r.integer("initial assembly max iterations"));
     } else if (name == "epsilon") {
-        c.set("assembly epsilon", r.real("epsilon"));
+        throw InputError(at, "'epsilon' of the initial assembly is not supported yet", "remove the card");
     } else if (name == "defaultoutput") {
         std::string list;
-        while (!r.at_end())
+        while (!r.at_end()) {
+            SourceLoc a = r.loc();
+            if (r.accept("reference frames") || r.accept("drive callers")) {
+                r.warn_at(a, "this output type is ignored: mbsolve writes no reference-frame (.rfm) or drive-caller (.drv) file");
+                continue;
+            }
             list += (list.empty() ? "" : ", ") +
                     r.keyword({"all", "none", "structural nodes", "electric nodes", "abstract nodes", "hydraulic nodes",
                                "parameter nodes", "thermal nodes", "rigid bodies", "joints", "beams", "plates", "forces",
                                "genels", "gravity", "inertia", "aerodynamic elements", "induced velocity elements",
                                "electric elements", "hydraulic elements", "bulk elements", "loadable elements",
                                "output elements", "reference frames", "accelerations", "drive callers"}, "output type");
+        }
         c.set("default output", list);
     } else if (name == "outputfrequency") {
         r.warn_at(at, "'output frequency' is deprecated; use 'output meter'");

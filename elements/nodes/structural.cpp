@@ -19,15 +19,22 @@ void read_orientation_description(Reader& r, EntityDesc& e) {
 // Optional tail shared by structural nodes, in any order.
 void read_tail(Reader& r, EntityDesc& e, bool rotational, bool dynamic) {
     while (!r.at_end()) {
+        SourceLoc at = r.loc();
         if (rotational && r.accept("prediction node")) {
-            e.props.set("prediction node", EntityRef{"structural", r.node("structural", "prediction node").label});
+            r.error_at(at, "'prediction node' is not supported yet", "remove it");
         } else if (r.accept("assembly")) {
             e.props.set("assembly position stiffness", r.nonnegative("assembly position stiffness"));
             e.props.set("assembly velocity stiffness", r.nonnegative("assembly velocity stiffness"));
-            if (rotational && !r.at_end() && !r.peek("output") && !r.peek("scale") && !r.peek("accelerations"))
-                e.props.set("assembly omega rotates", r.boolean("omega rotates"));
+            SourceLoc a = r.loc();
+            if (rotational && !r.at_end() && !r.peek("output") && !r.peek("scale") && !r.peek("accelerations")) {
+                r.boolean("omega rotates");
+                r.error_at(a, "the node's 'omega rotates' flag of the initial assembly is not supported yet",
+                           "end the assembly item after the two stiffnesses");
+            }
         } else if (r.accept("scale")) {
-            if (!r.accept("default")) e.props.set("scale", r.positive("scale"));
+            // Scales the node's equations in a scaled residual test, which mbsolve refuses.
+            if (!r.accept("default")) r.positive("scale");
+            r.warn_at(at, "'scale' is ignored: it scales only scaled residual tests, which mbsolve does not run");
         } else if (r.accept("output")) {
             e.output = r.boolean("output flag");
         } else if (dynamic && r.accept("accelerations")) {

@@ -23,8 +23,12 @@ base = open(base_path).read().split('\n')
 
 
 def line_of(prefix):
-    """0-based index of the first line that starts (after blanks) with `prefix`."""
-    for i, l in enumerate(base):
+    """0-based index of the first line that starts (after blanks) with `prefix`; 'null;' is the
+    last line of the MASS node (its angular velocity), where a node's optional items go."""
+    start = 0
+    if prefix == 'null;':
+        start = next(i for i, l in enumerate(base) if l.strip().startswith('structural: MASS'))
+    for i, l in enumerate(base[start:], start):
         if l.strip().startswith(prefix):
             return i
     sys.exit(f'pendulum.mbd has no line starting with {prefix!r}')
@@ -57,6 +61,15 @@ insert = [
     ('print', 'warning', END_CD, 'print: dof stats;', 'print', "'print' is ignored"),
     ('default_scale', 'warning', END_CD, 'default scale: structural nodes, 1.;', 'default',
      "'default scale' is ignored: it scales only scaled residual tests"),
+    ('omega_rotates', 'error', END_CD, 'omega rotates: yes;', 'omega', "'omega rotates' is not supported yet"),
+    ('assembly_epsilon', 'error', END_CD, 'epsilon: 1e-6;', 'epsilon',
+     "'epsilon' of the initial assembly is not supported yet"),
+    ('default_output_drive_callers', 'warning', END_CD, 'default output: joints, drive callers;', 'drive callers',
+     'this output type is ignored: mbsolve writes no reference-frame (.rfm) or drive-caller (.drv) file'),
+    ('use_plates_in_assembly', 'warning', END_CD, 'use: rigid bodies, plates, in assembly;', 'plates',
+     "'plates' in assembly is ignored: no such element takes part in the initial assembly"),
+    ('use_gravity_alone_in_assembly', 'warning', END_CD, 'use: gravity, in assembly;', 'gravity',
+     "'gravity' in assembly is ignored: gravity acts in the initial assembly through the rigid bodies"),
 ]
 replace = [
     ('problem_inverse_dynamics', 'error', ('problem:', 'initial value', 'inverse dynamics'), 'inverse',
@@ -73,6 +86,12 @@ replace = [
     ('linear_solver_options', 'warning', ('linear solver:', 'klu', 'umfpack, cc, colamd'), 'cc',
      "'linear solver options' is ignored: mbsolve orders and pivots umfpack itself"),
     ('at_most', 'warning', ('max iterations:', '20', '20, at most'), 'at most', "'at most' is ignored"),
+    # the optional items after a structural node's angular velocity (the MASS node's last line)
+    ('node_prediction_node', 'error', ('null;', 'null;', 'null, prediction node, GROUND;'), 'prediction',
+     "'prediction node' is not supported yet"),
+    ('node_assembly_omega_rotates', 'error', ('null;', 'null;', 'null, assembly, 1., 1., yes;'), 'yes',
+     "the node's 'omega rotates' flag of the initial assembly is not supported yet"),
+    ('node_scale', 'warning', ('null;', 'null;', 'null, scale, 2.;'), 'scale', "'scale' is ignored"),
 ]
 
 cases = []
