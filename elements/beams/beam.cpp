@@ -14,7 +14,9 @@
 // orientation from the node orientations (each times its relative `orientation`) as MBDyn does:
 // with Cayley-Gibbs-Rodrigues parameters g (R = exp of g, g = 2 tan(theta/2) n) relative to
 // node 2 (beam3) or node 2's frame (beam2), interpolated with the element's shape functions at
-// the evaluation points: xi = -+1/sqrt(3) (beam3), the midpoint (beam2).
+// the evaluation points: xi = -+1/sqrt(3) (beam3), the midpoint (beam2). That is all the relative
+// orientations of the beam nodes are for, in MBDyn too: the runtime beam interpolates the nodes'
+// rotations since the start, whatever their frames (beam_element.cpp).
 // Props: "node1", "offset1", "orientation1", ... (node frames); beam3: "section orientation I",
 // "law I", "section orientation II", "law II" ("section I from nodes"/"section II from nodes"
 // true when interpolated); beam2: "section orientation", "law" ("section from nodes");

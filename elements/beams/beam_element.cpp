@@ -5,12 +5,14 @@
 // of each node's "volume" (the piece of beam between two evaluation points). Geometrically
 // exact: no small-rotation assumption anywhere.
 //
-// Notation (global frame unless said otherwise). Node i: x_i, R_i, offset f_i, relative
-// orientation Rf_i; a_i = R_i f_i, p_i = x_i + a_i (points of the beam line), Rn_i = R_i Rf_i.
-// The reference node r is the middle node of beam3 and node 2 of beam2; Ra = Rn_r.
+// Notation (global frame unless said otherwise). Node i: x_i, R_i (R_i0 at the start), offset
+// f_i; a_i = R_i f_i, p_i = x_i + a_i (points of the beam line). The reference node r is the
+// middle node of beam3 and node 2 of beam2. The orientation interpolated is each node's rotation
+// since the start, and Ra that of the reference node:
+//   Rn_i = R_i R_i0^T  (I at the start; dRn_i = [dth_i] Rn_i, as dR_i = [dth_i] R_i),  Ra = Rn_r.
 // Orientation parameters of the other nodes relative to Ra (Cayley-Gibbs-Rodrigues, exact forms
 // of core/rotations.hpp: R(g), G(g) with dR R^T = [G dg]):
-//   g_i = cgr(Ra^T Rn_i),  g_r = 0.
+//   g_i = cgr(Ra^T Rn_i),  g_r = 0   (all 0 at the start).
 // Shape functions N_i(xi) (beam3: xi(xi-1)/2, 1-xi^2, xi(xi+1)/2; beam2: (1-xi)/2, (1+xi)/2),
 // N_i' = dN_i/dxi * dxi/ds with ds/dxi = |sum dN_i/dxi p_i| in the initial configuration.
 // At an evaluation point:
@@ -23,6 +25,27 @@
 // This is a total formulation of MBDyn's interpolation of the orientation parameters (MBDyn
 // interpolates the incremental parameters of each step and accumulates the curvature): it is
 // path independent and objective (only relative rotations enter).
+//
+// Why the node rotations since the start, and not the node frames. MBDyn updates a section frame
+// with the nodes' incremental parameters of the step, gNod_i = cgr(R_i,new R_i,old^T):
+// R_s <- R(sum N_i gNod_i) R_s. The node frames R_i, and the relative orientations Rf_i of the
+// card (`orientation` after a beam node), do not enter; MBDyn uses Rf_i only for the `from nodes`
+// section frames (computed by the reader, beam.cpp) and the sections' initial angular velocity.
+// Here, with Delta_i = Rn_i and gamma_i = cgr(Delta_r^T Delta_i) = g_i, Ra(0) = I and so
+// Ro = R_s0 (the section frame of the card): R_s = Delta_r R(gamma(s)) R_s0, and for node
+// rotations dth_i
+//   dR_s R_s^T = dth_r + Delta_r G(gamma) sum N_i G(gamma_i)^-1 Delta_r^T (dth_i - dth_r)
+//              = sum N_i dth_i + O(|gamma| |dth|),
+// MBDyn's rule; gamma is the relative rotation the deformation makes between the nodes of one
+// element, small for any beam fine enough to be accurate. Interpolating the frames
+// Rn_i = R_i Rf_i instead puts the constant rotation B_i = (R_r0 Rf_r)^T R_i0 Rf_i between the
+// frames of nodes r and i into g_i: the section rotation becomes
+// dth_r + Ra G(g) sum N_i G(g_i)^-1 Ra^T (dth_i - dth_r), sum N_i dth_i only while every g_i is
+// small. Frames 98 or 149 degrees apart (|g_i| = 2 tan(theta/2) = 2.3, 7.2; |G(g_i)^-1| up to
+// 1 + |g_i|^2/4 = 2.3, 14) make the stiffness wrong by such factors, and parameters that reach
+// 180 degrees in the motion are singular. With Rn_i = R_i R_i0^T the beam is the same whatever
+// the node frames: its twin with node frames aligned to the section frame has the same residual
+// to round-off (test/beam_offset_engine_test.cpp).
 //
 // Strain rates (used by viscous and viscoelastic laws) are the exact time derivatives:
 //   nudot    = R^T (pdot' - w_s x p'),       pdot' = sum N_i' (xdot_i + w_i x a_i)
@@ -136,9 +159,11 @@ class Beam final : public Element, public BeamPoints {
         LawPtr<6> law;
     };
 
-    Beam(const EntityDesc& d, std::array<StructNode*, NN> nodes, std::array<Vec3, NN> f,
-         std::array<Mat3, NN> Rf)
-        : Element(d), n_(nodes), f_(f), Rf_(Rf) {}
+    // The nodes are at their initial configuration (R_i0: see the file comment).
+    Beam(const EntityDesc& d, std::array<StructNode*, NN> nodes, std::array<Vec3, NN> f)
+        : Element(d), n_(nodes), f_(f) {
+        for (int i = 0; i < NN; ++i) R0T_[i] = n_[i]->R.transpose();
+    }
 
     Section& section(int s) { return sec_[s]; }
 
@@ -599,14 +624,14 @@ class Beam final : public Element, public BeamPoints {
     // Node quantities and Ra (with H_i and G(g_i)^-1 if `tangent`, with the parameter rates and
     // their derivatives if `rates`; rates need tangent).
     Mat3 node_kin(NodeK* nk, bool tangent, bool rates) const {
-        const Mat3 Ra = n_[ref]->R * Rf_[ref];
+        const Mat3 Ra = n_[ref]->R * R0T_[ref];
         const Mat3 RaT = Ra.transpose();
         for (int i = 0; i < NN; ++i) {
             const StructNode& n = *n_[i];
             nk[i].a = n.R * f_[i];
             nk[i].p = n.x + nk[i].a;
             if (i == ref) continue;
-            nk[i].g = matrix_to_cgr(RaT * n.R * Rf_[i]);
+            nk[i].g = matrix_to_cgr(RaT * n.R * R0T_[i]);
             if (!tangent) continue;
             nk[i].Ginv = cgr_G_inverse(nk[i].g);
             nk[i].H = nk[i].Ginv * RaT;
@@ -706,7 +731,7 @@ class Beam final : public Element, public BeamPoints {
 
     std::array<StructNode*, NN> n_;
     std::array<Vec3, NN> f_;
-    std::array<Mat3, NN> Rf_;
+    std::array<Mat3, NN> R0T_;  // R_i0^T: Rn_i = R_i R_i0^T
     Section sec_[NS];
     // Piezoelectric electrodes: the abstract node, the matrix column P_e of each point, the
     // blocks (node k rows, the electrode's column).
@@ -733,7 +758,6 @@ template <int NN>
 std::unique_ptr<Element> make_beam(const EntityDesc& d, BuildContext& ctx) {
     std::array<StructNode*, NN> nodes;
     std::array<Vec3, NN> f;
-    std::array<Mat3, NN> Rf;
     for (int i = 0; i < NN; ++i) {
         const std::string s = std::to_string(i + 1);
         nodes[i] = &el::node_prop(ctx, d, ("node" + s).c_str());
@@ -741,9 +765,8 @@ std::unique_ptr<Element> make_beam(const EntityDesc& d, BuildContext& ctx) {
             ctx.error(d, "a " + d.category + " needs structural nodes with rotations (node " +
                              std::to_string(nodes[i]->label()) + " has none)");
         f[i] = el::vec3_or_zero(d, ("offset" + s).c_str());
-        Rf[i] = el::mat3_or_identity(d, ("orientation" + s).c_str());
     }
-    auto beam = std::make_unique<Beam<NN>>(d, nodes, f, Rf);
+    auto beam = std::make_unique<Beam<NN>>(d, nodes, f);
     LawEnv env{ctx.drive_env()};
     const double xi3 = 1.0 / std::sqrt(3.0);
     for (int s = 0; s < NN - 1; ++s) {
