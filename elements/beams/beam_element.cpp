@@ -187,17 +187,18 @@ class Beam final : public Element, public BeamPoints {
         // Ro from the absolute section frame: R = Ra R(g) Ro at the start.
         NodeK nk[NN];
         const Mat3 Ra = node_kin(nk, false, false);
-        Vec3 g = Vec3::Zero(), gp = Vec3::Zero(), pp = Vec3::Zero();
-        for (int i = 0; i < NN; ++i) {
-            pp += S.Np[i] * nk[i].p;
-            if (i == ref) continue;
-            g += S.N[i] * nk[i].g;
-            gp += S.Np[i] * nk[i].g;
-        }
-        const Mat3 Rc = cgr_to_matrix(g);
-        S.Ro = (Ra * Rc).transpose() * S.Rsec0;
-        S.nu0 = S.Rsec0.transpose() * pp;
-        S.k0 = S.Ro.transpose() * Rc.transpose() * cgr_G(g) * gp;
+        Vec3 g = Vec3::Zero();
+        for (int i = 0; i < NN; ++i)
+            if (i != ref) g += S.N[i] * nk[i].g;
+        S.Ro = (Ra * cgr_to_matrix(g)).transpose() * S.Rsec0;
+        // nu0, kappa0 by the operations of every later evaluation, so that the strains of the
+        // initial configuration are exactly zero, as MBDyn's (its increments start at zero).
+        // Node frames off the identity make Ra and g exact only to round-off (R_i R_i0^T), and
+        // 1e-16 of EA = 1e7 N is a force of 1e-9 N that a tight tolerance cannot pass.
+        S.nu0.setZero(), S.k0.setZero();
+        SecK k;
+        section_kin(s, Ra, nk, false, k);
+        S.nu0 = k.e.template head<3>(), S.k0 = k.e.template tail<3>();
         return true;
     }
 
