@@ -21,7 +21,8 @@
 //   T = Ro^T R(g)^T      (R^T = T Ra^T)
 //   nu    = R^T p' - nu0              linear strains (axial, shear y, shear z)
 //   kappa = T G(g) g' - kappa0        curvatures (R^T R' = [T G(g) g'])
-// nu0, kappa0: the same at the initial configuration, so the strains start at zero as MBDyn's.
+// nu0, kappa0: the same at the initial configuration, by the same operations, so that the
+// strains start at exactly zero, as MBDyn's.
 // This is a total formulation of MBDyn's interpolation of the orientation parameters (MBDyn
 // interpolates the incremental parameters of each step and accumulates the curvature): it is
 // path independent and objective (only relative rotations enter).
