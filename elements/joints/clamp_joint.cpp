@@ -10,14 +10,14 @@ namespace mbs {
 namespace {
 
 class Clamp final : public Element {
-public:
+  public:
     Clamp(const EntityDesc& d, StructNode& n) : Element(d), n_(&n) {
         x0_ = d.props.get<Vec3>("position");
         R0_ = d.props.get<Mat3>("orientation");
     }
     int own_dofs() const override { return n_->pos_cols(); }
     std::string own_dof_name(int i) const override {
-        static const char* nm[] = {"position x", "position y", "position z",
+        static const char* nm[] = {"position x",    "position y",    "position z",
                                    "orientation x", "orientation y", "orientation z"};
         return nm[i];
     }
@@ -65,7 +65,7 @@ public:
         M_ = own_dofs() == 6 ? Vec3(lam[3], lam[4], lam[5]) : Vec3(Vec3::Zero());
     }
 
-private:
+  private:
     StructNode* n_;
     Vec3 x0_;
     Mat3 R0_;

@@ -119,7 +119,7 @@ struct Kin {
 };
 
 class TotalJoint final : public Element, public el::Hintable {
-public:
+  public:
     TotalJoint(const EntityDesc& desc, Config cfg) : Element(desc), k_(std::move(cfg)) {
         for (int i = 0; i < 3; ++i)
             if (k_.pos[i] != Level::inactive)
@@ -353,9 +353,12 @@ public:
             case Style::total:
                 return h == Hint::offset1 || h == Hint::offset2 || h == Hint::position_hinge1 ||
                        h == Hint::orientation_hinge1 || h == Hint::orientation_hinge2;
-            case Style::drive_hinge: return h == Hint::hinge1 || h == Hint::hinge2;
-            case Style::drive_displacement: return h == Hint::offset1 || h == Hint::offset2;
-            case Style::axial_rotation: return false;
+            case Style::drive_hinge:
+                return h == Hint::hinge1 || h == Hint::hinge2;
+            case Style::drive_displacement:
+                return h == Hint::offset1 || h == Hint::offset2;
+            case Style::axial_rotation:
+                return false;
         }
         return false;
     }
@@ -369,18 +372,29 @@ public:
         const Mat3 R1 = e1.ground() ? Mat3(Mat3::Identity()) : e1.node->R;
         const Mat3 R2 = k_.e[1].node->R;
         switch (h) {
-            case Hint::offset1: el::set_end_point(k_.e[0], q.p2 - q.Rp * d); break;
-            case Hint::offset2: el::set_end_point(k_.e[1], q.p1 + q.Rp * d); break;
-            case Hint::position_hinge1: k_.Rp = R1.transpose() * R2; break;
+            case Hint::offset1:
+                el::set_end_point(k_.e[0], q.p2 - q.Rp * d);
+                break;
+            case Hint::offset2:
+                el::set_end_point(k_.e[1], q.p1 + q.Rp * d);
+                break;
+            case Hint::position_hinge1:
+                k_.Rp = R1.transpose() * R2;
+                break;
             case Hint::hinge1:
-            case Hint::orientation_hinge1: k_.Rr[0] = R1.transpose() * q.Rb * q.R0.transpose(); break;
+            case Hint::orientation_hinge1:
+                k_.Rr[0] = R1.transpose() * q.Rb * q.R0.transpose();
+                break;
             case Hint::hinge2:
-            case Hint::orientation_hinge2: k_.Rr[1] = R2.transpose() * q.Ra * q.R0; break;
-            default: break;
+            case Hint::orientation_hinge2:
+                k_.Rr[1] = R2.transpose() * q.Ra * q.R0;
+                break;
+            default:
+                break;
         }
     }
 
-private:
+  private:
     const SimClock* clock_ = nullptr;
     Kin kinematics(double t) const {
         const End& e1 = k_.e[0];

@@ -51,7 +51,9 @@ struct End {
     Vec3 arm() const { return node ? Vec3(node->R * f) : Vec3(Vec3::Zero()); }  // global offset
     Vec3 point() const { return node ? Vec3(node->x + node->R * f) : f; }
     Mat3 frame() const { return node ? Mat3(node->R * Rh) : Rh; }
-    Vec3 velocity() const { return node ? Vec3(node->xdot + node->w.cross(node->R * f)) : Vec3(Vec3::Zero()); }
+    Vec3 velocity() const {
+        return node ? Vec3(node->xdot + node->w.cross(node->R * f)) : Vec3(Vec3::Zero());
+    }
     Vec3 omega() const { return node ? node->w : Vec3(Vec3::Zero()); }
     int rows() const { return node ? node->pos_cols() : 0; }
 };
@@ -72,13 +74,16 @@ struct JointBlocks {
     const char* nl_mask = nullptr;
     const char* ln_mask = nullptr;
 
-    void declare(PatternBuilder& p, const End* ends, int nends, int first, int m, bool own_own = false) {
+    void declare(PatternBuilder& p, const End* ends, int nends, int first, int m,
+                 bool own_own = false) {
         for (int k = 0; k < nends; ++k) {
             const StructNode* a = ends[k].node;
             if (!a) continue;
             for (int j = 0; j < nends; ++j) {
                 const StructNode* b = ends[j].node;
-                if (b) nn[k][j] = p.block(a->first_dof(), a->pos_cols(), b->first_dof(), b->pos_cols(), nn_mask);
+                if (b)
+                    nn[k][j] = p.block(a->first_dof(), a->pos_cols(), b->first_dof(), b->pos_cols(),
+                                       nn_mask);
             }
             if (m > 0) {
                 nl[k] = p.block(a->first_dof(), a->pos_cols(), first, m, nl_mask);
@@ -92,7 +97,8 @@ struct JointBlocks {
 // Constraint rows hold phi/dCoef (dynamic) or phi (assembly): their node columns are
 // [dphi/dx, dphi/dtheta G] with no dCoef either way.
 template <int Rows>
-Eigen::Matrix<double, Rows, 6> constraint_cols(const StructNode& n, const Eigen::Matrix<double, Rows, 3>& Dx,
+Eigen::Matrix<double, Rows, 6> constraint_cols(const StructNode& n,
+                                               const Eigen::Matrix<double, Rows, 3>& Dx,
                                                const Eigen::Matrix<double, Rows, 3>& Dth) {
     Eigen::Matrix<double, Rows, 6> out;
     out.template leftCols<3>() = Dx;
@@ -110,7 +116,8 @@ inline void add_wrench(double* r, const StructNode& n, const Vec3& F, const Vec3
 
 // Element::reaction() of a joint whose reaction force and moment are known in the global frame
 // and reported locally in the joint frame R.
-inline bool frame_reaction(const Mat3& R, const Vec3& Fg, const Vec3& Mg, Vec3& f, Vec3& m, Vec3& F, Vec3& M) {
+inline bool frame_reaction(const Mat3& R, const Vec3& Fg, const Vec3& Mg, Vec3& f, Vec3& m, Vec3& F,
+                           Vec3& M) {
     F = Fg;
     M = Mg;
     f = R.transpose() * Fg;
