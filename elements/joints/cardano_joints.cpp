@@ -11,9 +11,18 @@
 //                      the relative rotation about the common axis 3 is free.
 // Residual and Jacobian terms: point_* and ortho_* in joint_kit.hpp.
 //
-// .jnt output: the reaction on end 1 in its hinge frame (f = Ra^T F, m = Ra^T M) and global, then
+// Reported reaction (MBDyn's, docs/reactions.md):
+//   cardano hinge, rotation (UniversalHingeJoint, UniversalRotationJoint, univj.cc: node 1
+//     receives -F and -mu e2b x e3a): the force and couple on end 2, minus ours; local force in
+//     end 1's hinge frame (R1Tmp^T F), local moment (mu, 0, 0) with mu the couple's multiplier
+//     (couple on end 2 = mu e2b x e3a), as MBDyn writes it;
+//   cardano pin (UniversalPinJoint: the node receives +F and +mu e2 x e3): the reaction on the
+//     node, ours; local force in the node's hinge frame, local moment (mu, 0, 0);
+//   revolute rotation (PlaneRotationJoint, planej.cc: node 1 receives -M): the couple on end 2,
+//     in end 2's hinge frame.
+// Then the extra columns:
 //   cardano hinge, pin, rotation: Euler 123 angles of Rb^T Ra in degrees (MBDyn's order);
-//   revolute rotation: Euler 123 angles of Ra^T Rb in degrees and Ra^T (w2 - w1), as the revolute
+//   revolute rotation: Euler 123 angles of Ra^T Rb in degrees and Rb^T (w2 - w1), as the revolute
 //   hinge.
 #include "core/rotations.hpp"
 #include "elements/joints/joint_kit.hpp"
@@ -93,10 +102,18 @@ class CardanoJoint final : public Element {
         axes(u, v);
         M_.setZero();
         for (int i = 0; i < nrot_; ++i) M_ += lam[k + i] * u[i].cross(v[i]);
+        mu_ = lam[k];
     }
     const char* output_file() const override { return "jnt"; }
     bool reaction(Vec3& f, Vec3& m, Vec3& F, Vec3& M) const override {
-        return el::frame_reaction(e_[0].frame(), F_, M_, f, m, F, M);
+        if (kind_ == Kind::revolute_rotation) {
+            const Mat3 Rb = e_[1].frame();
+            return el::reported_reaction(el::Reported::on_end2, F_, M_, Rb, Rb, f, m, F, M);
+        }
+        const auto who = kind_ == Kind::cardano_pin ? el::Reported::on_end1 : el::Reported::on_end2;
+        el::reported_reaction(who, F_, M_, e_[0].frame(), e_[0].frame(), f, m, F, M);
+        m = Vec3(mu_, 0.0, 0.0);
+        return true;
     }
     int output_values(double* v) const override {
         el::put_reaction(*this, v);
@@ -132,6 +149,7 @@ class CardanoJoint final : public Element {
     int nrot_ = 1;
     el::JointBlocks b_;
     Vec3 F_ = Vec3::Zero(), M_ = Vec3::Zero();
+    double mu_ = 0.0;  // the first couple multiplier (cardano joints: MBDyn's dM)
 };
 
 End node_end(BuildContext& ctx, const EntityDesc& d, const std::string& k, const char* frame_key,

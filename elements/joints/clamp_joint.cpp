@@ -4,7 +4,10 @@
 //   constraint rows:  (x - x0)/dCoef,   e/dCoef  with  e = 1/2 ax(Q - Q^T), Q = R R0^T
 // e = sin(theta) n vanishes with the orientation error; de = 1/2 (tr(Q) I - Q) dtheta
 // (from skew(a) Q + Q^T skew(a) = skew((tr Q I - Q) a)).
-#include "elements/misc/element_util.hpp"
+// Reported reaction (MBDyn's ClampJoint, genj.cc, whose node receives -F): minus the
+// multipliers, the force and moment the node applies to the ground, locally in the node's frame
+// R (R^T F, R^T M), globally as they are.
+#include "elements/joints/joint_kit.hpp"
 
 namespace mbs {
 namespace {
@@ -56,7 +59,7 @@ class Clamp final : public Element {
 
     const char* output_file() const override { return "jnt"; }
     bool reaction(Vec3& f, Vec3& m, Vec3& F, Vec3& M) const override {
-        return el::frame_reaction(R0_, F_, M_, f, m, F, M);
+        return el::reported_reaction(el::Reported::on_end2, F_, M_, n_->R, n_->R, f, m, F, M);
     }
     int output_values(double* v) const override { return el::put_reaction(*this, v); }
     void after_step(const StepContext&, const StateView& s) override {

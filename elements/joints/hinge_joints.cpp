@@ -3,8 +3,15 @@
 // spherical: p1 = p2 (3 multipliers: the force F on end 1, global).
 // revolute:  p1 = p2 and axis 3 of end 2's hinge frame orthogonal to axes 1 and 2 of end 1's
 //            (2 more multipliers: moments about e1 x e3' and e2 x e3'); rotation is free about
-//            the common axis 3. Reaction output in end 1's hinge frame.
+//            the common axis 3.
 // Pins use the ground as end 2 (so F is the force on the node).
+//
+// Reported reaction (MBDyn's, docs/reactions.md): MBDyn's node 1 (the pin's node) receives -F
+// (SphericalHingeJoint, PinJoint: spherj.cc; PlaneHingeJoint, PlanePinJoint: planej.cc), so the
+// reaction written is minus ours: the force and couple on end 2 (hinges) or the ones the node
+// applies to the ground (pins). Local columns: spherical hinge in end 1's hinge frame R1 R1h
+// (R1Tmp^T F), spherical pin global (F), revolute hinge in end 2's hinge frame R2 R2h
+// (R2Tmp^T F, and MBDyn's M = R2Tmp^T of the couple), revolute pin in the node's hinge frame.
 #include <cmath>
 
 #include "core/rotations.hpp"
@@ -74,18 +81,29 @@ class HingeJoint final : public Element, public el::Hintable {
     }
     const char* output_file() const override { return "jnt"; }
     bool reaction(Vec3& f, Vec3& m, Vec3& F, Vec3& M) const override {
-        return el::frame_reaction(e_[0].frame(), F_, M_, f, m, F, M);
+        const Mat3 R = local_frame();
+        return el::reported_reaction(el::Reported::on_end2, F_, M_, R, R, f, m, F, M);
     }
+    // After the 12 reaction columns: revolute hinges MBDyn's relative rotation and angular
+    // velocity; revolute pins (PlanePinJoint::Output) the Euler 123 angles (degrees) of the node's
+    // hinge frame relative to the ground's, R0^T R Rh, and its angular velocity in that frame.
     int output_values(double* v) const override {
         el::put_reaction(*this, v);
-        return revolute_ ? el::put_relative_rotation(e_, v) : 12;
+        if (!revolute_) return 12;
+        if (!e_[1].ground()) return el::put_relative_rotation(e_, v);
+        const Mat3 Rn = e_[0].frame();
+        const Vec3 ang = matrix_to_euler123(e_[1].frame().transpose() * Rn) * (180.0 / M_PI);
+        const Vec3 w = Rn.transpose() * e_[0].omega();
+        for (int i = 0; i < 3; ++i) v[12 + i] = ang[i], v[15 + i] = w[i];
+        return 18;
     }
 
     // Private data of revolute hinges and pins (MBDyn's plane hinge): rz, the relative rotation
     // about axis 3 accumulated over turns (atan2 of Ra^T Rb on the branch nearest the last
-    // converged value, which starts at `initial theta`); wz = e3b . (w2 - w1); Fx..Mz the
-    // reaction of the multipliers in the global frame (the .jnt columns 8-13). Pins (end 2 is
-    // the ground) measure the node relative to the ground, as MBDyn's pins: rz of R0^T R Rh
+    // converged value, which starts at `initial theta`); wz = e3b . (w2 - w1); Fx..Fz the
+    // reported force in the global frame (the .jnt columns 8-10) and Mx..Mz the reported couple
+    // in the local frame (columns 5-7), as MBDyn's dGetPrivData (F, and its local M). Pins (end 2
+    // is the ground) measure the node relative to the ground, as MBDyn's pins: rz of R0^T R Rh
     // and wz = e3 . w, i.e. the signs of rz and wz are flipped.
     int private_data_count() const override { return revolute_ ? 8 : 0; }
     const char* private_data_name(int i) const override {
@@ -97,9 +115,12 @@ class HingeJoint final : public Element, public el::Hintable {
         Mat3 Ra = e_[0].frame(), Rb = e_[1].frame();
         if (i == 1) return pin_sign() * Rb.col(2).dot(e_[1].omega() - e_[0].omega());
         const double* lam = s.yp + first_dof();
-        if (i < 5) return lam[i - 2];
-        Vec3 M = lam[3] * Ra.col(0).cross(Rb.col(2)) + lam[4] * Ra.col(1).cross(Rb.col(2));
-        return M[i - 5];
+        Vec3 F1(lam[0], lam[1], lam[2]);
+        Vec3 M1 = lam[3] * Ra.col(0).cross(Rb.col(2)) + lam[4] * Ra.col(1).cross(Rb.col(2));
+        Vec3 f, m, F, M;
+        const Mat3 R = local_frame();
+        el::reported_reaction(el::Reported::on_end2, F1, M1, R, R, f, m, F, M);
+        return i < 5 ? F[i - 2] : m[i - 5];
     }
     void set_initial_theta(double th) { theta_ = th; }
 
@@ -110,6 +131,11 @@ class HingeJoint final : public Element, public el::Hintable {
     double pin_sign() const { return e_[1].ground() ? -1.0 : 1.0; }
 
   private:
+    // Frame of the local reaction columns (see the file comment).
+    Mat3 local_frame() const {
+        if (revolute_) return e_[1].ground() ? e_[0].frame() : e_[1].frame();
+        return e_[1].ground() ? Mat3(Mat3::Identity()) : e_[0].frame();
+    }
     double rz() const {
         Mat3 Rr = e_[0].frame().transpose() * e_[1].frame();
         double a = pin_sign() * std::atan2(Rr(1, 0), Rr(0, 0));

@@ -2,9 +2,13 @@
 // Jacobians. A joint collects its terms in a JointJac (local dense blocks), then flush()es them
 // through the node chain rule into the iteration matrix.
 //
-// Conventions (MBDyn's): the multipliers are the reaction applied to end 1; end 2 receives the
-// opposite. Constraint rows hold phi/dCoef (dynamic) or phi (assembly).
+// Conventions: the multipliers are the reaction applied to end 1; end 2 receives the opposite.
+// Constraint rows hold phi/dCoef (dynamic) or phi (assembly). The reaction a joint reports
+// (.jnt, NetCDF, HDF5, private data) is MBDyn's, which is not always the one on end 1: see
+// reported_reaction below and docs/reactions.md.
 #pragma once
+
+#include <cstdint>
 
 #include "elements/misc/element_util.hpp"
 
@@ -12,13 +16,40 @@ namespace mbs::el {
 
 using Mat6 = Eigen::Matrix<double, 6, 6>;
 
+// The reaction a joint reports, as MBDyn's Joint::Output writes it (docs/reactions.md).
+// MBDyn's residual is "applied forces minus inertia", as ours, and each of its joints adds +F or
+// -F of its own multipliers F to its node 1 (the only node of a pin); its Output writes that F.
+// So the reported force is the one applied to the end whose rows receive +F in MBDyn's AssRes:
+//   - on end 1 (our multipliers as they are): total joint (and pin, whose end 1 is the ground),
+//     drive hinge, drive displacement (pin), in line, in plane, distance, cardano pin, and the
+//     law-driven elements (deformable joints, rod) whose law force acts on node 1;
+//   - on the other end (minus our multipliers), because MBDyn's node 1 receives -F: clamp
+//     (ClampJoint, genj.cc: the force the node applies to the ground), spherical hinge and pin
+//     (spherj.cc), revolute hinge, rotation and pin and axial rotation (planej.cc), cardano
+//     hinge and rotation (univj.cc), prismatic (prismj.cc), linear and angular velocity and
+//     acceleration (drvj.cc, accj.cc).
+// F1, M1: the force and couple (without the arm terms) applied to end 1; Rf, Rm: the frames of
+// the local force and moment columns (per joint: MBDyn's choice, often not end 1's frame).
+enum class Reported : std::uint8_t { on_end1, on_end2 };
+
+inline bool reported_reaction(Reported who, const Vec3& F1, const Vec3& M1, const Mat3& Rf,
+                              const Mat3& Rm, Vec3& f, Vec3& m, Vec3& F, Vec3& M) {
+    const double s = who == Reported::on_end1 ? 1.0 : -1.0;
+    F = s * F1;
+    M = s * M1;
+    f = Rf.transpose() * F;
+    m = Rm.transpose() * M;
+    return true;
+}
+
 // MBDyn's relative-rotation .jnt extras after the 12 reaction columns (revolute hinge and
 // rotation, cardano rotation as revolute rotation): Euler 123 angles of Ra^T Rb in degrees
-// (columns 14-16), then the relative angular velocity Ra^T (w_b - w_a) (17-19). Returns 18.
+// (columns 14-16), then the relative angular velocity Rb^T (w_b - w_a) (17-19), in end 2's hinge
+// frame as MBDyn's PlaneHingeJoint::Output (R2Tmp^T (w2 - w1)). Returns 18.
 inline int put_relative_rotation(const End* e, double* v) {
     const Mat3 Ra = e[0].frame(), Rb = e[1].frame();
     const Vec3 ang = matrix_to_euler123(Ra.transpose() * Rb) * (180.0 / M_PI);
-    const Vec3 wr = Ra.transpose() * (e[1].omega() - e[0].omega());
+    const Vec3 wr = Rb.transpose() * (e[1].omega() - e[0].omega());
     for (int i = 0; i < 3; ++i) v[12 + i] = ang[i], v[15 + i] = wr[i];
     return 18;
 }

@@ -10,10 +10,14 @@
 //            3 multipliers, the couples about e2a x e3b, e3a x e1b, e1a x e2b.
 // The residual and Jacobian terms are derived in joint_kit.hpp (project_*, ortho_*).
 //
-// .jnt output (MBDyn's columns 2-13; these joints have no extra columns): the reaction on node 1,
-//   in line:   force (F1, F2, 0) in the line frame R1 Rh, and F1 u_1 + F2 u_2 global;
-//   in plane:  (F, 0, 0) as MBDyn writes it, and F n global;
-//   prismatic: the couple on node 1 in the frame R1 R1h and global.
+// .jnt output (MBDyn's columns 2-13; these joints have no extra columns), the reaction MBDyn
+// reports (docs/reactions.md):
+//   in line:   the force on node 1 (InLineJoint, inline.cc: node 1 receives +F), (F1, F2, 0) in
+//              the line frame R1 Rh, and F1 u_1 + F2 u_2 global;
+//   in plane:  the force on node 1 (InPlaneJoint, inplanej.cc), (F, 0, 0) as MBDyn writes it,
+//              and F n global;
+//   prismatic: the couple on node 2, minus ours (PrismaticJoint, prismj.cc: node 1 receives
+//              -M), in the frame R1 R1h and global.
 #include "core/rotations.hpp"
 #include "elements/joints/joint_kit.hpp"
 
@@ -174,10 +178,10 @@ class PrismaticJoint final : public Element {
     }
     const char* output_file() const override { return "jnt"; }
     bool reaction(Vec3& f, Vec3& m, Vec3& F, Vec3& M) const override {
+        const Mat3 Ra = e_[0].frame();
+        el::reported_reaction(el::Reported::on_end2, Vec3::Zero(), M_, Ra, Ra, f, m, F, M);
         F.setZero();
         f.setZero();
-        M = M_;
-        m = e_[0].frame().transpose() * M_;
         return true;
     }
     int output_values(double* v) const override { return el::put_reaction(*this, v); }

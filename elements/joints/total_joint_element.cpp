@@ -37,12 +37,16 @@
 // Velocity-level rows go through the node chain rule with velocities (not divided by dCoef). In the
 // initial assembly their multipliers are held at zero (the row is lambda = 0).
 //
-// .jnt output: label, F and M in the joint frame (f = Rp^T F, m = Ra^T M), F and M global (the
-// reaction on end 1, the ground for the pins), then per joint type what MBDyn writes:
+// .jnt output: label, F and M in the joint frame (f = Rp^T F, m = Ra^T M), F and M global: the
+// reaction on end 1, the ground for the pins, as MBDyn (TotalJoint, TotalPinJoint: totalj.cc,
+// DriveHingeJoint: drvhinge.cc, DriveDisplacement(Pin)Joint: drvdisp.cc add +F to their node 1,
+// the pins' ground, and write that F). The axial rotation (MBDyn's AxialRotationJoint,
+// planej.cc, a plane hinge whose node 1 receives -F) reports minus that, the reaction on end 2,
+// in end 2's hinge frame Rb (docs/reactions.md). Then per joint type what MBDyn writes:
 //   total (pin) joint:   Rp^T (p2 - p1), log(Ra^T Rb), Rp^T s, Ra^T (w2 - w1)
 //   drive hinge:         Euler 123 angles of Ra^T Rb (degrees), log(Ra^T Rb)
 //   drive displacement:  p2 - p1 (global)
-//   axial rotation:      Euler 123 angles of Ra^T Rb (degrees), omega(t), Ra^T (w2 - w1)
+//   axial rotation:      Euler 123 angles of Ra^T Rb (degrees), omega(t), Rb^T (w2 - w1)
 #include <array>
 #include <cmath>
 #include <sstream>
@@ -264,11 +268,9 @@ class TotalJoint final : public Element, public el::Hintable {
     const char* output_file() const override { return "jnt"; }
     bool reaction(Vec3& f, Vec3& m, Vec3& F, Vec3& M) const override {
         Kin q = kinematics(time_);
-        F = F_;
-        M = M_;
-        f = q.Rp.transpose() * F_;
-        m = q.Ra.transpose() * M_;
-        return true;
+        if (k_.style == Style::axial_rotation)
+            return el::reported_reaction(el::Reported::on_end2, F_, M_, q.Rb, q.Rb, f, m, F, M);
+        return el::reported_reaction(el::Reported::on_end1, F_, M_, q.Rp, q.Ra, f, m, F, M);
     }
     int output_values(double* v) const override {
         Vec3 f, m, F, M;
@@ -298,7 +300,7 @@ class TotalJoint final : public Element, public el::Hintable {
             case Style::axial_rotation:
                 put(matrix_to_euler123(Rrel) * (180.0 / M_PI));
                 v[n++] = k_.axial->value(time_);
-                put(wrel);
+                put(q.Rb.transpose() * (q.w2 - q.w1));
                 break;
         }
         return n;

@@ -21,11 +21,13 @@
 // (differential), then the multiplier. Rows: a(t) - q' (dr/dq' = -1), then the velocity row
 // (dr/dq = 1, so dCoef in the iteration matrix).
 //
-// .jnt output: the reaction on the node, (F, 0, 0) and F d for the linear joints, (M, 0, 0) and
-// M u for the angular ones, then MBDyn's extra columns: for the velocity joints the direction in
-// the global frame (d, or u = R d) and the imposed value v(t) or w(t) (columns 14-17), for the
-// acceleration joints the imposed value a(t) (column 14). (MBDyn prints the angular
-// acceleration joint's global moment as M d; here it is M u, the moment actually applied.)
+// .jnt output: the reaction MBDyn reports (docs/reactions.md), minus the one on the node (drvj.cc,
+// accj.cc: the node receives -F d), i.e. (F, 0, 0) and F d with F = -lambda for the linear
+// joints, (M, 0, 0) and M u with M = -lambda for the angular ones, then MBDyn's extra columns: for
+// the velocity joints the direction in the global frame (d, or u = R d) and the imposed value v(t)
+// or w(t) (columns 14-17), for the acceleration joints the imposed value a(t) (column 14). (MBDyn
+// prints the angular acceleration joint's global moment as M d; here it is M u, the moment actually
+// applied.)
 #include "elements/joints/joint_kit.hpp"
 
 namespace mbs {
@@ -114,7 +116,8 @@ class VelocityJoint final : public Element {
     }
     const char* output_file() const override { return "jnt"; }
     bool reaction(Vec3& f, Vec3& m, Vec3& F, Vec3& M) const override {
-        Vec3 local(lam_, 0.0, 0.0), global = lam_ * direction();
+        const double r = -lam_;  // reported: the force the node applies (see the file comment)
+        Vec3 local(r, 0.0, 0.0), global = r * direction();
         f = angular_ ? Vec3(Vec3::Zero()) : local;
         F = angular_ ? Vec3(Vec3::Zero()) : global;
         m = angular_ ? local : Vec3(Vec3::Zero());

@@ -114,17 +114,6 @@ inline void add_wrench(double* r, const StructNode& n, const Vec3& F, const Vec3
         for (int i = 0; i < 3; ++i) p[3 + i] += M[i];
 }
 
-// Element::reaction() of a joint whose reaction force and moment are known in the global frame
-// and reported locally in the joint frame R.
-inline bool frame_reaction(const Mat3& R, const Vec3& Fg, const Vec3& Mg, Vec3& f, Vec3& m, Vec3& F,
-                           Vec3& M) {
-    F = Fg;
-    M = Mg;
-    f = R.transpose() * Fg;
-    m = R.transpose() * Mg;
-    return true;
-}
-
 // The first 12 columns of a .jnt line: reaction force and moment in the joint frame, then in the
 // global frame (Element::reaction). Returns 12, the number of values written.
 inline int put_reaction(const Element& e, double* v) {

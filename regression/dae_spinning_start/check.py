@@ -3,8 +3,9 @@
 
 Reference: closed form. Each rotor turns uniformly about global z (no gravity, no torque about
 the axis), so its joint carries the constant centripetal force M W^2 R along the radial
-direction e_r (axis -> centre of mass; the .jnt global force, columns 8-10, on the ground side
-points along +e_r) and no couple:
+direction e_r (axis -> centre of mass) and no couple. The .jnt global force (columns 8-10) is the
+one MBDyn reports (docs/reactions.md): the total joint's on the ground side, along +e_r; the
+revolute hinges' on the rotor (node 2), along -e_r:
     HINGED (joint 2): 1.0 kg * (2 rad/s)^2 * 0.6 m = 2.4 N,
     OFFSET (joint 3) and TOTAL (joint 4): 1.5 kg * (3 rad/s)^2 * 0.4 m = 5.4 N.
 Step 0 is the derivatives phase: it solves for the multipliers at the given positions and
@@ -33,6 +34,7 @@ DECK = os.path.join(EXAMPLES, 'dae_spinning_start.mbd')
 ROTORS = {2: (2, 1.0 * 2.0 ** 2 * 0.6, 2.0, 'position'), 3: (3, 1.5 * 3.0 ** 2 * 0.4, 3.0, 'x axis'),
           4: (4, 1.5 * 3.0 ** 2 * 0.4, 3.0, 'x axis')}
 NAMES = {2: 'HINGED', 3: 'OFFSET', 4: 'TOTAL'}
+SIDE = {2: -1.0, 3: -1.0, 4: 1.0}  # +1: the reported force points along +e_r
 
 
 def radial(mov, how):
@@ -50,7 +52,7 @@ def run(dt):
     for j, (node, ref, w, how) in ROTORS.items():
         jnt, mov = r.rows('jnt', j), r.rows('mov', node)
         er = radial(mov, how)
-        f = jnt[:, 7:10]
+        f = SIDE[j] * jnt[:, 7:10]
         along = np.einsum('ij,ij->i', f, er)
         across = np.linalg.norm(f - along[:, None] * er, axis=1)
         angle = np.unwrap(np.arctan2(er[:, 1], er[:, 0]))

@@ -6,8 +6,8 @@ References: closed form (uniform motion) and momentum balance, no external data.
  - CART (revolute hinge to the ground, hint offset{1} and hinge{1}): x = V t before t1 (1e-12 m);
    after, x = V t1 (1e-12 m: the switch-on configuration is the step's prediction, exact for
    uniform motion); spin about z unchanged, w = W1 at every step (1e-12: the hinge leaves the
-   rotation about z free); the reaction's impulse sum F dt = M1 V = 3 N s along x (1e-9
-   relative); at the end the velocity is back to 0 (1e-9 m/s: the position-level stop leaves a
+   rotation about z free); the reaction's impulse sum F dt = -M1 V = -3 N s along x (1e-9
+   relative; the reported force is MBDyn's, the one on the cart, which stops it); at the end the velocity is back to 0 (1e-9 m/s: the position-level stop leaves a
    velocity oscillation that the method's damping (rho 0.6) removes within 0.25 s).
  - SPINNER (total joint locking everything, hint offset{1} and orientation-hinge{1}): position
    (0, 1, V2 t) before, (0, 1, V2 t1) after (1e-12 m); the rotation angle about z is constant
@@ -44,7 +44,7 @@ close('CART before: max |x - V t| [m]', np.abs(cart[:k, 1] - V * t[:k]).max(), 0
 close('CART after: max |x - V t1| [m]', np.abs(cart[k:, 1] - V * t1).max(), 0, 1e-12)
 close('CART: max |y|, |z| [m]', np.abs(cart[:, 2:4]).max(), 0, 1e-12)
 close('CART: max |w - (0, 0, W1)| [rad/s]', np.abs(cart[:, 10:13] - [0, 0, W1]).max(), 0, 1e-12)
-close('CART: sum F_x dt [N s] = M1 V', j2[:, 7].sum() * DT, M1 * V, 1e-9, relative=True)
+close('CART: sum F_x dt [N s] = -M1 V', j2[:, 7].sum() * DT, -M1 * V, 1e-9, relative=True)
 close('CART: velocity at the end [m/s]', np.abs(cart[-1, 7:10]).max(), 0, 1e-9)
 x_ref = np.stack([0 * t, 1 + 0 * t, V2 * np.minimum(t, t1)], axis=1)
 close('SPINNER: max |x - (0, 1, V2 min(t, t1))| [m]', np.abs(spin[:, 1:4] - x_ref).max(), 0, 1e-12)

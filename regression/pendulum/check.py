@@ -53,8 +53,9 @@ for dt in (1e-3, 1e-4):
         theta_dot = mov[:, 12]
         cos_th = -y / L
         tension = M * (G * cos_th + L * theta_dot ** 2)
-        # the force on the ground side (end 1) points from the pivot to the mass
-        along = (jnt[:, 7] * x + jnt[:, 8] * y) / L
+        # the reported force is the one on the mass (MBDyn's PlaneHingeJoint: node 2), which
+        # points from the mass to the pivot
+        along = -(jnt[:, 7] * x + jnt[:, 8] * y) / L
         close('max |hinge force along link - m(g cos th + L thd^2)| / max tension',
               np.abs(along - tension).max() / tension.max(), 0.0, 1e-6)
         perp = np.abs(jnt[:, 7] * y - jnt[:, 8] * x).max() / L

@@ -14,6 +14,8 @@ Tolerances (dt = 1e-3 s over 1 s, Newton tolerance 1e-10):
    to 1e-6 N, the sine-driven ones (winch tension, pusher force, spinner couple) to 1e-4 (second-
    order error of the multipliers, ~A OM^4 dt^2 m);
  - the imposed values written by the velocity and distance joints: 1e-12.
+The velocity and acceleration joints report MBDyn's reaction (LinearVelocityJoint, ...: drvj.cc,
+accj.cc, docs/reactions.md): minus the force (couple) they put on the node, i.e. -m a (-J w').
 """
 import math
 import os
@@ -75,14 +77,15 @@ close('distance: max |F - m (g + A OM^2 sin(OM t))| [N]',
       np.abs(j[late, 1] - MW * (G + A * OM ** 2 * np.sin(OM * t[late]))).max(), 0, 1e-4)
 close('distance: max |length column - LW(t)| [m]', np.abs(j[:, 16] - LW).max(), 0, 1e-12)
 
-# Pusher: vx = V0 + A sin(OM t); force m A OM cos(OM t) on the node; free fall in y.
+# Pusher: vx = V0 + A sin(OM t); force m A OM cos(OM t) on the node (reported: its opposite);
+# free fall in y.
 m = r.rows('mov', 6)
 close('PUSHER max |x - closed form| [m]', np.abs(m[:, 1] - (2.0 + V0 * t + A * (1 - np.cos(OM * t)) / OM)).max(), 0, 1e-6)
 close('PUSHER max |vx - closed form| [m/s]', np.abs(m[:, 7] - (V0 + A * np.sin(OM * t))).max(), 0, 1e-9)
 close('PUSHER max |y + g t^2/2| [m]', np.abs(m[:, 2] + 0.5 * G * t ** 2).max(), 0, 1e-9)
 j = r.rows('jnt', 8)
-close('linear velocity: max |F_x - m A OM cos(OM t)| [N]',
-      np.abs(j[late, 7] - MU * A * OM * np.cos(OM * t[late])).max(), 0, 1e-4)
+close('linear velocity: max |F_x + m A OM cos(OM t)| [N]',
+      np.abs(j[late, 7] + MU * A * OM * np.cos(OM * t[late])).max(), 0, 1e-4)
 close('linear velocity: max |f_1 - F_x| [N]', np.abs(j[:, 1] - j[:, 7]).max(), 0, 1e-12)
 close('linear velocity: direction columns 14-16 = (1, 0, 0)', np.abs(j[:, 13:16] - [1., 0., 0.]).max(), 0, 0)
 close('linear velocity: max |imposed value column 17 - v(t)| [m/s]', np.abs(j[:, 16] - (V0 + A * np.sin(OM * t))).max(), 0, 1e-12)
@@ -94,8 +97,8 @@ close('SPINNER max |angle - closed form| [rad]', np.abs(ang - (W0 * t + A * (1 -
 close('SPINNER max |wz - closed form| [rad/s]', np.abs(m[:, 12] - (W0 + A * np.sin(OM * t))).max(), 0, 1e-9)
 close('SPINNER max |wx|, |wy| [rad/s]', np.abs(m[:, 10:12]).max(), 0, 1e-12)
 j = r.rows('jnt', 9)
-close('angular velocity: max |M_z - JS A OM cos(OM t)| [N m]',
-      np.abs(j[late, 12] - JS * A * OM * np.cos(OM * t[late])).max(), 0, 1e-4)
+close('angular velocity: max |M_z + JS A OM cos(OM t)| [N m]',
+      np.abs(j[late, 12] + JS * A * OM * np.cos(OM * t[late])).max(), 0, 1e-4)
 close('angular velocity: direction columns 14-16 = R z = (0, 0, 1) (spin about z)', np.abs(j[:, 13:16] - [0., 0., 1.]).max(), 0, 1e-12)
 close('angular velocity: max |imposed value column 17 - w(t)| [rad/s]', np.abs(j[:, 16] - (W0 + A * np.sin(OM * t))).max(), 0, 1e-12)
 
@@ -106,10 +109,10 @@ close('ACCEL max |vx - closed form| [m/s]', np.abs(m[:, 7] - (V0 + gain)).max(),
 close('ACCEL max |x - closed form| [m]',
       np.abs(m[:, 1] - (4.0 + V0 * t + A * (t - np.sin(OM * t) / OM) / OM)).max(), 0, 1e-6)
 j = r.rows('jnt', 10)
-close('linear acceleration: max |F_x - m A sin(OM t)| [N]', np.abs(j[late, 7] - MU * A * np.sin(OM * t[late])).max(), 0, 1e-4)
+close('linear acceleration: max |F_x + m A sin(OM t)| [N]', np.abs(j[late, 7] + MU * A * np.sin(OM * t[late])).max(), 0, 1e-4)
 close('linear acceleration: max |imposed value column - a(t)|', np.abs(j[:, 13] - A * np.sin(OM * t)).max(), 0, 1e-12)
 m = r.rows('mov', 9)
 close('WACCEL max |wz - closed form| [rad/s]', np.abs(m[:, 12] - (W0 + gain)).max(), 0, 1e-6)
 j = r.rows('jnt', 11)
-close('angular acceleration: max |M_z - JS A sin(OM t)| [N m]', np.abs(j[late, 12] - JS * A * np.sin(OM * t[late])).max(), 0, 1e-4)
+close('angular acceleration: max |M_z + JS A sin(OM t)| [N m]', np.abs(j[late, 12] + JS * A * np.sin(OM * t[late])).max(), 0, 1e-4)
 finish()
