@@ -86,10 +86,18 @@ class HingeJoint final : public Element, public el::Hintable {
     }
     // After the 12 reaction columns: revolute hinges MBDyn's relative rotation and angular
     // velocity; revolute pins (PlanePinJoint::Output) the Euler 123 angles (degrees) of the node's
-    // hinge frame relative to the ground's, R0^T R Rh, and its angular velocity in that frame.
+    // hinge frame relative to the ground's, R0^T R Rh, and its angular velocity in that frame;
+    // spherical hinges the Euler 123 angles of Ra^T Rb (SphericalHingeJoint::Output), spherical
+    // pins those of the node's orientation R (PinJoint::Output).
     int output_values(double* v) const override {
         el::put_reaction(*this, v);
-        if (!revolute_) return 12;
+        if (!revolute_) {
+            const Mat3 Rr =
+                e_[1].ground() ? e_[0].node->R : Mat3(e_[0].frame().transpose() * e_[1].frame());
+            const Vec3 ang = matrix_to_euler123(Rr) * (180.0 / M_PI);
+            for (int i = 0; i < 3; ++i) v[12 + i] = ang[i];
+            return 15;
+        }
         if (!e_[1].ground()) return el::put_relative_rotation(e_, v);
         const Mat3 Rn = e_[0].frame();
         const Vec3 ang = matrix_to_euler123(e_[1].frame().transpose() * Rn) * (180.0 / M_PI);
