@@ -23,7 +23,8 @@ Tolerances:
    -0.06% and -0.11% (beam2): the discretisation (lumped masses, rotary inertia of the lumped
    segments, finite shear stiffness).
  - .act of beam 1, point I, against the clamp's .jnt (global reaction force F_c and moment M_c
-   on the root node): the root node is in equilibrium, F_I = -F_c and
+   on the root node: minus the .jnt columns 8-13, which are the load the node puts on the ground
+   as MBDyn's ClampJoint reports it, docs/reactions.md): the root node is in equilibrium, F_I = -F_c and
    M_I = -M_c + (p_I - x_0) x F_c with p_I the interpolated point (xi = -1/sqrt(3); beam2:
    the midpoint of its nodes) from the
    .mov positions. The .act values are in the section frame, so their norms are compared
@@ -82,7 +83,7 @@ def check(deck, tag, three_node):
     pos = [run.rows('mov', k)[:, 1:4] for k in range(len(N))]
     pI = sum(N[i] * pos[i] for i in range(len(N)))
     f, m = act[:, 1:4], act[:, 4:7]
-    Fc, Mc = jnt[:, 7:10], jnt[:, 10:13]
+    Fc, Mc = -jnt[:, 7:10], -jnt[:, 10:13]  # the clamp's force and moment on the root node
     FI = -Fc
     MI = -Mc + np.cross(pI - pos[0], Fc)
     scale_f = np.abs(FI).max()
