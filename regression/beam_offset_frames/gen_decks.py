@@ -26,6 +26,9 @@ import sys
 
 import numpy as np
 
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..'))
+import beam_decks as bd  # noqa: E402
+
 OUT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
     os.path.dirname(os.path.abspath(__file__)), '..', '..', 'input-examples')
 
@@ -93,16 +96,41 @@ def beam_node(label, k, section):
     return f'{label}, null, orientation, reference, global, vector, {comps}'
 
 
-def write(name, text):
-    with open(os.path.join(OUT, name), 'w') as f:
-        f.write(text)
+def beam_cards(beams, law):
+    """Cards of the beams (kind, label, section frame's rotation vector, nodes): node entries by
+    beam_node, numbered along the whole list; the section frame absolute (global)."""
+    o = []
+    k = 0
+    for kind, label, sec, nodes in beams:
+        o.append(f'    {kind}: {label},')
+        for n in nodes:
+            o.append(f'        {beam_node(n, k, sec)},')
+            k += 1
+        o.append(f'        reference, global, vector, {v3(sec)}, {law}'
+                 + (', same, same;' if kind == 'beam3' else ';'))
+    return o
+
+
+# The two cantilevers of the static and vibration decks: NE3 beam3 elements on nodes 0 .. 2 NE3
+# (y = 0), NE2 beam2 on nodes 100 .. 100 + NE2 (y = 0.5 m), clamped at nodes 0 and 100.
+NE3, NE2 = 4, 8
+SECTION = rv((1, 0, 0), 30)  # section frame: axis 1 along x, twisted 30 degrees
+TWINS = ([('beam3', e + 1, SECTION, (2 * e, 2 * e + 1, 2 * e + 2)) for e in range(NE3)]
+         + [('beam2', 101 + e, SECTION, (100 + e, 101 + e)) for e in range(NE2)])
+TWIN_SPACING = [f'set: const real H3 = L/{2 * NE3}.;  # [m] node spacing, beam3',
+                f'set: const real H2 = L/{NE2}.;  # [m] node spacing, beam2']
+TWIN_CLAMPS = ['end: nodes;\n\nbegin: elements;', '    joint: 1, clamp, 0, node, node;',
+               '    joint: 2, clamp, 100, node, node;']
+
+
+def write(name, lines):
+    bd.write(os.path.join(OUT, name), lines)
 
 
 # ---------------------------------------------------------------------------------------------
 # Static cantilevers.
 def static_deck():
-    ne3, ne2 = 4, 8
-    sec = rv((1, 0, 0), 30)  # section frame: axis 1 along x, twisted 30 degrees
+    ne3, ne2 = NE3, NE2
     o = ["""# beam_offset_frames.mbd -- static cantilevers whose nodes' frames are rotated by 98 to 170
 # degrees about skew axes, away from the beams' section frame (`model: static`).
 # Checked by regression/beam_offset_frames/check.py; written by its gen_decks.py.
@@ -128,35 +156,13 @@ set: const real GJ = 1.;        # [N m^2]
 set: const real EA = 1.e7;      # [N]
 set: const real GA = 1.e7;      # [N] (both shear directions)
 set: ifndef const real FP = 1.e-3;  # [N] tip force along -y
-""" + SWITCHES + f"""
-set: const real H3 = L/{2 * ne3}.;  # [m] node spacing, beam3
-set: const real H2 = L/{ne2}.;  # [m] node spacing, beam2
-
-begin: data;
-    problem: initial value;
-end: data;
-
-begin: initial value;
-    initial time: 0.;
-    final time: 1.;                 # pseudo-time: the load factor
-    time step: 1.;
-    method: ms, 0.6;
-    tolerance: 1.e-10, 1.e-13;      # residual; solution increment
-    max iterations: 50;
-    linear solver: klu;
-end: initial value;
-
-begin: control data;
-    model: static;
-    structural nodes: {2 * ne3 + 1 + ne2 + 1};
-    beams: {ne3 + ne2};
-    joints: 2;
-    forces: 2;
-    default orientation: orientation matrix;
-    output precision: 16;
-end: control data;
-
-begin: nodes;"""]
+""" + SWITCHES, *TWIN_SPACING, '',
+         bd.solver(bd.PSEUDO_TIME, '1.', ('1.e-10, 1.e-13', 'residual; solution increment'), 50),
+         '',
+         bd.control_data('model: static', f'structural nodes: {2 * ne3 + 1 + ne2 + 1}',
+                         f'beams: {ne3 + ne2}', 'joints: 2', 'forces: 2',
+                         'default orientation: orientation matrix'),
+         '', 'begin: nodes;']
     k = 0
     for i in range(2 * ne3 + 1):
         o.append(f'    structural: {i}, static, {i}*H3, 0., 0., '
@@ -166,30 +172,14 @@ begin: nodes;"""]
         o.append(f'    structural: {100 + i}, static, {i}*H2, 0.5, 0., '
                  f'{node_orientation(NODE_ROT[k % 5])}, null, null;')
         k += 1
-    o.append('end: nodes;\n\nbegin: elements;')
-    o.append('    joint: 1, clamp, 0, node, node;')
-    o.append('    joint: 2, clamp, 100, node, node;')
-    law = 'linear elastic generic, diag, EA, GA, GA, GJ, EI, EI'
-    s = f'reference, global, vector, {v3(sec)}'
-    k = 0
-    for e in range(ne3):
-        o.append(f'    beam3: {e + 1},')
-        for j in range(3):
-            o.append(f'        {beam_node(2 * e + j, k, sec)},')
-            k += 1
-        o.append(f'        {s}, {law}, same, same;')
-    for e in range(ne2):
-        o.append(f'    beam2: {101 + e},')
-        for j in range(2):
-            o.append(f'        {beam_node(100 + e + j, k, sec)},')
-            k += 1
-        o.append(f'        {s}, {law};')
+    o += TWIN_CLAMPS
+    o += beam_cards(TWINS, bd.law())
     o.append(f'    force: 1, absolute, {2 * ne3}, position, null, single, 0., -1., 0., '
              'linear, 0., FP;')
     o.append(f'    force: 2, absolute, {100 + ne2}, position, null, single, 0., -1., 0., '
              'linear, 0., FP;')
     o.append('end: elements;')
-    write('beam_offset_frames.mbd', '\n'.join(o) + '\n')
+    write('beam_offset_frames.mbd', o)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -265,34 +255,14 @@ set: ifndef const real F0 = 40.;   # [N]
 set: ifndef const real FREQ = 3.;   # [Hz]
 set: ifndef const real DT = 1.e-3;  # [s]
 set: ifndef const real TF = 1.;     # [s]
-""" + SWITCHES + f"""
-
-begin: data;
-    problem: initial value;
-end: data;
-
-begin: initial value;
-    initial time: 0.;
-    final time: TF;
-    time step: DT;
-    method: ms, 0.6;
-    tolerance: 3.e-8;               # [N]: two iterations a step, above the round-off floor
-    max iterations: 20;
-    linear solver: klu;
-    derivatives tolerance: 1.e-6;
-end: initial value;
-
-begin: control data;
-    structural nodes: {len(X)};
-    rigid bodies: {len(X) - 2};
-    beams: {len(beams)};
-    joints: 2;
-    forces: 1;
-    default orientation: orientation matrix;
-    output precision: 16;
-end: control data;
-
-begin: nodes;"""]
+""" + SWITCHES, '',
+         bd.solver('TF', 'DT', ('3.e-8', '[N]: two iterations a step, above the round-off floor'),
+                   20, extra=[('derivatives tolerance', '1.e-6')]),
+         '',
+         bd.control_data(f'structural nodes: {len(X)}', f'rigid bodies: {len(X) - 2}',
+                         f'beams: {len(beams)}', 'joints: 2', 'forces: 1',
+                         'default orientation: orientation matrix'),
+         '', 'begin: nodes;']
     for n, x in X.items():
         kind = 'static' if n in (1, 6) else 'dynamic'
         o.append(f'    structural: {n}, {kind}, {v3(x)}, {node_orientation(node_rot[n])}, '
@@ -306,20 +276,12 @@ begin: nodes;"""]
         m = f'MU*{mass[n]:.15g}' + (' + MT' if n == 9 else '')
         j = f'MU*{jrot[n]:.15g}'
         o.append(f'    body: {n}, {n}, {m}, null, diag, {j}, {j}, {j};')
-    law = 'linear elastic generic, diag, EA, GA, GA, GJ, EI2, EI3'
-    k = 0
-    for kind, label, b, nodes in beams:
-        sec = logm(S[b])
-        o.append(f'    {kind}: {label},')
-        for n in nodes:
-            o.append(f'        {beam_node(n, k, sec)},')
-            k += 1
-        s = f'reference, global, vector, {v3(sec)}'
-        o.append(f'        {s}, {law}' + (', same, same;' if kind == 'beam3' else ';'))
+    o += beam_cards([(kind, label, logm(S[b]), nodes) for kind, label, b, nodes in beams],
+                    bd.law('EI2', 'EI3'))
     o.append('    force: 1, absolute, 9, position, null,')
     o.append('        single, 1./sqrt(2.), 0., 1./sqrt(2.), sine, 0., 2.*pi*FREQ, F0, forever, 0.;')
     o.append('end: elements;')
-    write('beam_offset_frames_portal.mbd', '\n'.join(o) + '\n')
+    write('beam_offset_frames_portal.mbd', o)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -342,8 +304,7 @@ def mode1(x):
 
 
 def vibration_deck():
-    ne3, ne2 = 4, 8
-    sec = rv((1, 0, 0), 30)
+    ne3, ne2 = NE3, NE2
     o = [f"""# beam_offset_frames_vibration.mbd -- free bending vibration of two cantilevers whose nodes'
 # frames are rotated away from the section frame: 4 beam3 elements (nodes 0-8, y = 0) and 8
 # beam2 elements (nodes 100-108, y = 0.5 m), viscoelastic sections.
@@ -370,38 +331,20 @@ set: const real A1  = 1.e-2;    # [m] tip amplitude
 set: ifndef const real BETA = 1.e-4;  # [s]
 set: ifndef const real DT = 2.e-4;    # [s]
 set: ifndef const real TF = 0.6;      # [s]
-""" + SWITCHES + f"""
-set: const real H3 = L/{2 * ne3}.;  # [m] node spacing, beam3
-set: const real H2 = L/{ne2}.;  # [m] node spacing, beam2
-
-begin: data;
-    problem: initial value;
-end: data;
-
-begin: initial value;
-    initial time: 0.;
-    final time: TF;
-    time step: DT;
-    method: ms, 0.6;
-    tolerance: 1.e-6;               # [N] (1e-8 is below the round-off floor of EA/H = 8e7 N/m)
-    max iterations: 20;
-    linear solver: klu;
-    derivatives coefficient: 1.e-8;
-    derivatives tolerance: 1.e-6;
-    derivatives max iterations: 20;
-end: initial value;
-
-begin: control data;
-    structural nodes: {2 * ne3 + 1 + ne2 + 1};
-    rigid bodies: {2 * ne3 + ne2};
-    beams: {ne3 + ne2};
-    joints: 2;
-    default orientation: orientation matrix;
-    output precision: 16;
-end: control data;
-
-# velocity (0, 0, -V), angular velocity (0, dV/dx, 0); the numbers are phi_1 and its slope.
-begin: nodes;"""]
+""" + SWITCHES, *TWIN_SPACING, '',
+         bd.solver('TF', 'DT',
+                   ('1.e-6', '[N] (1e-8 is below the round-off floor of EA/H = 8e7 N/m)'), 20,
+                   extra=[('derivatives coefficient', '1.e-8'),
+                              ('derivatives tolerance', '1.e-6'),
+                              ('derivatives max iterations', 20)]),
+         '',
+         bd.control_data(f'structural nodes: {2 * ne3 + 1 + ne2 + 1}',
+                         f'rigid bodies: {2 * ne3 + ne2}', f'beams: {ne3 + ne2}', 'joints: 2',
+                         'default orientation: orientation matrix'),
+         '',
+         '# velocity (0, 0, -V), angular velocity (0, dV/dx, 0); the numbers are phi_1 and its '
+         'slope.',
+         'begin: nodes;']
     k = 0
     groups = [(0, 2 * ne3, 'H3'), (100, ne2, 'H2')]
     for base, n, h in groups:
@@ -416,31 +359,15 @@ begin: nodes;"""]
             y = '0.' if base == 0 else '0.5'
             o.append(f'    structural: {base + i}, dynamic, {i}*{h}, {y}, 0., {rot},')
             o.append(f'        0., 0., -A1*W1*({w:.15g}), 0., A1*W1*({dw:.15g}), 0.;')
-    o.append('end: nodes;\n\nbegin: elements;')
-    o.append('    joint: 1, clamp, 0, node, node;')
-    o.append('    joint: 2, clamp, 100, node, node;')
+    o += TWIN_CLAMPS
     for base, n, h in groups:
         for i in range(1, n + 1):
             f = '0.5*' if i == n else ''
             o.append(f'    body: {base + i}, {base + i}, {f}MU*{h}, null, diag, '
                      f'{f}MU*{h}^3/12., {f}MU*{h}^3/12., {f}MU*{h}^3/12.;')
-    law = ('linear viscoelastic generic, diag, EA, GA, GA, GJ, EJ, EJ, proportional, BETA')
-    s = f'reference, global, vector, {v3(sec)}'
-    k = 0
-    for e in range(ne3):
-        o.append(f'    beam3: {e + 1},')
-        for j in range(3):
-            o.append(f'        {beam_node(2 * e + j, k, sec)},')
-            k += 1
-        o.append(f'        {s}, {law}, same, same;')
-    for e in range(ne2):
-        o.append(f'    beam2: {101 + e},')
-        for j in range(2):
-            o.append(f'        {beam_node(100 + e + j, k, sec)},')
-            k += 1
-        o.append(f'        {s}, {law};')
+    o += beam_cards(TWINS, bd.law('EJ', beta='BETA'))
     o.append('end: elements;')
-    write('beam_offset_frames_vibration.mbd', '\n'.join(o) + '\n')
+    write('beam_offset_frames_vibration.mbd', o)
 
 
 static_deck()

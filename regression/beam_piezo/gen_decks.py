@@ -12,6 +12,10 @@ element tables were made):
 Usage: gen_decks.py  (writes the three files in place)
 """
 import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..'))
+import beam_decks as bd  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 EXAMPLES = os.path.join(HERE, '..', '..', 'input-examples')
@@ -50,20 +54,12 @@ def matrix(end):
             0., 0.,     # bending moment about section axis 2
             KB, 0.{end}    # bending moment about section axis 3"""
 
-STATIC_SOLVER = """begin: data;
-    problem: initial value;
-end: data;
-
-begin: initial value;
-    initial time: 0.;
-    final time: 1.;                 # pseudo-time: the load factor
-    time step: 1./NSTEPS;
-    method: ms, 0.6;                # only predicts the next load step's configuration
-    tolerance: TOL, SOLTOL;
-    max iterations: 50;
-    linear solver: klu;
-end: initial value;
-"""
+STATIC_SOLVER = bd.solver(bd.PSEUDO_TIME, '1./NSTEPS', 'TOL, SOLTOL', 50,
+                          method=bd.LOAD_STEP_METHOD)
+DYNAMIC_SOLVER = bd.solver('TF', 'DT', '1.e-9', 20,
+                           extra=[('derivatives coefficient', '1.e-8'),
+                                  ('derivatives tolerance', '1.e-8'),
+                                  ('derivatives max iterations', 20)])
 
 ELECTRODES = """    abstract: 101, differential, value, 0.;    # VB, bending electrode
     abstract: 102, differential, value, 0.;    # VA, axial electrode
@@ -73,8 +69,7 @@ ELECTRODES = """    abstract: 101, differential, value, 0.;    # VB, bending ele
 def beam3_cards(ne, law, explicit_second=True):
     o = []
     for e in range(ne):
-        o.append(f"    beam3: {e + 1}, {2 * e}, null, {2 * e + 1}, null, {2 * e + 2}, null,")
-        o.append(f"        eye, {law}, same, same,")
+        o += bd.beam3_card(e, law, ',')
         o.append("        piezoelectric actuator, 2, 101, 102,")
         o.append(matrix(","))
         if e == 0 and explicit_second:
@@ -104,22 +99,12 @@ def static_deck(path, header, kind, ne):
     o.append("set: ifndef const real TOL = 1.e-10;")
     o.append("set: ifndef const real SOLTOL = 1.e-12;")
     o.append(f"set: const real H = L/{nn - 1};       # [m] node spacing")
-    o.append('')
-    o.append(STATIC_SOLVER)
-    o.append(f"""begin: control data;
-    model: static;
-    structural nodes: {nn};
-    abstract nodes: 2;
-    beams: {ne};
-    joints: 1;
-    genels: 2;
-    default orientation: orientation vector;
-    output precision: 16;
-end: control data;
-""")
-    o.append("begin: nodes;")
-    for k in range(nn):
-        o.append(f"    structural: {k}, static, {k}*H, 0., 0., eye, null, null;")
+    o += ['', STATIC_SOLVER, '',
+          bd.control_data('model: static', f'structural nodes: {nn}', 'abstract nodes: 2',
+                          f'beams: {ne}', 'joints: 1', 'genels: 2',
+                          'default orientation: orientation vector'),
+          '', "begin: nodes;"]
+    o += bd.cantilever_nodes(nn)
     o.append(ELECTRODES.rstrip('\n'))
     o.append("end: nodes;\n")
     o.append("begin: elements;")
@@ -127,11 +112,9 @@ end: control data;
     o.append("    # The voltages: each abstract node's value follows a ramp over the load steps.")
     o.append("    genel: 101, clamp, 101, abstract, algebraic, linear, 0., VB;")
     o.append("    genel: 102, clamp, 102, abstract, algebraic, linear, 0., VA;")
-    law = "linear elastic generic, diag, EA, GA, GA, GJ, EI, EI"
-    o += beam3_cards(ne, law) if kind == 'beam3' else beam2_cards(ne, law)
+    o += beam3_cards(ne, bd.law()) if kind == 'beam3' else beam2_cards(ne, bd.law())
     o.append("end: elements;")
-    with open(path, 'w') as f:
-        f.write('\n'.join(o) + '\n')
+    bd.write(path, o)
 
 
 HEADER3 = """# beam_piezo.mbd -- a piezoelectric cantilever (`model: static`, 10 beam3 elements) bent and
@@ -189,38 +172,12 @@ def dynamic_deck(path, ne=10):
     o.append(f"set: const real H = L/{nn - 1};       # [m] node spacing")
     o.append("set: const real MN = MU*H;           # [kg] lumped mass of an interior node")
     o.append("set: const real JN = MN*H^2/12.;     # [kg m^2] lumped rotary inertia")
-    o.append('')
-    o.append("""begin: data;
-    problem: initial value;
-end: data;
-
-begin: initial value;
-    initial time: 0.;
-    final time: TF;
-    time step: DT;
-    method: ms, 0.6;
-    tolerance: 1.e-9;
-    max iterations: 20;
-    linear solver: klu;
-    derivatives coefficient: 1.e-8;
-    derivatives tolerance: 1.e-8;
-    derivatives max iterations: 20;
-end: initial value;
-""")
-    o.append(f"""begin: control data;
-    structural nodes: {nn};
-    abstract nodes: 2;
-    rigid bodies: {nn - 1};
-    beams: {ne};
-    joints: 1;
-    genels: 2;
-    default orientation: orientation vector;
-    output precision: 16;
-end: control data;
-""")
-    o.append("begin: nodes;")
-    for k in range(nn):
-        o.append(f"    structural: {k}, dynamic, {k}*H, 0., 0., eye, null, null;")
+    o += ['', DYNAMIC_SOLVER, '',
+          bd.control_data(f'structural nodes: {nn}', 'abstract nodes: 2',
+                          f'rigid bodies: {nn - 1}', f'beams: {ne}', 'joints: 1', 'genels: 2',
+                          'default orientation: orientation vector'),
+          '', "begin: nodes;"]
+    o += bd.cantilever_nodes(nn, 'dynamic')
     o.append("    abstract: 101, differential, value, 0.;    # VB, bending electrode")
     o.append("    abstract: 102, differential, value, VA;    # VA, axial electrode")
     o.append("end: nodes;\n")
@@ -233,11 +190,9 @@ end: control data;
     o.append("    # VB: 0 -> VB over [0, TRAMP] as (VB/2)(1 - cos(pi t/TRAMP)), then held.")
     o.append("    genel: 101, clamp, 101, abstract, algebraic, cosine, 0., pi/TRAMP, VB/2, half, 0.;")
     o.append("    genel: 102, clamp, 102, abstract, algebraic, const, VA;")
-    law = ("linear viscoelastic generic, diag, EA, GA, GA, GJ, EI, EI, proportional, BETA")
-    o += beam3_cards(ne, law, explicit_second=False)
+    o += beam3_cards(ne, bd.law(beta='BETA'), explicit_second=False)
     o.append("end: elements;")
-    with open(path, 'w') as f:
-        f.write('\n'.join(o) + '\n')
+    bd.write(path, o)
 
 
 if __name__ == '__main__':

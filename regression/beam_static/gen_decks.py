@@ -15,34 +15,21 @@ Usage: gen_decks.py [input-examples directory]
 import os
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..'))
+import beam_decks as bd  # noqa: E402
+
 OUT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
     os.path.dirname(os.path.abspath(__file__)), '..', '..', 'input-examples')
 
-COMMON = """
-begin: data;
-    problem: initial value;
-end: data;
-
-begin: initial value;
-    initial time: 0.;
-    final time: 1.;                 # pseudo-time: the load factor
-    time step: 1./NSTEPS;
-    method: ms, 0.6;                # only predicts the next load step's configuration
-    tolerance: TOL, SOLTOL;        # residual; solution increment (round-off floor of the residual: EA/H)
-    max iterations: 50;
-    linear solver: klu;
-end: initial value;
-
-begin: control data;
-    model: static;
-    structural nodes: NN;
-    beams: NE;
-    joints: 1;
-    forces: 2;
-    default orientation: orientation vector;
-    output precision: 16;
-end: control data;
-"""
+# The solver and control data blocks, between the parameters and the nodes.
+TOLERANCE = ('TOL, SOLTOL', 'residual; solution increment (round-off floor of the residual: EA/H)',
+             35)
+STATIC = ['',
+          bd.solver(bd.PSEUDO_TIME, '1./NSTEPS', TOLERANCE, 50, method=bd.LOAD_STEP_METHOD),
+          '',
+          bd.control_data('model: static', 'structural nodes: NN', 'beams: NE', 'joints: 1',
+                          'forces: 2', 'default orientation: orientation vector'),
+          '']
 
 
 def deck(name, header, ne, params, loads):
@@ -52,20 +39,17 @@ def deck(name, header, ne, params, loads):
     o.append(f"set: const integer NE = {ne};")
     o.append(f"set: const integer NN = {nn};")
     o.append("set: const real H = L/(2*NE);   # [m] node spacing")
-    o.append(COMMON)
+    o += STATIC
     o.append("begin: nodes;")
-    for k in range(nn):
-        o.append(f"    structural: {k}, static, {k}*H, 0., 0., eye, null, null;")
+    o += bd.cantilever_nodes(nn)
     o.append("end: nodes;\n")
     o.append("begin: elements;")
     o.append("    joint: 1, clamp, 0, node, node;")
     for e in range(ne):
-        o.append(f"    beam3: {e + 1}, {2 * e}, null, {2 * e + 1}, null, {2 * e + 2}, null,")
-        o.append("        eye, linear elastic generic, diag, EA, GA, GA, GJ, EI, EI, same, same;")
+        o += bd.beam3_card(e, bd.law())
     o += [l.replace("TIP", str(nn - 1)) for l in loads]
     o.append("end: elements;")
-    with open(os.path.join(OUT, name), "w") as f:
-        f.write("\n".join(o) + "\n")
+    bd.write(os.path.join(OUT, name), o)
 
 
 MATERIAL = [

@@ -16,6 +16,9 @@ import sys
 
 import numpy as np
 
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..'))
+import beam_decks as bd  # noqa: E402
+
 OUT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
     os.path.dirname(os.path.abspath(__file__)), '..', '..', 'input-examples')
 BL = [1.87510406871, 4.69409113297]  # beta_n L, cantilever (reference/README.md section 4)
@@ -44,6 +47,13 @@ def beams(w, NE, law):
 def beams2(w, NN, law):
     for e in range(NN - 1):
         w(f"    beam2: {e + 1}, {e}, null, {e + 1}, null, eye, {law};")
+
+
+def lumped_bodies(w, NN):
+    """Bodies on nodes 1 .. NN-1: mass MN and rotary inertia JN, half of them at the tip."""
+    for k in range(1, NN):
+        f = "0.5*" if k == NN - 1 else ""
+        w(f"    body: {k}, {k}, {f}MN, null, diag, {f}JN, {f}JN, {f}JN;")
 
 
 def cantilever(two_node=False):
@@ -103,35 +113,18 @@ def cantilever(two_node=False):
     w("set: ifndef const real BETA = 0.;   # [s] stiffness-proportional damping, C = BETA K")
     w("set: ifndef const real DT = 1.e-4;  # [s]")
     w("set: ifndef const real TF = 0.25;   # [s]")
-    w("""
-begin: data;
-    problem: initial value;
-end: data;
-
-begin: initial value;
-    initial time: 0.;
-    final time: TF;
-    time step: DT;
-    method: ms, 0.6;
-    tolerance: 1.e-6;
-    max iterations: 20;
-    linear solver: klu;
-    # The derivatives phase keeps y fixed while its matrix carries dCoef * stiffness terms, so
+    derivatives = """    # The derivatives phase keeps y fixed while its matrix carries dCoef * stiffness terms, so
     # it converges only linearly, at a rate set by dCoef K; with damping (BETA > 0) and the
     # default coefficient 1e-6 it stalls near 1e-4 N on the root node. A smaller coefficient
-    # makes it converge, to the round-off floor of the residual (~1e-6 N with beam2).
-    derivatives coefficient: 1.e-8;
-    derivatives tolerance: 1.e-5;
-    derivatives max iterations: 20;
-end: initial value;
-
-begin: control data;""")
-    w(f"    structural nodes: {NN};")
-    w(f"    rigid bodies: {NN - 1};")
-    w(f"    beams: {NN - 1 if two_node else NE};")
-    w("    joints: 1;")
-    w("    output precision: 16;")
-    w("end: control data;\n")
+    # makes it converge, to the round-off floor of the residual (~1e-6 N with beam2)."""
+    o += ['',
+          bd.solver('TF', 'DT', '1.e-6', 20,
+                    extra=[derivatives, ('derivatives coefficient', '1.e-8'),
+                           ('derivatives tolerance', '1.e-5'), ('derivatives max iterations', 20)]),
+          '',
+          bd.control_data(f'structural nodes: {NN}', f'rigid bodies: {NN - 1}',
+                          f'beams: {NN - 1 if two_node else NE}', 'joints: 1'),
+          '']
     w("# node k at x = k H; initial velocity (0, V, 0) and angular velocity (0, 0, dV/dx) with")
     w("# V = A1 W1 phi_1 + A2 W2 phi_2; the numbers are phi_1, phi_2 and their slopes at x = k H.")
     w("begin: nodes;")
@@ -146,10 +139,8 @@ begin: control data;""")
     w("end: nodes;\n")
     w("begin: elements;")
     w("    joint: 1, clamp, 0, node, node;")
-    for k in range(1, NN):
-        f = "0.5*" if k == NN - 1 else ""
-        w(f"    body: {k}, {k}, {f}MN, null, diag, {f}JN, {f}JN, {f}JN;")
-    law = "linear viscoelastic generic, diag, EA, GA, GA, GJ, EJ, EJ, proportional, BETA"
+    lumped_bodies(w, NN)
+    law = bd.law('EJ', beta='BETA')
     if two_node:
         beams2(w, NN, law)
     else:
@@ -209,28 +200,9 @@ def rotating():
     w("set: ifndef const real OMEGA = 4.;  # [rad/s] rotor speed")
     w("set: ifndef const real DT = 2.e-3;  # [s]")
     w("set: ifndef const real TF = 8.;     # [s]")
-    w("""
-begin: data;
-    problem: initial value;
-end: data;
-
-begin: initial value;
-    initial time: 0.;
-    final time: TF;
-    time step: DT;
-    method: ms, 0.6;
-    tolerance: 1.e-8;
-    max iterations: 20;
-    linear solver: klu;
-end: initial value;
-
-begin: control data;""")
-    w(f"    structural nodes: {NN + 1};")
-    w(f"    rigid bodies: {NN - 1};")
-    w(f"    beams: {NE};")
-    w("    joints: 2;")
-    w("    output precision: 16;")
-    w("end: control data;\n")
+    o += ['', bd.solver('TF', 'DT', '1.e-8', 20), '',
+          bd.control_data(f'structural nodes: {NN + 1}', f'rigid bodies: {NN - 1}',
+                          f'beams: {NE}', 'joints: 2'), '']
     w("# node k at x = k H: velocity (0, OMEGA x, A W0 phi_1), angular velocity (0, -A W0 phi_1', OMEGA)")
     w("begin: nodes;")
     w("    structural: 100, static, 0., 0., 0., eye, null, null;   # ground")
@@ -245,13 +217,10 @@ begin: control data;""")
     w("begin: elements;")
     w("    joint: 1, clamp, 100, node, node;")
     w("    joint: 2, axial rotation, 100, null, 0, null, const, OMEGA;")
-    for k in range(1, NN):
-        f = "0.5*" if k == NN - 1 else ""
-        w(f"    body: {k}, {k}, {f}MN, null, diag, {f}JN, {f}JN, {f}JN;")
-    beams(w, NE, "linear elastic generic, diag, EA, GA, GA, GJ, EJF, EJL")
+    lumped_bodies(w, NN)
+    beams(w, NE, bd.law('EJF', 'EJL'))
     w("end: elements;")
-    with open(os.path.join(OUT, 'beam_rotating.mbd'), 'w') as f:
-        f.write("\n".join(o) + "\n")
+    bd.write(os.path.join(OUT, 'beam_rotating.mbd'), o)
 
 
 cantilever()
