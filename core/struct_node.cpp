@@ -79,12 +79,9 @@ void StructNode::update(const StateView& s) {
         g = Vec3(py[3], py[4], py[5]);
         gdot = Vec3(pyp[3], pyp[4], pyp[5]);
         G = cgr_G(g);
-        const Mat3 Rg = cgr_to_matrix(g);
-        R = Rg * Rref;
-        // w = G(g) g' + R(g) w_ref; d(R(g) w_ref) = (G dg) x (R(g) w_ref).
-        const Vec3 wr = Rg * w_ref;
-        w = G * gdot + wr;
-        Gd = cgr_G_times_derivative(g, gdot) - skew(wr) * G;
+        R = cgr_to_matrix(g) * Rref;
+        w = G * gdot;
+        Gd = cgr_G_times_derivative(g, gdot);
     }
     if (is_dynamic()) {
         beta = Vec3(py[m], py[m + 1], py[m + 2]);
@@ -138,22 +135,6 @@ void StructNode::commit() {
     R_prev = R;
     w_prev = w;
     Rref = R;
-    w_ref.setZero();
-}
-
-void StructNode::absorb_prediction(double* y, double* yp) {
-    if (!has_rotation()) return;
-    double* py = y + first_dof_ + 3;
-    double* pyp = yp + first_dof_ + 3;
-    const Vec3 gp(py[0], py[1], py[2]), gpd(pyp[0], pyp[1], pyp[2]);
-    Rref = cgr_to_matrix(gp) * R_prev;
-    w_ref = cgr_G(gp) * gpd;
-    for (int i = 0; i < 3; ++i) py[i] = pyp[i] = 0.0;
-}
-
-void StructNode::undo_prediction() {
-    Rref = R_prev;
-    w_ref.setZero();
 }
 
 void StructNode::rebase(double* y1, double* yp1, double* y2, double* yp2) const {

@@ -51,7 +51,6 @@ public:
     Mat3 G = Mat3::Identity();   // G(g)
     Mat3 Gd = Mat3::Zero();      // d(G(g) g')/dg at fixed g'
     Mat3 Rref = Mat3::Identity();
-    Vec3 w_ref = Vec3::Zero();   // angular velocity of Rref (MBDyn's update: the predicted one)
 
     // Recomputes the kinematics from the unknowns.
     void update(const StateView& s);
@@ -61,11 +60,6 @@ public:
     // --- two-step history
     // After a converged step: Rref <- R, and the history is shifted.
     void commit();
-    // MBDyn's update: the predicted rotation becomes the reference, Rref = R(g_p) R_prev,
-    // w_ref = G(g_p) g'_p, and g, g' restart from 0 (Newton then corrects about the prediction).
-    void absorb_prediction(double* y, double* yp);
-    // Back to the start of the step (a rejected step): Rref = R_prev, w_ref = 0.
-    void undo_prediction();
     // Re-expresses the rotation entries of the stored history vectors relative to Rref:
     // g_{k-1} = 0, g'_{k-1} = w_{k-1}; g_{k-2} = cgr(R_{k-2} Rref^T), g'_{k-2} = G(g_{k-2})^-1 w_{k-2}.
     void rebase(double* y1, double* yp1, double* y2, double* yp2) const;

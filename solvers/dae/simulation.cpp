@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 
 #include <Eigen/Dense>
 
@@ -888,9 +887,6 @@ bool Simulation::step(double h, StepInfo& info, int max_iter, double tol) {
         yp[i] = ypp;
         y[i] = k.a1 * y1_[i] + k.a2 * y2_[i] + k.b0 * ypp + k.b1 * yp1_[i] + k.b2 * yp2_[i];
     }
-    static const bool mbdyn_update = std::getenv("MBS_ROT_UPDATE") != nullptr;
-    if (mbdyn_update)
-        for (auto& nd : e.nodes()) nd.absorb_prediction(y, yp);
     e.clock().step = step_ + 1;
     double t_new = (h == T_ && k_const_ > 0) ? t_base_ + static_cast<double>(k_const_ + 1) * h : t_ + h;
     StepContext c{t_new, h, cd.b0, Phase::dynamic};
@@ -903,7 +899,6 @@ bool Simulation::step(double h, StepInfo& info, int max_iter, double tol) {
         // The rebased history is the last converged state in the current node frames.
         e.y = y1_;
         e.yp = yp1_;
-        for (auto& nd : e.nodes()) nd.undo_prediction();
         e.update(t_, T_);
         return false;
     }
