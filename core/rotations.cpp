@@ -24,55 +24,6 @@ Vec3 matrix_to_cgr(const Mat3& R) {
     return 4.0 * axial(R) / one_plus_tr;   // axial(R) = c g
 }
 
-namespace {
-// c1, c2 and d1 = c1'/a, d2 = c2'/a; series below a = 0.2 (the closed forms lose digits to
-// cancellation there; truncation error < 1e-15 relative).
-struct TCoef {
-    double c1, c2, d1, d2;
-};
-TCoef tcoef(double a) {
-    const double a2 = a * a;
-    TCoef k;
-    const double s = std::sin(0.5 * a);
-    k.c1 = a < 1e-8 ? 0.5 - a2 / 24.0 : 2.0 * s * s / a2;
-    if (a < 0.2) {
-        k.c2 = 1.0 / 6.0 + a2 * (-1.0 / 120.0 + a2 * (1.0 / 5040.0 + a2 * (-1.0 / 362880.0 + a2 / 39916800.0)));
-        k.d1 = -1.0 / 12.0 + a2 * (1.0 / 180.0 + a2 * (-1.0 / 6720.0 + a2 / 453600.0));
-        k.d2 = -1.0 / 60.0 + a2 * (1.0 / 1260.0 + a2 * (-1.0 / 60480.0 + a2 / 4989600.0));
-    } else {
-        const double sa = std::sin(a), ca = std::cos(a);
-        k.c2 = (a - sa) / (a2 * a);
-        k.d1 = (a * sa - 2.0 * (1.0 - ca)) / (a2 * a2);
-        k.d2 = ((1.0 - ca) * a - 3.0 * (a - sa)) / (a2 * a2 * a);
-    }
-    return k;
-}
-}  // namespace
-
-Mat3 rotvec_T(const Vec3& phi) {
-    const TCoef k = tcoef(phi.norm());
-    const Mat3 P = skew(phi);
-    return Mat3::Identity() + k.c1 * P + k.c2 * P * P;
-}
-
-Mat3 rotvec_T_inverse(const Vec3& phi) {
-    const double a = phi.norm();
-    const double c3 = a < 0.2 ? 1.0 / 12.0 + a * a * (1.0 / 720.0 + a * a * (1.0 / 30240.0 + a * a / 1209600.0))
-                              : (1.0 - 0.5 * a / std::tan(0.5 * a)) / (a * a);
-    const Mat3 P = skew(phi);
-    return Mat3::Identity() - 0.5 * P + c3 * P * P;
-}
-
-// T v = v + c1 phi x v + c2 phi x (phi x v), with phi x (phi x v) = phi (phi.v) - v (phi.phi):
-// d(T v) = -c1 [v] dphi + c2 ((phi.v) I + phi v^T - 2 v phi^T) dphi
-//          + (d1 phi x v + d2 phi x (phi x v)) phi^T dphi      (dc/dphi = c'(a) phi^T / a).
-Mat3 rotvec_T_times_derivative(const Vec3& phi, const Vec3& v) {
-    const TCoef k = tcoef(phi.norm());
-    const Vec3 pv = phi.cross(v);
-    const Mat3 M = phi.dot(v) * Mat3::Identity() + phi * v.transpose() - 2.0 * v * phi.transpose();
-    return -k.c1 * skew(v) + k.c2 * M + (k.d1 * pv + k.d2 * phi.cross(pv)) * phi.transpose();
-}
-
 Vec3 matrix_to_rotation_vector(const Mat3& R) {
     Eigen::AngleAxisd aa(R);
     return aa.angle() * aa.axis();

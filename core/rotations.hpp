@@ -13,13 +13,6 @@ Mat3 cgr_to_matrix(const Vec3& g);
 Mat3 cgr_G(const Vec3& g);
 // Inverse of cgr_to_matrix for rotations below pi (g grows without bound as theta -> pi).
 Vec3 matrix_to_cgr(const Mat3& R);
-// Rotation vector phi (R = exp(skew(phi)) Rref): the tangent operator T(phi), w = T(phi) phi',
-// T = I + c1 [phi] + c2 [phi]^2, c1 = (1 - cos a)/a^2, c2 = (a - sin a)/a^3, a = |phi|;
-// its inverse I - 1/2 [phi] + c3 [phi]^2, c3 = (1 - (a/2) cot(a/2))/a^2 (a < 2 pi);
-// d(T(phi) v)/dphi at fixed v.
-Mat3 rotvec_T(const Vec3& phi);
-Mat3 rotvec_T_inverse(const Vec3& phi);
-Mat3 rotvec_T_times_derivative(const Vec3& phi, const Vec3& v);
 // Rotation vector (axis * angle, angle in [0, pi]), robust near 0 and near pi.
 Vec3 matrix_to_rotation_vector(const Mat3& R);
 // Euler angles (radians) such that euler123_to_matrix(angles) == R (etc.). At gimbal lock the

@@ -1,7 +1,6 @@
 // Runtime structural node: kinematics from the unknowns, rotation history for the integrator.
 #include "core/struct_node.hpp"
 
-#include <cstdlib>
 #include <stdexcept>
 
 namespace mbs {
@@ -79,18 +78,10 @@ void StructNode::update(const StateView& s) {
     if (has_rotation()) {
         g = Vec3(py[3], py[4], py[5]);
         gdot = Vec3(pyp[3], pyp[4], pyp[5]);
-        static const bool rv = std::getenv("MBS_ROT_VEC") != nullptr;
-        if (rv) {
-            G = rotvec_T(g);
-            R = rotation_vector_to_matrix(g) * Rref;
-            w = G * gdot;
-            Gd = rotvec_T_times_derivative(g, gdot);
-        } else {
-            G = cgr_G(g);
-            R = cgr_to_matrix(g) * Rref;
-            w = G * gdot;
-            Gd = cgr_G_times_derivative(g, gdot);
-        }
+        G = cgr_G(g);
+        R = cgr_to_matrix(g) * Rref;
+        w = G * gdot;
+        Gd = cgr_G_times_derivative(g, gdot);
     }
     if (is_dynamic()) {
         beta = Vec3(py[m], py[m + 1], py[m + 2]);
@@ -149,9 +140,8 @@ void StructNode::commit() {
 void StructNode::rebase(double* y1, double* yp1, double* y2, double* yp2) const {
     if (!has_rotation()) return;
     int o = first_dof_ + 3;
-    static const bool rv = std::getenv("MBS_ROT_VEC") != nullptr;
-    Vec3 g2 = rv ? matrix_to_rotation_vector(R_prev2 * R_prev.transpose()) : matrix_to_cgr(R_prev2 * R_prev.transpose());
-    Vec3 gp2 = (rv ? rotvec_T_inverse(g2) : cgr_G_inverse(g2)) * w_prev2;
+    Vec3 g2 = matrix_to_cgr(R_prev2 * R_prev.transpose());
+    Vec3 gp2 = cgr_G_inverse(g2) * w_prev2;
     for (int i = 0; i < 3; ++i) {
         y1[o + i] = 0.0;
         yp1[o + i] = w_prev[i];
