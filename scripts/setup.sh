@@ -7,6 +7,7 @@ MBS_BUILD_DIR="$MBS_ROOT/build"
 MBS_DEB_PACKAGES=(build-essential cmake pkg-config libsuitesparse-dev libeigen3-dev libboost-dev
                   libhdf5-dev libnetcdf-dev libgtest-dev python3 python3-numpy
                   python3-h5py python3-netcdf4 python3-matplotlib netcdf-bin
+                  python3-scipy  # regression/rotation_update: DOP853 reference of a torque-free top
                   libopenmpi-dev openmpi-bin)  # MPI sweeps (mbsolve --sweep under mpirun)
 
 mbs_log() { printf 'mbsolve setup: %s\n' "$*" >&2; }
