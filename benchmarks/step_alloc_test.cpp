@@ -1,4 +1,4 @@
-// Allocation check of the time loop (STYLE.md rule 1: nothing allocates inside the loop).
+// Allocation check of the time loop (docs/style.md rule 1: nothing allocates inside the loop).
 // Replaces the global operator new/delete and, on glibc, malloc/calloc/realloc with counting
 // versions; builds a Simulation on a chain deck, runs the derivatives phase and a few warm-up
 // steps, then counts the allocations made by N further Simulation::step calls (and, reported

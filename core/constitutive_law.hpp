@@ -1,4 +1,4 @@
-// Runtime constitutive laws (mbdyn-syntax.md 6). A LawSpec from the deck is turned once, per
+// Runtime constitutive laws (docs/deck-language.md 6). A LawSpec from the deck is turned once, per
 // element, into a ConstitutiveLaw<N> (N = 1, 3, 6) that gives the generalized force of a
 // deformable element and its exact tangents:
 //   F(eps, epsdot, t),  K = dF/deps,  C = dF/depsdot      (fixed-size, no allocation)

@@ -1,4 +1,4 @@
-// Runtime drive callers (mbdyn-syntax.md 7). A DriveSpec from the deck is turned once into a tree
+// Runtime drive callers (docs/deck-language.md 7). A DriveSpec from the deck is turned once into a tree
 // of Drive objects; evaluation (value and first derivative) runs inside the Newton loop, so it
 // never allocates and never looks anything up by name.
 //

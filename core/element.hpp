@@ -1,4 +1,4 @@
-// The runtime element interface of the absolute-coordinate DAE (DESIGN.md 2).
+// The runtime element interface of the absolute-coordinate DAE (docs/formulation.md 2).
 //
 // Unknowns y and their derivatives y' live in two flat vectors. Newton iterates on y' (for
 // algebraic unknowns -- Lagrange multipliers -- the value itself sits in the y' slot), and
@@ -10,7 +10,7 @@
 //  - adds its terms to the residual r (residual()) and their derivatives to J (jacobian()).
 // Sign convention: r collects "applied minus inertial" terms, so a force F on a node is added to
 // the node's force rows as +F. Position-level constraints add phi/dCoef to their rows, so that
-// their J rows are dphi/dx with no dCoef (well scaled; DESIGN.md 3).
+// their J rows are dphi/dx with no dCoef (well scaled; docs/formulation.md 3).
 #pragma once
 
 #include <cstdint>
@@ -155,7 +155,7 @@ class Element {
         return false;
     }
 
-    // --- private data (mbdyn-syntax.md 5): named scalars read by the `element` drive caller.
+    // --- private data (docs/deck-language.md 5): named scalars read by the `element` drive caller.
     // Names are resolved to indices once at set-up (private_data_index); private_data() then
     // runs inside the Newton loop at the current iterate (node kinematics updated, own
     // multipliers in s.yp), so it must not allocate. Indices are 0-based here, 1-based in decks.

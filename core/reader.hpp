@@ -49,7 +49,7 @@ public:
     virtual double positive(std::string_view what) = 0;   // > 0
     virtual double nonnegative(std::string_view what) = 0;  // >= 0
 
-    // --- data forms, no frame (mbdyn-syntax.md 3.2)
+    // --- data forms, no frame (docs/deck-language.md 3.2)
     virtual Vec3 vec3(std::string_view what) = 0;
     virtual Vec6 vec6(std::string_view what) = 0;
     virtual Mat3 mat3(std::string_view what) = 0;
@@ -57,7 +57,7 @@ public:
     virtual VecN entity(int dim, std::string_view what) = 0;       // scalar, Vec3 or Vec6
     virtual VecN deriv_entity(int dim, std::string_view what) = 0;  // scalar, Mat3 or Mat6 (row-major)
 
-    // --- data forms with an optional `reference, <frame>,` prefix (mbdyn-syntax.md 3.3).
+    // --- data forms with an optional `reference, <frame>,` prefix (docs/deck-language.md 3.3).
     // `node` is the structural node the entity is relative to, or the context of absolute data.
     virtual Vec3 position_abs(std::string_view what, const EntityDesc* context = nullptr) = 0;
     virtual Mat3 orientation_abs(std::string_view what, const EntityDesc* context = nullptr) = 0;

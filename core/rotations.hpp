@@ -1,5 +1,5 @@
 // Rotation parametrisations used by the engine and the output writers:
-// Cayley-Gibbs-Rodrigues (CGR) parameters g with R(g) and G(g) in exact form (DESIGN.md 2),
+// Cayley-Gibbs-Rodrigues (CGR) parameters g with R(g) and G(g) in exact form (docs/formulation.md 2),
 // rotation vectors, and Euler angles (matrix -> angles) for MBDyn's output orientation formats.
 #pragma once
 

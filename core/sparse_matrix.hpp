@@ -1,4 +1,4 @@
-// Compressed-sparse-column matrix with a pattern fixed once (DESIGN.md 5): elements declare the
+// Compressed-sparse-column matrix with a pattern fixed once (docs/formulation.md 5): elements declare the
 // (row, col) entries they touch, the pattern is built and sorted once, each element caches the
 // value slots it writes, and assembly inside the Newton loop is a plain indexed add.
 #pragma once

@@ -1,4 +1,4 @@
-// Runtime structural node (DESIGN.md 2): unknowns, current kinematics and the rotation history
+// Runtime structural node (docs/formulation.md 2): unknowns, current kinematics and the rotation history
 // the two-step integrator needs.
 //
 // Unknowns (offsets from first_dof()):

@@ -1,6 +1,6 @@
 // Scalar results of a run: --report [NAME=]EXPR, evaluated at the end of the run.
 //
-// EXPR is an expression of the deck's math language (mbdyn-syntax.md 1.4: + - * / ^, sqrt, abs,
+// EXPR is an expression of the deck's math language (docs/deck-language.md 1.4: + - * / ^, sqrt, abs,
 // atan2, max(a, b), pi, ...), evaluated by the deck evaluator, in which
 //   * the variables given with -D (in a sweep: the table's columns for the case) are defined,
 //   * run-data terms  AGG(KIND LABEL, FIELD)  stand for a number gathered during the run:
@@ -14,7 +14,7 @@
 //                       node, global frame, N and Nm), fx fy fz mx my mz (same, joint frame),
 //                       F (|F|), M (|M|)
 //              any element category (joint, body, beam3, ...) or node, with FIELD a quoted
-//                       private-data name (mbdyn-syntax.md 4-5): "rz" of a revolute hinge,
+//                       private-data name (docs/deck-language.md 4-5): "rz" of a revolute hinge,
 //                       "E" of a body, "X[1]" or "Phi[3]" of a node, ...
 // NAME (letters, digits, '_') labels the column of the summary; without it the column is
 // named after the expression. Examples:

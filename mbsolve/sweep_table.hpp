@@ -1,7 +1,7 @@
 // The case table of a parameter sweep (mbsolve --sweep TABLE.csv) and the deck variables it may set.
 //
 // TABLE format: comma-separated text. The first non-blank, non-comment line is the header: the
-// names of deck variables declared with `set: ifndef <type> NAME ...` (mbdyn-syntax.md 1.4). Every
+// names of deck variables declared with `set: ifndef <type> NAME ...` (docs/deck-language.md 1.4). Every
 // further line is one case (row 1 is the first line after the header); its fields are numbers,
 // passed to the deck exactly as `-D NAME=VALUE` would. Blank lines and lines whose first
 // non-blank character is '#' are skipped. Spaces around fields are ignored; quotes are not

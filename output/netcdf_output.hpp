@@ -1,4 +1,4 @@
-// NetCDF output in MBDyn's layout (mbdyn-syntax.md 8): `time`, `run.step`, `run.timestep`,
+// NetCDF output in MBDyn's layout (docs/deck-language.md 8): `time`, `run.step`, `run.timestep`,
 // `node.struct.<L>.{X, R|Phi|E, XP, Omega}`, `elem.joint.<L>.{f, m, F, M}`,
 // `elem.force.<L>.{F, Arm}` (internal: F1, Arm1, F2, Arm2; total: f, m), `elem.couple.<L>.M`
 // (internal: M1, M2); each variable with `description`, `units` and `type` attributes. The time

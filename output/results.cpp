@@ -198,7 +198,7 @@ void Results::init(const Model& m, const Engine& e, int capacity, std::size_t ma
                           q("F", 3, "N", "global", "global reaction force (F_X, F_Y, F_Z)"),
                           q("M", 3, "Nm", "global", "global reaction moment (M_X, M_Y, M_Z)")});
 
-    // Loads: the columns of their .frc lines (mbdyn-syntax.md 8): per loaded node, its label,
+    // Loads: the columns of their .frc lines (docs/deck-language.md 8): per loaded node, its label,
     // the force or couple (3) and, for forces, the application point (3).
     auto load_group = [](const char* name, const char* prefix) {
         return group(Group::Kind::element_values, name, prefix);
@@ -222,7 +222,7 @@ void Results::init(const Model& m, const Engine& e, int capacity, std::size_t ma
         q("m", 3, "Nm", "local", "couple (drive value) in the moment orientation of node 1", 3)};
 
     // Beams: the columns of their .act lines, internal force and moment at each evaluation
-    // point in the section frame (mbdyn-syntax.md 8: elem.beam.<L>.F_I, M_I [, F_II, M_II]),
+    // point in the section frame (docs/deck-language.md 8: elem.beam.<L>.F_I, M_I [, F_II, M_II]),
     // and what their `custom output` adds (add_beam_custom()).
     auto beam_group = [&](const char* name, int points) {
         Group g = load_group(name, "elem.beam");

@@ -1,4 +1,4 @@
-// MBDyn-style text output (mbdyn-syntax.md 8): .out (step log), .mov (structural nodes),
+// MBDyn-style text output (docs/deck-language.md 8): .out (step log), .mov (structural nodes),
 // .ine (momenta of dynamic nodes), .jnt (joints), .frc (forces), .log (model description).
 //
 // The solver's thread only copies each output step's numbers into a preallocated block (a

@@ -45,7 +45,7 @@ const char* block_name(Block b) {
     }
 }
 
-// Control-data counters (mbdyn-syntax.md 2.2).
+// Control-data counters (docs/deck-language.md 2.2).
 const std::vector<std::string>& counter_names() {
     static const std::vector<std::string> v = {
         "structural nodes", "abstract nodes", "parameter nodes", "electric nodes", "hydraulic nodes",
@@ -622,7 +622,7 @@ void Builder::store_raw(Props& p, const std::string& key, DeckReader& r) {
     else p.set(key, text.empty() ? std::string("yes") : text);
 }
 
-// `nonlinear solver: line search [, modified, n], <keyword>, <value>, ...` (mbdyn-syntax.md 2.1):
+// `nonlinear solver: line search [, modified, n], <keyword>, <value>, ...` (docs/deck-language.md 2.1):
 // each option as "line search <keyword>"; the solver checks none of them again.
 void Builder::read_line_search_options(Props& s, DeckReader& r) {
     // `, yes|no` (or a number) after a flag; a bare flag means yes.

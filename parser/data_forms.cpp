@@ -1,5 +1,5 @@
 // Vectors, matrices, orientation matrices and the `reference, <frame>,` prefix rules
-// (mbdyn-syntax.md 3.2 and 3.3), resolved to absolute or node-relative data.
+// (docs/deck-language.md 3.2 and 3.3), resolved to absolute or node-relative data.
 #include <cmath>
 
 #include "parser/build_state.hpp"

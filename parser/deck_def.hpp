@@ -1,4 +1,4 @@
-// Spirit X3 rules for cards and the math language (mbdyn-syntax.md sections 1.1-1.4).
+// Spirit X3 rules for cards and the math language (docs/deck-language.md sections 1.1-1.4).
 // Precedence, lowest first: logical (&& || ~|), relational, additive, multiplicative, power
 // (right-associative, folded by the evaluator), unary (- + ! bind tighter than ^: -2^2 == 4).
 #pragma once

@@ -1,4 +1,4 @@
-// Values, the symbol table and the evaluator of MBDyn's math language (mbdyn-syntax.md 1.4),
+// Values, the symbol table and the evaluator of MBDyn's math language (docs/deck-language.md 1.4),
 // plus the compiler that turns a string-drive expression into a CompiledExpr.
 #pragma once
 

@@ -1,4 +1,4 @@
-// Card readers for `beam3` (alias `beam`) and `beam2` (mbdyn-syntax.md 5.3).
+// Card readers for `beam3` (alias `beam`) and `beam2` (docs/deck-language.md 5.3).
 //   beam3: L, n1, [position,] off1 [, {orientation|rot}, R1], n2, ... , n3, ...,
 //          {<OrMat abs section I> | from nodes}, <6D CL I>,
 //          {same | <OrMat section II> | from nodes}, {same | <6D CL II>}

@@ -1,5 +1,5 @@
 // Runtime finite-volume beams: beam3 (three nodes, evaluation points xi = -+1/sqrt(3)) and beam2
-// (two nodes, evaluation point at mid-span) (mbdyn-syntax.md 5.3; reader: beam.cpp). MBDyn's
+// (two nodes, evaluation point at mid-span) (docs/deck-language.md 5.3; reader: beam.cpp). MBDyn's
 // formulation (beam.cc, beam2.cc): strains at the evaluation points from interpolated positions
 // and orientations, a 6D law there, and the internal forces applied to the nodes as the balance
 // of each node's "volume" (the piece of beam between two evaluation points). Geometrically
@@ -580,7 +580,7 @@ class Beam final : public Element, public BeamPoints {
         piezo_.push_back(el);
     }
 
-    // Private data (mbdyn-syntax.md 5.3), per evaluation point, 27 values: strains ex ey ez
+    // Private data (docs/deck-language.md 5.3), per evaluation point, 27 values: strains ex ey ez
     // kx ky kz and forces Fx Fy Fz Mx My Mz in the section frame, the point's position Xx Xy Xz,
     // the rotation vector of the section frame Phix Phiy Phiz and its angular velocity
     // Omegax Omegay Omegaz (global), the strain rates ePx ePy ePz kPx kPy kPz (section frame);

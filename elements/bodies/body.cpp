@@ -1,4 +1,4 @@
-// Card reader for `body` (mbdyn-syntax.md 5.1): rigid bodies, condensed bodies and point masses.
+// Card reader for `body` (docs/deck-language.md 5.1): rigid bodies, condensed bodies and point masses.
 //   body: L, node, [condense, n,] [allow negative mass,]
 //         m, <Vec3 rel c.o.m.>, <Mat3x3 rel inertia about the c.o.m.>
 //         [, {orientation | inertial}, {node | <OrMat rel>}]  ... (n times with condense);
@@ -76,7 +76,7 @@ MassData read_mass(Reader& r, const EntityDesc& node, bool rotations, bool allow
     return d;
 }
 
-// A body may only sit on a dynamic node unless the model is static (mbdyn-syntax.md 4.1).
+// A body may only sit on a dynamic node unless the model is static (docs/deck-language.md 4.1).
 void check_body_node(Reader& r, const SourceLoc& at, const EntityDesc& node) {
     if (node.type == "dynamic" || node.type == "dynamic displacement" || node.type == "modal")
         return;

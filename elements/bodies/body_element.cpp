@@ -1,6 +1,6 @@
-// Rigid body on a structural node (mbdyn-syntax.md 5.1): mass m, centre of mass xc and inertia
+// Rigid body on a structural node (docs/deck-language.md 5.1): mass m, centre of mass xc and inertia
 // about it (node frame). With S = R (m xc) and J = R Jn R^T (Jn: inertia about the node,
-// Jn = Jc + m (|xc|^2 I - xc xc^T)) the body adds to the node (DESIGN.md 2):
+// Jn = Jc + m (|xc|^2 I - xc xc^T)) the body adds to the node (docs/formulation.md 2):
 //   momentum rows:  m xdot + w x S          angular momentum rows:  S x xdot + J w
 //   force rows:     m g                     moment rows:            S x g        (gravity g)
 // Derivatives (dS = dtheta x S, dJ = skew(dtheta) J - J skew(dtheta)):

@@ -1,5 +1,5 @@
 // Constant, identity and polynomial drive callers: const, null, unit (one), time, timestep,
-// direct, linear, parabolic, cubic (mbdyn-syntax.md section 7).
+// direct, linear, parabolic, cubic (docs/deck-language.md section 7).
 //
 // Parameters (DriveSpec::params, in card order):
 //   const                 "value"

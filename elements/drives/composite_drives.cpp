@@ -1,5 +1,5 @@
 // Drive callers built from other drive callers: array, mult, drive, function, postponed
-// (mbdyn-syntax.md section 7).
+// (docs/deck-language.md section 7).
 //
 //   array      children = {dc1, ..., dcn} (n >= 1): the sum
 //   mult       children = {dc1, dc2}: the product

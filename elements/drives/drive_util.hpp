@@ -1,4 +1,4 @@
-// Small reading helpers shared by the drive-caller readers (mbdyn-syntax.md section 7).
+// Small reading helpers shared by the drive-caller readers (docs/deck-language.md section 7).
 #pragma once
 
 #include <cmath>

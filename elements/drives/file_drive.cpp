@@ -1,5 +1,5 @@
 // `file, drv_label [, column] [, amplitude, a]`: a column of a file driver from the `drivers`
-// block (mbdyn-syntax.md section 7).
+// block (docs/deck-language.md section 7).
 //
 // Parameters: "drive label" (long) "column" (long >= 1, default 1) "amplitude" (default 1).
 // As in MBDyn, any value right after the label is the column. Whether the driver exists and

@@ -1,5 +1,5 @@
 // Harmonic drive callers: sine, cosine, fourier series, frequency sweep, periodic
-// (mbdyn-syntax.md section 7).
+// (docs/deck-language.md section 7).
 //
 // Parameters (DriveSpec::params, in card order; sub-drives in DriveSpec::children):
 //   sine, cosine     "initial time" "omega" "amplitude" "periods" "initial value"

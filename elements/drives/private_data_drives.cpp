@@ -1,4 +1,4 @@
-// Drive callers fed by model data instead of time: dof, node, element (mbdyn-syntax.md
+// Drive callers fed by model data instead of time: dof, node, element (docs/deck-language.md
 // section 7). The value is func(datum); the datum's time derivative feeds func's Var_dot.
 //
 // Parameters (DriveSpec::params, in card order; the function drive is children[0]):

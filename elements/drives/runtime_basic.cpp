@@ -1,4 +1,4 @@
-// Runtime of the constant, polynomial, step, ramp and tabulated drive callers (mbdyn-syntax.md
+// Runtime of the constant, polynomial, step, ramp and tabulated drive callers (docs/deck-language.md
 // section 7): const, null, unit, time, timestep, direct, linear, parabolic, cubic, step,
 // double step, ramp, double ramp, tanh, exponential, piecewise linear, meter. Parameter names
 // are those the readers store (basic_drives.cpp, step_ramp_drives.cpp, table_event_drives.cpp).

@@ -1,4 +1,4 @@
-// Runtime of the expression and composite drive callers (mbdyn-syntax.md section 7): string,
+// Runtime of the expression and composite drive callers (docs/deck-language.md section 7): string,
 // array (sum), mult (product), drive (outer(inner(x))), postponed; and the clear "not supported
 // at run time" errors of the types without a runtime yet. `function`
 // needs no runtime: its reader replaces the spec by the wrapped drive.

@@ -1,4 +1,4 @@
-// Runtime of the drive callers fed by model data instead of time (mbdyn-syntax.md 7; readers
+// Runtime of the drive callers fed by model data instead of time (docs/deck-language.md 7; readers
 // in private_data_drives.cpp):
 //   dof      f(y_i) with y_i a node's unknown (order 0) or its derivative (order 1)
 //   node     f(d) with d a node's private datum (structural: node_private_data.hpp; abstract

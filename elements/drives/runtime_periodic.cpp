@@ -1,4 +1,4 @@
-// Runtime of the harmonic drive callers (mbdyn-syntax.md section 7): sine, cosine, fourier
+// Runtime of the harmonic drive callers (docs/deck-language.md section 7): sine, cosine, fourier
 // series, frequency sweep, periodic. Parameter names are those of periodic_drives.cpp, where
 // "periods" is +inf for forever, -1 for half, else N.
 //

@@ -1,4 +1,4 @@
-// Runtime of the drive callers with memory between steps (mbdyn-syntax.md 7; readers in
+// Runtime of the drive callers with memory between steps (docs/deck-language.md 7; readers in
 // table_event_drives.cpp): random, closest next, sample and hold, discrete filter.
 //
 // Their state advances once per time step, as MBDyn's DriveHandler does when it moves to a new

@@ -1,5 +1,5 @@
 // Scalar functions f(x) (MBDyn's ScalarFunctionsImpl.cc): the readers of the card
-// `scalar function: "name", <type>, args;` (mbdyn-syntax.md 1.5), registered as drives named
+// `scalar function: "name", <type>, args;` (docs/deck-language.md 1.5), registered as drives named
 // "scalar function <type>", and the `scalar function, "name"` drive caller that evaluates one
 // at its input (time unless fed otherwise).
 //

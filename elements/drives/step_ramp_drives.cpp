@@ -1,5 +1,5 @@
 // Transition drive callers: step, double step, ramp, double ramp, tanh, exponential
-// (mbdyn-syntax.md section 7). `forever` is stored as +inf. Empty fields take MBDyn's
+// (docs/deck-language.md section 7). `forever` is stored as +inf. Empty fields take MBDyn's
 // defaults (step value 1, slopes +1 / -1, amplitude 1).
 //
 // Parameters (DriveSpec::params, in card order):

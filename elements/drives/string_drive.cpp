@@ -1,6 +1,6 @@
 // Expression drive callers: `string, "expr"` (compiled once; Time, TimeStep, Step and Var stay
 // live, every other name is folded to its value when the card is read) and `ginac`, which
-// needs GiNaC and is not supported (mbdyn-syntax.md section 7).
+// needs GiNaC and is not supported (docs/deck-language.md section 7).
 #include "core/registry.hpp"
 
 namespace mbs::drives {

@@ -1,5 +1,5 @@
 // Tabulated, sampled and stepping drive callers: piecewise linear, random, meter, closest next,
-// sample and hold, discrete filter (mbdyn-syntax.md section 7).
+// sample and hold, discrete filter (docs/deck-language.md section 7).
 //
 // Parameters (DriveSpec::params, in card order; sub-drives in DriveSpec::children):
 //   piecewise linear  "points" (long n >= 2) "x" (VecN, strictly increasing) "v" (VecN);

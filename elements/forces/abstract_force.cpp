@@ -1,4 +1,4 @@
-// Card readers for `force: L, abstract` and `abstract internal` (mbdyn-syntax.md 5.4): a scalar
+// Card readers for `force: L, abstract` and `abstract internal` (docs/deck-language.md 5.4): a scalar
 // generalized force on one degree of freedom (or equal and opposite on two).
 //   force: L, abstract, <NodeDof>, <DriveCaller>
 //   force: L, abstract internal, <NodeDof 1>, <NodeDof 2>, <DriveCaller>

@@ -1,4 +1,4 @@
-// Card readers for structural forces and couples (mbdyn-syntax.md 5.4).
+// Card readers for structural forces and couples (docs/deck-language.md 5.4).
 //   force:  L, {absolute|follower}, node, position, <Vec3 rel arm>, <TplDC Vec3>
 //   force:  L, absolute displacement, node, <TplDC Vec3>
 //   force:  L, {absolute|follower} internal, n1, position, arm1, n2, position, arm2, <TplDC Vec3>

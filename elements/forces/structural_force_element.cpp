@@ -1,4 +1,4 @@
-// Runtime structural forces and couples (mbdyn-syntax.md 5.4): absolute, follower, their internal
+// Runtime structural forces and couples (docs/deck-language.md 5.4): absolute, follower, their internal
 // forms, absolute displacement [internal], couples, and total [internal] forces. The card readers
 // are structural_force.cpp and total_force.cpp; this file turns their props into one element.
 //

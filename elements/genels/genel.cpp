@@ -1,4 +1,4 @@
-// Card readers for scalar genels (mbdyn-syntax.md 5.5): elements acting on single degrees of
+// Card readers for scalar genels (docs/deck-language.md 5.5): elements acting on single degrees of
 // freedom written as NodeDof = node_label, node_type [, dof_index] [, {algebraic|differential}].
 //   genel: L, clamp, <NodeDof>, <DriveCaller>             (imposes the dof value or derivative)
 //   genel: L, distance, <NodeDof 1>, <NodeDof 2>, <DriveCaller>

@@ -1,4 +1,4 @@
-// Runtime genels on scalar dofs and abstract forces (mbdyn-syntax.md 5.4, 5.5; readers in
+// Runtime genels on scalar dofs and abstract forces (docs/deck-language.md 5.4, 5.5; readers in
 // genel.cpp and elements/forces/abstract_force.cpp). A dof is the unknown of an abstract node
 // or a position component of a structural node (scalar_dof.hpp): q = its value x (order 0) or
 // derivative x' (order 1), with dq/dy' = s (dCoef for a differential value, else 1).
@@ -6,7 +6,7 @@
 // genel clamp, <dof>, <f>: one multiplier lambda (algebraic):
 //   dof row:  + lambda                          own row:  (f(t) - q) / s
 //   J(dof row, lambda) = 1,  J(own row, dof) = -1    (the row is scaled like position
-//   constraints, so its Jacobian row carries no dCoef; DESIGN.md 3).
+//   constraints, so its Jacobian row carries no dCoef; docs/formulation.md 3).
 // genel spring support, <dof>, <1D law> [, position, x0]: F = law(x - x0, x') on the value of a
 // differential dof (tension positive, so it pulls x back to x0):
 //   dof row:  - F          J(dof, dof) = -(K dCoef + C)

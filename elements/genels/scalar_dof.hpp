@@ -1,5 +1,5 @@
 // One scalar degree of freedom as the genels, abstract forces and `dof` drives see it
-// (mbdyn-syntax.md 4.2, 5.5): the unknown of an abstract node (an element owning one unknown,
+// (docs/deck-language.md 4.2, 5.5): the unknown of an abstract node (an element owning one unknown,
 // elements/nodes/scalar_nodes.cpp) or a position component of a structural node.
 //
 // Storage (core/element.hpp): a differential unknown keeps its value in y and its derivative

@@ -1,4 +1,4 @@
-// Card readers for the cardano (universal) family (mbdyn-syntax.md 5.2).
+// Card readers for the cardano (universal) family (docs/deck-language.md 5.2).
 //   cardano hinge, n1, [position,] off1 [, orientation, R1], n2, [position,] off2
 //       [, orientation, R2]
 //   cardano rotation: same, offsets only with `position` and ignored,

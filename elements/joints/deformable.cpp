@@ -1,4 +1,4 @@
-// Card readers for the deformable joints (mbdyn-syntax.md 5.2).
+// Card readers for the deformable joints (docs/deck-language.md 5.2).
 //   deformable hinge, n1 [, position, v (ignored)] [, orientation, R1], n2 [, position, v]
 //       [, orientation, R2], <3D CL> [, orientation description, od]
 //   deformable displacement joint, n1, [position,] off1 [, orientation, R1], n2, [position,] off2

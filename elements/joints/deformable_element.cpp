@@ -1,6 +1,6 @@
 // Runtime deformable hinge (3D law on the relative rotation), deformable displacement joint (3D
 // law on the relative position), deformable joint (6D law on both) and deformable axial joint
-// (1D law on the third component of the relative rotation) (mbdyn-syntax.md 5.2;
+// (1D law on the third component of the relative rotation) (docs/deck-language.md 5.2;
 // reader: deformable.cpp). One formulation, MBDyn's (vehj.cc, vehj2.cc, vehj3.cc); the 3D
 // elements use the first or the last three of its six strains.
 //

@@ -1,5 +1,5 @@
 // Card readers for `joint: L, distance` and the deprecated `distance with offset`
-// (mbdyn-syntax.md 5.2).
+// (docs/deck-language.md 5.2).
 //   distance, n1 [, position, off1], n2 [, position, off2], {from nodes | <DriveCaller length>}
 //   distance with offset, n1, [position,] off1, n2, [position,] off2, {from nodes | <dc>}
 // Without offsets, displacement-only nodes are allowed.

@@ -1,4 +1,4 @@
-// Distance joint (mbdyn-syntax.md 5.2): |p2 - p1| = L(t), with p_k = x_k + R_k f_k (f_k = 0
+// Distance joint (docs/deck-language.md 5.2): |p2 - p1| = L(t), with p_k = x_k + R_k f_k (f_k = 0
 // without offsets; then displacement-only nodes are allowed). L is the constant distance of the
 // nodes as read (`from nodes`) or a drive.
 // One multiplier F, the force F e on node 1 and -F e on node 2, e = (p2 - p1)/|p2 - p1|: F > 0 is

@@ -1,5 +1,5 @@
 // Card readers for `joint: L, drive displacement` and `drive displacement pin`
-// (mbdyn-syntax.md 5.2): impose the relative position of two points.
+// (docs/deck-language.md 5.2): impose the relative position of two points.
 //   drive displacement, n1, [position,] off1, n2, [position,] off2, <TplDC Vec3>
 //   drive displacement pin, node, [position,] off, [position,] <abs x>, <TplDC Vec3>
 // The imposed vector is the position of point 2 relative to point 1 (pin: of the node point

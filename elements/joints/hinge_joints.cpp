@@ -1,4 +1,4 @@
-// Spherical and revolute hinges and pins (mbdyn-syntax.md 5.2) on the joint kit.
+// Spherical and revolute hinges and pins (docs/deck-language.md 5.2) on the joint kit.
 //
 // spherical: p1 = p2 (3 multipliers: the force F on end 1, global).
 // revolute:  p1 = p2 and axis 3 of end 2's hinge frame orthogonal to axes 1 and 2 of end 1's

@@ -1,4 +1,4 @@
-// In-line, in-plane and prismatic joints (mbdyn-syntax.md 5.2) on the joint kit.
+// In-line, in-plane and prismatic joints (docs/deck-language.md 5.2) on the joint kit.
 //
 // in line:   a point p2 = x2 + R2 f2 of node 2 (f2 = 0 without `offset`) stays on the line through
 //            p1 = x1 + R1 f1 along axis 3 of the frame R1 Rh:  u_i . (p1 - p2) = 0 for

@@ -1,4 +1,4 @@
-// Card reader for `joint: L, prismatic` (mbdyn-syntax.md 5.2): constrains the relative
+// Card reader for `joint: L, prismatic` (docs/deck-language.md 5.2): constrains the relative
 // orientation only.
 //   prismatic, n1 [, orientation, R1h], n2 [, orientation, R2h]
 // Props: "node1", "orientation1", "node2", "orientation2" (node frames).

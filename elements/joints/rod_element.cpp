@@ -1,4 +1,4 @@
-// Runtime rod (mbdyn-syntax.md 5.2; reader: rod.cpp): a 1D constitutive law along the line
+// Runtime rod (docs/deck-language.md 5.2; reader: rod.cpp): a 1D constitutive law along the line
 // between two points, with or without offsets, on rigid or displacement-only nodes.
 //
 // Kinematics (global frame; end k: node x_k, R_k, offset f_k, arm a_k = R_k f_k, zero for

@@ -1,4 +1,4 @@
-// Card readers for `joint: L, spherical hinge` and `spherical pin` (mbdyn-syntax.md 5.2).
+// Card readers for `joint: L, spherical hinge` and `spherical pin` (docs/deck-language.md 5.2).
 //   spherical hinge, n1, [position,] off1 [, orientation, R1], n2, [position,] off2
 //                    [, orientation, R2] [, orientation description, od]
 //   spherical pin, node, [position,] off [, orientation, R (ignored)],

@@ -1,4 +1,4 @@
-// Card readers for `joint: L, total joint` and `total pin joint` (mbdyn-syntax.md 5.2).
+// Card readers for `joint: L, total joint` and `total pin joint` (docs/deck-language.md 5.2).
 //   total joint, n1 [, position, f1] [, position orientation, R1p] [, rotation orientation, R1r],
 //                n2 [, position, f2] [, position orientation, R2p] [, rotation orientation, R2r]
 //                [, position constraint, s1, s2, s3, <TplDC Vec3>]

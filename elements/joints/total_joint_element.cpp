@@ -1,4 +1,4 @@
-// Runtime total joint and the joints that are special cases of it (mbdyn-syntax.md 5.2):
+// Runtime total joint and the joints that are special cases of it (docs/deck-language.md 5.2):
 // `total joint`, `total pin joint`, `drive hinge`, `drive displacement`, `drive displacement pin`
 // and `axial rotation`. Each component of the relative position and of the relative rotation is
 // inactive, imposed at position level, or imposed at velocity level; only the imposed components

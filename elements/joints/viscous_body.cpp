@@ -1,4 +1,4 @@
-// Card reader for `joint: L, viscous body` (mbdyn-syntax.md 5.2): a viscous law between a node
+// Card reader for `joint: L, viscous body` (docs/deck-language.md 5.2): a viscous law between a node
 // and the ground.
 //   viscous body, node, [position,] off [, {orientation|hinge}, R], <6D viscous CL>
 //       [, orientation description, od]

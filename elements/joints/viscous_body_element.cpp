@@ -1,4 +1,4 @@
-// Runtime viscous body (mbdyn-syntax.md 5.2; reader: viscous_body.cpp): a 6D viscous law
+// Runtime viscous body (docs/deck-language.md 5.2; reader: viscous_body.cpp): a 6D viscous law
 // between a node and the ground, on the absolute velocity of a point of the node in a frame
 // attached to it (MBDyn's vb.cc).
 //

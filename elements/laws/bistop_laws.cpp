@@ -1,4 +1,4 @@
-// Laws switched on and off by drives (mbdyn-syntax.md section 6): linear elastic bistop,
+// Laws switched on and off by drives (docs/deck-language.md section 6): linear elastic bistop,
 // linear viscoelastic bistop and the bistop wrapper. The law acts while active; it becomes
 // active when the activation drive is non-zero and inactive when the deactivation drive is.
 //

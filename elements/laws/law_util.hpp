@@ -1,4 +1,4 @@
-// Helpers shared by the constitutive-law readers (mbdyn-syntax.md section 6): the law kind,
+// Helpers shared by the constitutive-law readers (docs/deck-language.md section 6): the law kind,
 // the dimension check and the bistop switch.
 #pragma once
 

@@ -1,4 +1,4 @@
-// Linear constitutive laws, dimensions 1, 3 and 6 unless noted (mbdyn-syntax.md section 6;
+// Linear constitutive laws, dimensions 1, 3 and 6 unless noted (docs/deck-language.md section 6;
 // MBDyn constltp_impl.cc). f = K (eps - eps_p) + C eps_dot (+ prestress).
 //
 // Parameters (LawSpec::params, "kind" first, then card order). Isotropic K and C are doubles

@@ -1,4 +1,4 @@
-// Laws built from other laws or from scalar functions (mbdyn-syntax.md section 6).
+// Laws built from other laws or from scalar functions (docs/deck-language.md section 6).
 //
 // Parameters (LawSpec::params, "kind" first, then card order; wrapped laws in children):
 //   array, n, <law>...          children = the n laws (n >= 1), summed; kind = union of theirs

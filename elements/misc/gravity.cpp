@@ -1,4 +1,4 @@
-// Card reader for `gravity` (mbdyn-syntax.md 5.5): a uniform gravity field.
+// Card reader for `gravity` (docs/deck-language.md 5.5): a uniform gravity field.
 //   gravity: [uniform,] <TplDC Vec3 acceleration>      e.g. gravity: 0., 0., -1., const, 9.81;
 // The vector is global; `single, reference, <label>, v, <dc>` rotates it into the frame.
 // The central field (`gravity: central, ...`) is not supported yet.

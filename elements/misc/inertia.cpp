@@ -1,4 +1,4 @@
-// Card reader for `inertia` (mbdyn-syntax.md 5.5): logs the equivalent inertia of a set of
+// Card reader for `inertia` (docs/deck-language.md 5.5): logs the equivalent inertia of a set of
 // bodies (and of the bodies connected by joints) about a reference point.
 //   inertia: L [, name, "n"] [, position, <Vec3 abs>] [, orientation, <OrMat abs>],
 //            {body | joint}, {all | l1 [, l2, ...]} [, ...]

@@ -1,5 +1,5 @@
 // The "automatic structural" element of a dynamic node: the node's own terms of Newton-Euler
-// in first-order form (DESIGN.md 2). Bodies add the momentum definitions' other side.
+// in first-order form (docs/formulation.md 2). Bodies add the momentum definitions' other side.
 //
 // Rows (rigid node):  force     r_F     = ... - beta'
 //                     moment    r_M     = ... - gamma' - xdot x beta

@@ -1,4 +1,4 @@
-// Card reader of `bind` (mbdyn-syntax.md 5; MBDyn's parameter-node binding):
+// Card reader of `bind` (docs/deck-language.md 5; MBDyn's parameter-node binding):
 //   bind: <element label>, <element type>, <parameter node label>,
 //         {string | name}, "<datum name>" | index, <i>;
 // The element and the parameter node (declared `parameter: L, element;`) must be defined

@@ -1,4 +1,4 @@
-// Private data of structural nodes (mbdyn-syntax.md 4.1), read by the `node` drive caller and
+// Private data of structural nodes (docs/deck-language.md 4.1), read by the `node` drive caller and
 // by `bind`. MBDyn's names and order (1-based in decks, 0-based here):
 //   X[1..3]  position (global)           x[1..3]  position in the node frame, R^T X
 //   Phi[1..3] rotation vector of R        XP[1..3] velocity (global)   xP[1..3]  R^T XP

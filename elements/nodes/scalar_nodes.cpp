@@ -1,4 +1,4 @@
-// Runtime scalar nodes (mbdyn-syntax.md 4.2), built by the engine as elements that own their
+// Runtime scalar nodes (docs/deck-language.md 4.2), built by the engine as elements that own their
 // unknowns (factories registered as "node" + category):
 //   abstract: L, [algebraic|differential], [value, x0 [, derivative, xp0]];
 //     one unknown x (differential: x in y, x' in y'; algebraic: x in the y' slot). The node adds

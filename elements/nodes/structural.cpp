@@ -1,4 +1,4 @@
-// Readers of node cards (mbdyn-syntax.md 4): structural (static, dynamic, modal, displacement-only,
+// Readers of node cards (docs/deck-language.md 4): structural (static, dynamic, modal, displacement-only,
 // dummy) and the scalar nodes (abstract, electric, hydraulic, thermal, parameter).
 // Every structural node stores its resolved absolute "position", "orientation", "velocity" and
 // "angular velocity"; displacement-only nodes have the identity orientation and zero angular velocity.

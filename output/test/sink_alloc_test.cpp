@@ -1,4 +1,4 @@
-// The NetCDF and HDF5 sinks allocate nothing in step() on the solver's thread (STYLE.md rule 1):
+// The NetCDF and HDF5 sinks allocate nothing in step() on the solver's thread (docs/style.md rule 1):
 // rows go into blocks preallocated in begin(), and a full block is swapped with the written one
 // and handed to the writer thread (whose library calls may allocate: not counted). Counted with
 // a replaced global operator new, armed only on the calling thread around the sinks' step().

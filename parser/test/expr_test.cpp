@@ -1,4 +1,4 @@
-// Unit tests of the deck math language (mbdyn-syntax.md 1.4) through parse_statement + Evaluator,
+// Unit tests of the deck math language (docs/deck-language.md 1.4) through parse_statement + Evaluator,
 // and of compile_expression + CompiledExpr::eval for string drives.
 //
 // Expected values are written by hand from the language rules: a literal without '.' or an

@@ -1,4 +1,4 @@
-// Unit tests of the card grammar (mbdyn-syntax.md 1.1-1.3) through mbs::parser::parse_card:
+// Unit tests of the card grammar (docs/deck-language.md 1.1-1.3) through mbs::parser::parse_card:
 // comments inside expressions, backslash-continued '#' comments, multi-word keywords, empty
 // arguments, string escapes, and where lexical errors are reported.
 #include <gtest/gtest.h>

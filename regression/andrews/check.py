@@ -1,5 +1,5 @@
 """Andrews' squeezing mechanism (input-examples/andrews.mbd) against the published reference of
-shared/reference/README.md, section 3 (Hairer & Wanner II, sec. VII.7; IVP test set, PSIDE with
+docs/references.md, section 3 (Hairer & Wanner II, sec. VII.7; IVP test set, PSIDE with
 rtol 1e-14): the seven angles q = (beta, Theta, gamma, Phi, delta, Omega, epsilon) at t = 0.03 s.
 
 The deck models every body as a node with 6 unknowns and closes the loops with joints; the test

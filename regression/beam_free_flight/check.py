@@ -2,7 +2,7 @@
 with lumped bodies, no constraints, no loads, large rigid rotation plus bending vibration).
 
 References: the conservation laws of a free system (no external load; the beam's nodal forces
-and moments are equal and opposite with their arms, mbdyn-syntax.md 5.3 / the element's file
+and moments are equal and opposite with their arms, docs/deck-language.md 5.3 / the element's file
 comment):
  - total momentum P = sum beta_i constant, and the centre of mass x_c = sum m_i x_i / M moving
    on the straight line x_c(0) + t P/M (the bodies sit on the nodes). Both are kept exactly by

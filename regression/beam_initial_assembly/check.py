@@ -5,7 +5,7 @@ ground point D = 1e-4 m off the tip: with `use: beams, in assembly;` the assembl
 nodes on the static deflection of a cantilever under a tip force P,
     y(x) = P (3 L x^2 - x^3) / (6 EI) + P x / GA,  P = D / (L^3 / (3 EI) + L / GA),
     tip rotation about z P L^2 / (2 EI)
-(closed form of ../shared/reference/README.md section 4 plus the constant shear; the beams'
+(closed form of docs/references.md section 4 plus the constant shear; the beams'
 elastic forces balanced by the hinge's reaction). Reference: that closed form; errors of the
 model against it (assembly springs 1e-6, membrane tension of the stretched beam 1.4e-6 relative):
 tolerance 2e-5 (relative, of D for the nodes' y). The stretch itself (x of the nodes) is ~2e-9 m.

@@ -8,7 +8,7 @@ solved by Galerkin with the first 6 clamped-free Euler-Bernoulli modes (stiffnes
 int EJ phi_i'' phi_j'' + T phi_i' phi_j', mass int MU phi_i phi_j, 80-point Gauss-Legendre
 quadrature). Its limit at OMEGA -> 0 is Southwell's coefficient K = d(w^2)/d(OMEGA^2); the
 published value for the uniform cantilever is K = 1.193 (e.g. Bramwell, Helicopter dynamics;
-../shared/reference/README.md section 4 gives the non-rotating frequencies), checked below
+docs/references.md section 4 gives the non-rotating frequencies), checked below
 to 1e-3 as a test of the reference itself.
 
 Fit: flap displacement z of the tip node (.mov, node 20; the flap motion is not affected by

@@ -1,7 +1,7 @@
 """Static beams (`model: static`, beam3): linear cantilever, roll-up under an end couple and the
 elastica (input-examples/beam_static_cantilever.mbd, beam_rollup.mbd, beam_elastica.mbd).
 
-References (../shared/reference/README.md section 4, closed forms and the elastica table):
+References (docs/references.md section 4, closed forms and the elastica table):
  - linear cantilever, 10 elements, P L^2/EI = 1e-3: tip force P -> deflection P L^3/(3 EI),
    rotation P L^2/(2 EI); end couple M -> deflection M L^2/(2 EI), rotation M L/EI.
    Tolerance 1e-6 relative (issue 10). What remains: the shear flexibility (3e-7 of the

@@ -68,7 +68,7 @@ deck("beam_static_cantilever.mbd", """# beam_static_cantilever.mbd -- linear sta
 # are large (EA = GA = 1e7 N, EI = 1 N m^2): the shear flexibility adds P L/GA = 3e-7 of the
 # bending deflection (the shear-rigid limit to 1e-6).
 #
-# Closed forms (../shared/reference/README.md section 4):
+# Closed forms (docs/references.md section 4):
 #   tip force P:  deflection P L^3/(3 EI), rotation P L^2/(2 EI)
 #   end couple M: deflection M L^2/(2 EI), rotation M L/EI
 # The beam3 element reproduces both exactly (constant shear force and linear moment, constant
@@ -93,7 +93,7 @@ deck("beam_rollup.mbd", """# beam_rollup.mbd -- roll-up of a cantilever under an
 #
 # The end couple M = LAMBDA 2 pi EI/L about z (constant direction; for a planar deformation
 # about z this is also a follower couple) bends the beam into an arc of constant curvature
-# M/EI. Inextensible solution (../shared/reference/README.md section 4), t = M L/EI:
+# M/EI. Inextensible solution (docs/references.md section 4), t = M L/EI:
 #   tip x = L sin(t)/t,  y = L (1 - cos t)/t,  tip rotation t;
 # at LAMBDA = 1 (t = 2 pi) the beam is a full circle and the tip is back at the root.
 # The couple is ramped over NSTEPS load steps (pseudo-time 0 .. 1).
@@ -116,7 +116,7 @@ deck("beam_rollup.mbd", """# beam_rollup.mbd -- roll-up of a cantilever under an
 deck("beam_elastica.mbd", """# beam_elastica.mbd -- large-deflection cantilever under a dead tip load (the elastica),
 # `model: static`, 20 beam3 elements, the load P = ALPHA EI/L^2 along -y ramped over NSTEPS
 # load steps. Checked by regression/beam_static/check.py (ALPHA = 1, 2, 3, 5, 10 against
-# ../shared/reference/README.md section 4: tip deflection v/L, shortening dx/L, tip rotation);
+# docs/references.md section 4: tip deflection v/L, shortening dx/L, tip rotation);
 # written by regression/beam_static/gen_decks.py.
 #
 # EA = GA = 1e6 N against EI = 1 N m^2: the inextensible, shear-rigid elastica to ~1e-6.

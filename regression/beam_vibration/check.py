@@ -4,14 +4,14 @@ nodes (input-examples/beam2_cantilever_vibration.mbd): first two bending frequen
 .act output against the clamp reaction.
 
 Reference: Euler-Bernoulli cantilever, w_n = (beta_n L)^2 sqrt(EJ/(MU L^4)) with
-beta_1 L = 1.87510406871, beta_2 L = 4.69409113297 (../shared/reference/README.md section 4;
+beta_1 L = 1.87510406871, beta_2 L = 4.69409113297 (docs/references.md section 4;
 EJ = 1000 N m^2, MU = 1 kg/m, L = 1 m: w_1 = 111.186 rad/s, w_2 = 696.792 rad/s).
 
 Fit: the tip displacement y_k (.mov, node 40) of the linear(ised) model integrated by the linear
 two-step method is a sum of discrete modes z^k; a linear predictor of order 4 with stride s
 (y_k = sum_m c_m y_{k - m s}, least squares over t >= 0.02 s) gives z^s for the two excited modes;
 z is mapped back to the continuous eigenvalue lambda by inverting the method's root relation
-(z^2 (1 - b0 lambda) - z (a1 + b1 lambda) - (a2 + b2 lambda) = 0, DESIGN.md 3), which removes
+(z^2 (1 - b0 lambda) - z (a1 + b1 lambda) - (a2 + b2 lambda) = 0, docs/formulation.md 3), which removes
 the integrator's period error; w = |lambda|.
 
 Damping (viscoelastic law, strain rates): with -D BETA=2e-4 the law is C = BETA K; every mode

@@ -21,7 +21,7 @@ import beam_decks as bd  # noqa: E402
 
 OUT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
     os.path.dirname(os.path.abspath(__file__)), '..', '..', 'input-examples')
-BL = [1.87510406871, 4.69409113297]  # beta_n L, cantilever (reference/README.md section 4)
+BL = [1.87510406871, 4.69409113297]  # beta_n L, cantilever (docs/references.md section 4)
 
 
 def mode(n, x, L=1.0):
@@ -68,13 +68,13 @@ def cantilever(two_node=False):
 # Checked by regression/beam_vibration/check.py against the same analytic frequencies.
 """)
     w("""# beam_cantilever_vibration.mbd -- free bending vibration of a cantilever made of 20 beam3
-# elements (mbdyn-syntax.md 5.3), checked by regression/beam_vibration/check.py.
+# elements (docs/deck-language.md 5.3), checked by regression/beam_vibration/check.py.
 # Written by regression/beam_vibration/gen_decks.py (node and body tables).
 #
 # Beam: length L = 1 m along global x, clamped at x = 0 (node 0), mass per length MU = 1 kg/m,
 # bending stiffness EJ = 1000 N m^2 about both section axes; axial and shear stiffness large
 # (EA = 1e7 N, GA = 1e8 N) so that the beam behaves as an Euler-Bernoulli beam (shear
-# flexibility EJ/(GA L^2) = 1e-5). Analytic frequencies (reference/README.md section 4):
+# flexibility EJ/(GA L^2) = 1e-5). Analytic frequencies (docs/references.md section 4):
 #   w_n = (beta_n L)^2 sqrt(EJ/(MU L^4)):  w_1 = 111.188 rad/s (17.696 Hz),
 #                                          w_2 = 696.801 rad/s (110.900 Hz).
 #
@@ -150,7 +150,7 @@ def cantilever(two_node=False):
     text = "\n".join(o) + "\n"
     if two_node:
         text = text.replace("# beam_cantilever_vibration.mbd -- free bending vibration of a cantilever "
-                            "made of 20 beam3\n# elements (mbdyn-syntax.md 5.3), checked",
+                            "made of 20 beam3\n# elements (docs/deck-language.md 5.3), checked",
                             "# The beam3 deck's description (its beam cards replaced as said above),"
                             "\n# checked")
     with open(os.path.join(OUT, name), 'w') as f:
@@ -173,7 +173,7 @@ def rotating():
 # large axial and shear stiffness. Its first flap frequency at rest is
 #   w_0 = 1.87510406871^2 sqrt(EJF/(MU L^4)) = 3.51602 rad/s;
 # spinning, the centrifugal tension stiffens it: w^2 ~= w_0^2 + K OMEGA^2 with Southwell's
-# coefficient K ~= 1.193 for a uniform cantilever with no hub radius (reference/README.md 4).
+# coefficient K ~= 1.193 for a uniform cantilever with no hub radius (docs/references.md 4).
 #
 # Start: every node moves with the rotating frame (velocity OMEGA z x r, angular velocity OMEGA
 # about z) plus a small flap velocity field A W0 phi_1(x) along z (first mode shape at rest,

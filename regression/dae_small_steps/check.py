@@ -1,5 +1,5 @@
 """Absolute DAE at small steps through a singular configuration: the N four-bar, N = 2
-(IFToMM A02; input-examples/n_four_bar.mbd, shared/reference/README.md section 6), run to
+(IFToMM A02; input-examples/n_four_bar.mbd, docs/references.md section 6), run to
 t = 1 s, which passes the first collinear configuration (theta = 0 at t ~ 0.714 s).
 
 Why it is hard: near a collinear position the smallest singular value sigma of the constraint

@@ -49,7 +49,7 @@ AXIS = RH.T @ np.array([0.0, 0.0, 1.0])   # global z in the hinge frame
 
 
 def method_root(lam, h, rho):
-    """Principal root of the constant-step two-step method for y' = lam y (DESIGN.md 3)."""
+    """Principal root of the constant-step two-step method for y' = lam y (docs/formulation.md 3)."""
     d = (1 + rho) * (3 - rho)
     a1, a2 = 4 * (1 - rho) / (3 - rho), (3 * rho - 1) / (3 - rho)
     b0, b1, b2 = 2 * h / d, 4 * rho * h / d, 2 * rho**2 * h / d

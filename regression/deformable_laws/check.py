@@ -1,6 +1,6 @@
 """Every runtime constitutive law on an element (input-examples/constitutive_laws.mbd).
 
-Reference: the law formulas of mbdyn-syntax.md section 6 / MBDyn's constltp_impl.h, implemented
+Reference: the law formulas of docs/deck-language.md section 6 / MBDyn's constltp_impl.h, implemented
 again here (independently of elements/laws/runtime_*.cpp) and evaluated at the strains and strain
 rates the elements print in the .jnt file:
   rods: T (column 2) = law(eps, epsdot, t), eps = l - 1, epsdot = ldot (columns 14, 18; L0 = 1);

@@ -1,4 +1,4 @@
-"""Derivatives phase of a stiff model (cantilever_100 of ../shared/bench, 20 steps).
+"""Derivatives phase of a stiff model (the benchmark deck cantilever_100, 20 steps).
 
 With y fixed, the derivatives phase iterates with dr/dy' + dCoef dr/dy, which is not the
 residual's derivative: it converges linearly with a rate of about dCoef^2 lambda_max(K)/m, here

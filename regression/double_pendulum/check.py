@@ -1,6 +1,6 @@
 """Double pendulum, two point masses on massless links, released with both links horizontal.
 
-Reference: shared/reference/README.md section 2 ("derived": a high-accuracy integrator, rtol
+Reference: docs/references.md section 2 ("derived": a high-accuracy integrator, rtol
 1e-13, cross-checked): theta1, theta2, omega1, omega2 at t = 1 s and t = 2 s, angles absolute
 from the downward vertical; total energy 0 (y = 0 at the pivot) conserved.
 Deck: input-examples/double_pendulum.mbd (method ms, rho = 0.6), run with -D DT, -D TF = 2.

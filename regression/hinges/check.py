@@ -7,7 +7,7 @@
    relative from t = 0, and to 2e-8 from t = 0.025 s (see below); the node's spin stays W
    (2e-5 rad/s: discretization).
 2. pendulum_pin.mbd: the IFToMM A01 pendulum built on a revolute pin; position at t = 1 s
-   against shared/reference/README.md section 1 to 2e-5 m (dt = 1e-3: the hinge version's error
+   against docs/references.md section 1 to 2e-5 m (dt = 1e-3: the hinge version's error
    there is 7e-6 m).
 """
 import math

@@ -1,5 +1,5 @@
 """N four-bar, N = 2 (IFToMM A02; input-examples/n_four_bar.mbd) against
-shared/reference/README.md, section 6.
+docs/references.md, section 6.
 
 Reference: on the parallelogram branch all cranks share the angle theta from +x and
     theta'' = -g cos(theta) [(N+1)/2 + N] / [(N+1)/3 + N],  theta(0) = pi/2, theta'(0) = -1,

@@ -1,6 +1,6 @@
 """Simple pendulum released horizontally (IFToMM A01).
 
-Reference: shared/reference/README.md section 1 (exact solution with Jacobi elliptic
+Reference: docs/references.md section 1 (exact solution with Jacobi elliptic
 functions; period T = 2.3678419475762374 s). Deck: input-examples/pendulum.mbd.
 Tolerances: positions 1e-5 at dt = 1e-4 (the issue's target); the method is second order,
 so the dt = 1e-3 error must be about 100x the dt = 1e-4 one; energy error < 5e-5 J over 10 s

@@ -2,7 +2,7 @@
 cardano pin, cardano hinge and cardano rotation joints (input-examples/pendulum_joints.mbd).
 
 References:
- - shared/reference/README.md, section 1 (closed form, elliptic functions): the mass at
+ - docs/references.md, section 1 (closed form, elliptic functions): the mass at
    t = 0.5, 1, 2 s, to 2e-5 m at the deck's dt = 5e-4 s (measured 5e-6 m; 2e-5 at dt = 1e-3:
    second order, as the revolute-hinge pendulum of regression/pendulum).
  - Energy: released at rest from the horizontal, v^2 = 2 g (-y), so the link tension is

@@ -1,6 +1,6 @@
 """Reduced direct dynamics (mbsolve --analysis reduced-dynamics: RK4 on the independent joint
 coordinates, dependent ones by Newton-Raphson to 1e-12, partition re-chosen every step) against
-published/derived references (shared/reference/README.md) and against the absolute-coordinate DAE
+published/derived references (docs/references.md) and against the absolute-coordinate DAE
 (a normal mbsolve run of the same deck) on node positions.
 
 References and tolerances (measured values in parentheses):

@@ -1,7 +1,7 @@
 """Shared by regression/reduced_singular and regression/reduced_singular_long: the N four-bar
 (input-examples/n_four_bar.mbd, N = 2) run to t = 10 s by mbsolve --analysis reduced-dynamics at
 given steps, B0 (twice crank 0's node position) against the parallelogram ODE of
-shared/reference/README.md section 6,
+docs/references.md section 6,
     theta'' = -g cos(theta) [(N+1)/2 + N] / [(N+1)/3 + N],  theta(0) = pi/2, theta'(0) = -1,
 integrated here by RK4 at 1e-4 s (its own error: the README's B0 at 10 s, 12 digits, within
 1e-10 m, checked), and the energy theta'^2 + 2 k sin(theta) of crank 0 at every output step."""

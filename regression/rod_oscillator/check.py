@@ -15,7 +15,7 @@ s h = 0.1 s (well conditioned: w0 s h = 1), and lambda_fit = log(z^s)/(s h).
 
 Tolerances:
  - lambda_fit against lambda_method, the principal root of the two-step method applied to
-   y' = lambda y (computed here from the method's coefficients, DESIGN.md 3, an implementation
+   y' = lambda y (computed here from the method's coefficients, docs/formulation.md 3, an implementation
    independent of the engine): 1e-9 relative. This shows that the engine integrates exactly the
    linear oscillator with the deck's k and c (observed ~1e-12; the Newton tolerance is 1e-12).
  - w0 and sigma from lambda_fit against sqrt(k/M) and c/(2M): 1e-6 relative. The difference is
@@ -43,7 +43,7 @@ LAM = -SIGMA + 1j * np.sqrt(W0**2 - SIGMA**2)
 
 
 def method_root(lam, h, rho):
-    """Principal root of the constant-step two-step method for y' = lam y (DESIGN.md 3)."""
+    """Principal root of the constant-step two-step method for y' = lam y (docs/formulation.md 3)."""
     d = (1 + rho) * (3 - rho)
     a1, a2 = 4 * (1 - rho) / (3 - rho), (3 * rho - 1) / (3 - rho)
     b0, b1, b2 = 2 * h / d, 4 * rho * h / d, 2 * rho**2 * h / d

@@ -1,5 +1,5 @@
 """Slider-crank (input-examples/slider_crank.mbd) against the closed form of
-shared/reference/README.md, section 5 (r = 0.1 m, l = 0.3 m, e = 0, crank at W = 10 rad/s):
+docs/references.md, section 5 (r = 0.1 m, l = 0.3 m, e = 0, crank at W = 10 rad/s):
     x = r cos(theta) + sqrt(l^2 - (r sin(theta))^2),  theta = TH0 + W t
 and its first two time derivatives (derived below, checked against the README's values at
 60 deg). The crank passes 60 deg at t = 0.5 s, where the README gives x = 0.337228132327,

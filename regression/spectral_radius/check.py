@@ -8,7 +8,7 @@ rest at theta0 = 1e-4 rad, so theta'' = -w^2 theta with w = 1 rad/s; time step h
 the engine yet: the linear oscillator is the small-amplitude pendulum, its stiffness g/L.)
 
 Reference (derived, in this script): the same linear oscillator integrated by an independent
-implementation of DESIGN.md section 3: first step Crank-Nicolson (as the engine), then the
+implementation of docs/formulation.md section 3: first step Crank-Nicolson (as the engine), then the
 constant-step closed forms a1 = 4(1-rho)/(3-rho), a2 = (3 rho-1)/(3-rho),
 b0 = 2h/((1+rho)(3-rho)), b1 = 4 rho h/(...), b2 = 2 rho^2 h/(...), each step solved exactly
 (linear). Compared quantity: the energy-norm amplitude a_k = sqrt(theta^2 + (theta'/w)^2)

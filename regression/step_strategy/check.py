@@ -1,4 +1,4 @@
-"""Variable step size with `strategy: factor` (mbdyn-syntax.md 2.1).
+"""Variable step size with `strategy: factor` (docs/deck-language.md 2.1).
 
 Deck: pendulum_strategy.mbd (the IFToMM A01 pendulum with dt = 0.2 s, 3 iterations at most,
 tolerance 1e-10, strategy: factor, 0.5, 1, 1.5, 5, 3; min time step 1e-5, max 0.2).

@@ -1,6 +1,6 @@
 // Node accelerations from the momentum derivatives (see accelerations.hpp).
 //
-// Momenta of a dynamic rigid node (DESIGN.md 2, elements/bodies/body_element.cpp): with the
+// Momenta of a dynamic rigid node (docs/formulation.md 2, elements/bodies/body_element.cpp): with the
 // lumped inertia of its bodies, m, S = R s (s = sum m_i xc_i, node frame) and J = R Jn R^T (Jn:
 // inertia about the node, node frame), v = XP, w = Omega,
 //     beta  = m v + w x S,            gamma = S x v + J w.

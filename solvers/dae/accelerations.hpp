@@ -8,7 +8,7 @@
 //   static nodes: none (their positions are not integrated with momenta: no acceleration);
 //   dummy nodes: from their base node (offset, or relative frame with its reference and pivot
 //   nodes), ok when every node they follow is ok, else none.
-// Output (StructNode::accel_output, mbdyn-syntax.md 4.1 and 8): the node card's `accelerations,
+// Output (StructNode::accel_output, docs/deck-language.md 4.1 and 8): the node card's `accelerations,
 // yes`, `output: structural, accelerations, ...` (both set the node property "accelerations"),
 // or `default output: accelerations` (every node whose accelerations are defined).
 #pragma once

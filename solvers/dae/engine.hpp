@@ -1,4 +1,4 @@
-// The absolute-coordinate DAE engine (DESIGN.md 2-5): immutable set-up (nodes, elements, DOF
+// The absolute-coordinate DAE engine (docs/formulation.md 2-5): immutable set-up (nodes, elements, DOF
 // numbering, Jacobian pattern) and the preallocated workspace the time loop runs in.
 #pragma once
 

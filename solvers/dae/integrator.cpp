@@ -1,4 +1,4 @@
-// Coefficients of the integration formulas (DESIGN.md 3).
+// Coefficients of the integration formulas (docs/formulation.md 3).
 #include "solvers/dae/integrator.hpp"
 
 namespace mbs {

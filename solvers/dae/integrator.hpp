@@ -1,4 +1,4 @@
-// Integration formulas (DESIGN.md 3): the two-step method with tunable algorithmic dissipation
+// Integration formulas (docs/formulation.md 3): the two-step method with tunable algorithmic dissipation
 // and its variable-step coefficients, Crank-Nicolson, implicit Euler; the cubic predictor.
 //
 //   corrector  y_k  = a1 y_{k-1} + a2 y_{k-2} + b0 y'_k + b1 y'_{k-1} + b2 y'_{k-2}
@@ -18,7 +18,7 @@ struct StepCoefficients {
     bool two_step = false;                                    // uses y_{k-2}
 };
 
-// The two-step method with asymptotic spectral radius rho in [0, 1] (DESIGN.md 3).
+// The two-step method with asymptotic spectral radius rho in [0, 1] (docs/formulation.md 3).
 StepCoefficients ms_coefficients(double rho, double h, double T);
 StepCoefficients crank_nicolson_coefficients(double h);
 StepCoefficients implicit_euler_coefficients(double h);

@@ -13,7 +13,7 @@ namespace mbs {
 
 namespace {
 
-// Spectral radii are drive callers restricted to constants in [0, 1] (mbdyn-syntax.md 2.1);
+// Spectral radii are drive callers restricted to constants in [0, 1] (docs/deck-language.md 2.1);
 // errors point at the drive in the deck.
 double spectral_radius(const Props& p, const char* key, double fallback) {
     const auto* v = p.find(key);
@@ -278,9 +278,9 @@ std::string Simulation::singular_failure(const std::string& what, const StepInfo
     return s;
 }
 
-// Newton on y' with y = (known) + b0 y' (DESIGN.md 3). Returns true on convergence.
+// Newton on y' with y = (known) + b0 y' (docs/formulation.md 3). Returns true on convergence.
 // Static nodes (no inertia) have equilibrium rows that depend on y only: a step solves
-// F(y, t_k) = 0 for them, i.e. a load step. In the derivatives phase (y fixed, DESIGN.md 4)
+// F(y, t_k) = 0 for them, i.e. a load step. In the derivatives phase (y fixed, docs/formulation.md 4)
 // their position unknowns do move (y += dCoef dy'): their equations are algebraic, so the
 // phase brings them to equilibrium at the initial time (see derivatives()).
 // With `nonlinear solver: line search` the correction dy' is scaled by lambda (line_search());
@@ -682,7 +682,7 @@ int Simulation::assemble() {
     return info.iterations;
 }
 
-// Velocity part of the initial assembly (DESIGN.md 4): the velocities closest to the given ones
+// Velocity part of the initial assembly (docs/formulation.md 4): the velocities closest to the given ones
 // v0 in the norm of the velocity stiffnesses Kv that satisfy the constraints' time derivative,
 //   Kv (v - v0) - B mu = 0,   Phi_q v + Phi_t = 0,
 // where v = (xdot, w) of the nodes (w = g' at g = 0, which assemble() has just set) and B mu the

@@ -17,7 +17,7 @@
 
 namespace mbs {
 
-// Solver settings from the `initial value` block (mbdyn-syntax.md 2.1).
+// Solver settings from the `initial value` block (docs/deck-language.md 2.1).
 struct SolverSettings {
     double t0 = 0.0, tf = 1.0, dt = 1e-3;
     bool forever = false;
@@ -34,7 +34,7 @@ struct SolverSettings {
     // `derivatives coefficient: auto`: when the phase fails, retry with the coefficient times
     // der_auto_factor, at most der_auto_tries more times.
     bool der_auto = false;
-    // dummy steps (mbdyn-syntax.md 2.1): number, size ratio to dt, tolerance, max iterations
+    // dummy steps (docs/deck-language.md 2.1): number, size ratio to dt, tolerance, max iterations
     int dummy_steps = 0;
     double dummy_ratio = 1e-3, dummy_tol = 1e-6;
     int dummy_max_iter = 1;
@@ -124,7 +124,7 @@ public:
     RunStats run();
 
     // Individual phases (tests).
-    // Initial position assembly (DESIGN.md 4): Kp (x - x0) + phi_x^T lambda = 0, phi = 0.
+    // Initial position assembly (docs/formulation.md 4): Kp (x - x0) + phi_x^T lambda = 0, phi = 0.
     // Returns the number of iterations (0 when the initial state already satisfies it).
     int assemble();
     // Its velocity part (called by assemble()): active = unknowns taking part in the assembly.

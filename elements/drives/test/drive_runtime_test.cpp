@@ -1,4 +1,4 @@
-// Runtime drive callers: values against the formulas of mbdyn-syntax.md section 7 (numbers worked
+// Runtime drive callers: values against the formulas of docs/deck-language.md section 7 (numbers worked
 // out here, not taken from the code), derivatives against central finite differences away from
 // kinks, and the template drive callers. Drives are parsed from `drive caller:` cards.
 #include <gtest/gtest.h>

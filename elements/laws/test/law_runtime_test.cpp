@@ -1,6 +1,6 @@
 // Runtime constitutive laws: every law's tangents K = dF/deps and C = dF/depsdot against
 // central finite differences of F (at points away from kinks), and values against the
-// formulas of mbdyn-syntax.md section 6 worked out by hand here. Laws come from
+// formulas of docs/deck-language.md section 6 worked out by hand here. Laws come from
 // `constitutive law: L, dim, <law>;` cards.
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
-// The two-step integration formula with tunable dissipation (DESIGN.md 3), tested on its own:
-//  - coefficients against the closed forms at alpha = 1 (DESIGN.md 3) and BDF2 at rho = 0;
+// The two-step integration formula with tunable dissipation (docs/formulation.md 3), tested on its own:
+//  - coefficients against the closed forms at alpha = 1 (docs/formulation.md 3) and BDF2 at rho = 0;
 //  - order conditions (exactness for t^0, t^1, t^2) of the corrector and (t^0..t^3) of the cubic
 //    predictor, for constant and variable steps (alpha = 0.5, 2);
 //  - asymptotic spectral radius: b0 z^2 + b1 z + b2 = b0 (z + rho)^2 for any alpha;

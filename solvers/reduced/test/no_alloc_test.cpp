@@ -1,4 +1,4 @@
-// The recursive algorithms allocate nothing per call (STYLE.md rule 1): global operator new is
+// The recursive algorithms allocate nothing per call (docs/style.md rule 1): global operator new is
 // replaced by a counting one (malloc too, on glibc: Eigen allocates with it), and forward
 // kinematics, Newton-Euler inverse dynamics, the CRBA mass matrix and the loop constraints are
 // called on preallocated workspaces.
