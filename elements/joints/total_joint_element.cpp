@@ -35,7 +35,8 @@
 //               - dxd1 + skew(b1) dw1 + skew(w1) (dx1 - dx2))
 //   d(Ra^T (w2 - w1)) = Ra^T (skew(w2 - w1) dtheta1 + dw2 - dw1)
 // Velocity-level rows go through the node chain rule with velocities (not divided by dCoef). In the
-// initial assembly their multipliers are held at zero (the row is lambda = 0).
+// initial position assembly their multipliers are held at zero (the row is lambda = 0); its
+// velocity part imposes them from the run's rows (Simulation::assemble_velocities()).
 //
 // .jnt output: label, F and M in the joint frame (f = Rp^T F, m = Ra^T M), F and M global: the
 // reaction on end 1, the ground for the pins, as MBDyn (TotalJoint, TotalPinJoint: totalj.cc,

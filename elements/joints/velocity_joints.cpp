@@ -12,7 +12,9 @@
 // Node rows: +lambda d (force) or +lambda u (moment). Variations:
 //   d(lambda u)/dtheta = -lambda skew(u);   d(u . w) = u . dw - (u x w) . dtheta
 // Velocity rows go through the node chain rule with velocities. The rows take no part in the
-// initial assembly (their multipliers are held there), as the total joint's velocity rows.
+// initial position assembly; its velocity part imposes the velocity joints' rows from the run's
+// residual and matrix (Simulation::assemble_velocities()), not the acceleration joints' (their
+// row depends on their own state q).
 //
 // Acceleration joints (MBDyn: a differential unknown q with q' = a(t) and the velocity row
 // d . xdot = q): here q is the velocity gained since the start, q(t0) = 0, and the row is

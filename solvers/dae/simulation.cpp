@@ -684,16 +684,28 @@ int Simulation::assemble() {
 
 // Velocity part of the initial assembly (docs/formulation.md 4): the velocities closest to the given ones
 // v0 in the norm of the velocity stiffnesses Kv that satisfy the constraints' time derivative,
-//   Kv (v - v0) - B mu = 0,   Phi_q v + Phi_t = 0,
+//   Kv (v - v0) - B mu = 0,   Phi_q v + Phi_t = 0,   A v - b(t) = 0,
 // where v = (xdot, w) of the nodes (w = g' at g = 0, which assemble() has just set) and B mu the
 // constraint reactions. With dv = v - v0 this is the assembly matrix [-Kv B; Phi_q 0] at zero
 // multipliers (its constraint rows are r_c(y, t) with Phi_q = dr_c/dy) and the right-hand side
 // -(Phi_q v0 + Phi_t) on the constraint rows; Phi_t is a forward difference in time of r_c at
 // fixed positions. Linear in dv: one solve.
-void Simulation::assemble_velocities(const std::vector<char>& active) {
+//
+// Velocity-level rows A v = b(t) (axial rotation, the total joint's velocity statuses, linear
+// and angular velocity joints; MBDyn's InitialAssRes imposes those of the axial rotation and of
+// the velocity joints) hold their multipliers at zero in the position assembly, and some
+// elements take no part in it: their
+// rows come from the run's own residual, r_v = b(t) - A v (classify_constraint_rows(): rows
+// whose residual does not scale with dCoef), with A = dr_v/d(xdot, w) the dCoef -> 0 limit
+// 2 J(1) - J(2) of the run's iteration matrix on the node columns (at g = 0 the columns of g'
+// are those of w), and B's columns of their multipliers from the same matrix. Such a row adds
+// A dv = -r_v(v0); a row with entries in other unknowns' columns (an acceleration joint's
+// state, an abstract node's own value) is not a velocity constraint on the nodes and stays
+// frozen.
+void Simulation::assemble_velocities(const std::vector<char>& assembly_active) {
     Engine& e = *engine_;
     const int n = e.size();
-    std::vector<char> node_col(n, 0);
+    std::vector<char> active = assembly_active, node_col(n, 0), vel_row(n, 0);
     std::vector<double> kv(n, 0.0), v0(n, 0.0), rt(n, 0.0);
     for (const auto& nd : e.nodes()) {
         if (nd.is_dummy()) continue;
@@ -703,6 +715,28 @@ void Simulation::assemble_velocities(const std::vector<char>& active) {
             kv[nd.first_dof() + i] = k;
             v0[nd.first_dof() + i] = e.yp[nd.first_dof() + i];
         }
+    }
+    // Velocity-level rows: A (K) and r_v (rv) from the run's equations at the initial time.
+    const CscMatrix& J = e.jac().matrix();
+    const int nnz = J.col_start()[n];
+    std::vector<double> K, rv;
+    const ConstraintRows cr = classify_constraint_rows(e);
+    bool any_vel = false;
+    for (std::size_t k = 0; k < cr.rows.size(); ++k)
+        if (!cr.position[k]) vel_row[cr.rows[k]] = 1, any_vel = true;
+    if (any_vel) {
+        e.update(t_, set_.dt);
+        e.jacobian(StepContext{t_, set_.dt, 1.0, Phase::dynamic});
+        K.assign(J.values(), J.values() + nnz);
+        for (int col = 0; col < n; ++col)
+            for (int k = J.col_start()[col]; k < J.col_start()[col + 1]; ++k)
+                if (vel_row[J.row_index()[k]] && !node_col[col] && K[k] != 0.0)
+                    vel_row[J.row_index()[k]] = 0;
+        e.jacobian(StepContext{t_, set_.dt, 2.0, Phase::dynamic});
+        for (int k = 0; k < nnz; ++k) K[k] = 2.0 * K[k] - J.values()[k];
+        rv.assign(n, 0.0);
+        e.residual(StepContext{t_, set_.dt, 1.0, Phase::dynamic}, rv.data());
+        for (int i = 0; i < n; ++i) active[i] = active[i] || vel_row[i];
     }
     // Phi_t by a one-sided (second-order) difference of the constraint rows at fixed positions:
     // drives usually start at the initial time and are constant before it, so a central
@@ -718,15 +752,28 @@ void Simulation::assemble_velocities(const std::vector<char>& active) {
     StepContext c{t_, set_.dt, 1.0, Phase::assembly};
     e.update(c.time, c.dt);
     e.jacobian(c);
-    const CscMatrix& J = e.jac().matrix();
-    // rhs = -(Phi_q v0 + Phi_t) on constraint rows, 0 on node rows and frozen rows.
-    for (int i = 0; i < n; ++i) r_[i] = (active[i] && !node_col[i]) ? -rt[i] : 0.0;
+    // The velocity rows and their multipliers' columns: the run's matrix on the node columns.
+    if (any_vel) {
+        double* val = e.jac().matrix().values();
+        for (int col = 0; col < n; ++col)
+            for (int k = J.col_start()[col]; k < J.col_start()[col + 1]; ++k) {
+                const int row = J.row_index()[k];
+                if (vel_row[row])
+                    val[k] = node_col[col] ? K[k] : 0.0;
+                else if (vel_row[col] && node_col[row])
+                    val[k] = K[k];
+            }
+    }
+    // rhs = -(Phi_q v0 + Phi_t) on position constraint rows, -r_v(v0) on velocity rows, 0 on node
+    // rows and frozen rows.
+    for (int i = 0; i < n; ++i)
+        r_[i] = (active[i] && !node_col[i]) ? (vel_row[i] ? -rv[i] : -rt[i]) : 0.0;
     double norm = 0.0;
     for (int col = 0; col < n; ++col) {
         if (!node_col[col] || v0[col] == 0.0) continue;
         for (int k = J.col_start()[col]; k < J.col_start()[col + 1]; ++k) {
             int row = J.row_index()[k];
-            if (active[row] && !node_col[row]) r_[row] -= J.values()[k] * v0[col];
+            if (active[row] && !node_col[row] && !vel_row[row]) r_[row] -= J.values()[k] * v0[col];
         }
     }
     for (int i = 0; i < n; ++i) norm = std::max(norm, std::fabs(r_[i]));

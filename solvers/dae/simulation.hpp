@@ -127,8 +127,9 @@ public:
     // Initial position assembly (docs/formulation.md 4): Kp (x - x0) + phi_x^T lambda = 0, phi = 0.
     // Returns the number of iterations (0 when the initial state already satisfies it).
     int assemble();
-    // Its velocity part (called by assemble()): active = unknowns taking part in the assembly.
-    void assemble_velocities(const std::vector<char>& active);
+    // Its velocity part (called by assemble()): assembly_active = unknowns taking part in the
+    // position part; velocity-level constraint rows join them here.
+    void assemble_velocities(const std::vector<char>& assembly_active);
     void derivatives();
     // The dummy steps (after derivatives(); restart the regular step numbering).
     void dummy_steps();
