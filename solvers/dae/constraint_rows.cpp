@@ -7,9 +7,10 @@
 // so K = 2 J(dCoef) - J(2 dCoef) is the dCoef -> 0 limit: dphi/d(x, theta), resp. dpsi/d(v, w).
 // A row that also has entries in other columns (momenta, other elements' unknowns) or on nodes
 // whose accelerations the momenta do not give (moving static nodes, dynamic nodes without a
-// body) keeps its residual phi/dCoef. Static nodes at rest held by constraints alone (no entry
-// of their equilibrium rows in any node's position columns: nothing elastic on them, e.g. the
-// ground, clamped nodes) are taken as fixed, a = 0. A static node with a spring or a load that
+// body) keeps its residual phi/dCoef. Static nodes at rest (speeds below 1e-12 of the largest:
+// round-off) held by constraints alone (no entry of their equilibrium rows in any node's
+// position columns: nothing elastic on them, e.g. the ground, clamped nodes) are taken as
+// fixed, a = 0. A static node with a spring or a load that
 // depends on its position moves towards its equilibrium in the phase (y += dCoef dy') and its
 // rows keep phi/dCoef: its acceleration is not known (as without this module).
 //
@@ -165,10 +166,17 @@ bool AccelerationConstraints::setup(Engine& e, double dCoef) {
             for (int q = A.col_start()[col]; q < A.col_start()[col + 1]; ++q)
                 if (const int j = row_owner[A.row_index()[q]]; j >= 0 && k1[q] != 0.0)
                     elastic[j] = 1;
+    // At rest: velocities at the round-off of the model's largest ones (the velocity part of the
+    // initial assembly leaves ~1e-15 m/s on a clamped ground when other nodes move).
+    double vscale = 0.0, wscale = 0.0;
+    for (const auto& nd : nodes)
+        if (!nd.is_dummy())
+            vscale = std::max(vscale, nd.xdot.norm()), wscale = std::max(wscale, nd.w.norm());
     for (int j = 0; j < static_cast<int>(nodes.size()); ++j) {
         const StructNode& nd = nodes[j];
         if (nd.is_dummy()) continue;
-        const bool at_rest = nd.xdot.isZero(0.0) && nd.w.isZero(0.0) && !elastic[j];
+        const bool at_rest =
+            nd.xdot.norm() <= 1e-12 * vscale && nd.w.norm() <= 1e-12 * wscale && !elastic[j];
         const int tag =
             nd.is_dynamic() ? (nd.inertia_m > 0.0 ? j : -1) : (at_rest ? fixed_node : -1);
         for (int i = 0; i < nd.pos_cols(); ++i)
