@@ -25,6 +25,14 @@ with the other groups' joints removed (their nodes float at rest), at DT = 1e-2.
    order in DT: max |angle - OMEGA t| <= 3e-2 rad at DT = 1e-2 (measured 2.0e-2) and at most a
    quarter of that (x 1.25) at DT = 5e-3 (measured ratio 4.03); a lag is first order and
    0.1 rad. SPOOL (omega = W0 + W1 t): W0 t + W1 t^2 / 2 to 2e-3 rad (measured 1.2e-3).
+ - Redundancy: redundant_velocity.mbd (a linear velocity joint repeating the time derivative of a
+   total pin joint's x = 1 + V t) runs, joint 3 dropped with a warning, v(0) = (V, 0, 0) to 5e-11
+   (measured 0), x(0.05) = 1.1 to 1e-12; before, the velocity part was singular. In
+   redundant_position.mbd (a spherical pin repeating a total pin joint, node 0.01 m off: the
+   position part drops them) the angular velocity joint is kept, w(0) = W to 3e-14, its angle
+   W t at 0.05 s to 2e-5 rad (measured 6.5e-6); before, its frozen row (no entries in the node
+   columns) was dropped with them and the run stopped at the first step ("a constraint dropped as
+   redundant is violated").
  - CRANK's reaction at step 0 is the centripetal force m OMEGA^2 e = 80 N on GROUND along the
    crank (.jnt global force x): 3e-9 relative (measured 3.2e-10, the derivatives phase's
    one-sided differences). The derivatives phase takes the clamped GROUND as at rest although
@@ -137,4 +145,18 @@ for name, (labels, nodes) in GROUPS.items():
     if nodes[0] in (CRANK, DRIVEN):
         close(f'{name} alone: angle after one step (DT = 0.01) [deg]', g.rows('mov', nodes[0])[1, 6],
               np.degrees(OMEGA * 1e-2), np.degrees(1e-3))
+# Redundancy (decks in this folder, closed forms in their comments).
+r = Run(exe, 'redundant_velocity.mbd', work, 'redundant_velocity')
+close('redundant velocity joint: dropped (warning names joint 3)',
+      float('joint 3 (linear velocity): imposed velocity;' in r.stderr), 1.0, 0.0)
+mov = r.rows('mov', 2)
+close('redundant velocity joint: |v(0) - (V, 0, 0)| [m/s]', np.abs(mov[0, 7:10] - [2.0, 0, 0]).max(), 0.0, POS_TOL)
+close('redundant velocity joint: x(0.05) [m]', mov[-1, 1], 1.1, 1e-12)
+r = Run(exe, 'redundant_position.mbd', work, 'redundant_position')
+close('redundant position rows: the angular velocity joint is not dropped with them',
+      float('joint 4' in r.stderr or 'joint 3 (spherical pin)' not in r.stderr), 0.0, 0.0)
+mov = r.rows('mov', 2)
+close('redundant position rows: |w(0) - (0, 0, W)| [rad/s]', np.abs(mov[0, 10:13] - [0, 0, 3.0]).max(), 0.0,
+      VEL_TOL)
+close('redundant position rows: angle at 0.05 s [rad] (W t)', np.radians(mov[-1, 6]), 0.15, 2e-5)
 finish()

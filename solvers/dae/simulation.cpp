@@ -527,13 +527,14 @@ bool Simulation::line_search(const StepContext& c, double f0, StepInfo& info, co
 
 // Factors the iteration matrix; a singular one, or one whose pivot-ratio estimate is below
 // 1e-13 (dependent rows leave round-off pivots that KLU does not call singular), is first
-// checked for redundant constraints. Returns false only for a singular matrix: an
-// ill-conditioned one without redundancy goes on as before.
-bool Simulation::factor_or_drop_redundant(const std::function<void()>& rebuild) {
+// checked for redundant constraints (among the rows `consider`, null: all). Returns false only
+// for a singular matrix: an ill-conditioned one without redundancy goes on as before.
+bool Simulation::factor_or_drop_redundant(const std::function<void()>& rebuild,
+                                          const std::vector<char>* consider) {
     LinearSolver& ls = engine_->linear_solver();
     bool ok = ls.factor(engine_->jac().matrix());
     if (ok && !(ls.rcond() < 1e-13)) return true;
-    if (!resolve_redundancy()) return ok;
+    if (!resolve_redundancy(consider)) return ok;
     rebuild();
     return ls.factor(engine_->jac().matrix());
 }
@@ -548,17 +549,26 @@ bool Simulation::factor_or_drop_redundant(const std::function<void()>& rebuild) 
 // equations; the reactions of the joints involved are not unique (this choice carries them on
 // the earlier equations). Done once, at the first singular factorization; dense, so limited to
 // (constraint rows) x (node unknowns) <= 1e7.
-bool Simulation::resolve_redundancy() {
+bool Simulation::resolve_redundancy(const std::vector<char>* consider) {
     if (redundancy_checked_) return false;
     redundancy_checked_ = true;
+    return drop_redundant(consider);
+}
+
+// The check of resolve_redundancy() on the rows `consider` (null: every element-owned algebraic
+// row) that are not dropped yet; the rows found join those dropped before.
+bool Simulation::drop_redundant(const std::vector<char>* consider) {
     Engine& e = *engine_;
     const int n = e.size();
     int nn = n;  // node unknowns come first
     for (const auto& el : e.elements())
         if (el->own_dofs() > 0) nn = std::min(nn, el->first_dof());
+    std::vector<char> dropped(n, 0);
+    for (int i : e.redundant()) dropped[i] = 1;
     std::vector<int> rows;
     for (int i = nn; i < n; ++i)
-        if (e.order(i) == DofOrder::algebraic) rows.push_back(i);
+        if (e.order(i) == DofOrder::algebraic && !dropped[i] && (!consider || (*consider)[i]))
+            rows.push_back(i);
     if (rows.empty() || static_cast<double>(rows.size()) * nn > 1e7) return false;
     std::vector<int> where(n, -1);
     for (std::size_t k = 0; k < rows.size(); ++k) where[rows[k]] = static_cast<int>(k);
@@ -581,7 +591,10 @@ bool Simulation::resolve_redundancy() {
         }
     }
     if (redundant.empty()) return false;
-    e.set_redundant(redundant);
+    std::vector<int> all = e.redundant();
+    all.insert(all.end(), redundant.begin(), redundant.end());
+    std::sort(all.begin(), all.end());
+    e.set_redundant(all);
     std::string msg = "redundant constraints: " + std::to_string(redundant.size()) + " of " +
                       std::to_string(rows.size()) + " constraint equations depend on the others";
     std::string owner;
@@ -655,7 +668,9 @@ int Simulation::assemble() {
         };
         e.jacobian(c);
         for (int i = 0; i < n; ++i) e.jac().add_to_diagonal(i, active[i] ? -kp[i] : 1.0);
-        if (!factor_or_drop_redundant(build))
+        // Only the assembly's own rows: the frozen rows of other elements (a velocity joint's)
+        // have no entries in the node columns, which would read as a degenerate constraint.
+        if (!factor_or_drop_redundant(build, &active))
             throw SolverFailure(singular_failure("singular matrix in the initial assembly", info));
         for (int i = 0; i < n; ++i) r_[i] = -r_[i];
         e.linear_solver().solve(r_.data());
@@ -703,6 +718,13 @@ int Simulation::assemble() {
 // state, an abstract node's own value) is not a velocity constraint on the nodes and stays
 // frozen.
 void Simulation::assemble_velocities(const std::vector<char>& assembly_active) {
+    assemble_velocities(assembly_active, true);
+}
+
+// may_drop: a singular (or ill-conditioned) matrix is checked once for redundant constraints
+// among its constraint rows (a velocity joint imposing what position constraints already do);
+// the dependent ones are dropped for the run, as in the steps, and the system is built again.
+void Simulation::assemble_velocities(const std::vector<char>& assembly_active, bool may_drop) {
     Engine& e = *engine_;
     const int n = e.size();
     std::vector<char> active = assembly_active, node_col(n, 0), vel_row(n, 0);
@@ -780,10 +802,18 @@ void Simulation::assemble_velocities(const std::vector<char>& assembly_active) {
     if (norm <= 1e-14) return;  // the given velocities already satisfy the constraints
     for (int i = 0; i < n; ++i) e.jac().add_to_diagonal(i, !active[i] ? 1.0 : node_col[i] ? -kv[i] : 0.0);
     ++stats_.factorizations;
-    if (!e.linear_solver().factor(e.jac().matrix())) {
-        StepInfo info;
-        info.time = t_;
-        throw SolverFailure(singular_failure("singular matrix in the velocity part of the initial assembly", info));
+    const bool factored = e.linear_solver().factor(e.jac().matrix());
+    if (!factored || e.linear_solver().rcond() < 1e-13) {
+        std::vector<char> constraint(n, 0);
+        for (int i = 0; i < n; ++i) constraint[i] = active[i] && !node_col[i];
+        if (may_drop && drop_redundant(&constraint))
+            return assemble_velocities(assembly_active, false);
+        if (!factored) {
+            StepInfo info;
+            info.time = t_;
+            throw SolverFailure(singular_failure(
+                "singular matrix in the velocity part of the initial assembly", info));
+        }
     }
     e.linear_solver().solve(r_.data());
     for (int i = 0; i < n; ++i)

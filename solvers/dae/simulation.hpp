@@ -150,8 +150,11 @@ private:
     double force_scale();
     // A step that would stop the run: its best iterate, if Newton stalled at the residual floor.
     bool floor_accept(const StepContext& c, double tol, StepInfo& info);
-    bool factor_or_drop_redundant(const std::function<void()>& rebuild);
-    bool resolve_redundancy();
+    bool factor_or_drop_redundant(const std::function<void()>& rebuild,
+                                  const std::vector<char>* consider = nullptr);
+    bool resolve_redundancy(const std::vector<char>* consider = nullptr);
+    bool drop_redundant(const std::vector<char>* consider);
+    void assemble_velocities(const std::vector<char>& assembly_active, bool may_drop);
     std::string describe_failure(const std::string& what, const StepInfo& info) const;
     std::string singular_failure(const std::string& what, const StepInfo& info) const;
     void emit(const StepInfo& info);
