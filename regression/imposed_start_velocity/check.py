@@ -33,6 +33,9 @@ with the other groups' joints removed (their nodes float at rest), at DT = 1e-2.
    W t at 0.05 s to 2e-5 rad (measured 6.5e-6); before, its frozen row (no entries in the node
    columns) was dropped with them and the run stopped at the first step ("a constraint dropped as
    redundant is violated").
+ - free_velocity_joints.mbd: velocity joints on a free body, no element in the position part of
+   the assembly: v(0) = (2, 0, 0), w(0) = (0, 0, 3) to 3e-14 (measured 0), x(0.03) = 1.06 to
+   1e-12 (measured 0); before, the whole assembly was skipped and the body started at rest.
  - CRANK's reaction at step 0 is the centripetal force m OMEGA^2 e = 80 N on GROUND along the
    crank (.jnt global force x): 3e-9 relative (measured 3.2e-10, the derivatives phase's
    one-sided differences). The derivatives phase takes the clamped GROUND as at rest although
@@ -159,4 +162,9 @@ mov = r.rows('mov', 2)
 close('redundant position rows: |w(0) - (0, 0, W)| [rad/s]', np.abs(mov[0, 10:13] - [0, 0, 3.0]).max(), 0.0,
       VEL_TOL)
 close('redundant position rows: angle at 0.05 s [rad] (W t)', np.radians(mov[-1, 6]), 0.15, 2e-5)
+r = Run(exe, 'free_velocity_joints.mbd', work, 'free_velocity_joints')
+mov = r.rows('mov', 2)
+close('velocity joints alone: |v(0) - (2, 0, 0)| [m/s]', np.abs(mov[0, 7:10] - [2.0, 0, 0]).max(), 0.0, VEL_TOL)
+close('velocity joints alone: |w(0) - (0, 0, 3)| [rad/s]', np.abs(mov[0, 10:13] - [0, 0, 3.0]).max(), 0.0, VEL_TOL)
+close('velocity joints alone: x(0.03) [m]', mov[-1, 1], 1.06, 1e-12)
 finish()

@@ -619,12 +619,14 @@ int Simulation::assemble() {
     if (set_.skip_assembly || n == 0) return 0;
     std::vector<char> active(n, 0);
     std::vector<double> kp(n, 0.0), x0(n, 0.0);
+    // Elements outside the position part may still impose velocities (velocity joints: their
+    // rows join the velocity part), so only a model without element unknowns skips it.
     bool any = false;
-    for (const auto& el : e.elements())
-        if (el->in_assembly()) {
-            any = any || el->own_dofs() > 0;
+    for (const auto& el : e.elements()) {
+        any = any || el->own_dofs() > 0;
+        if (el->in_assembly())
             for (int i = 0; i < el->own_dofs(); ++i) active[el->first_dof() + i] = 1;
-        }
+    }
     if (!any) return 0;
     for (const auto& nd : e.nodes()) {
         if (nd.is_dummy()) continue;
