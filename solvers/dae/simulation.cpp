@@ -710,15 +710,14 @@ int Simulation::assemble() {
 //
 // Velocity-level rows A v = b(t) (axial rotation, the total joint's velocity statuses, linear
 // and angular velocity joints; MBDyn's InitialAssRes imposes those of the axial rotation and of
-// the velocity joints) hold their multipliers at zero in the position assembly, and some
-// elements take no part in it: their
-// rows come from the run's own residual, r_v = b(t) - A v (classify_constraint_rows(): rows
-// whose residual does not scale with dCoef), with A = dr_v/d(xdot, w) the dCoef -> 0 limit
-// 2 J(1) - J(2) of the run's iteration matrix on the node columns (at g = 0 the columns of g'
-// are those of w), and B's columns of their multipliers from the same matrix. Such a row adds
-// A dv = -r_v(v0); a row with entries in other unknowns' columns (an acceleration joint's
-// state, an abstract node's own value) is not a velocity constraint on the nodes and stays
-// frozen.
+// the velocity joints) hold their multipliers at zero in the position part, and some elements
+// take no part in it: their rows come from the run's own residual, r_v = b(t) - A v
+// (classify_constraint_rows(): rows whose residual does not scale with dCoef), with
+// A = dr_v/d(xdot, w) the dCoef -> 0 limit 2 J(1) - J(2) of the run's iteration matrix on the
+// node columns (at g = 0 the columns of g' are those of w), and B's columns of their
+// multipliers from the same matrix. Such a row adds A dv = -r_v(v0); a row with entries in
+// other unknowns' columns (an acceleration joint's state, an abstract node's own value) is not
+// a velocity constraint on the nodes and stays frozen.
 void Simulation::assemble_velocities(const std::vector<char>& assembly_active) {
     assemble_velocities(assembly_active, true);
 }
