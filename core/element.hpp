@@ -138,6 +138,15 @@ class Element {
     virtual void residual(const StepContext& c, const StateView& s, double* r) const = 0;
     virtual void jacobian(const StepContext& c, const StateView& s, Jacobian& J) const = 0;
 
+    // Velocity part of the initial assembly: adds to r the explicit time derivative, at fixed
+    // unknowns, of the Phase::assembly residual of the element's own rows (its constraints;
+    // imposed motions: the drives' derivatives, MBDyn's dGetP). False: not given (the solver
+    // takes a forward difference in time instead, as it does for every element without it).
+    virtual bool constraint_rate(const StepContext& /*c*/, const StateView& /*s*/,
+                                 double* /*r*/) const {
+        return false;
+    }
+
     // Called after each converged step (update of internal state, reactions for output).
     virtual void after_step(const StepContext& /*c*/, const StateView& /*s*/) {}
 

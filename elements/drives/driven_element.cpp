@@ -106,6 +106,9 @@ class Driven final : public Element {
         if (sync(c.time)) return in_->jacobian(c, s, J);
         for (int i = 0; i < own_dofs(); ++i) J.add_to_diagonal(first_dof() + i, 1.0);
     }
+    bool constraint_rate(const StepContext& c, const StateView& s, double* r) const override {
+        return sync(c.time) && in_->constraint_rate(c, s, r);
+    }
     void after_step(const StepContext& c, const StateView& s) override {
         drive_->after_step();
         in_->after_step(c, s);

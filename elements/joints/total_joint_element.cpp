@@ -80,6 +80,22 @@ void log_coefficients(double a, double& c, double& dc_a) {
     dc_a = dh / (a2 * a) - 2.0 * h / (a2 * a2);
 }
 
+// Jr(theta) = I - (1 - cos a)/a^2 skew(theta) + (a - sin a)/a^3 skew(theta)^2, a = |theta|:
+// d exp(theta) = exp(theta) skew(Jr(theta) dtheta) (series below a = 0.05).
+Mat3 exp_jacobian_right(const Vec3& theta) {
+    const double a = theta.norm(), a2 = a * a;
+    double c1, c2;
+    if (a < 0.05) {
+        c1 = 0.5 - a2 / 24.0 + a2 * a2 / 720.0;
+        c2 = 1.0 / 6.0 - a2 / 120.0 + a2 * a2 / 5040.0;
+    } else {
+        c1 = (1.0 - std::cos(a)) / a2;
+        c2 = (a - std::sin(a)) / (a2 * a);
+    }
+    const Mat3 S = skew(theta);
+    return Mat3::Identity() - c1 * S + c2 * S * S;
+}
+
 // Jl^-1(phi): d log(E) for a left increment skew(v) E.
 Mat3 log_jacobian_inverse(const Vec3& phi) {
     double c, dc_a;
@@ -254,6 +270,32 @@ class TotalJoint final : public Element, public el::Hintable {
         for (int k = 0; k < 2; ++k)
             if (!k_.e[k].ground())
                 J.add(b_.ln[k], k_.e[k].node->chain<6>(vDx[k], vDth[k], vDxd[k], vDw[k], c));
+    }
+
+    // Time derivative of the position-level rows at fixed nodes (velocity rows hold lambda in
+    // the assembly: no time dependence there):
+    //   position:  r = -(Rp^T (p2 - p1) - d(t)) / dCoef       dr/dt = d'(t) / dCoef
+    //   rotation:  r = -log(E) / dCoef,  E = R0(t)^T Ra^T Rb,  R0 = exp(theta0(t)):
+    //              dR0/dt = R0 skew(Jr(theta0) theta0'), so dE/dt = skew(u) E (a left increment)
+    //              with u = -Jr(theta0) theta0', d log(E)/dt = Jl^-1(phi) u and
+    //              dr/dt = Jl^-1(phi) Jr(theta0) theta0' / dCoef
+    // (theta0: the position-level components of theta, as in kinematics()). Not given when a
+    // drive has no derivative.
+    bool constraint_rate(const StepContext& c, const StateView& /*s*/, double* r) const override {
+        if (rows_.empty()) return true;
+        if (!k_.pos_drive.differentiable() || !k_.rot_drive.differentiable()) return false;
+        const Kin q = kinematics(c.time);
+        const Vec3 dd = k_.pos_drive.deriv(c.time), dth = k_.rot_drive.deriv(c.time);
+        Vec3 th0 = Vec3::Zero(), dth0 = Vec3::Zero();
+        for (int i = 0; i < 3; ++i)
+            if (k_.rot[i] == Level::position) th0[i] = q.theta[i], dth0[i] = dth[i];
+        const Vec3 rot_rate = log_jacobian_inverse(q.phi) * exp_jacobian_right(th0) * dth0;
+        double* rc = r + first_dof();
+        for (std::size_t k = 0; k < rows_.size(); ++k) {
+            const Row& w = rows_[k];
+            if (!w.velocity) rc[k] += (w.rotation ? rot_rate[w.comp] : dd[w.comp]) / c.dCoef;
+        }
+        return true;
     }
 
     void after_step(const StepContext& c, const StateView& s) override {

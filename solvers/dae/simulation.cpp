@@ -705,8 +705,9 @@ int Simulation::assemble() {
 // where v = (xdot, w) of the nodes (w = g' at g = 0, which assemble() has just set) and B mu the
 // constraint reactions. With dv = v - v0 this is the assembly matrix [-Kv B; Phi_q 0] at zero
 // multipliers (its constraint rows are r_c(y, t) with Phi_q = dr_c/dy) and the right-hand side
-// -(Phi_q v0 + Phi_t) on the constraint rows; Phi_t is a forward difference in time of r_c at
-// fixed positions. Linear in dv: one solve.
+// -(Phi_q v0 + Phi_t) on the constraint rows; Phi_t is the elements' own time derivative of r_c
+// at fixed positions (Element::constraint_rate(): the total joint family, from the drives'
+// derivatives as MBDyn's dGetP) or else a forward difference in time. Linear in dv: one solve.
 //
 // Velocity-level rows A v = b(t) (axial rotation, the total joint's velocity statuses, linear
 // and angular velocity joints; MBDyn's InitialAssRes imposes those of the axial rotation and of
@@ -774,6 +775,19 @@ void Simulation::assemble_velocities(const std::vector<char>& assembly_active, b
     }
     StepContext c{t_, set_.dt, 1.0, Phase::assembly};
     e.update(c.time, c.dt);
+    // Elements that give the time derivative of their rows (Element::constraint_rate(): the
+    // drives' derivatives) replace the difference on them; rows dropped as redundant stay 0.
+    {
+        std::vector<double> ra(n, 0.0);
+        const StateView s = e.state();
+        for (const auto& el : e.elements()) {
+            if (!el->in_assembly() || el->own_dofs() == 0) continue;
+            const int f = el->first_dof();
+            if (el->constraint_rate(c, s, ra.data()))
+                std::copy(ra.begin() + f, ra.begin() + f + el->own_dofs(), rt.begin() + f);
+        }
+        for (int i : e.redundant()) rt[i] = 0.0;
+    }
     e.jacobian(c);
     // The velocity rows and their multipliers' columns: the run's matrix on the node columns.
     if (any_vel) {
