@@ -12,15 +12,17 @@
 int main(int argc, char** argv) {
     int links = argc > 1 ? std::atoi(argv[1]) : 2500;
     std::ostringstream d;
-    d << "set: const integer N = " << links << ";\nset: const real L = 1./N;\nset: const real M = 1./N;\n"
+    d << "set: const integer N = " << links
+      << ";\nset: const real L = 1./N;\nset: const real M = 1./N;\n"
       << "begin: data; problem: initial value; end: data;\n"
-      << "begin: initial value; initial time: 0.; final time: 1.; time step: 1.e-3; method: ms, .6;\n"
+      << "begin: initial value; initial time: 0.; final time: 1.; time step: 1.e-3; method: ms, "
+         ".6;\n"
       << "  tolerance: 1e-6; max iterations: 20; end: initial value;\n"
       << "begin: control data; structural nodes: " << links + 1 << "; rigid bodies: " << links
       << "; joints: " << links + 1 << "; end: control data;\n";
     for (int i = 0; i <= links; ++i)
-        d << "reference: " << i << ", reference, global, " << i << "*L, 0., 0., euler123, 0., 0., " << i
-          << "*1.e-3, reference, global, null, reference, global, 0., 0., 0.1;\n";
+        d << "reference: " << i << ", reference, global, " << i << "*L, 0., 0., euler123, 0., 0., "
+          << i << "*1.e-3, reference, global, null, reference, global, 0., 0., 0.1;\n";
     d << "begin: nodes;\n  structural: 0, static, null, eye, null, null;\n";
     for (int i = 1; i <= links; ++i)
         d << "  structural: " << i << ", dynamic, reference, " << i << ", null, reference, " << i
@@ -44,7 +46,7 @@ int main(int argc, char** argv) {
         best = std::min(best, s);
         if (m.elements.size() != static_cast<std::size_t>(2 * links + 1)) return 1;
     }
-    std::printf("parse+build: %ld cards (%zu bytes) in %.3f s (best of 5), %.1f us/card\n", cards, text.size(),
-                best, 1e6 * best / cards);
+    std::printf("parse+build: %ld cards (%zu bytes) in %.3f s (best of 5), %.1f us/card\n", cards,
+                text.size(), best, 1e6 * best / cards);
     return 0;
 }

@@ -28,7 +28,7 @@ std::string display_name(const std::string& type) {
 
 // f(x) = 1, the drive of TplDrive::constant().
 class UnitDrive final : public Drive {
-public:
+  public:
     double value(double) const override { return 1.0; }
     double deriv(double) const override { return 0.0; }
 };

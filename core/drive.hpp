@@ -1,5 +1,5 @@
-// Runtime drive callers (docs/deck-language.md 7). A DriveSpec from the deck is turned once into a tree
-// of Drive objects; evaluation (value and first derivative) runs inside the Newton loop, so it
+// Runtime drive callers (docs/deck-language.md 7). A DriveSpec from the deck is turned once into a
+// tree of Drive objects; evaluation (value and first derivative) runs inside the Newton loop, so it
 // never allocates and never looks anything up by name.
 //
 // Input: every drive is a function f(x). Time drives are called with x = clock time; composite
@@ -26,7 +26,7 @@ struct SimClock {
 };
 
 class Drive {
-public:
+  public:
     virtual ~Drive() = default;
     // f(x).
     virtual double value(double x) const = 0;
@@ -91,7 +91,7 @@ struct DriveFactoryRegistration {
 // (sum). Concrete, allocation-free evaluation.
 template <int N>
 class TplDrive {
-public:
+  public:
     using V = Eigen::Matrix<double, N, 1>;
 
     V value(double t) const;
@@ -105,7 +105,7 @@ public:
     static TplDrive make(const TplDriveSpec& spec, const DriveEnv& env);
     static TplDrive constant(const V& v);  // single, v, const 1 (for defaults)
 
-private:
+  private:
     enum class Kind { null, single, component, array };
     V eval(double t, bool derivative) const;  // value() or deriv()
 

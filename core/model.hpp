@@ -28,21 +28,21 @@ struct EntityRef {
 
 using VecN = std::vector<double>;
 
-using PropValue =
-    std::variant<bool, long, double, std::string, Vec3, Mat3, Vec6, Mat6, VecN, EntityRef,
-                 std::shared_ptr<const DriveSpec>, std::shared_ptr<const TplDriveSpec>,
-                 std::shared_ptr<const LawSpec>>;
+using PropValue = std::variant<bool, long, double, std::string, Vec3, Mat3, Vec6, Mat6, VecN,
+                               EntityRef, std::shared_ptr<const DriveSpec>,
+                               std::shared_ptr<const TplDriveSpec>, std::shared_ptr<const LawSpec>>;
 
 // An ordered list of named values; order is the order in which the card gave them.
 class Props {
-public:
+  public:
     void set(std::string key, PropValue v);
     bool has(std::string_view key) const;
     const PropValue* find(std::string_view key) const;
     template <class T>
     const T& get(std::string_view key) const {
         const PropValue* v = find(key);
-        if (!v || !std::holds_alternative<T>(*v)) throw std::logic_error("missing property " + std::string(key));
+        if (!v || !std::holds_alternative<T>(*v))
+            throw std::logic_error("missing property " + std::string(key));
         return std::get<T>(*v);
     }
     template <class T>
@@ -53,7 +53,7 @@ public:
     const std::vector<std::pair<std::string, PropValue>>& items() const { return items_; }
     bool empty() const { return items_.empty(); }
 
-private:
+  private:
     std::vector<std::pair<std::string, PropValue>> items_;
 };
 
@@ -73,9 +73,9 @@ struct TplDriveSpec {
     std::string type;  // "null", "single", "component", "array"
     int dim = 1;
     SourceLoc loc;
-    VecN entity;                                        // single: the constant entity
-    std::shared_ptr<const DriveSpec> drive;             // single: the scalar drive
-    std::vector<std::shared_ptr<const DriveSpec>> components;  // component: null = inactive
+    VecN entity;                                                // single: the constant entity
+    std::shared_ptr<const DriveSpec> drive;                     // single: the scalar drive
+    std::vector<std::shared_ptr<const DriveSpec>> components;   // component: null = inactive
     std::vector<std::shared_ptr<const TplDriveSpec>> children;  // array
 };
 
@@ -92,8 +92,10 @@ struct LawSpec {
 
 // A node or an element, fully resolved.
 struct EntityDesc {
-    std::string category;  // node: "structural", "abstract", ...; element: "joint", "body", "force", ...
-    std::string type;      // "dynamic", "revolute hinge", "absolute", ... (normalised words kept readable)
+    std::string
+        category;  // node: "structural", "abstract", ...; element: "joint", "body", "force", ...
+    std::string
+        type;  // "dynamic", "revolute hinge", "absolute", ... (normalised words kept readable)
     long label = 0;
     std::string name;
     SourceLoc loc;
@@ -115,8 +117,8 @@ struct ReferenceFrame {
 struct Model {
     std::string deck_path;
     std::string problem = "initial value";
-    Props solver;   // the initial value block, as given
-    Props control;  // control data flags and options
+    Props solver;                                 // the initial value block, as given
+    Props control;                                // control data flags and options
     std::map<std::string, long> declared_counts;  // control-data counters, e.g. "structural nodes"
     std::vector<EntityDesc> nodes;
     std::vector<EntityDesc> elements;

@@ -14,15 +14,16 @@
 namespace mbs {
 
 class Reader {
-public:
+  public:
     virtual ~Reader() = default;
 
     // --- position and diagnostics
-    virtual bool at_end() const = 0;             // no argument left before ';'
-    virtual std::size_t remaining() const = 0;   // arguments left before ';' (empty ones included)
-    virtual SourceLoc loc() const = 0;           // the next argument (or the ';')
-    virtual SourceLoc card_loc() const = 0;      // the whole card
-    [[noreturn]] virtual void error(const std::string& what, const std::string& hint = {}) const = 0;
+    virtual bool at_end() const = 0;            // no argument left before ';'
+    virtual std::size_t remaining() const = 0;  // arguments left before ';' (empty ones included)
+    virtual SourceLoc loc() const = 0;          // the next argument (or the ';')
+    virtual SourceLoc card_loc() const = 0;     // the whole card
+    [[noreturn]] virtual void error(const std::string& what,
+                                    const std::string& hint = {}) const = 0;
     [[noreturn]] virtual void error_at(const SourceLoc& at, const std::string& what,
                                        const std::string& hint = {}) const = 0;
     virtual void warn(const std::string& what) = 0;
@@ -33,7 +34,8 @@ public:
     virtual bool accept(std::string_view keyword) = 0;
     virtual void expect(std::string_view keyword) = 0;
     // Reads one of `choices`; returns it as written in `choices`. `what` names the field.
-    virtual std::string keyword(std::initializer_list<std::string_view> choices, std::string_view what) = 0;
+    virtual std::string keyword(std::initializer_list<std::string_view> choices,
+                                std::string_view what) = 0;
     // The next argument as a normalised word, if it is one (without consuming it).
     virtual std::string peek_word() const = 0;
     // The next argument is empty (",," or ", ;").
@@ -43,10 +45,10 @@ public:
     // --- scalars
     virtual double real(std::string_view what) = 0;
     virtual long integer(std::string_view what) = 0;
-    virtual long label(std::string_view what) = 0;  // non-negative integer
+    virtual long label(std::string_view what) = 0;    // non-negative integer
     virtual bool boolean(std::string_view what) = 0;  // yes/no/true/false or a number
     virtual std::string string(std::string_view what) = 0;
-    virtual double positive(std::string_view what) = 0;   // > 0
+    virtual double positive(std::string_view what) = 0;     // > 0
     virtual double nonnegative(std::string_view what) = 0;  // >= 0
 
     // --- data forms, no frame (docs/deck-language.md 3.2)
@@ -54,8 +56,9 @@ public:
     virtual Vec6 vec6(std::string_view what) = 0;
     virtual Mat3 mat3(std::string_view what) = 0;
     virtual Mat6 mat6(std::string_view what) = 0;
-    virtual VecN entity(int dim, std::string_view what) = 0;       // scalar, Vec3 or Vec6
-    virtual VecN deriv_entity(int dim, std::string_view what) = 0;  // scalar, Mat3 or Mat6 (row-major)
+    virtual VecN entity(int dim, std::string_view what) = 0;  // scalar, Vec3 or Vec6
+    virtual VecN deriv_entity(int dim,
+                              std::string_view what) = 0;  // scalar, Mat3 or Mat6 (row-major)
 
     // --- data forms with an optional `reference, <frame>,` prefix (docs/deck-language.md 3.3).
     // `node` is the structural node the entity is relative to, or the context of absolute data.
@@ -70,8 +73,8 @@ public:
     virtual Mat3 mat3_rel(const EntityDesc& node, std::string_view what) = 0;
     // Second node of a two-node joint: also accepts `other position|orientation|node` relative
     // to the first node's (node1, off1, R1) data.
-    virtual Vec3 position_rel_other(const EntityDesc& node2, const EntityDesc& node1, const Vec3& off1,
-                                    std::string_view what) = 0;
+    virtual Vec3 position_rel_other(const EntityDesc& node2, const EntityDesc& node1,
+                                    const Vec3& off1, std::string_view what) = 0;
     virtual Mat3 orientation_rel_other(const EntityDesc& node2, const EntityDesc& node1,
                                        const Mat3& R1, std::string_view what) = 0;
 
@@ -86,7 +89,8 @@ public:
     virtual std::shared_ptr<const TplDriveSpec> tpl_drive(int dim, std::string_view what) = 0;
     virtual std::shared_ptr<const LawSpec> law(int dim, std::string_view what) = 0;
     // Compiles a string expression (a `string` drive): Time, TimeStep, Step, Var stay live.
-    virtual std::shared_ptr<const CompiledExpr> compile(const std::string& text, const SourceLoc& at) = 0;
+    virtual std::shared_ptr<const CompiledExpr> compile(const std::string& text,
+                                                        const SourceLoc& at) = 0;
 
     // The model being built (control data, nodes so far).
     virtual const Model& model() const = 0;

@@ -1,6 +1,6 @@
 // Rotation parametrisations used by the engine and the output writers:
-// Cayley-Gibbs-Rodrigues (CGR) parameters g with R(g) and G(g) in exact form (docs/formulation.md 2),
-// rotation vectors, and Euler angles (matrix -> angles) for MBDyn's output orientation formats.
+// Cayley-Gibbs-Rodrigues (CGR) parameters g with R(g) and G(g) in exact form (docs/formulation.md
+// 2), rotation vectors, and Euler angles (matrix -> angles) for MBDyn's output orientation formats.
 #pragma once
 
 #include "core/math.hpp"

@@ -47,9 +47,14 @@ std::string printable(std::string_view s) {
     out.reserve(s.size());
     for (std::size_t i = 0; i < s.size();) {
         auto c = static_cast<unsigned char>(s[i]);
-        std::size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xe ? 3 : (c >> 3) == 0x1e ? 4 : 0;
+        std::size_t n = c < 0x80           ? 1
+                        : (c >> 5) == 0x6  ? 2
+                        : (c >> 4) == 0xe  ? 3
+                        : (c >> 3) == 0x1e ? 4
+                                           : 0;
         bool ok = n > 0 && i + n <= s.size() && (n > 1 || (c >= 0x20 && c != 0x7f) || c == '\t');
-        for (std::size_t k = 1; ok && k < n; ++k) ok = (static_cast<unsigned char>(s[i + k]) >> 6) == 0x2;
+        for (std::size_t k = 1; ok && k < n; ++k)
+            ok = (static_cast<unsigned char>(s[i + k]) >> 6) == 0x2;
         if (ok) {
             out.append(s.substr(i, n));
             i += n;
@@ -69,7 +74,9 @@ std::string printable(std::string_view s) {
 std::string format_diagnostic(Severity sev, const SourceLoc& loc, std::string_view what,
                               std::string_view hint) {
     std::ostringstream os;
-    const char* tag = sev == Severity::error ? "error" : sev == Severity::warning ? "warning" : "note";
+    const char* tag = sev == Severity::error     ? "error"
+                      : sev == Severity::warning ? "warning"
+                                                 : "note";
     os << printable(loc.where()) << ": " << tag << ": " << printable(what) << '\n';
     if (loc.file) {
         auto [l, c] = loc.file->line_col(loc.begin);
@@ -79,7 +86,8 @@ std::string format_diagnostic(Severity sev, const SourceLoc& loc, std::string_vi
         if (text.size() > 160 && static_cast<std::size_t>(c) > 80) from = c - 60;
         std::string_view shown = text.substr(from, 160);
         os << "    " << (from ? "..." : "");
-        for (char ch : shown) os << (std::isprint(static_cast<unsigned char>(ch)) || ch == '\t' ? ch : '?');
+        for (char ch : shown)
+            os << (std::isprint(static_cast<unsigned char>(ch)) || ch == '\t' ? ch : '?');
         os << '\n' << "    " << (from ? "   " : "");
         for (std::size_t i = from; i + 1 < static_cast<std::size_t>(c) && i < text.size(); ++i)
             os << (text[i] == '\t' ? '\t' : ' ');
@@ -93,8 +101,12 @@ std::string format_diagnostic(Severity sev, const SourceLoc& loc, std::string_vi
 }
 
 InputError::InputError(SourceLoc loc, std::string what, std::string hint)
-    : std::runtime_error(what), loc_(loc), message_(std::move(what)), hint_(std::move(hint)),
-      where_(loc.where()), formatted_(format_diagnostic(Severity::error, loc_, message_, hint_)) {}
+    : std::runtime_error(what),
+      loc_(loc),
+      message_(std::move(what)),
+      hint_(std::move(hint)),
+      where_(loc.where()),
+      formatted_(format_diagnostic(Severity::error, loc_, message_, hint_)) {}
 
 void Diagnostics::warn(const SourceLoc& loc, std::string_view what, std::string_view hint) {
     warnings_.push_back(format_diagnostic(Severity::warning, loc, what, hint));

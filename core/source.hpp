@@ -43,7 +43,7 @@ std::string format_diagnostic(Severity sev, const SourceLoc& loc, std::string_vi
 
 // Thrown for every problem in the user's input. Caught in main(): exit status 2.
 class InputError : public std::runtime_error {
-public:
+  public:
     InputError(SourceLoc loc, std::string what, std::string hint = {});
     // Valid only while the source files live; where() and format() are computed at construction
     // and stay valid after the builder that threw has gone.
@@ -53,7 +53,7 @@ public:
     const std::string& hint() const { return hint_; }
     const std::string& format() const { return formatted_; }
 
-private:
+  private:
     SourceLoc loc_;
     std::string message_;
     std::string hint_;
@@ -63,7 +63,7 @@ private:
 
 // Collects warnings during parsing and building; they are printed as they come unless quiet.
 class Diagnostics {
-public:
+  public:
     void warn(const SourceLoc& loc, std::string_view what, std::string_view hint = {});
     const std::vector<std::string>& warnings() const { return warnings_; }
     // Warnings with the same text are echoed at most `echo_limit` times; the rest are counted.
@@ -71,13 +71,14 @@ public:
     bool echo = true;
     std::size_t echo_limit = 3;
 
-private:
+  private:
     std::vector<std::string> warnings_;
     std::map<std::string, std::size_t> seen_;
     std::size_t suppressed_ = 0;
 };
 
-// Case-insensitive keyword normalisation: whitespace removed, lower case ("Control  Data" -> "controldata").
+// Case-insensitive keyword normalisation: whitespace removed, lower case ("Control  Data" ->
+// "controldata").
 std::string normalize_keyword(std::string_view s);
 
 // Levenshtein distance, for "did you mean" hints.

@@ -8,10 +8,12 @@ namespace mbs {
 
 CscMatrix::CscMatrix(int n, std::vector<std::pair<int, int>> entries) : n_(n) {
     for (const auto& [r, c] : entries)
-        if (r < 0 || r >= n || c < 0 || c >= n) throw std::out_of_range("CSC entry outside the matrix");
+        if (r < 0 || r >= n || c < 0 || c >= n)
+            throw std::out_of_range("CSC entry outside the matrix");
     // Sort by (col, row) and drop duplicates.
-    std::sort(entries.begin(), entries.end(),
-              [](const auto& a, const auto& b) { return a.second != b.second ? a.second < b.second : a.first < b.first; });
+    std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) {
+        return a.second != b.second ? a.second < b.second : a.first < b.first;
+    });
     entries.erase(std::unique(entries.begin(), entries.end()), entries.end());
     col_start_.assign(n + 1, 0);
     row_index_.reserve(entries.size());
@@ -35,7 +37,8 @@ void CscMatrix::set_zero() { std::fill(values_.begin(), values_.end(), 0.0); }
 void CscMatrix::multiply(const double* x, double* y) const {
     std::fill(y, y + n_, 0.0);
     for (int c = 0; c < n_; ++c)
-        for (int k = col_start_[c]; k < col_start_[c + 1]; ++k) y[row_index_[k]] += values_[k] * x[c];
+        for (int k = col_start_[c]; k < col_start_[c + 1]; ++k)
+            y[row_index_[k]] += values_[k] * x[c];
 }
 
 }  // namespace mbs

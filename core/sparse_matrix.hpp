@@ -1,6 +1,6 @@
-// Compressed-sparse-column matrix with a pattern fixed once (docs/formulation.md 5): elements declare the
-// (row, col) entries they touch, the pattern is built and sorted once, each element caches the
-// value slots it writes, and assembly inside the Newton loop is a plain indexed add.
+// Compressed-sparse-column matrix with a pattern fixed once (docs/formulation.md 5): elements
+// declare the (row, col) entries they touch, the pattern is built and sorted once, each element
+// caches the value slots it writes, and assembly inside the Newton loop is a plain indexed add.
 #pragma once
 
 #include <cstdint>
@@ -10,7 +10,7 @@
 namespace mbs {
 
 class CscMatrix {
-public:
+  public:
     // Builds the pattern of an n x n matrix from (row, col) pairs (duplicates allowed).
     CscMatrix(int n, std::vector<std::pair<int, int>> entries);
 
@@ -28,7 +28,7 @@ public:
     // y = A x (tests and residual checks).
     void multiply(const double* x, double* y) const;
 
-private:
+  private:
     int n_;
     std::vector<int> col_start_;
     std::vector<int> row_index_;

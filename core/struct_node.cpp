@@ -6,12 +6,18 @@
 namespace mbs {
 
 StructNode::StructNode(const EntityDesc& d) : desc_(&d) {
-    if (d.type == "static") kind_ = Kind::static_rigid;
-    else if (d.type == "dynamic") kind_ = Kind::dynamic_rigid;
-    else if (d.type == "static displacement") kind_ = Kind::static_disp;
-    else if (d.type == "dynamic displacement") kind_ = Kind::dynamic_disp;
-    else if (d.type == "dummy") kind_ = Kind::dummy;
-    else throw std::logic_error("structural node type '" + d.type + "' has no runtime");
+    if (d.type == "static")
+        kind_ = Kind::static_rigid;
+    else if (d.type == "dynamic")
+        kind_ = Kind::dynamic_rigid;
+    else if (d.type == "static displacement")
+        kind_ = Kind::static_disp;
+    else if (d.type == "dynamic displacement")
+        kind_ = Kind::dynamic_disp;
+    else if (d.type == "dummy")
+        kind_ = Kind::dummy;
+    else
+        throw std::logic_error("structural node type '" + d.type + "' has no runtime");
     x = d.props.get<Vec3>("position");
     R = d.props.get<Mat3>("orientation");
     xdot = d.props.get<Vec3>("velocity");
@@ -29,28 +35,45 @@ StructNode::StructNode(const EntityDesc& d) : desc_(&d) {
 
 int StructNode::ndofs() const {
     switch (kind_) {
-        case Kind::static_rigid: return 6;
-        case Kind::dynamic_rigid: return 12;
-        case Kind::static_disp: return 3;
-        case Kind::dynamic_disp: return 6;
-        case Kind::dummy: return 0;
+        case Kind::static_rigid:
+            return 6;
+        case Kind::dynamic_rigid:
+            return 12;
+        case Kind::static_disp:
+            return 3;
+        case Kind::dynamic_disp:
+            return 6;
+        case Kind::dummy:
+            return 0;
     }
     return 0;
 }
 
 const char* StructNode::dof_name(int i, bool rotation) {
-    static const char* rigid[] = {"force x", "force y", "force z", "moment x", "moment y", "moment z",
-                                  "momentum x", "momentum y", "momentum z", "angular momentum x",
-                                  "angular momentum y", "angular momentum z"};
-    static const char* disp[] = {"force x", "force y", "force z", "momentum x", "momentum y", "momentum z"};
+    static const char* rigid[] = {"force x",
+                                  "force y",
+                                  "force z",
+                                  "moment x",
+                                  "moment y",
+                                  "moment z",
+                                  "momentum x",
+                                  "momentum y",
+                                  "momentum z",
+                                  "angular momentum x",
+                                  "angular momentum y",
+                                  "angular momentum z"};
+    static const char* disp[] = {"force x",    "force y",    "force z",
+                                 "momentum x", "momentum y", "momentum z"};
     return rotation ? rigid[i] : disp[i];
 }
 
 const char* StructNode::unknown_name(int i, bool rotation) {
-    static const char* rigid[] = {"position x", "position y", "position z", "rotation x", "rotation y", "rotation z",
-                                  "momentum x", "momentum y", "momentum z", "angular momentum x",
-                                  "angular momentum y", "angular momentum z"};
-    static const char* disp[] = {"position x", "position y", "position z", "momentum x", "momentum y", "momentum z"};
+    static const char* rigid[] = {"position x",         "position y",         "position z",
+                                  "rotation x",         "rotation y",         "rotation z",
+                                  "momentum x",         "momentum y",         "momentum z",
+                                  "angular momentum x", "angular momentum y", "angular momentum z"};
+    static const char* disp[] = {"position x", "position y", "position z",
+                                 "momentum x", "momentum y", "momentum z"};
     return rotation ? rigid[i] : disp[i];
 }
 

@@ -1,5 +1,5 @@
-// Runtime structural node (docs/formulation.md 2): unknowns, current kinematics and the rotation history
-// the two-step integrator needs.
+// Runtime structural node (docs/formulation.md 2): unknowns, current kinematics and the rotation
+// history the two-step integrator needs.
 //
 // Unknowns (offsets from first_dof()):
 //   rigid nodes:        x(0..2), g(3..5) [, beta(6..8), gamma(9..11) if dynamic]
@@ -21,14 +21,16 @@
 namespace mbs {
 
 class StructNode {
-public:
+  public:
     enum class Kind { static_rigid, dynamic_rigid, static_disp, dynamic_disp, dummy };
 
     explicit StructNode(const EntityDesc& d);
     const EntityDesc& desc() const { return *desc_; }
     long label() const { return desc_->label; }
     Kind kind() const { return kind_; }
-    bool has_rotation() const { return kind_ == Kind::static_rigid || kind_ == Kind::dynamic_rigid; }
+    bool has_rotation() const {
+        return kind_ == Kind::static_rigid || kind_ == Kind::dynamic_rigid;
+    }
     bool is_dynamic() const { return kind_ == Kind::dynamic_rigid || kind_ == Kind::dynamic_disp; }
     bool is_dummy() const { return kind_ == Kind::dummy; }
     // Number of unknowns and of position-level columns (x and g).
@@ -47,9 +49,10 @@ public:
     Vec3 x = Vec3::Zero(), xdot = Vec3::Zero(), w = Vec3::Zero();
     Mat3 R = Mat3::Identity();
     Vec3 g = Vec3::Zero(), gdot = Vec3::Zero();
-    Vec3 beta = Vec3::Zero(), gamma = Vec3::Zero(), beta_dot = Vec3::Zero(), gamma_dot = Vec3::Zero();
-    Mat3 G = Mat3::Identity();   // G(g)
-    Mat3 Gd = Mat3::Zero();      // d(G(g) g')/dg at fixed g'
+    Vec3 beta = Vec3::Zero(), gamma = Vec3::Zero(), beta_dot = Vec3::Zero(),
+         gamma_dot = Vec3::Zero();
+    Mat3 G = Mat3::Identity();  // G(g)
+    Mat3 Gd = Mat3::Zero();     // d(G(g) g')/dg at fixed g'
     Mat3 Rref = Mat3::Identity();
 
     // Recomputes the kinematics from the unknowns.
@@ -61,7 +64,8 @@ public:
     // After a converged step: Rref <- R, and the history is shifted.
     void commit();
     // Re-expresses the rotation entries of the stored history vectors relative to Rref:
-    // g_{k-1} = 0, g'_{k-1} = w_{k-1}; g_{k-2} = cgr(R_{k-2} Rref^T), g'_{k-2} = G(g_{k-2})^-1 w_{k-2}.
+    // g_{k-1} = 0, g'_{k-1} = w_{k-1}; g_{k-2} = cgr(R_{k-2} Rref^T), g'_{k-2} = G(g_{k-2})^-1
+    // w_{k-2}.
     void rebase(double* y1, double* yp1, double* y2, double* yp2) const;
 
     // --- chain rule from kinematic derivatives to the (x, g) columns (see file comment)
@@ -124,7 +128,7 @@ public:
     Mat3 dummy_R = Mat3::Identity(), pivot_R = Mat3::Identity();
     bool relative_frame() const { return frame_ref != nullptr; }
 
-private:
+  private:
     const EntityDesc* desc_;
     Kind kind_;
     int first_dof_ = -1;

@@ -19,7 +19,7 @@ namespace {
 
 // Discards everything written to it (remarks, print(), the summary).
 class NullBuffer : public std::streambuf {
-protected:
+  protected:
     int overflow(int c) override { return c; }
     std::streamsize xsputn(const char*, std::streamsize n) override { return n; }
 };
@@ -36,7 +36,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     options.echo_warnings = false;
     options.use_environment = false;  // `setenv:` cards must not leak into the next input
     options.remarks = &null_stream;
-    options.load_modules = false;     // fuzzed paths must not dlopen arbitrary files
+    options.load_modules = false;  // fuzzed paths must not dlopen arbitrary files
     try {
         mbs::Model model = mbs::parser::build_model_from_text("fuzz.mbd", text, options);
         mbs::parser::print_summary(model, null_stream);

@@ -30,7 +30,8 @@ struct Options {
     std::vector<std::string> formats;
     int flush_every = 0;   // --flush-every N (0: default)
     int compression = -1;  // --compress N, HDF5 deflate level (-1: default)
-    int output_threads = -1;  // --output-threads 0|1: result files written on a thread (-1: default 1)
+    int output_threads =
+        -1;  // --output-threads 0|1: result files written on a thread (-1: default 1)
     // --module NAME (repeatable): modules loaded before the deck is read (core/plugin).
     std::vector<std::string> modules;
     // Relative-coordinate path: --tree prints the tree and exits; --analysis NAME runs NAME

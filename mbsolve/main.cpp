@@ -22,10 +22,10 @@
 #include "output/progress.hpp"
 #include "output/text_output.hpp"
 #include "output/worker.hpp"
-#include "solvers/dae/simulation.hpp"
-#include "solvers/reduced/run.hpp"
 #include "parser/builder.hpp"
 #include "parser/dump.hpp"
+#include "solvers/dae/simulation.hpp"
+#include "solvers/reduced/run.hpp"
 
 namespace {
 
@@ -64,15 +64,17 @@ std::string output_prefix(const mbs::cli::Options& opt) {
         const bool dir = opt.output_prefix.back() == '/' || fs::is_directory(opt.output_prefix, ec);
         prefix = dir ? fs::path(opt.output_prefix) / deck.stem() : fs::path(opt.output_prefix);
     }
-    static const char* const written[] = {"out", "log", "mov", "jnt", "ine", "act", "frc", "abs",
-                                          "nc",  "h5",  "eq",  "modal", "lam", "nc.part", "h5.part"};
+    static const char* const written[] = {"out", "log",   "mov", "jnt",     "ine",
+                                          "act", "frc",   "abs", "nc",      "h5",
+                                          "eq",  "modal", "lam", "nc.part", "h5.part"};
     std::error_code ec;
     const fs::path deck_abs = fs::weakly_canonical(deck, ec);
     for (const char* ext : written) {
         const fs::path out = fs::weakly_canonical(fs::path(prefix.string() + "." + ext), ec);
         if (!ec && out == deck_abs)
-            throw std::invalid_argument("the output file '" + prefix.string() + "." + ext +
-                                        "' would replace the deck; give another prefix with -o PREFIX");
+            throw std::invalid_argument(
+                "the output file '" + prefix.string() + "." + ext +
+                "' would replace the deck; give another prefix with -o PREFIX");
     }
     return prefix.string();
 }
@@ -80,7 +82,7 @@ std::string output_prefix(const mbs::cli::Options& opt) {
 // The sinks of a run behind one: at the end, a run stopped by a signal is reported as such to
 // every sink (Simulation::run ends it as a normal run).
 class Sinks final : public mbs::OutputSink {
-public:
+  public:
     void add(mbs::OutputSink* s) { sinks_.push_back(s); }
     void begin(const mbs::Engine& e) override {
         for (auto* s : sinks_) s->begin(e);
@@ -99,7 +101,7 @@ public:
         for (auto* s : sinks_) s->end(e, st);
     }
 
-private:
+  private:
     std::vector<mbs::OutputSink*> sinks_;
     double t_ = 0.0;
 };
@@ -150,28 +152,33 @@ int run(const mbs::Model& model, const mbs::cli::Options& opt) {
         result_files.push_back(prefix + ".nc");
     }
     if (fmt.hdf5) {
-        h5 = mbs::output::make_hdf5_output(model, prefix + ".h5", so, opt.compression < 0 ? 0 : opt.compression);
+        h5 = mbs::output::make_hdf5_output(model, prefix + ".h5", so,
+                                           opt.compression < 0 ? 0 : opt.compression);
         sinks.add(h5.get());
         result_files.push_back(prefix + ".h5");
     }
     std::unique_ptr<mbs::output::Progress> progress;
     if (!opt.quiet && isatty(STDOUT_FILENO)) {
-        progress = std::make_unique<mbs::output::Progress>(stdout, settings.t0, settings.tf, settings.forever);
+        progress = std::make_unique<mbs::output::Progress>(stdout, settings.t0, settings.tf,
+                                                           settings.forever);
         sinks.add(progress.get());
     }
     std::unique_ptr<mbs::sweep::RunReports> reports;
     if (!opt.reports.empty() || !opt.report_file.empty()) {
-        reports = std::make_unique<mbs::sweep::RunReports>(opt.reports, opt.report_file, opt.defines, sim.engine());
+        reports = std::make_unique<mbs::sweep::RunReports>(opt.reports, opt.report_file,
+                                                           opt.defines, sim.engine());
         sinks.add(reports->sink());
     }
     sim.add_sink(&sinks);
 
     install_stop_handlers();
     sim.keep_going = [](double) { return g_stop == 0; };
-    // Output steps: `output meter` (a drive, non-zero = output) or the deprecated `output frequency`.
+    // Output steps: `output meter` (a drive, non-zero = output) or the deprecated `output
+    // frequency`.
     mbs::DrivePtr meter;
     if (const auto* v = model.control.find("output meter"))
-        meter = mbs::make_drive(*std::get<std::shared_ptr<const mbs::DriveSpec>>(*v), sim.engine().drive_env());
+        meter = mbs::make_drive(*std::get<std::shared_ptr<const mbs::DriveSpec>>(*v),
+                                sim.engine().drive_env());
     long every = model.control.get_or<long>("output frequency", 1);
     sim.is_output_step = [meter, every](long step, double t) {
         if (meter) return meter->value(t) != 0.0;
@@ -188,7 +195,8 @@ int run(const mbs::Model& model, const mbs::cli::Options& opt) {
         if (reports) reports->finish("ok", "", opt.quiet);
         double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         if (!opt.quiet)
-            mbs::output::print_summary(stdout, st, wall, files(), g_stop ? stop_reason() + " after the current step" : "");
+            mbs::output::print_summary(stdout, st, wall, files(),
+                                       g_stop ? stop_reason() + " after the current step" : "");
         return g_stop ? 128 + g_stop : 0;
     } catch (const mbs::SolverFailure& f) {
         std::cerr << "mbsolve: solver failure: " << f.what() << "\n";
@@ -244,11 +252,11 @@ int main(int argc, char** argv) {
             return 0;
         }
         if (opt.tree || !opt.analysis.empty())
-            return mbs::reduced::run_cli(model, opt.tree, opt.analysis, output_prefix(opt), opt.quiet, opt.independent,
-                                         opt.formats);
+            return mbs::reduced::run_cli(model, opt.tree, opt.analysis, output_prefix(opt),
+                                         opt.quiet, opt.independent, opt.formats);
         if (std::string a = mbs::reduced::analysis_for_problem(model.problem); !a.empty())
-            return mbs::reduced::run_cli(model, false, a, output_prefix(opt), opt.quiet, opt.independent,
-                                         opt.formats);
+            return mbs::reduced::run_cli(model, false, a, output_prefix(opt), opt.quiet,
+                                         opt.independent, opt.formats);
         return run(model, opt);
     } catch (const mbs::InputError& e) {
         std::cerr << e.format();

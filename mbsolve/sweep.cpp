@@ -67,7 +67,8 @@ std::string fnv1a(const std::string& s) {
 }
 
 std::string csv_field(const std::string& s) {
-    bool quote = s.find_first_of(",\"\n") != std::string::npos || (!s.empty() && (s.front() == ' ' || s.back() == ' '));
+    bool quote = s.find_first_of(",\"\n") != std::string::npos ||
+                 (!s.empty() && (s.front() == ' ' || s.back() == ' '));
     if (!quote) return s;
     std::string q = "\"";
     for (char c : s) {
@@ -89,7 +90,8 @@ void write_atomically(const std::string& path, const std::string& text) {
         if (!o.flush()) throw std::invalid_argument("cannot write '" + tmp + "'");
     }
     if (std::rename(tmp.c_str(), path.c_str()) != 0)
-        throw std::invalid_argument("cannot rename '" + tmp + "' to '" + path + "': " + std::strerror(errno));
+        throw std::invalid_argument("cannot rename '" + tmp + "' to '" + path +
+                                    "': " + std::strerror(errno));
 }
 
 // The first line of the case's stderr that says what went wrong.
@@ -97,7 +99,8 @@ std::string error_line(const std::string& err_path) {
     std::ifstream in(err_path);
     std::string line, first;
     while (std::getline(in, line)) {
-        if (line.rfind("mbsolve:", 0) == 0 && line.find("warning") == std::string::npos) return line.substr(0, 300);
+        if (line.rfind("mbsolve:", 0) == 0 && line.find("warning") == std::string::npos)
+            return line.substr(0, 300);
         if (first.empty() && !line.empty()) first = line;
     }
     return first.substr(0, 300);
@@ -114,24 +117,33 @@ bool slice(const cli::Options& opt, int rows, int& first, int& last) {
         auto num = [&](const std::string& v) {
             char* end = nullptr;
             long x = std::strtol(v.c_str(), &end, 10);
-            if (v.empty() || *end != '\0' || x < 1) throw std::invalid_argument("--sweep-rows A:B needs rows A <= B from 1, got '" + s + "'");
+            if (v.empty() || *end != '\0' || x < 1)
+                throw std::invalid_argument("--sweep-rows A:B needs rows A <= B from 1, got '" + s +
+                                            "'");
             return static_cast<int>(x);
         };
-        if (colon == std::string::npos) throw std::invalid_argument("--sweep-rows needs A:B, got '" + s + "'");
+        if (colon == std::string::npos)
+            throw std::invalid_argument("--sweep-rows needs A:B, got '" + s + "'");
         first = num(s.substr(0, colon));
         last = num(s.substr(colon + 1));
-        if (first > last) throw std::invalid_argument("--sweep-rows A:B needs A <= B, got '" + s + "'");
+        if (first > last)
+            throw std::invalid_argument("--sweep-rows A:B needs A <= B, got '" + s + "'");
         if (last > rows)
-            throw std::invalid_argument("--sweep-rows " + s + ": the table has " + std::to_string(rows) + " rows");
+            throw std::invalid_argument("--sweep-rows " + s + ": the table has " +
+                                        std::to_string(rows) + " rows");
         return true;
     }
     if (opt.rows_per_task > 0) {
         const char* id = std::getenv("SLURM_ARRAY_TASK_ID");
-        if (!id) throw std::invalid_argument("--rows-per-task needs the SLURM_ARRAY_TASK_ID environment variable (a Slurm job array)");
+        if (!id)
+            throw std::invalid_argument(
+                "--rows-per-task needs the SLURM_ARRAY_TASK_ID environment variable (a Slurm job "
+                "array)");
         char* end = nullptr;
         long t = std::strtol(id, &end, 10);
         if (*id == '\0' || *end != '\0' || t < 0)
-            throw std::invalid_argument(std::string("SLURM_ARRAY_TASK_ID must be an integer >= 0, got '") + id + "'");
+            throw std::invalid_argument(
+                std::string("SLURM_ARRAY_TASK_ID must be an integer >= 0, got '") + id + "'");
         long a = t * opt.rows_per_task + 1, b = (t + 1) * opt.rows_per_task;
         if (a > rows) return false;
         first = static_cast<int>(a);
@@ -141,7 +153,8 @@ bool slice(const cli::Options& opt, int rows, int& first, int& last) {
 }
 
 std::string manifest_text(const Plan& p) {
-    std::string s = "mbsolve sweep manifest 1\ndeck=" + p.deck + "\ntable=" + p.table.file->path + "\ncolumns=";
+    std::string s =
+        "mbsolve sweep manifest 1\ndeck=" + p.deck + "\ntable=" + p.table.file->path + "\ncolumns=";
     for (std::size_t c = 0; c < p.table.names.size(); ++c) s += (c ? "," : "") + p.table.names[c];
     s += "\n";
     for (const auto& r : p.report_specs) s += "report=" + r + "\n";
@@ -158,13 +171,16 @@ std::string manifest_text(const Plan& p) {
 Plan read_manifest(const std::string& dir) {
     std::string path = dir + "/sweep.manifest";
     std::ifstream in(path);
-    if (!in) throw std::invalid_argument("'" + path + "' not found: not a sweep directory (run mbsolve --sweep first)");
+    if (!in)
+        throw std::invalid_argument(
+            "'" + path + "' not found: not a sweep directory (run mbsolve --sweep first)");
     Plan p;
     p.dir = dir;
     p.table.file = std::make_shared<SourceFile>(path, "");
     std::string line;
     std::getline(in, line);
-    if (line != "mbsolve sweep manifest 1") throw std::invalid_argument("'" + path + "': not a sweep manifest");
+    if (line != "mbsolve sweep manifest 1")
+        throw std::invalid_argument("'" + path + "': not a sweep manifest");
     auto split = [](const std::string& s) {
         std::vector<std::string> v;
         for (std::size_t b = 0; b <= s.size();) {
@@ -178,8 +194,10 @@ Plan read_manifest(const std::string& dir) {
         auto eq = line.find('=');
         if (eq == std::string::npos) continue;
         std::string k = line.substr(0, eq), v = line.substr(eq + 1);
-        if (k == "deck") p.deck = v;
-        else if (k == "columns") p.table.names = split(v);
+        if (k == "deck")
+            p.deck = v;
+        else if (k == "columns")
+            p.table.names = split(v);
         else if (k == "report") {
             p.report_specs.push_back(v);
             p.reports.push_back(parse_report(v));
@@ -217,7 +235,8 @@ int write_summary(const Plan& p, const std::string& path, const std::string& abs
         }
         if (r.status != "ok") ++not_ok;
         char fields[96];
-        std::snprintf(fields, sizeof fields, ",%s,%d,%ld,%.3f", r.status.c_str(), r.exit_code, r.steps, r.wall_s);
+        std::snprintf(fields, sizeof fields, ",%s,%d,%ld,%.3f", r.status.c_str(), r.exit_code,
+                      r.steps, r.wall_s);
         s += fields;
         for (std::size_t k = 0; k < p.reports.size(); ++k) {
             s += ',';
@@ -236,7 +255,8 @@ Plan make_plan(const cli::Options& opt, const char* argv0) {
     std::error_code ec;
     fs::path self = fs::read_symlink("/proc/self/exe", ec);
     p.exe = ec ? fs::absolute(argv0).string() : self.string();
-    if (opt.output_prefix.empty()) throw std::invalid_argument("--sweep needs -o DIR, the directory of the case results");
+    if (opt.output_prefix.empty())
+        throw std::invalid_argument("--sweep needs -o DIR, the directory of the case results");
     p.deck = fs::absolute(opt.deck).lexically_normal().string();
     p.dir = fs::absolute(opt.output_prefix).lexically_normal().string();
     p.defines = opt.defines;
@@ -251,7 +271,8 @@ Plan make_plan(const cli::Options& opt, const char* argv0) {
     p.table = read_table(opt.sweep_table, ifndef_variables(model));
 
     std::map<std::string, std::string> first_defines = p.defines;
-    for (std::size_t c = 0; c < p.table.names.size(); ++c) first_defines[p.table.names[c]] = p.table.rows[0][c];
+    for (std::size_t c = 0; c < p.table.names.size(); ++c)
+        first_defines[p.table.names[c]] = p.table.rows[0][c];
     for (const auto& spec : opt.reports) {
         p.reports.push_back(parse_report(spec));
         check_report(p.reports.back(), model, first_defines);
@@ -264,8 +285,10 @@ Plan make_plan(const cli::Options& opt, const char* argv0) {
     }
     for (const auto& f : opt.formats) p.pass_args.insert(p.pass_args.end(), {"--format", f});
     if (opt.formats.empty()) p.pass_args.insert(p.pass_args.end(), {"--format", "hdf5"});
-    if (opt.flush_every > 0) p.pass_args.insert(p.pass_args.end(), {"--flush-every", std::to_string(opt.flush_every)});
-    if (opt.compression >= 0) p.pass_args.insert(p.pass_args.end(), {"--compress", std::to_string(opt.compression)});
+    if (opt.flush_every > 0)
+        p.pass_args.insert(p.pass_args.end(), {"--flush-every", std::to_string(opt.flush_every)});
+    if (opt.compression >= 0)
+        p.pass_args.insert(p.pass_args.end(), {"--compress", std::to_string(opt.compression)});
 
     std::string common = read_file(p.deck) + "\n";
     for (const auto& [k, v] : p.defines) common += "-D" + k + "=" + v + "\n";
@@ -275,22 +298,27 @@ Plan make_plan(const cli::Options& opt, const char* argv0) {
     const std::string common_hash = fnv1a(common);
     for (int r = 1; r <= p.rows(); ++r) {
         std::string s = common_hash + "\nrow " + std::to_string(r) + "\n";
-        for (std::size_t c = 0; c < p.table.names.size(); ++c) s += p.table.names[c] + "=" + p.table.rows[r - 1][c] + "\n";
+        for (std::size_t c = 0; c < p.table.names.size(); ++c)
+            s += p.table.names[c] + "=" + p.table.rows[r - 1][c] + "\n";
         p.signatures.push_back(fnv1a(s));
     }
     // Not part of the signature (the results do not depend on it): a sweep keeps the cores busy
     // with cases, so each case writes its results on its own thread, unless told otherwise.
-    p.pass_args.insert(p.pass_args.end(),
-                       {"--output-threads", opt.output_threads == 1 ? std::string("1") : std::string("0")});
+    p.pass_args.insert(
+        p.pass_args.end(),
+        {"--output-threads", opt.output_threads == 1 ? std::string("1") : std::string("0")});
     return p;
 }
 
-bool stop_signal(int sig) { return sig == SIGINT || sig == SIGTERM || sig == SIGKILL || sig == SIGHUP; }
+bool stop_signal(int sig) {
+    return sig == SIGINT || sig == SIGTERM || sig == SIGKILL || sig == SIGHUP;
+}
 
 }  // namespace
 
 double now_s() {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
 }
 
 std::string case_prefix(const Plan& p, int row) { return p.dir + "/case-" + std::to_string(row); }
@@ -298,8 +326,10 @@ std::string case_prefix(const Plan& p, int row) { return p.dir + "/case-" + std:
 std::string record_text(const Record& r) {
     char wall[32];
     std::snprintf(wall, sizeof wall, "%.6f", r.wall_s);
-    std::string s = "signature=" + r.signature + "\nrow=" + std::to_string(r.row) + "\nstatus=" + r.status +
-                    "\nexit=" + std::to_string(r.exit_code) + "\nsteps=" + std::to_string(r.steps) + "\nwall_s=" + wall + "\nrank=" + std::to_string(r.rank) + "\n";
+    std::string s = "signature=" + r.signature + "\nrow=" + std::to_string(r.row) +
+                    "\nstatus=" + r.status + "\nexit=" + std::to_string(r.exit_code) +
+                    "\nsteps=" + std::to_string(r.steps) + "\nwall_s=" + wall +
+                    "\nrank=" + std::to_string(r.rank) + "\n";
     for (const auto& v : r.reports) s += "report=" + v + "\n";
     std::string err = r.error;
     for (char& c : err)
@@ -316,16 +346,26 @@ bool parse_record(const std::string& text, Record& r) {
         if (eq == std::string::npos) continue;
         std::string k = line.substr(0, eq), v = line.substr(eq + 1);
         try {
-            if (k == "signature") r.signature = v;
-            else if (k == "row") r.row = std::stoi(v);
-            else if (k == "status") r.status = v;
-            else if (k == "exit") r.exit_code = std::stoi(v);
-            else if (k == "steps") r.steps = std::stol(v);
-            else if (k == "wall_s") r.wall_s = std::strtod(v.c_str(), nullptr);
-            else if (k == "rank") r.rank = std::stoi(v);
-            else if (k == "report") r.reports.push_back(v);
-            else if (k == "error") r.error = v;
-            else if (k == "end") end = true;
+            if (k == "signature")
+                r.signature = v;
+            else if (k == "row")
+                r.row = std::stoi(v);
+            else if (k == "status")
+                r.status = v;
+            else if (k == "exit")
+                r.exit_code = std::stoi(v);
+            else if (k == "steps")
+                r.steps = std::stol(v);
+            else if (k == "wall_s")
+                r.wall_s = std::strtod(v.c_str(), nullptr);
+            else if (k == "rank")
+                r.rank = std::stoi(v);
+            else if (k == "report")
+                r.reports.push_back(v);
+            else if (k == "error")
+                r.error = v;
+            else if (k == "end")
+                end = true;
         } catch (const std::exception&) {
             return false;
         }
@@ -347,10 +387,12 @@ bool read_done(const Plan& p, int row, Record& r) {
 
 pid_t spawn_case(const Plan& p, int row) {
     std::string prefix = case_prefix(p, row);
-    std::vector<std::string> args = {p.exe, "-f", p.deck, "-o", prefix, "-s", "--report-file", prefix + ".result"};
+    std::vector<std::string> args = {p.exe,  "-f", p.deck,          "-o",
+                                     prefix, "-s", "--report-file", prefix + ".result"};
     args.insert(args.end(), p.pass_args.begin(), p.pass_args.end());
     std::map<std::string, std::string> defs = p.defines;
-    for (std::size_t c = 0; c < p.table.names.size(); ++c) defs[p.table.names[c]] = p.table.rows[row - 1][c];
+    for (std::size_t c = 0; c < p.table.names.size(); ++c)
+        defs[p.table.names[c]] = p.table.rows[row - 1][c];
     for (const auto& [k, v] : defs) args.insert(args.end(), {"-D", k + "=" + v});
     for (const auto& r : p.report_specs) args.insert(args.end(), {"--report", r});
     std::vector<char*> argv;
@@ -370,11 +412,14 @@ pid_t spawn_case(const Plan& p, int row) {
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                     0644);
     pid_t pid = -1;
     int rc = posix_spawn(&pid, p.exe.c_str(), &fa, nullptr, argv.data(), envp.data());
     posix_spawn_file_actions_destroy(&fa);
-    if (rc != 0) throw std::runtime_error("cannot start '" + p.exe + "' for row " + std::to_string(row) + ": " + std::strerror(rc));
+    if (rc != 0)
+        throw std::runtime_error("cannot start '" + p.exe + "' for row " + std::to_string(row) +
+                                 ": " + std::strerror(rc));
     return pid;
 }
 
@@ -402,11 +447,19 @@ Record collect_case(const Plan& p, int row, int ws, double wall_s) {
     } else {
         r.exit_code = WEXITSTATUS(ws);
         switch (r.exit_code) {
-            case 0: r.status = have ? "ok" : "error"; break;
-            case 3: r.status = "failed"; break;
+            case 0:
+                r.status = have ? "ok" : "error";
+                break;
+            case 3:
+                r.status = "failed";
+                break;
             case 130:
-            case 143: r.status = "interrupted"; break;
-            default: r.status = "error"; break;
+            case 143:
+                r.status = "interrupted";
+                break;
+            default:
+                r.status = "error";
+                break;
         }
         if (r.status != "ok") r.error = error_line(prefix + ".err");
         if (r.exit_code == 0 && !have) r.error = "the case wrote no report file";
@@ -424,7 +477,8 @@ Record run_case(const Plan& p, int row) {
     int ws = 0;
     bool killed = false;
     while (waitpid(pid, &ws, 0) < 0) {
-        if (errno != EINTR) throw std::runtime_error(std::string("waitpid: ") + std::strerror(errno));
+        if (errno != EINTR)
+            throw std::runtime_error(std::string("waitpid: ") + std::strerror(errno));
         if (g_sweep_stop != 0 && !killed) {
             kill(pid, SIGTERM);
             killed = true;
@@ -445,16 +499,18 @@ namespace {
 
 // The case operations the MPI module calls back.
 class PlanRunner final : public CaseRunner {
-public:
+  public:
     explicit PlanRunner(const Plan& p) : p_(p) {}
     Record run(int row) override { return run_case(p_, row); }
     pid_t spawn(int row) override { return spawn_case(p_, row); }
-    Record collect(int row, int ws, double wall_s) override { return collect_case(p_, row, ws, wall_s); }
+    Record collect(int row, int ws, double wall_s) override {
+        return collect_case(p_, row, ws, wall_s);
+    }
     std::string to_text(const Record& r) override { return record_text(r); }
     bool from_text(const std::string& text, Record& r) override { return parse_record(text, r); }
     double now() override { return now_s(); }
 
-private:
+  private:
     const Plan& p_;
 };
 
@@ -466,7 +522,9 @@ const char* env_any(std::initializer_list<const char*> names) {
 
 }  // namespace
 
-bool MpiSession::launched_by_mpi() { return env_any({"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"}) != nullptr; }
+bool MpiSession::launched_by_mpi() {
+    return env_any({"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"}) != nullptr;
+}
 
 bool MpiSession::launched_with_several_ranks() {
     for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_STEP_NUM_TASKS"}) {
@@ -484,7 +542,8 @@ MpiSession::MpiSession() {
     fs::path dir = fs::read_symlink("/proc/self/exe", ec).parent_path();
     std::string errors;
     void* h = nullptr;
-    for (const fs::path& f : {dir / "libmbs_sweep_mpi.so", dir / MBS_SWEEP_MPI_RELDIR / "libmbs_sweep_mpi.so"}) {
+    for (const fs::path& f :
+         {dir / "libmbs_sweep_mpi.so", dir / MBS_SWEEP_MPI_RELDIR / "libmbs_sweep_mpi.so"}) {
         if (!fs::exists(f, ec)) continue;
         // RTLD_GLOBAL: OpenMPI loads its own components later, and they need libmpi's symbols.
         h = dlopen(f.c_str(), RTLD_NOW | RTLD_GLOBAL);
@@ -497,7 +556,8 @@ MpiSession::MpiSession() {
         throw std::invalid_argument(
             "this mbsolve has no MPI support (libmbs_sweep_mpi.so not found or not loadable:" +
             (errors.empty() ? std::string(" build with cmake -DMBS_MPI=ON and OpenMPI") : errors) +
-            "); under mpirun every rank would run the whole sweep: run it without mpirun, or split it "
+            "); under mpirun every rank would run the whole sweep: run it without mpirun, or split "
+            "it "
             "with --sweep-rows / --rows-per-task");
     }
     backend_.reset(open(&g_sweep_stop));
@@ -520,8 +580,8 @@ int run(const cli::Options& opt, const char* argv0) {
         p = make_plan(opt, argv0);
         if (!slice(opt, p.rows(), p.first, p.last)) {
             if (lead && !p.quiet)
-                std::cout << "sweep: task " << std::getenv("SLURM_ARRAY_TASK_ID") << " starts past the table's "
-                          << p.rows() << " rows: nothing to do\n";
+                std::cout << "sweep: task " << std::getenv("SLURM_ARRAY_TASK_ID")
+                          << " starts past the table's " << p.rows() << " rows: nothing to do\n";
             return 0;
         }
         if (lead) {
@@ -544,16 +604,18 @@ int run(const cli::Options& opt, const char* argv0) {
         if (!read_done(p, row, r)) todo.push_back(row);
     int slice_rows = p.last - p.first + 1;
     if (lead && !p.quiet)
-        std::cout << "sweep: " << slice_rows << " cases (rows " << p.first << "-" << p.last << " of " << p.rows() << "), "
-                  << slice_rows - static_cast<int>(todo.size()) << " already completed, running "
-                  << todo.size() << " on " << mpi.size() << (mpi.size() == 1 ? " process" : " MPI ranks") << "\n"
+        std::cout << "sweep: " << slice_rows << " cases (rows " << p.first << "-" << p.last
+                  << " of " << p.rows() << "), " << slice_rows - static_cast<int>(todo.size())
+                  << " already completed, running " << todo.size() << " on " << mpi.size()
+                  << (mpi.size() == 1 ? " process" : " MPI ranks") << "\n"
                   << std::flush;
 
     double t0 = now_s();
     auto report = [&](const Record& rec) {
         if (rec.recorded()) write_record(p, rec);
         if (!p.quiet && rec.status != "ok")
-            std::cout << "sweep: row " << rec.row << ": " << rec.status << (rec.error.empty() ? "" : ": " + rec.error) << "\n"
+            std::cout << "sweep: row " << rec.row << ": " << rec.status
+                      << (rec.error.empty() ? "" : ": " + rec.error) << "\n"
                       << std::flush;
     };
     int ran = 0;
@@ -568,19 +630,22 @@ int run(const cli::Options& opt, const char* argv0) {
         }
     }
     if (g_sweep_stop != 0) {
-        if (lead && !p.quiet) std::cout << "sweep: stopped by a signal after " << ran << " cases; re-run to continue\n";
+        if (lead && !p.quiet)
+            std::cout << "sweep: stopped by a signal after " << ran
+                      << " cases; re-run to continue\n";
         return 128 + g_sweep_stop;
     }
     if (!lead) return mpi.finish(0);
     bool whole = p.first == 1 && p.last == p.rows();
     std::string summary = p.dir + (whole ? std::string("/summary.csv")
-                                         : "/summary-rows-" + std::to_string(p.first) + "-" + std::to_string(p.last) + ".csv");
+                                         : "/summary-rows-" + std::to_string(p.first) + "-" +
+                                               std::to_string(p.last) + ".csv");
     int not_ok = write_summary(p, summary, "interrupted");
     if (!p.quiet) {
         char b[64];
         std::snprintf(b, sizeof b, "%.2f", now_s() - t0);
-        std::cout << "sweep: ran " << ran << " cases in " << b << " s; " << slice_rows - not_ok << " of " << slice_rows
-                  << " ok; summary " << summary << "\n";
+        std::cout << "sweep: ran " << ran << " cases in " << b << " s; " << slice_rows - not_ok
+                  << " of " << slice_rows << " ok; summary " << summary << "\n";
     }
     return mpi.finish(not_ok == 0 ? 0 : 3);
 }
@@ -593,11 +658,13 @@ int merge(const cli::Options& opt) {
         if (!read_done(p, row, r)) missing.push_back(row);
     int not_ok = write_summary(p, p.dir + "/summary.csv", "missing");
     if (!opt.quiet) {
-        std::cout << "sweep-merge: " << p.rows() - static_cast<int>(missing.size()) << " of " << p.rows()
-                  << " cases recorded, " << p.rows() - not_ok << " ok; summary " << p.dir << "/summary.csv\n";
+        std::cout << "sweep-merge: " << p.rows() - static_cast<int>(missing.size()) << " of "
+                  << p.rows() << " cases recorded, " << p.rows() - not_ok << " ok; summary "
+                  << p.dir << "/summary.csv\n";
         if (!missing.empty()) {
             std::cout << "sweep-merge: missing rows:";
-            for (std::size_t k = 0; k < missing.size() && k < 50; ++k) std::cout << " " << missing[k];
+            for (std::size_t k = 0; k < missing.size() && k < 50; ++k)
+                std::cout << " " << missing[k];
             std::cout << (missing.size() > 50 ? " ..." : "") << "\n";
         }
     }

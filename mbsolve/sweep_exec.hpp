@@ -33,7 +33,6 @@ struct Plan {
     int rows() const { return static_cast<int>(table.rows.size()); }
 };
 
-
 std::string case_prefix(const Plan& p, int row);
 std::string record_text(const Record& r);
 bool parse_record(const std::string& text, Record& r);

@@ -1,9 +1,12 @@
 // MPI scheduler of sweeps: the module libmbs_sweep_mpi.so (MBS_MPI), loaded by mbsolve for a
 // sweep under an MPI launcher (sweep_mpi.hpp). Rank 0 hands out rows one at a time: to itself
 // (its case runs as a child process, so rank 0 keeps answering while it runs) and to every
-// other rank that sends a request. A request carries the record of the rank's previous case, and rank 0
-// alone writes records and the summary. Ranks wait with MPI_Test and short sleeps rather than
-// in blocking MPI calls, which spin on the CPU in OpenMPI and would take a core from the cases.
+// other rank that sends a request. A request carries the record of the rank's previous case, and
+// rank 0 alone writes records and the summary. Ranks wait with MPI_Test and short sleeps rather
+// than in blocking MPI calls, which spin on the CPU in OpenMPI and would take a core from the
+// cases.
+#include "mbsolve/sweep_mpi.hpp"
+
 #include <mpi.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -12,8 +15,6 @@
 #include <cstdlib>
 #include <deque>
 #include <string>
-
-#include "mbsolve/sweep_mpi.hpp"
 
 namespace mbs::sweep {
 
@@ -41,7 +42,7 @@ bool sleepy_wait(MPI_Request* req) {
 }
 
 class Backend final : public MpiBackend {
-public:
+  public:
     Backend() {
         MPI_Init(nullptr, nullptr);
         MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
@@ -66,7 +67,7 @@ public:
         return code;
     }
 
-private:
+  private:
     int rank_ = 0, size_ = 1;
 };
 
@@ -76,7 +77,8 @@ int Backend::schedule(CaseRunner& runner, const std::vector<int>& todo,
         std::string msg;
         for (;;) {
             MPI_Request req;
-            MPI_Isend(msg.data(), static_cast<int>(msg.size()), MPI_CHAR, 0, kTagResult, MPI_COMM_WORLD, &req);
+            MPI_Isend(msg.data(), static_cast<int>(msg.size()), MPI_CHAR, 0, kTagResult,
+                      MPI_COMM_WORLD, &req);
             if (!sleepy_wait(&req)) return 0;
             int row = -1;
             MPI_Irecv(&row, 1, MPI_INT, 0, kTagRow, MPI_COMM_WORLD, &req);
@@ -116,7 +118,8 @@ int Backend::schedule(CaseRunner& runner, const std::vector<int>& todo,
             int n = 0;
             MPI_Get_count(&st, MPI_CHAR, &n);
             std::string buf(static_cast<std::size_t>(n), '\0');
-            MPI_Recv(buf.data(), n, MPI_CHAR, st.MPI_SOURCE, kTagResult, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Recv(buf.data(), n, MPI_CHAR, st.MPI_SOURCE, kTagResult, MPI_COMM_WORLD,
+                     MPI_STATUS_IGNORE);
             Record r;
             if (n > 0 && runner.from_text(buf, r)) {
                 done(r);

@@ -19,7 +19,7 @@ namespace mbs::sweep {
 
 // What the MPI scheduler needs from the sweep driver (implemented in sweep.cpp).
 class CaseRunner {
-public:
+  public:
     virtual ~CaseRunner() = default;
     virtual Record run(int row) = 0;  // spawn, wait (stopping the case on a signal), collect
     virtual pid_t spawn(int row) = 0;
@@ -31,7 +31,7 @@ public:
 
 // The module's scheduler.
 class MpiBackend {
-public:
+  public:
     virtual ~MpiBackend() = default;
     virtual int rank() const = 0;
     virtual int size() const = 0;
@@ -50,20 +50,21 @@ using MpiOpenFn = MpiBackend* (*)(volatile std::sig_atomic_t*);
 
 // The driver's side: the backend when started by an MPI launcher, else plain mode.
 class MpiSession {
-public:
+  public:
     // Throws std::invalid_argument when launched with several ranks but the module is missing.
     MpiSession();
     bool active() const { return backend_ != nullptr; }
     int rank() const { return backend_ ? backend_->rank() : 0; }
     int size() const { return backend_ ? backend_->size() : 1; }
-    int schedule(CaseRunner& runner, const std::vector<int>& todo, const std::function<void(const Record&)>& done) {
+    int schedule(CaseRunner& runner, const std::vector<int>& todo,
+                 const std::function<void(const Record&)>& done) {
         return backend_ ? backend_->schedule(runner, todo, done) : 0;
     }
     int finish(int code) { return backend_ ? backend_->finish(code) : code; }
     static bool launched_by_mpi();
     static bool launched_with_several_ranks();
 
-private:
+  private:
     std::unique_ptr<MpiBackend> backend_;
 };
 

@@ -16,7 +16,8 @@ struct Record {
     std::vector<std::string> reports;  // formatted %.17g
     std::string error;
     std::string signature;
-    int rank = 0;  // the MPI rank that ran the case (0 in plain mode); in the record, not the summary
+    int rank =
+        0;  // the MPI rank that ran the case (0 in plain mode); in the record, not the summary
     bool recorded() const { return status != "interrupted"; }
 };
 

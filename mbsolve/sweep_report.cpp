@@ -20,9 +20,10 @@ namespace mbs::sweep {
 namespace {
 
 const char* const kAggNames[] = {"final", "initial", "maximum", "minimum", "maxabs", "mean", "rms"};
-const char* const kNodeFields[] = {"x", "y", "z", "vx", "vy", "vz", "wx", "wy", "wz", "speed", "omega"};
-const char* const kJointFields[] = {"Fx", "Fy", "Fz", "Mx", "My", "Mz", "fx", "fy",
-                                    "fz", "mx", "my", "mz", "F",  "M"};
+const char* const kNodeFields[] = {"x",  "y",  "z",  "vx",    "vy",   "vz",
+                                   "wx", "wy", "wz", "speed", "omega"};
+const char* const kJointFields[] = {"Fx", "Fy", "Fz", "Mx", "My", "Mz", "fx",
+                                    "fy", "fz", "mx", "my", "mz", "F",  "M"};
 
 bool name_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
 bool name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
@@ -47,15 +48,17 @@ struct ReportSource {
     SourceFile file;
     std::uint32_t shift;
     ReportSource(const Report& r)
-        : file("--report", r.spec), shift(static_cast<std::uint32_t>(r.spec.size() - r.expr.size())) {}
+        : file("--report", r.spec),
+          shift(static_cast<std::uint32_t>(r.spec.size() - r.expr.size())) {}
 };
 
-[[noreturn]] void fail_at(const Report& r, std::size_t offset, std::size_t len, const std::string& what,
-                          const std::string& hint = {}) {
+[[noreturn]] void fail_at(const Report& r, std::size_t offset, std::size_t len,
+                          const std::string& what, const std::string& hint = {}) {
     ReportSource src(r);
     auto b = static_cast<std::uint32_t>(src.shift + offset);
-    throw InputError(SourceLoc{&src.file, b, static_cast<std::uint32_t>(b + std::max<std::size_t>(len, 1))},
-                     what, hint);
+    throw InputError(
+        SourceLoc{&src.file, b, static_cast<std::uint32_t>(b + std::max<std::size_t>(len, 1))},
+        what, hint);
 }
 
 // Symbols: the -D variables (evaluated as the deck evaluates them) and the term identifiers.
@@ -64,12 +67,14 @@ void define_inputs(parser::SymbolTable& symbols, const Report& r, const std::vec
     parser::Evaluator ev(symbols);
     for (const auto& [name, text] : defines) {
         SourceFile f("-D " + name, text);
-        parser::Value v = ev.eval(parser::parse_statement(f.text, SourceLoc{&f, 0, 1}), parser::AstOrigin{&f, 0});
+        parser::Value v =
+            ev.eval(parser::parse_statement(f.text, SourceLoc{&f, 0, 1}), parser::AstOrigin{&f, 0});
         symbols.define(name, parser::Variable{v.type, true, v});
     }
     for (std::size_t k = 0; k < r.terms.size(); ++k) {
         std::string id = r.expr.substr(r.terms[k].offset, r.terms[k].text.size());
-        symbols.define(id, parser::Variable{parser::Type::real, true, parser::Value::of_real(terms[k])});
+        symbols.define(
+            id, parser::Variable{parser::Type::real, true, parser::Value::of_real(terms[k])});
     }
 }
 
@@ -98,7 +103,9 @@ Report parse_report(const std::string& spec) {
     }
     bool blank = true;
     for (char c : r.expr) blank = blank && std::isspace(static_cast<unsigned char>(c));
-    if (blank) fail_at(r, 0, 1, "empty --report expression", "write e.g. --report 'x_end=final(node 2, x)'");
+    if (blank)
+        fail_at(r, 0, 1, "empty --report expression",
+                "write e.g. --report 'x_end=final(node 2, x)'");
 
     // Find the terms AGG(KIND LABEL, FIELD) and replace each by an identifier of the same length.
     const std::string& e = r.expr;
@@ -124,7 +131,8 @@ Report parse_report(const std::string& spec) {
         auto bad = [&](const std::string& what) {
             std::size_t close = e.find(')', k);
             fail_at(r, p, (close == std::string::npos ? e.size() : close + 1) - p, what,
-                    "a run-data term is AGG(node LABEL, FIELD), AGG(joint LABEL, FIELD) or AGG(KIND LABEL, \"DATUM\")");
+                    "a run-data term is AGG(node LABEL, FIELD), AGG(joint LABEL, FIELD) or "
+                    "AGG(KIND LABEL, \"DATUM\")");
         };
         ++k;
         skip();
@@ -132,7 +140,8 @@ Report parse_report(const std::string& spec) {
         while (k < e.size() && name_char(e[k])) ++k;
         std::string kind = e.substr(kb, k - kb);
         ReportTerm t;
-        if (kind.empty()) bad(word + "(...): expected 'node' or an element category ('joint', 'body', ...)");
+        if (kind.empty())
+            bad(word + "(...): expected 'node' or an element category ('joint', 'body', ...)");
         t.kind = kind == "node" ? ReportTerm::Kind::node : ReportTerm::Kind::element;
         if (t.kind == ReportTerm::Kind::element) t.category = kind;
         skip();
@@ -141,13 +150,15 @@ Report parse_report(const std::string& spec) {
         if (k == lb || k - lb > 9) bad(word + "(" + kind + " ...): expected a label (an integer)");
         t.label = std::stol(e.substr(lb, k - lb));
         skip();
-        if (k >= e.size() || e[k] != ',') bad(word + "(" + kind + " LABEL, FIELD): expected ',' after the label");
+        if (k >= e.size() || e[k] != ',')
+            bad(word + "(" + kind + " LABEL, FIELD): expected ',' after the label");
         ++k;
         skip();
         std::size_t fb = k;
         if (k < e.size() && e[k] == '"') {
             std::size_t close = e.find('"', k + 1);
-            if (close == std::string::npos) bad(word + "(...): the private-data name has no closing '\"'");
+            if (close == std::string::npos)
+                bad(word + "(...): the private-data name has no closing '\"'");
             t.datum = e.substr(k + 1, close - k - 1);
             if (t.datum.empty()) bad(word + "(...): empty private-data name");
             k = close + 1;
@@ -156,11 +167,13 @@ Report parse_report(const std::string& spec) {
             std::string field = e.substr(fb, k - fb);
             bool node = t.kind == ReportTerm::Kind::node;
             if (!node && kind != "joint")
-                fail_at(r, fb, std::max<std::size_t>(field.size(), 1),
-                        kind + " has no built-in fields: name a private datum in quotes, e.g. \"E\"");
+                fail_at(
+                    r, fb, std::max<std::size_t>(field.size(), 1),
+                    kind + " has no built-in fields: name a private datum in quotes, e.g. \"E\"");
             t.field = node ? find_name(kNodeFields, field) : find_name(kJointFields, field);
             if (t.field < 0)
-                fail_at(r, fb, std::max<std::size_t>(field.size(), 1), "unknown " + kind + " field '" + field + "'",
+                fail_at(r, fb, std::max<std::size_t>(field.size(), 1),
+                        "unknown " + kind + " field '" + field + "'",
                         "fields: " + (node ? join(kNodeFields) : join(kJointFields)) +
                             "; or a private-data name in quotes");
         }
@@ -186,11 +199,14 @@ double evaluate_report(const Report& r, const std::vector<double>& terms,
     define_inputs(symbols, r, terms, defines);
     ReportSource src(r);
     parser::Evaluator ev(symbols);
-    ast::Stmt stmt = parser::parse_statement(r.expr, SourceLoc{&src.file, src.shift, src.shift + 1});
+    ast::Stmt stmt =
+        parser::parse_statement(r.expr, SourceLoc{&src.file, src.shift, src.shift + 1});
     if (!boost::get<ast::Expression>(&stmt))
-        fail_at(r, 0, r.expr.size(), "a --report is an expression, not a declaration or an assignment");
+        fail_at(r, 0, r.expr.size(),
+                "a --report is an expression, not a declaration or an assignment");
     parser::Value v = ev.eval(stmt, parser::AstOrigin{&src.file, src.shift});
-    if (v.type == parser::Type::string) fail_at(r, 0, r.expr.size(), "a --report expression must be a number");
+    if (v.type == parser::Type::string)
+        fail_at(r, 0, r.expr.size(), "a --report expression must be a number");
     return v.as_real();
 }
 
@@ -203,16 +219,19 @@ std::string owner(const ReportTerm& t) {
 
 }  // namespace
 
-void check_report(const Report& r, const Model& model, const std::map<std::string, std::string>& defines) {
+void check_report(const Report& r, const Model& model,
+                  const std::map<std::string, std::string>& defines) {
     for (const auto& t : r.terms) {
-        bool found = t.kind == ReportTerm::Kind::node ? model.find_node("structural", t.label) != nullptr
-                                                      : model.find_element(t.category, t.label) != nullptr;
+        bool found = t.kind == ReportTerm::Kind::node
+                         ? model.find_node("structural", t.label) != nullptr
+                         : model.find_element(t.category, t.label) != nullptr;
         if (!found) fail_at(r, t.offset, t.text.size(), "the deck has no " + owner(t));
     }
     evaluate_report(r, std::vector<double>(r.terms.size(), 1.0), defines);
 }
 
-ReportSink::ReportSink(const std::vector<Report>& reports, const Engine& engine) : reports_(&reports) {
+ReportSink::ReportSink(const std::vector<Report>& reports, const Engine& engine)
+    : reports_(&reports) {
     for (const auto& r : reports)
         for (const auto& t : r.terms) {
             int index = -1, datum = -1;
@@ -222,11 +241,13 @@ ReportSink::ReportSink(const std::vector<Report>& reports, const Engine& engine)
                 for (std::size_t i = 0; i < nodes.size(); ++i)
                     if (nodes[i].label() == t.label) index = static_cast<int>(i);
                 if (index >= 0 && !t.datum.empty())
-                    datum = nodes::struct_node_private_index(nodes[static_cast<std::size_t>(index)], t.datum, why);
+                    datum = nodes::struct_node_private_index(nodes[static_cast<std::size_t>(index)],
+                                                             t.datum, why);
             } else {
                 const auto& els = engine.elements();
                 for (std::size_t i = 0; i < els.size(); ++i)
-                    if (els[i]->label() == t.label && els[i]->desc().category == t.category) index = static_cast<int>(i);
+                    if (els[i]->label() == t.label && els[i]->desc().category == t.category)
+                        index = static_cast<int>(i);
                 if (index >= 0 && !t.datum.empty()) {
                     const Element& el = *els[static_cast<std::size_t>(index)];
                     datum = el.private_data_index(t.datum);
@@ -239,7 +260,8 @@ ReportSink::ReportSink(const std::vector<Report>& reports, const Engine& engine)
                     }
                 }
             }
-            if (index < 0) fail_at(r, t.offset, t.text.size(), "the model has no run-time " + owner(t));
+            if (index < 0)
+                fail_at(r, t.offset, t.text.size(), "the model has no run-time " + owner(t));
             if (!t.datum.empty() && datum < 0) fail_at(r, t.offset, t.text.size(), why);
             acc_.push_back(Acc{&t, index, datum});
         }
@@ -251,12 +273,18 @@ void ReportSink::sample(const Engine& e, Acc& a) {
     int f = a.term->field;
     if (a.term->kind == ReportTerm::Kind::node) {
         const StructNode& n = e.nodes()[static_cast<std::size_t>(a.index)];
-        if (a.datum >= 0) v = nodes::struct_node_private_data(n, a.datum);
-        else if (f < 3) v = n.x(f);
-        else if (f < 6) v = n.xdot(f - 3);
-        else if (f < 9) v = n.w(f - 6);
-        else if (f == 9) v = n.xdot.norm();
-        else v = n.w.norm();
+        if (a.datum >= 0)
+            v = nodes::struct_node_private_data(n, a.datum);
+        else if (f < 3)
+            v = n.x(f);
+        else if (f < 6)
+            v = n.xdot(f - 3);
+        else if (f < 9)
+            v = n.w(f - 6);
+        else if (f == 9)
+            v = n.xdot.norm();
+        else
+            v = n.w.norm();
     } else {
         const Element& el = *e.elements()[static_cast<std::size_t>(a.index)];
         if (a.datum >= 0) {
@@ -264,12 +292,18 @@ void ReportSink::sample(const Engine& e, Acc& a) {
         } else {
             Vec3 fl, ml, F, M;
             if (!el.reaction(fl, ml, F, M)) return;
-            if (f < 3) v = F(f);
-            else if (f < 6) v = M(f - 3);
-            else if (f < 9) v = fl(f - 6);
-            else if (f < 12) v = ml(f - 9);
-            else if (f == 12) v = F.norm();
-            else v = M.norm();
+            if (f < 3)
+                v = F(f);
+            else if (f < 6)
+                v = M(f - 3);
+            else if (f < 9)
+                v = fl(f - 6);
+            else if (f < 12)
+                v = ml(f - 9);
+            else if (f == 12)
+                v = F.norm();
+            else
+                v = M.norm();
         }
     }
     if (a.n == 0) a.first = a.max = a.min = v;
@@ -302,13 +336,27 @@ std::vector<double> ReportSink::values(const std::map<std::string, std::string>&
                 continue;
             }
             switch (a.term->agg) {
-                case ReportTerm::Agg::final_: terms.push_back(a.last); break;
-                case ReportTerm::Agg::initial: terms.push_back(a.first); break;
-                case ReportTerm::Agg::maximum: terms.push_back(a.max); break;
-                case ReportTerm::Agg::minimum: terms.push_back(a.min); break;
-                case ReportTerm::Agg::maxabs: terms.push_back(a.maxabs); break;
-                case ReportTerm::Agg::mean: terms.push_back(a.sum / static_cast<double>(a.n)); break;
-                case ReportTerm::Agg::rms: terms.push_back(std::sqrt(a.sum2 / static_cast<double>(a.n))); break;
+                case ReportTerm::Agg::final_:
+                    terms.push_back(a.last);
+                    break;
+                case ReportTerm::Agg::initial:
+                    terms.push_back(a.first);
+                    break;
+                case ReportTerm::Agg::maximum:
+                    terms.push_back(a.max);
+                    break;
+                case ReportTerm::Agg::minimum:
+                    terms.push_back(a.min);
+                    break;
+                case ReportTerm::Agg::maxabs:
+                    terms.push_back(a.maxabs);
+                    break;
+                case ReportTerm::Agg::mean:
+                    terms.push_back(a.sum / static_cast<double>(a.n));
+                    break;
+                case ReportTerm::Agg::rms:
+                    terms.push_back(std::sqrt(a.sum2 / static_cast<double>(a.n)));
+                    break;
             }
         }
         out.push_back(evaluate_report(r, terms, defines));
@@ -350,12 +398,18 @@ bool read_run_result(const std::string& path, RunResult& r) {
         auto eq = line.find('=');
         if (eq == std::string::npos) continue;
         std::string k = line.substr(0, eq), v = line.substr(eq + 1);
-        if (k == "status") r.status = v;
-        else if (k == "steps") r.steps = std::stol(v);
-        else if (k == "final_time") r.final_time = std::strtod(v.c_str(), nullptr);
-        else if (k == "report") r.reports.push_back(std::strtod(v.c_str(), nullptr));
-        else if (k == "error") r.error = v;
-        else if (k == "end") end = true;
+        if (k == "status")
+            r.status = v;
+        else if (k == "steps")
+            r.steps = std::stol(v);
+        else if (k == "final_time")
+            r.final_time = std::strtod(v.c_str(), nullptr);
+        else if (k == "report")
+            r.reports.push_back(std::strtod(v.c_str(), nullptr));
+        else if (k == "error")
+            r.error = v;
+        else if (k == "end")
+            end = true;
     }
     return end;
 }
@@ -365,7 +419,8 @@ RunReports::RunReports(const std::vector<std::string>& specs, std::string report
     : file_(std::move(report_file)), defines_(std::move(defines)) {
     for (const auto& s : specs) {
         reports_.push_back(parse_report(s));
-        evaluate_report(reports_.back(), std::vector<double>(reports_.back().terms.size(), 1.0), defines_);
+        evaluate_report(reports_.back(), std::vector<double>(reports_.back().terms.size(), 1.0),
+                        defines_);
     }
     sink_ = std::make_unique<ReportSink>(reports_, engine);
 }
@@ -378,7 +433,8 @@ void RunReports::finish(const std::string& status, const std::string& error, boo
     r.final_time = sink_->final_time();
     r.reports = sink_->values(defines_);
     if (!quiet)
-        for (std::size_t k = 0; k < reports_.size(); ++k) std::printf("report: %s = %.17g\n", reports_[k].name.c_str(), r.reports[k]);
+        for (std::size_t k = 0; k < reports_.size(); ++k)
+            std::printf("report: %s = %.17g\n", reports_[k].name.c_str(), r.reports[k]);
     if (!file_.empty()) write_run_result(file_, r);
 }
 

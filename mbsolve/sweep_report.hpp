@@ -1,7 +1,7 @@
 // Scalar results of a run: --report [NAME=]EXPR, evaluated at the end of the run.
 //
-// EXPR is an expression of the deck's math language (docs/deck-language.md 1.4: + - * / ^, sqrt, abs,
-// atan2, max(a, b), pi, ...), evaluated by the deck evaluator, in which
+// EXPR is an expression of the deck's math language (docs/deck-language.md 1.4: + - * / ^, sqrt,
+// abs, atan2, max(a, b), pi, ...), evaluated by the deck evaluator, in which
 //   * the variables given with -D (in a sweep: the table's columns for the case) are defined,
 //   * run-data terms  AGG(KIND LABEL, FIELD)  stand for a number gathered during the run:
 //       AGG    final    value at the end of the run
@@ -42,9 +42,9 @@ struct ReportTerm {
     Kind kind = Kind::node;
     std::string category;  // element category ("joint", "body", ...)
     long label = 0;
-    int field = -1;        // built-in field: index into the node or joint field list
-    std::string datum;     // else: the private-data name
-    std::string text;     // as written, for messages
+    int field = -1;          // built-in field: index into the node or joint field list
+    std::string datum;       // else: the private-data name
+    std::string text;        // as written, for messages
     std::size_t offset = 0;  // in the report's expression text
 };
 
@@ -65,11 +65,12 @@ double evaluate_report(const Report& r, const std::vector<double>& terms,
 
 // Checks the expression (syntax, names) with every term set to 1 and the labels against the
 // model; throws InputError. (Private-data names are checked when a ReportSink binds them.)
-void check_report(const Report& r, const Model& model, const std::map<std::string, std::string>& defines);
+void check_report(const Report& r, const Model& model,
+                  const std::map<std::string, std::string>& defines);
 
 // Samples the terms of all reports during a run (no allocation per step).
 class ReportSink final : public OutputSink {
-public:
+  public:
     // Resolves labels and private-data names in the engine; throws InputError.
     ReportSink(const std::vector<Report>& reports, const Engine& engine);
     void step(const Engine& e, const StepInfo& s) override;
@@ -78,7 +79,7 @@ public:
     long steps() const { return steps_; }
     double final_time() const { return time_; }
 
-private:
+  private:
     struct Acc {
         const ReportTerm* term;
         int index;  // in Engine::nodes() or Engine::elements()
@@ -108,14 +109,14 @@ bool read_run_result(const std::string& path, RunResult& r);
 // --report / --report-file of one run (main.cpp): parses and checks the reports before the run,
 // samples them as a sink, prints them ("report: NAME = VALUE") and writes the report file.
 class RunReports {
-public:
+  public:
     RunReports(const std::vector<std::string>& specs, std::string report_file,
                std::map<std::string, std::string> defines, const Engine& engine);
     OutputSink* sink() { return sink_.get(); }
     // status: "ok" or "failed" (with the solver's message).
     void finish(const std::string& status, const std::string& error, bool quiet);
 
-private:
+  private:
     std::vector<Report> reports_;
     std::string file_;
     std::map<std::string, std::string> defines_;

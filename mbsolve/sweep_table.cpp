@@ -51,7 +51,8 @@ std::map<std::string, std::string> ifndef_variables(const Model& model) {
         // The file has already been read by the builder without error, so parsing it again
         // card by card succeeds; `set` cards hold one statement.
         while (parser::parse_card(*f, pos, card)) {
-            if (card.description.find("set") == std::string::npos || card.args.size() != 1) continue;
+            if (card.description.find("set") == std::string::npos || card.args.size() != 1)
+                continue;
             std::size_t lead = 0;
             if (trim(card.description, lead) != "set") continue;
             const auto* stmt = boost::get<ast::Stmt>(&card.args[0]);
@@ -72,7 +73,8 @@ Table read_table(const std::string& path, const std::map<std::string, std::strin
     t.file = std::make_shared<SourceFile>(path, ss.str());
     const SourceFile& f = *t.file;
     auto at = [&](std::size_t b, std::size_t len) {
-        return SourceLoc{&f, static_cast<std::uint32_t>(b), static_cast<std::uint32_t>(b + std::max<std::size_t>(len, 1))};
+        return SourceLoc{&f, static_cast<std::uint32_t>(b),
+                         static_cast<std::uint32_t>(b + std::max<std::size_t>(len, 1))};
     };
     auto list = [&] {
         std::string s;
@@ -115,13 +117,14 @@ Table read_table(const std::string& path, const std::map<std::string, std::strin
                                          "': not declared with 'set: ifndef' in the deck",
                                      list());
                 if (it->second == "string")
-                    throw InputError(at(off, name.size()),
-                                     col + ": '" + name + "' is a string variable; a sweep sets numbers only");
+                    throw InputError(
+                        at(off, name.size()),
+                        col + ": '" + name + "' is a string variable; a sweep sets numbers only");
                 for (std::size_t k = 0; k < c; ++k)
                     if (t.names[k] == name)
-                        throw InputError(at(off, name.size()),
-                                         col + ": variable '" + name + "' appears twice (also column " +
-                                             std::to_string(k + 1) + ")");
+                        throw InputError(at(off, name.size()), col + ": variable '" + name +
+                                                                   "' appears twice (also column " +
+                                                                   std::to_string(k + 1) + ")");
                 t.names.push_back(name);
             }
             header = false;
@@ -131,35 +134,43 @@ Table read_table(const std::string& path, const std::map<std::string, std::strin
         int row = static_cast<int>(t.rows.size()) + 1;
         std::string where = "row " + std::to_string(row);
         if (fields.size() != t.names.size()) {
-            std::size_t off = fields.size() > t.names.size() ? fields[t.names.size()].second : b + line.size();
-            throw InputError(at(off, 1), where + ": " + std::to_string(fields.size()) + " columns, the header has " +
-                                             std::to_string(t.names.size()) + " (" +
-                                             (fields.size() > t.names.size()
-                                                  ? "column " + std::to_string(t.names.size() + 1) + " is extra"
-                                                  : "column " + std::to_string(fields.size() + 1) + " ('" +
-                                                        t.names[fields.size()] + "') is missing") +
-                                             ")");
+            std::size_t off =
+                fields.size() > t.names.size() ? fields[t.names.size()].second : b + line.size();
+            throw InputError(at(off, 1),
+                             where + ": " + std::to_string(fields.size()) +
+                                 " columns, the header has " + std::to_string(t.names.size()) +
+                                 " (" +
+                                 (fields.size() > t.names.size()
+                                      ? "column " + std::to_string(t.names.size() + 1) + " is extra"
+                                      : "column " + std::to_string(fields.size() + 1) + " ('" +
+                                            t.names[fields.size()] + "') is missing") +
+                                 ")");
         }
         std::vector<std::string> values;
         for (std::size_t c = 0; c < fields.size(); ++c) {
             const auto& [v, off] = fields[c];
             const std::string& type = declared.at(t.names[c]);
-            std::string col = where + ", column " + std::to_string(c + 1) + " ('" + t.names[c] + "')";
+            std::string col =
+                where + ", column " + std::to_string(c + 1) + " ('" + t.names[c] + "')";
             if (v.empty()) throw InputError(at(off, 1), col + ": empty value");
             if (!is_real(v))
                 throw InputError(at(off, v.size()), col + ": '" + v + "' is not a number");
             if (type == "integer" && !is_integer(v))
-                throw InputError(at(off, v.size()),
-                                 col + ": '" + t.names[c] + "' is an integer variable, '" + v + "' is not an integer");
+                throw InputError(at(off, v.size()), col + ": '" + t.names[c] +
+                                                        "' is an integer variable, '" + v +
+                                                        "' is not an integer");
             values.push_back(v);
         }
         t.rows.push_back(std::move(values));
         t.lines.push_back(line_no);
         b = e + 1;
     }
-    if (header) throw InputError(at(0, 1), "the sweep table is empty: it needs a header line of variable names");
+    if (header)
+        throw InputError(at(0, 1),
+                         "the sweep table is empty: it needs a header line of variable names");
     if (t.rows.empty())
-        throw InputError(at(f.text.empty() ? 0 : f.text.size() - 1, 1), "the sweep table has a header but no rows");
+        throw InputError(at(f.text.empty() ? 0 : f.text.size() - 1, 1),
+                         "the sweep table has a header but no rows");
     return t;
 }
 

@@ -1,9 +1,10 @@
-// The case table of a parameter sweep (mbsolve --sweep TABLE.csv) and the deck variables it may set.
+// The case table of a parameter sweep (mbsolve --sweep TABLE.csv) and the deck variables it may
+// set.
 //
 // TABLE format: comma-separated text. The first non-blank, non-comment line is the header: the
-// names of deck variables declared with `set: ifndef <type> NAME ...` (docs/deck-language.md 1.4). Every
-// further line is one case (row 1 is the first line after the header); its fields are numbers,
-// passed to the deck exactly as `-D NAME=VALUE` would. Blank lines and lines whose first
+// names of deck variables declared with `set: ifndef <type> NAME ...` (docs/deck-language.md 1.4).
+// Every further line is one case (row 1 is the first line after the header); its fields are
+// numbers, passed to the deck exactly as `-D NAME=VALUE` would. Blank lines and lines whose first
 // non-blank character is '#' are skipped. Spaces around fields are ignored; quotes are not
 // supported (every value is a number).
 //
@@ -23,10 +24,10 @@
 namespace mbs::sweep {
 
 struct Table {
-    std::shared_ptr<SourceFile> file;          // the table's text (error locations point into it)
-    std::vector<std::string> names;            // header: deck variable names
+    std::shared_ptr<SourceFile> file;            // the table's text (error locations point into it)
+    std::vector<std::string> names;              // header: deck variable names
     std::vector<std::vector<std::string>> rows;  // rows[r][c]: the value as written (validated)
-    std::vector<int> lines;                    // 1-based line of each row in the file
+    std::vector<int> lines;                      // 1-based line of each row in the file
 };
 
 // Variables the deck (and the files it includes) declares with `set: ifndef`: name -> type

@@ -19,8 +19,13 @@ std::mutex& BlockSink::library_lock() {
     return m;
 }
 
-BlockSink::BlockSink(const Model& m, std::string path, const SinkOptions& o, std::size_t block_bytes)
-    : model_(&m), path_(std::move(path)), staging_(path_ + ".part"), opt_(o), block_bytes_(block_bytes) {}
+BlockSink::BlockSink(const Model& m, std::string path, const SinkOptions& o,
+                     std::size_t block_bytes)
+    : model_(&m),
+      path_(std::move(path)),
+      staging_(path_ + ".part"),
+      opt_(o),
+      block_bytes_(block_bytes) {}
 
 namespace {
 
@@ -58,8 +63,8 @@ void BlockSink::begin(const Engine& e) {
         std::lock_guard<std::mutex> lib(library_lock());
         define(write_);
         if (std::rename(staging_.c_str(), path_.c_str()) != 0)
-            throw OutputError("output '" + path_ + "': cannot rename " + staging_ + " to it: " +
-                              std::strerror(errno));
+            throw OutputError("output '" + path_ + "': cannot rename " + staging_ +
+                              " to it: " + std::strerror(errno));
         defined_ = true;
     });
 }
@@ -78,11 +83,12 @@ void BlockSink::hand_off() {
 // A block is handed off when it is full (or due: sync, flush_seconds); with a writer thread on
 // a core of its own, also at the end of each of its four parts (Results::part()) when the writer
 // is idle. The files' chunks are a part, so these writes are whole chunks (a chunk written in
-// pieces, as by the last write or one due to flush_seconds, is read back and rewritten by HDF5). What the writer has not written when
-// the solver ends is written after the last step, on the run's wall time: the early hand-offs
-// make that a part or less instead of up to a block. NetCDF on chain_200 (2001 output steps,
-// idle machine): 0.105 s from the last step to the closed file with whole 680-row blocks only,
-// 0.06-0.08 s with hand-offs of parts, of which 0.04 s is closing the 1604 datasets.
+// pieces, as by the last write or one due to flush_seconds, is read back and rewritten by HDF5).
+// What the writer has not written when the solver ends is written after the last step, on the run's
+// wall time: the early hand-offs make that a part or less instead of up to a block. NetCDF on
+// chain_200 (2001 output steps, idle machine): 0.105 s from the last step to the closed file with
+// whole 680-row blocks only, 0.06-0.08 s with hand-offs of parts, of which 0.04 s is closing the
+// 1604 datasets.
 void BlockSink::step(const Engine& e, const StepInfo& s) {
     if (!s.output) return;
     if (!waited_) {

@@ -14,7 +14,7 @@
 namespace mbs::output {
 
 class BlockSink : public OutputSink {
-public:
+  public:
     // block_bytes: memory of one block at most (there are two); fewer rows than flush_every if
     // needed.
     BlockSink(const Model& m, std::string path, const SinkOptions& o, std::size_t block_bytes);
@@ -26,7 +26,7 @@ public:
     void step(const Engine& e, const StepInfo& s) final;
     void end(const Engine& e, const std::string& status) final;
 
-protected:
+  protected:
     // Called on the main thread by begin(): create the file at file_path() (errors show at once).
     virtual void create() = 0;
     // Called on the writer thread, in this order: define() once (r has no rows yet), write()
@@ -55,7 +55,7 @@ protected:
     virtual bool defined_before_first_step() const { return false; }
     const SinkOptions& options() const { return opt_; }
 
-private:
+  private:
     void hand_off();  // swaps the blocks and posts the full one
 
     const Model* model_;

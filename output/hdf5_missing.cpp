@@ -5,7 +5,8 @@
 
 namespace mbs::output {
 
-std::unique_ptr<OutputSink> make_hdf5_output(const Model&, const std::string&, const SinkOptions&, int) {
+std::unique_ptr<OutputSink> make_hdf5_output(const Model&, const std::string&, const SinkOptions&,
+                                             int) {
     throw std::invalid_argument("this mbsolve was built without HDF5 (MBS_WITH_HDF5=OFF)");
 }
 

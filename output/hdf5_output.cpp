@@ -20,9 +20,10 @@ constexpr int schema_version = 1;
 hid_t latest_format();
 
 class Hdf5Output final : public BlockSink {
-public:
+  public:
     Hdf5Output(const Model& m, std::string path, const SinkOptions& o, int compression)
-        : BlockSink(m, std::move(path), o, std::size_t{8} << 20), level_(std::clamp(compression, 0, 9)) {
+        : BlockSink(m, std::move(path), o, std::size_t{8} << 20),
+          level_(std::clamp(compression, 0, 9)) {
         // A file whose writes failed (a full disk) does not close: H5Fclose fails, and HDF5's
         // clean-up at exit then crashed in H5F__close_cb (signal 11 after the error message).
         // When the process exits after the run, HDF5 is told not to clean up (as for NetCDF,
@@ -35,7 +36,7 @@ public:
         close();
     }
 
-private:
+  private:
     void create() override;
     void define(const Results& r) override;
     bool defined_before_first_step() const override { return true; }
@@ -63,9 +64,11 @@ private:
         attr_scalar(obj, name, H5T_STD_I64LE, H5T_NATIVE_LONG, &value);
     }
     // A dataset (time, dims...) of `type`, extendible along time, chunked and compressed.
-    hid_t series(hid_t parent, const char* name, hid_t type, int rank, const hsize_t* dims, int chunk_rows);
+    hid_t series(hid_t parent, const char* name, hid_t type, int rank, const hsize_t* dims,
+                 int chunk_rows);
     void strings(hid_t parent, const char* name, const std::vector<std::string>& v);
-    void append(const Results& r, hid_t dset, hid_t memtype, int rank, const hsize_t* dims, const void* data);
+    void append(const Results& r, hid_t dset, hid_t memtype, int rank, const hsize_t* dims,
+                const void* data);
     void close();
 
     int level_;
@@ -89,7 +92,8 @@ void Hdf5Output::attr_text(hid_t obj, const char* name, const std::string& value
     H5Tclose(type);
 }
 
-void Hdf5Output::attr_scalar(hid_t obj, const char* name, hid_t file_type, hid_t mem, const void* value) {
+void Hdf5Output::attr_scalar(hid_t obj, const char* name, hid_t file_type, hid_t mem,
+                             const void* value) {
     hid_t space = H5Screate(H5S_SCALAR);
     hid_t a = check(H5Acreate2(obj, name, file_type, space, H5P_DEFAULT, H5P_DEFAULT), name);
     H5Awrite(a, mem, value);
@@ -135,7 +139,8 @@ void Hdf5Output::strings(hid_t parent, const char* name, const std::vector<std::
     H5Tset_cset(type, H5T_CSET_UTF8);
     hsize_t n = v.size();
     hid_t space = H5Screate_simple(1, &n, nullptr);
-    hid_t d = check(H5Dcreate2(parent, name, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), name);
+    hid_t d =
+        check(H5Dcreate2(parent, name, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), name);
     std::vector<const char*> p;
     for (const auto& s : v) p.push_back(s.c_str());
     H5Dwrite(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, p.data());
@@ -171,9 +176,10 @@ void Hdf5Output::define(const Results& res) {
     attr_text(file_, "deck", opt.deck);
     attr_text(file_, "title", model().control.get_or<std::string>("title", ""));
     attr_text(file_, "units", "SI: m, kg, s, N, Nm, rad (Euler angles are not stored)");
-    attr_text(file_, "orientation_convention",
-              "R is the 3x3 rotation matrix of the node frame in the global frame, stored row-major "
-              "in the last axis (component 3 i + j is R[i][j]): x_global = X + R x_node");
+    attr_text(
+        file_, "orientation_convention",
+        "R is the 3x3 rotation matrix of the node frame in the global frame, stored row-major "
+        "in the last axis (component 3 i + j is R[i][j]): x_global = X + R x_node");
     attr_text(file_, "run_status", "running");
     // Solver settings, as the run used them.
     hid_t sg = check(H5Gcreate2(file_, "solver", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), "/solver");
@@ -195,7 +201,8 @@ void Hdf5Output::define(const Results& res) {
     attr_text(time_, "units", "s");
     attr_text(time_, "description", "simulation time of each output step");
     step_ = series(file_, "step", H5T_STD_I64LE, 1, none, rows);
-    attr_text(step_, "description", "time step number (0: initial state after the derivatives phase)");
+    attr_text(step_, "description",
+              "time step number (0: initial state after the derivatives phase)");
     dt_ = series(file_, "timestep", H5T_IEEE_F64LE, 1, none, rows);
     attr_text(dt_, "units", "s");
     attr_text(dt_, "description", "size of the step that reached this time");
@@ -203,12 +210,14 @@ void Hdf5Output::define(const Results& res) {
     attr_text(iter_, "description", "Newton iterations of the step");
 
     for (const Group& g : res.groups()) {
-        hid_t gid = check(H5Gcreate2(file_, g.name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), g.name);
+        hid_t gid =
+            check(H5Gcreate2(file_, g.name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), g.name);
         groups_.push_back(gid);
         hsize_t n = static_cast<hsize_t>(g.size());
         hid_t space = H5Screate_simple(1, &n, nullptr);
-        hid_t lab = check(H5Dcreate2(gid, "labels", H5T_STD_I64LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
-                          "labels");
+        hid_t lab = check(
+            H5Dcreate2(gid, "labels", H5T_STD_I64LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+            "labels");
         H5Dwrite(lab, H5T_NATIVE_LONG, H5S_ALL, H5S_ALL, H5P_DEFAULT, g.labels.data());
         H5Dclose(lab);
         H5Sclose(space);
@@ -236,8 +245,8 @@ void Hdf5Output::define(const Results& res) {
 }
 
 // Extends dset along time by the buffered rows and writes them (rank 1 or 3).
-void Hdf5Output::append(const Results& res, hid_t dset, hid_t memtype, int rank, const hsize_t* dims,
-                        const void* data) {
+void Hdf5Output::append(const Results& res, hid_t dset, hid_t memtype, int rank,
+                        const hsize_t* dims, const void* data) {
     const hsize_t t0 = static_cast<hsize_t>(res.first_row());
     const hsize_t n = static_cast<hsize_t>(res.rows());
     hsize_t size[3] = {t0 + n, 1, 1}, start[3] = {t0, 0, 0}, count[3] = {n, 1, 1};
@@ -327,8 +336,8 @@ void Hdf5Output::finish(const std::string& status) {
 
 }  // namespace
 
-std::unique_ptr<OutputSink> make_hdf5_output(const Model& m, const std::string& path, const SinkOptions& o,
-                                             int compression) {
+std::unique_ptr<OutputSink> make_hdf5_output(const Model& m, const std::string& path,
+                                             const SinkOptions& o, int compression) {
     return std::make_unique<Hdf5Output>(m, path, o, compression);
 }
 

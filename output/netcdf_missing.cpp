@@ -5,7 +5,8 @@
 
 namespace mbs::output {
 
-std::unique_ptr<OutputSink> make_netcdf_output(const Model&, const std::string&, const SinkOptions&) {
+std::unique_ptr<OutputSink> make_netcdf_output(const Model&, const std::string&,
+                                               const SinkOptions&) {
     throw std::invalid_argument("this mbsolve was built without NetCDF (MBS_WITH_NETCDF=OFF)");
 }
 

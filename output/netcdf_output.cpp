@@ -28,7 +28,7 @@ namespace mbs::output {
 namespace {
 
 class NetcdfOutput final : public BlockSink {
-public:
+  public:
     // Blocks of up to 32 MB: a write costs about 10 us per variable besides its data, and
     // MBDyn's layout has several variables per node and joint.
     NetcdfOutput(const Model& m, std::string path, const SinkOptions& o)
@@ -42,7 +42,7 @@ public:
         close_hdf5();
     }
 
-private:
+  private:
     void create() override;
     void define(const Results& r) override;
     void write(const Results& r) override;
@@ -50,7 +50,8 @@ private:
 
     void check(int status, const char* what) const {
         if (status != NC_NOERR)
-            throw OutputError("NetCDF output '" + path() + "': " + what + ": " + nc_strerror(status));
+            throw OutputError("NetCDF output '" + path() + "': " + what + ": " +
+                              nc_strerror(status));
     }
     int def_var(const std::string& name, nc_type type, bool vec, int ncomp, const char* units,
                 const char* desc, const char* tname);
@@ -66,11 +67,13 @@ private:
         }
         return id;
     }
-    // Opens the file NetCDF defined (and closed) and its datasets (`variables` of them), for write().
+    // Opens the file NetCDF defined (and closed) and its datasets (`variables` of them), for
+    // write().
     void open_hdf5(std::size_t variables);
     // Extends `dset` to the block's last row and writes the block's rows of `data`: a variable of
     // `rank` (1: scalar, 2: vector of `width`, 3: 3x3 matrix).
-    void append(const Results& r, hid_t dset, hid_t memtype, int rank, hsize_t width, const void* data);
+    void append(const Results& r, hid_t dset, hid_t memtype, int rank, hsize_t width,
+                const void* data);
     // NetCDF stores a text attribute as a fixed-size string: a new value is a new attribute of
     // the same string type with the new size.
     void replace_text_att(const char* name, const std::string& value);
@@ -100,13 +103,15 @@ int NetcdfOutput::def_var(const std::string& name, nc_type type, bool vec, int n
         auto [it, added] = dim_n_.try_emplace(ncomp, -1);
         if (added) {
             const std::string dn = "Vec" + std::to_string(ncomp);
-            check(nc_def_dim(ncid_, dn.c_str(), static_cast<std::size_t>(ncomp), &it->second), dn.c_str());
+            check(nc_def_dim(ncid_, dn.c_str(), static_cast<std::size_t>(ncomp), &it->second),
+                  dn.c_str());
         }
         dims[1] = it->second;
     }
     int id = -1;
     check(nc_def_var(ncid_, name.c_str(), type, nd, dims, &id), name.c_str());
-    if (static_cast<std::size_t>(id) >= names_.size()) names_.resize(static_cast<std::size_t>(id) + 1);
+    if (static_cast<std::size_t>(id) >= names_.size())
+        names_.resize(static_cast<std::size_t>(id) + 1);
     names_[static_cast<std::size_t>(id)] = name;
     std::size_t chunks[3] = {chunk_, nd == 2 ? static_cast<std::size_t>(ncomp) : 3, 3};
     check(nc_def_var_chunking(ncid_, id, NC_CHUNKED, chunks), name.c_str());
@@ -125,7 +130,8 @@ void NetcdfOutput::create() {
     // (netCDF readers do not need them: the file keeps netCDF's own dimension ids).
     // The default chunk cache of every new variable (set when it is defined) is then empty too.
     check(nc_set_chunk_cache(0, 1, 0.0f), "chunk cache");
-    check(nc_create(file_path().c_str(), NC_CLOBBER | NC_NETCDF4 | NC_NODIMSCALE_ATTACH | NC_NOATTCREORD, &ncid_),
+    check(nc_create(file_path().c_str(),
+                    NC_CLOBBER | NC_NETCDF4 | NC_NODIMSCALE_ATTACH | NC_NOATTCREORD, &ncid_),
           "cannot create the file");
 }
 
@@ -144,7 +150,8 @@ void NetcdfOutput::define(const Results& res) {
     text_att(NC_GLOBAL, "run_status", "running");
     var_time_ = def_var("time", NC_DOUBLE, false, 1, "s", "simulation time", "doublereal");
     var_step_ = def_var("run.step", NC_INT, false, 1, "-", "time step index", "integer");
-    var_dt_ = def_var("run.timestep", NC_DOUBLE, false, 1, "s", "integration time step", "doublereal");
+    var_dt_ =
+        def_var("run.timestep", NC_DOUBLE, false, 1, "s", "integration time step", "doublereal");
     double dummy[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, tmp[9];
     // Entity by entity, as MBDyn: node.struct.1.X, node.struct.1.E, ..., node.struct.1.XPP,
     // node.struct.1.OmegaP, node.struct.2.X, ... (a node's accelerations, a group of their own in
@@ -162,27 +169,30 @@ void NetcdfOutput::define(const Results& res) {
         const std::string base = g.nc_prefix + "." + std::to_string(g.labels[k]) + ".";
         for (std::size_t qi = 0; qi < g.quantities.size(); ++qi) {
             const Quantity& q = g.quantities[qi];
-            if (!q.columns.empty() && q.columns[k] < 0) continue;  // not this entity's (results.hpp)
+            if (!q.columns.empty() && q.columns[k] < 0)
+                continue;  // not this entity's (results.hpp)
             if (q.orientation) {
                 // One orientation variable per node or beam point, as its description asks.
                 const std::string oname = orientation_values(g.orientation[k], dummy, tmp);
                 const bool matrix = oname == "R";
-                std::string desc = matrix ? q.description
-                                   : oname == "Phi"
-                                       ? "global orientation vector (Phi_X, Phi_Y, Phi_Z)"
-                                       : "global orientation Euler angles (" + g.orientation[k] + ")";
+                std::string desc =
+                    matrix           ? q.description
+                    : oname == "Phi" ? "global orientation vector (Phi_X, Phi_Y, Phi_Z)"
+                                     : "global orientation Euler angles (" + g.orientation[k] + ")";
                 if (!matrix) desc = q.where + desc;  // "evaluation point I " for beams
                 const std::string vname = base + oname + q.name.substr(1);  // R_I -> Phi_I
                 gv[qi][k] = def_var(vname, NC_DOUBLE, true, matrix ? 9 : 3,
-                                    matrix ? "-" : oname == "Phi" ? "radian" : "deg", desc.c_str(),
-                                    matrix ? "Mat3x3" : "Vec3");
+                                    matrix           ? "-"
+                                    : oname == "Phi" ? "radian"
+                                                     : "deg",
+                                    desc.c_str(), matrix ? "Mat3x3" : "Vec3");
                 continue;
             }
             const std::string tname = q.ncomp == 9   ? "Mat3x3"
                                       : q.ncomp == 1 ? "doublereal"
                                                      : "Vec" + std::to_string(q.ncomp);
-            gv[qi][k] = def_var(base + q.name, NC_DOUBLE, true, q.ncomp, q.units, q.description.c_str(),
-                                tname.c_str());
+            gv[qi][k] = def_var(base + q.name, NC_DOUBLE, true, q.ncomp, q.units,
+                                q.description.c_str(), tname.c_str());
         }
     };
     std::vector<int> accel_of;  // node (Engine::nodes() index) -> its entity in the accelerations
@@ -211,7 +221,8 @@ void NetcdfOutput::define(const Results& res) {
     open_hdf5(names_.size());
     std::size_t width = 9;
     for (const Group& g : res.groups())
-        for (const Quantity& q : g.quantities) width = std::max(width, static_cast<std::size_t>(q.ncomp));
+        for (const Quantity& q : g.quantities)
+            width = std::max(width, static_cast<std::size_t>(q.ncomp));
     scratch_.assign(static_cast<std::size_t>(res.capacity()) * width, 0.0);
     steps_.assign(res.capacity(), 0);
 }
@@ -233,7 +244,8 @@ void NetcdfOutput::open_hdf5(std::size_t variables) {
     mdc.version = H5AC__CURR_CACHE_CONFIG_VERSION;
     if (H5Pget_mdc_config(fapl.id, &mdc) >= 0) {
         mdc.set_initial_size = true;
-        mdc.initial_size = std::clamp<std::size_t>(variables * std::size_t{5} << 10, mdc.initial_size, 256u << 20);
+        mdc.initial_size =
+            std::clamp<std::size_t>(variables * std::size_t{5} << 10, mdc.initial_size, 256u << 20);
         mdc.max_size = std::max(mdc.max_size, mdc.initial_size);
         mdc.min_size = std::min(mdc.min_size, mdc.initial_size);
         H5Pset_mdc_config(fapl.id, &mdc);
@@ -292,7 +304,8 @@ void NetcdfOutput::write(const Results& res) {
                 for (std::size_t r = 0; r < n; ++r) {
                     const double* src = q.buf + (r * ne + k) * nc;
                     if (orientation) {
-                        const char* on = orientation_values(g.orientation[k], src, &scratch_[r * 9]);
+                        const char* on =
+                            orientation_values(g.orientation[k], src, &scratch_[r * 9]);
                         width = on[0] == 'R' ? 9 : 3;
                         // Compact the rows: 3 values each unless it is the matrix.
                         if (width == 3)

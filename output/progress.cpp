@@ -36,7 +36,8 @@ void Progress::draw() {
     } else {
         n += std::snprintf(line + n, sizeof line - n, " s");
     }
-    double mean_it = steps_ > 0 ? static_cast<double>(iterations_) / static_cast<double>(steps_) : 0.0;
+    double mean_it =
+        steps_ > 0 ? static_cast<double>(iterations_) / static_cast<double>(steps_) : 0.0;
     n += std::snprintf(line + n, sizeof line - n, "  %ld steps  %.2f it/step  %s", steps_, mean_it,
                        format_duration(elapsed).c_str());
     if (!forever_ && t_ > t0_) {
@@ -65,20 +66,25 @@ std::string format_duration(double s) {
         return b;
     }
     long t = std::lround(s);
-    if (t < 3600) std::snprintf(b, sizeof b, "%ld:%02ld", t / 60, t % 60);
-    else std::snprintf(b, sizeof b, "%ld:%02ld:%02ld", t / 3600, (t / 60) % 60, t % 60);
+    if (t < 3600)
+        std::snprintf(b, sizeof b, "%ld:%02ld", t / 60, t % 60);
+    else
+        std::snprintf(b, sizeof b, "%ld:%02ld:%02ld", t / 3600, (t / 60) % 60, t % 60);
     return b;
 }
 
-void print_summary(std::FILE* out, const RunStats& st, double wall, const std::vector<std::string>& files,
-                   const std::string& stopped) {
+void print_summary(std::FILE* out, const RunStats& st, double wall,
+                   const std::vector<std::string>& files, const std::string& stopped) {
     if (!stopped.empty()) std::fprintf(out, "mbsolve: %s\n", stopped.c_str());
     // The first line keeps its format: benchmarks/run_bench.py reads it.
-    std::fprintf(out, "mbsolve: %ld steps, %ld rejected, %ld iterations, %ld factorizations, %.6g s\n", st.steps,
-                 st.rejected, st.iterations, st.factorizations, wall);
+    std::fprintf(out,
+                 "mbsolve: %ld steps, %ld rejected, %ld iterations, %ld factorizations, %.6g s\n",
+                 st.steps, st.rejected, st.iterations, st.factorizations, wall);
     const double n = st.steps > 0 ? static_cast<double>(st.steps) : 1.0;
-    std::fprintf(out, "mbsolve: %.2f iterations and %.2f factorizations per step, %.4g ms per step\n",
-                 static_cast<double>(st.iterations) / n, static_cast<double>(st.factorizations) / n, 1e3 * wall / n);
+    std::fprintf(out,
+                 "mbsolve: %.2f iterations and %.2f factorizations per step, %.4g ms per step\n",
+                 static_cast<double>(st.iterations) / n, static_cast<double>(st.factorizations) / n,
+                 1e3 * wall / n);
     if (!files.empty()) {
         std::fprintf(out, "mbsolve: output files:");
         for (const auto& f : files) std::fprintf(out, " %s", f.c_str());

@@ -14,14 +14,14 @@ namespace mbs::output {
 // percentage, steps, mean Newton iterations per step, elapsed wall time and the estimated time
 // left. Meant for a terminal: main() adds it only when stdout is one and --quiet is not given.
 class Progress final : public OutputSink {
-public:
+  public:
     // tf < t0 or forever: no percentage and no ETA.
     Progress(std::FILE* out, double t0, double tf, bool forever);
     void begin(const Engine& e) override;
     void step(const Engine& e, const StepInfo& s) override;
     void end(const Engine& e, const std::string& status) override;
 
-private:
+  private:
     void draw();
 
     std::FILE* out_;
@@ -37,7 +37,7 @@ private:
 std::string format_duration(double seconds);
 
 // The end-of-run summary (stdout unless --quiet).
-void print_summary(std::FILE* out, const RunStats& st, double wall_seconds, const std::vector<std::string>& files,
-                   const std::string& stopped);
+void print_summary(std::FILE* out, const RunStats& st, double wall_seconds,
+                   const std::vector<std::string>& files, const std::string& stopped);
 
 }  // namespace mbs::output

@@ -1,12 +1,12 @@
 // Entities and quantities written by the NetCDF and HDF5 sinks (see results.hpp).
 #include "output/results.hpp"
 
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <new>
-
-#include <sys/mman.h>
 #if defined(__x86_64__)
 #include <immintrin.h>
 #endif
@@ -37,7 +37,8 @@ std::string entity_name(const EntityDesc& d, bool node) {
     return d.category + (node ? " node " : " ") + std::to_string(d.label);
 }
 
-Group group(Group::Kind kind, const char* name, const char* nc_prefix, std::vector<Quantity> quantities = {}) {
+Group group(Group::Kind kind, const char* name, const char* nc_prefix,
+            std::vector<Quantity> quantities = {}) {
     Group g;
     g.kind = kind;
     g.name = name;
@@ -62,10 +63,11 @@ void add_beam_custom(Group& g, const std::vector<long>& flags, int points) {
         const char* what;
     };
     using namespace beam_output_bits;
-    static const Kind kinds[4] = {{ep_nu, "nu", "-", "linear strain (axial, shear 2, shear 3)"},
-                                  {ep_k, "k", "1/m", "angular strain (torsion, bending 2, bending 3)"},
-                                  {ep_nup, "nuP", "1/s", "linear strain rate (axial, shear 2, shear 3)"},
-                                  {ep_kp, "kP", "1/(m s)", "angular strain rate (torsion, bending 2, bending 3)"}};
+    static const Kind kinds[4] = {
+        {ep_nu, "nu", "-", "linear strain (axial, shear 2, shear 3)"},
+        {ep_k, "k", "1/m", "angular strain (torsion, bending 2, bending 3)"},
+        {ep_nup, "nuP", "1/s", "linear strain rate (axial, shear 2, shear 3)"},
+        {ep_kp, "kP", "1/(m s)", "angular strain rate (torsion, bending 2, bending 3)"}};
     static const char* suffix[2] = {"_I", "_II"};
     std::vector<Quantity> forces = std::move(g.quantities);  // F, M of each point
     g.quantities.clear();
@@ -118,7 +120,8 @@ void add_beam_custom(Group& g, const std::vector<long>& flags, int points) {
 
 void add_entity(Group& g, const EntityDesc& d, int source) {
     g.labels.push_back(d.label);
-    g.names.push_back(entity_name(d, g.kind == Group::Kind::nodes || g.kind == Group::Kind::node_accelerations ||
+    g.names.push_back(entity_name(d, g.kind == Group::Kind::nodes ||
+                                         g.kind == Group::Kind::node_accelerations ||
                                          g.kind == Group::Kind::node_momenta));
     g.types.push_back(d.type);
     g.source.push_back(source);
@@ -148,7 +151,8 @@ bool node_momenta_output(const StructNode& n, bool text) {
     return n.desc().output && n.is_dynamic() && n.desc().props.get_or<bool>("output inertia", text);
 }
 
-void Results::init(const Model& m, const Engine& e, int capacity, std::size_t max_bytes, bool allocate) {
+void Results::init(const Model& m, const Engine& e, int capacity, std::size_t max_bytes,
+                   bool allocate) {
     groups_.clear();
     const std::string default_orientation =
         m.control.get_or<std::string>("default orientation", "euler123");
@@ -159,7 +163,8 @@ void Results::init(const Model& m, const Engine& e, int capacity, std::size_t ma
          q("R", 9, "-", "global",
            "global orientation matrix, row-major (R11, R12, R13, R21, ...): x_global = R x_node"),
          q("XP", 3, "m/s", "global", "global velocity vector (v_X, v_Y, v_Z)"),
-         q("Omega", 3, "radian/s", "global", "global angular velocity vector (omega_X, omega_Y, omega_Z)")});
+         q("Omega", 3, "radian/s", "global",
+           "global angular velocity vector (omega_X, omega_Y, omega_Z)")});
     nodes.quantities[1].orientation = true;
     for (std::size_t k = 0; k < e.nodes().size(); ++k) {
         const StructNode& n = e.nodes()[k];
@@ -171,13 +176,15 @@ void Results::init(const Model& m, const Engine& e, int capacity, std::size_t ma
 
     // Accelerations (solvers/dae/accelerations.hpp): a group of their own, as only some nodes
     // have them; NetCDF names node.struct.<L>.XPP and .OmegaP as MBDyn's.
-    Group accels = group(Group::Kind::node_accelerations, "node_accelerations", "node.struct",
-                         {q("XPP", 3, "m/s^2", "global", "global acceleration vector (a_X, a_Y, a_Z)"),
-                          q("OmegaP", 3, "radian/s^2", "global",
-                            "global angular acceleration vector (omegaP_X, omegaP_Y, omegaP_Z)")});
+    Group accels =
+        group(Group::Kind::node_accelerations, "node_accelerations", "node.struct",
+              {q("XPP", 3, "m/s^2", "global", "global acceleration vector (a_X, a_Y, a_Z)"),
+               q("OmegaP", 3, "radian/s^2", "global",
+                 "global angular acceleration vector (omegaP_X, omegaP_Y, omegaP_Z)")});
     for (std::size_t k = 0; k < e.nodes().size(); ++k) {
         const StructNode& n = e.nodes()[k];
-        if (n.desc().output && node_accelerations_output(m, n)) add_entity(accels, n.desc(), static_cast<int>(k));
+        if (n.desc().output && node_accelerations_output(m, n))
+            add_entity(accels, n.desc(), static_cast<int>(k));
     }
 
     // Momenta (MBDyn's .ine, NetCDF node.struct.<L>.B, .G, .BP, .GP) of the nodes that ask for
@@ -188,15 +195,18 @@ void Results::init(const Model& m, const Engine& e, int capacity, std::size_t ma
         {q("B", 3, "kg m/s", "global", "global momentum (B_X, B_Y, B_Z)"),
          q("G", 3, "kg m^2/s", "global", "global momenta moment about the node (G_X, G_Y, G_Z)"),
          q("BP", 3, "kg m/s^2", "global", "global momentum derivative (BP_X, BP_Y, BP_Z)"),
-         q("GP", 3, "kg m^2/s^2", "global", "global momenta moment derivative (GP_X, GP_Y, GP_Z)")});
+         q("GP", 3, "kg m^2/s^2", "global",
+           "global momenta moment derivative (GP_X, GP_Y, GP_Z)")});
     for (std::size_t k = 0; k < e.nodes().size(); ++k)
-        if (node_momenta_output(e.nodes()[k], false)) add_entity(momenta, e.nodes()[k].desc(), static_cast<int>(k));
+        if (node_momenta_output(e.nodes()[k], false))
+            add_entity(momenta, e.nodes()[k].desc(), static_cast<int>(k));
 
-    Group joints = group(Group::Kind::joints, "joints", "elem.joint",
-                         {q("f", 3, "N", "local", "local reaction force (f_x, f_y, f_z), joint frame"),
-                          q("m", 3, "Nm", "local", "local reaction moment (m_x, m_y, m_z), joint frame"),
-                          q("F", 3, "N", "global", "global reaction force (F_X, F_Y, F_Z)"),
-                          q("M", 3, "Nm", "global", "global reaction moment (M_X, M_Y, M_Z)")});
+    Group joints =
+        group(Group::Kind::joints, "joints", "elem.joint",
+              {q("f", 3, "N", "local", "local reaction force (f_x, f_y, f_z), joint frame"),
+               q("m", 3, "Nm", "local", "local reaction moment (m_x, m_y, m_z), joint frame"),
+               q("F", 3, "N", "global", "global reaction force (F_X, F_Y, F_Z)"),
+               q("M", 3, "Nm", "global", "global reaction moment (M_X, M_Y, M_Z)")});
 
     // Loads: the columns of their .frc lines (docs/deck-language.md 8): per loaded node, its label,
     // the force or couple (3) and, for forces, the application point (3).
@@ -233,7 +243,8 @@ void Results::init(const Model& m, const Engine& e, int capacity, std::size_t ma
             "internal force at evaluation point II, section frame (axial, shear 2, shear 3)"};
         static const char* mdesc[2] = {
             "internal moment at evaluation point I, section frame (torsion, bending 2, bending 3)",
-            "internal moment at evaluation point II, section frame (torsion, bending 2, bending 3)"};
+            "internal moment at evaluation point II, section frame (torsion, bending 2, bending "
+            "3)"};
         for (int i = 0; i < points; ++i) {
             g.quantities.push_back(q(fnames[i], 3, "N", "local", fdesc[i], 6 * i));
             g.quantities.push_back(q(mnames[i], 3, "Nm", "local", mdesc[i], 6 * i + 3));
@@ -261,8 +272,10 @@ void Results::init(const Model& m, const Engine& e, int capacity, std::size_t ma
             if (el.reaction(f, mm, F, M)) add_entity(joints, d, src);
         } else if (d.category == "force" && el.output_file()) {
             bool internal = d.type.find("internal") != std::string::npos;
-            if (starts_with(d.type, "total")) add_entity(tforces, d, src);
-            else add_entity(internal ? iforces : forces, d, src);
+            if (starts_with(d.type, "total"))
+                add_entity(tforces, d, src);
+            else
+                add_entity(internal ? iforces : forces, d, src);
         } else if (d.category == "couple" && el.output_file()) {
             add_entity(d.type.find("internal") != std::string::npos ? icouples : couples, d, src);
         } else if ((d.category == "beam3" || d.category == "beam" || d.category == "beam2") &&
@@ -285,16 +298,18 @@ void Results::init(const Model& m, const Engine& e, int capacity, std::size_t ma
     add_beam_custom(beams3, beam3_flags, 2);
     add_beam_custom(beams2, beam2_flags, 1);
     if (loadable_values > 0)
-        loadables.quantities = {q("output", loadable_values, "-", "",
-                                  "values of the element's .usr line (meaning defined by its module)", 0)};
-    for (Group* g : {&nodes, &accels, &momenta, &joints, &forces, &iforces, &couples, &icouples, &tforces, &beams3, &beams2,
-                     &loadables})
+        loadables.quantities = {
+            q("output", loadable_values, "-", "",
+              "values of the element's .usr line (meaning defined by its module)", 0)};
+    for (Group* g : {&nodes, &accels, &momenta, &joints, &forces, &iforces, &couples, &icouples,
+                     &tforces, &beams3, &beams2, &loadables})
         if (g->size() > 0) groups_.push_back(std::move(*g));
 
     std::size_t row_bytes = 4 * sizeof(double);
     for (const Group& g : groups_)
         for (const Quantity& x : g.quantities) row_bytes += sizeof(double) * g.size() * x.ncomp;
-    capacity = static_cast<int>(std::clamp<std::size_t>(max_bytes / row_bytes, 1, std::max(capacity, 1)));
+    capacity =
+        static_cast<int>(std::clamp<std::size_t>(max_bytes / row_bytes, 1, std::max(capacity, 1)));
     // Four parts a block (block_sink.cpp): the capacity a multiple of the part when it can be.
     constexpr int parts = 4;
     part_ = std::max(capacity / parts, 1);
@@ -344,65 +359,69 @@ void Results::record(const Engine& e, const StepInfo& s) {
     const double nan = std::nan("");
     for (Group& g : groups_) {
         const int n = g.size();
-        auto at = [&](Quantity& x, int k) { return x.buf + (static_cast<std::size_t>(r) * n + k) * x.ncomp; };
-        auto put3 = [](double* p, const Vec3& a) { put(p, a[0]), put(p + 1, a[1]), put(p + 2, a[2]); };
+        auto at = [&](Quantity& x, int k) {
+            return x.buf + (static_cast<std::size_t>(r) * n + k) * x.ncomp;
+        };
+        auto put3 = [](double* p, const Vec3& a) {
+            put(p, a[0]), put(p + 1, a[1]), put(p + 2, a[2]);
+        };
         for (int k = 0; k < n; ++k) {
             switch (g.kind) {
-            case Group::Kind::nodes: {
-                const StructNode& nd = e.nodes()[g.source[k]];
-                put3(at(g.quantities[0], k), nd.x);
-                double* R = at(g.quantities[1], k);
-                for (int i = 0; i < 3; ++i)
-                    for (int c = 0; c < 3; ++c) put(R + 3 * i + c, nd.R(i, c));
-                put3(at(g.quantities[2], k), nd.xdot);
-                put3(at(g.quantities[3], k), nd.w);
-                break;
-            }
-            case Group::Kind::node_accelerations: {
-                const StructNode& nd = e.nodes()[g.source[k]];
-                put3(at(g.quantities[0], k), nd.xpp);
-                put3(at(g.quantities[1], k), nd.wp);
-                break;
-            }
-            case Group::Kind::node_momenta: {
-                const StructNode& nd = e.nodes()[g.source[k]];
-                put3(at(g.quantities[0], k), nd.beta);
-                put3(at(g.quantities[1], k), nd.gamma);
-                put3(at(g.quantities[2], k), nd.beta_dot);
-                put3(at(g.quantities[3], k), nd.gamma_dot);
-                break;
-            }
-            case Group::Kind::joints: {
-                Vec3 f, m, F, M;
-                e.elements()[g.source[k]]->reaction(f, m, F, M);
-                put3(at(g.quantities[0], k), f);
-                put3(at(g.quantities[1], k), m);
-                put3(at(g.quantities[2], k), F);
-                put3(at(g.quantities[3], k), M);
-                break;
-            }
-            case Group::Kind::element_values: {
-                int nv = e.elements()[g.source[k]]->output_values(v);
-                int np = -1;  // evaluation points, asked for once if a quantity needs them
-                for (Quantity& x : g.quantities) {
-                    double* p = at(x, k);
-                    const int col = x.columns.empty() ? x.column : x.columns[k];
-                    if (x.point >= 0) {
-                        if (np < 0) np = g.points[k] ? g.points[k]->points(px, pR) : 0;
-                        const bool ok = col >= 0 && x.point < np;
-                        if (x.ncomp == 3)
-                            for (int c = 0; c < 3; ++c) put(p + c, ok ? px[x.point][c] : nan);
-                        else
-                            for (int i = 0; i < 3; ++i)
-                                for (int c = 0; c < 3; ++c)
-                                    put(p + 3 * i + c, ok ? pR[x.point](i, c) : nan);
-                        continue;
-                    }
-                    for (int c = 0; c < x.ncomp; ++c)
-                        put(p + c, col >= 0 && col + c < nv ? v[col + c] : nan);
+                case Group::Kind::nodes: {
+                    const StructNode& nd = e.nodes()[g.source[k]];
+                    put3(at(g.quantities[0], k), nd.x);
+                    double* R = at(g.quantities[1], k);
+                    for (int i = 0; i < 3; ++i)
+                        for (int c = 0; c < 3; ++c) put(R + 3 * i + c, nd.R(i, c));
+                    put3(at(g.quantities[2], k), nd.xdot);
+                    put3(at(g.quantities[3], k), nd.w);
+                    break;
                 }
-                break;
-            }
+                case Group::Kind::node_accelerations: {
+                    const StructNode& nd = e.nodes()[g.source[k]];
+                    put3(at(g.quantities[0], k), nd.xpp);
+                    put3(at(g.quantities[1], k), nd.wp);
+                    break;
+                }
+                case Group::Kind::node_momenta: {
+                    const StructNode& nd = e.nodes()[g.source[k]];
+                    put3(at(g.quantities[0], k), nd.beta);
+                    put3(at(g.quantities[1], k), nd.gamma);
+                    put3(at(g.quantities[2], k), nd.beta_dot);
+                    put3(at(g.quantities[3], k), nd.gamma_dot);
+                    break;
+                }
+                case Group::Kind::joints: {
+                    Vec3 f, m, F, M;
+                    e.elements()[g.source[k]]->reaction(f, m, F, M);
+                    put3(at(g.quantities[0], k), f);
+                    put3(at(g.quantities[1], k), m);
+                    put3(at(g.quantities[2], k), F);
+                    put3(at(g.quantities[3], k), M);
+                    break;
+                }
+                case Group::Kind::element_values: {
+                    int nv = e.elements()[g.source[k]]->output_values(v);
+                    int np = -1;  // evaluation points, asked for once if a quantity needs them
+                    for (Quantity& x : g.quantities) {
+                        double* p = at(x, k);
+                        const int col = x.columns.empty() ? x.column : x.columns[k];
+                        if (x.point >= 0) {
+                            if (np < 0) np = g.points[k] ? g.points[k]->points(px, pR) : 0;
+                            const bool ok = col >= 0 && x.point < np;
+                            if (x.ncomp == 3)
+                                for (int c = 0; c < 3; ++c) put(p + c, ok ? px[x.point][c] : nan);
+                            else
+                                for (int i = 0; i < 3; ++i)
+                                    for (int c = 0; c < 3; ++c)
+                                        put(p + 3 * i + c, ok ? pR[x.point](i, c) : nan);
+                            continue;
+                        }
+                        for (int c = 0; c < x.ncomp; ++c)
+                            put(p + c, col >= 0 && col + c < nv ? v[col + c] : nan);
+                    }
+                    break;
+                }
             }
         }
     }

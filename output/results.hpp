@@ -54,7 +54,7 @@ struct Quantity {
     // `where` + "global orientation ..." (MBDyn's CreateRotationVar).
     bool orientation = false;
     std::string where;
-    double* buf = nullptr;    // [row][entity][component], capacity rows (in Results' pages)
+    double* buf = nullptr;  // [row][entity][component], capacity rows (in Results' pages)
 };
 
 struct Group {
@@ -63,8 +63,8 @@ struct Group {
     std::string name;       // HDF5 group: "nodes", "joints", "forces", ...
     std::string nc_prefix;  // NetCDF variable prefix: "node.struct", "elem.joint", ...
     std::vector<long> labels;
-    std::vector<std::string> names;  // the entity's `name` or "<category> <label>"
-    std::vector<std::string> types;  // "dynamic", "revolute hinge", "absolute internal", ...
+    std::vector<std::string> names;        // the entity's `name` or "<category> <label>"
+    std::vector<std::string> types;        // "dynamic", "revolute hinge", "absolute internal", ...
     std::vector<std::string> orientation;  // nodes, beams: description from the card or the default
     std::vector<int> source;               // index in Engine::nodes() or Engine::elements()
     std::vector<const BeamPoints*> points;  // beams: the element's evaluation points
@@ -95,11 +95,12 @@ struct SinkOptions {
 };
 
 class Results {
-public:
+  public:
     // Gathers the groups (entities with output enabled) and allocates `capacity` rows, fewer if
     // they would take more than max_bytes. With allocate = false only the groups are set up:
     // allocate() then makes the rows.
-    void init(const Model& m, const Engine& e, int capacity, std::size_t max_bytes, bool allocate = true);
+    void init(const Model& m, const Engine& e, int capacity, std::size_t max_bytes,
+              bool allocate = true);
     // Maps the rows' pages (zero; none touched yet, so no page fault is taken here).
     void allocate();
     // The rows' pages, to be made resident by prefault() on another thread than record()'s.
@@ -136,7 +137,7 @@ public:
     const std::vector<double>& timestep() const { return dt_; }
     const std::vector<int>& iterations() const { return iter_; }
 
-private:
+  private:
     struct Unmap {
         std::size_t bytes;
         void operator()(void* p) const;
@@ -155,6 +156,7 @@ private:
 // Rotation matrix -> the orientation a node's description asks for (MBDyn's NetCDF names):
 // "R" (9, row-major), "Phi" (rotation vector, rad) or "E" (Euler angles, degrees, as .mov).
 // Returns the variable name and writes its components to out (3 or 9).
-const char* orientation_values(const std::string& description, const double* R_rowmajor, double* out);
+const char* orientation_values(const std::string& description, const double* R_rowmajor,
+                               double* out);
 
 }  // namespace mbs::output

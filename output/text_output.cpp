@@ -163,8 +163,12 @@ void TextOutput::step(const Engine& e, const StepInfo& s) {
         fill_.vals.size() + step_vals_ > fill_.vals.capacity())
         hand_off();
     add_line(out_, s.step, Kind::out, 7);
-    const double info[7] = {s.time,    s.dt,  static_cast<double>(s.iterations),
-                            s.res_err, s.sol_err, s.sol_conv ? 1.0 : 0.0,
+    const double info[7] = {s.time,
+                            s.dt,
+                            static_cast<double>(s.iterations),
+                            s.res_err,
+                            s.sol_err,
+                            s.sol_conv ? 1.0 : 0.0,
                             s.output ? 1.0 : 0.0};
     fill_.vals.insert(fill_.vals.end(), info, info + 7);
     if (s.output && entities_) {
@@ -227,10 +231,12 @@ void TextOutput::write_block() {
                         for (int j = 0; j < 3; ++j) num(R(i, j));
                 } else {
                     const Orientation od = l.orientation;
-                    Vec3 a = od == Orientation::vector     ? matrix_to_rotation_vector(R)
-                             : od == Orientation::euler313 ? Vec3(matrix_to_euler313(R) * (180.0 / M_PI))
-                             : od == Orientation::euler321 ? Vec3(matrix_to_euler321(R) * (180.0 / M_PI))
-                                                           : Vec3(matrix_to_euler123(R) * (180.0 / M_PI));
+                    Vec3 a = od == Orientation::vector ? matrix_to_rotation_vector(R)
+                             : od == Orientation::euler313
+                                 ? Vec3(matrix_to_euler313(R) * (180.0 / M_PI))
+                             : od == Orientation::euler321
+                                 ? Vec3(matrix_to_euler321(R) * (180.0 / M_PI))
+                                 : Vec3(matrix_to_euler123(R) * (180.0 / M_PI));
                     for (int i = 0; i < 3; ++i) num(a[i]);
                 }
                 for (int i = 12; i < l.n; ++i) num(v[i]);

@@ -17,7 +17,7 @@
 namespace mbs::output {
 
 class Worker {
-public:
+  public:
     Worker() = default;
     ~Worker() { stop(); }
     Worker(const Worker&) = delete;
@@ -40,7 +40,7 @@ public:
     // Waits for the current job and ends the thread (an error of that job is dropped).
     void stop();
 
-private:
+  private:
     void run();
 
     std::thread thread_;

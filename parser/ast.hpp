@@ -32,9 +32,9 @@ struct Call;
 struct StmtList;
 struct Expression;
 
-struct Operand : x3::variant<Nil, Number, StringLit, Ident, x3::forward_ast<Unary>,
-                             x3::forward_ast<Call>, x3::forward_ast<StmtList>,
-                             x3::forward_ast<Expression>> {
+struct Operand
+    : x3::variant<Nil, Number, StringLit, Ident, x3::forward_ast<Unary>, x3::forward_ast<Call>,
+                  x3::forward_ast<StmtList>, x3::forward_ast<Expression>> {
     using base_type::base_type;
     using base_type::operator=;
 };
@@ -103,7 +103,7 @@ struct Arg : x3::variant<Empty, Stmt, Word, x3::forward_ast<Card>> {
 
 struct Card : Located {
     std::string description;  // raw text before ':' or ';'
-    std::vector<Arg> args;  // empty for 'name;'
+    std::vector<Arg> args;    // empty for 'name;'
 };
 
 }  // namespace mbs::ast

@@ -41,7 +41,7 @@ struct BuildState {
 struct ArgView {
     const ast::Arg* arg = nullptr;
     SourceLoc loc;
-    std::string word;  // normalised, non-empty when the argument could be a keyword
+    std::string word;   // normalised, non-empty when the argument could be a keyword
     std::string ident;  // the identifier as written, when the argument is a bare name
     bool empty = false;
     const ast::Card* nested = nullptr;  // a card as the argument (`driven`)
@@ -49,22 +49,25 @@ struct ArgView {
 
 // The Reader implementation over one card's arguments.
 class DeckReader final : public Reader {
-public:
-    DeckReader(BuildState& st, const SourceFile& file, const ast::Card& card, std::size_t first_arg = 0);
+  public:
+    DeckReader(BuildState& st, const SourceFile& file, const ast::Card& card,
+               std::size_t first_arg = 0);
 
     bool at_end() const override;
     std::size_t remaining() const override { return args_.size() - pos_; }
     SourceLoc loc() const override;
     SourceLoc card_loc() const override;
     [[noreturn]] void error(const std::string& what, const std::string& hint = {}) const override;
-    [[noreturn]] void error_at(const SourceLoc& at, const std::string& what, const std::string& hint = {}) const override;
+    [[noreturn]] void error_at(const SourceLoc& at, const std::string& what,
+                               const std::string& hint = {}) const override;
     void warn(const std::string& what) override;
     void warn_at(const SourceLoc& at, const std::string& what) override;
 
     bool peek(std::string_view keyword) const override;
     bool accept(std::string_view keyword) override;
     void expect(std::string_view keyword) override;
-    std::string keyword(std::initializer_list<std::string_view> choices, std::string_view what) override;
+    std::string keyword(std::initializer_list<std::string_view> choices,
+                        std::string_view what) override;
     std::string peek_word() const override;
     bool peek_empty() const override;
     void skip() override;
@@ -104,7 +107,8 @@ public:
     std::shared_ptr<const DriveSpec> drive(std::string_view what) override;
     std::shared_ptr<const TplDriveSpec> tpl_drive(int dim, std::string_view what) override;
     std::shared_ptr<const LawSpec> law(int dim, std::string_view what) override;
-    std::shared_ptr<const CompiledExpr> compile(const std::string& text, const SourceLoc& at) override;
+    std::shared_ptr<const CompiledExpr> compile(const std::string& text,
+                                                const SourceLoc& at) override;
 
     const Model& model() const override { return st_.model; }
 
@@ -123,13 +127,22 @@ public:
 
     // The `reference, <frame>,` prefix, if present.
     struct Frame {
-        enum Kind { none, global, node, local, label, other_position, other_orientation, other_node } kind = none;
+        enum Kind {
+            none,
+            global,
+            node,
+            local,
+            label,
+            other_position,
+            other_orientation,
+            other_node
+        } kind = none;
         const ReferenceFrame* ref = nullptr;
         SourceLoc loc;
     };
     Frame frame_prefix(bool allow_other = false);
 
-private:
+  private:
     const ArgView& next(std::string_view what);
     // "expected N values ..." unless the next argument looks like a misspelt variable, in which
     // case evaluating it reports "unknown variable" with a did-you-mean hint.
@@ -146,7 +159,8 @@ private:
     // Records the cost of a new spec from its children's; refuses one too deep or too big.
     void account(const void* spec, const std::vector<const void*>& children, const SourceLoc& at);
     // `referenced`: the result is a `template drive caller:` card's spec (costed already).
-    std::shared_ptr<const TplDriveSpec> read_tpl_drive(int dim, std::string_view what, bool& referenced);
+    std::shared_ptr<const TplDriveSpec> read_tpl_drive(int dim, std::string_view what,
+                                                       bool& referenced);
     int nesting_ = 0;
 
     BuildState& st_;

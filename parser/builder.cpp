@@ -27,32 +27,71 @@ namespace {
 // Problems of the relative-coordinate path (solvers/reduced): their block takes the initial
 // value block's cards (times, tolerance).
 bool reduced_problem_block(const std::string& b) {
-    return b == "reduced dynamics" || b == "reduced inverse dynamics" || b == "equilibrium" || b == "modal";
+    return b == "reduced dynamics" || b == "reduced inverse dynamics" || b == "equilibrium" ||
+           b == "modal";
 }
 
-enum class Block { start, data, after_data, problem, after_problem, control, after_control, nodes,
-                   after_nodes, drivers, after_drivers, elements, done };
+enum class Block {
+    start,
+    data,
+    after_data,
+    problem,
+    after_problem,
+    control,
+    after_control,
+    nodes,
+    after_nodes,
+    drivers,
+    after_drivers,
+    elements,
+    done
+};
 
 const char* block_name(Block b) {
     switch (b) {
-        case Block::data: return "data";
-        case Block::problem: return "initial value";
-        case Block::control: return "control data";
-        case Block::nodes: return "nodes";
-        case Block::drivers: return "drivers";
-        case Block::elements: return "elements";
-        default: return "";
+        case Block::data:
+            return "data";
+        case Block::problem:
+            return "initial value";
+        case Block::control:
+            return "control data";
+        case Block::nodes:
+            return "nodes";
+        case Block::drivers:
+            return "drivers";
+        case Block::elements:
+            return "elements";
+        default:
+            return "";
     }
 }
 
 // Control-data counters (docs/deck-language.md 2.2).
 const std::vector<std::string>& counter_names() {
-    static const std::vector<std::string> v = {
-        "structural nodes", "abstract nodes", "parameter nodes", "electric nodes", "hydraulic nodes",
-        "thermal nodes", "rigid bodies", "joints", "beams", "plates", "forces", "genels", "inertia",
-        "aerodynamic elements", "induced velocity elements", "rotors", "electric elements",
-        "hydraulic elements", "bulk elements", "output elements", "external elements",
-        "joint regularizations", "loadable elements", "file drivers"};
+    static const std::vector<std::string> v = {"structural nodes",
+                                               "abstract nodes",
+                                               "parameter nodes",
+                                               "electric nodes",
+                                               "hydraulic nodes",
+                                               "thermal nodes",
+                                               "rigid bodies",
+                                               "joints",
+                                               "beams",
+                                               "plates",
+                                               "forces",
+                                               "genels",
+                                               "inertia",
+                                               "aerodynamic elements",
+                                               "induced velocity elements",
+                                               "rotors",
+                                               "electric elements",
+                                               "hydraulic elements",
+                                               "bulk elements",
+                                               "output elements",
+                                               "external elements",
+                                               "joint regularizations",
+                                               "loadable elements",
+                                               "file drivers"};
     return v;
 }
 
@@ -60,7 +99,9 @@ const std::vector<std::string>& counter_names() {
 constexpr long max_entity_count = 10'000'000;
 constexpr double max_time_steps = 1e10;
 
-bool is_node_counter(const std::string& c) { return c.size() > 6 && c.compare(c.size() - 6, 6, " nodes") == 0; }
+bool is_node_counter(const std::string& c) {
+    return c.size() > 6 && c.compare(c.size() - 6, 6, " nodes") == 0;
+}
 
 std::string expand_env(const std::string& s) {
     std::string out;
@@ -73,11 +114,15 @@ std::string expand_env(const std::string& s) {
         std::string name;
         if (j < s.size() && s[j] == '{') {
             std::size_t k = s.find('}', j);
-            if (k == std::string::npos) { out.push_back('$'); continue; }
+            if (k == std::string::npos) {
+                out.push_back('$');
+                continue;
+            }
             name = s.substr(j + 1, k - j - 1);
             i = k;
         } else {
-            while (j < s.size() && (std::isalnum(static_cast<unsigned char>(s[j])) || s[j] == '_')) name.push_back(s[j++]);
+            while (j < s.size() && (std::isalnum(static_cast<unsigned char>(s[j])) || s[j] == '_'))
+                name.push_back(s[j++]);
             i = j - 1;
         }
         if (const char* v = std::getenv(name.c_str())) out += v;
@@ -86,17 +131,18 @@ std::string expand_env(const std::string& s) {
 }
 
 class Builder {
-public:
+  public:
     explicit Builder(BuildState& st) : st_(st) {}
 
     void run_file(const std::string& path, const SourceLoc& included_from);
     void run_text(const std::string& name, std::string text);
     void finish(const SourceLoc& eof);
 
-private:
+  private:
     void run(const SourceFile& file);
     void card(const SourceFile& file, const ast::Card& c);
-    bool global_card(const std::string& name, DeckReader& r, const SourceFile& file, const ast::Card& c);
+    bool global_card(const std::string& name, DeckReader& r, const SourceFile& file,
+                     const ast::Card& c);
     void begin_block(DeckReader& r);
     void end_block(DeckReader& r);
     void problem_card(const std::string& name, DeckReader& r);
@@ -108,9 +154,11 @@ private:
     void reference_card(DeckReader& r);
     void check_counts(DeckReader& r, bool nodes);
     void count(DeckReader& r, const std::string& counter, const SourceLoc& at);
-    void claim_label(const std::string& space, long label, const SourceLoc& at, const std::string& what);
+    void claim_label(const std::string& space, long label, const SourceLoc& at,
+                     const std::string& what);
     void store_raw(Props& p, const std::string& key, DeckReader& r);
-    void ignore_card(DeckReader& r, const SourceLoc& at, const std::string& what, const std::string& why);
+    void ignore_card(DeckReader& r, const SourceLoc& at, const std::string& what,
+                     const std::string& why);
     void read_line_search_options(Props& s, DeckReader& r);
 
     void check_run_length(const SourceLoc& end_card);
@@ -126,7 +174,8 @@ private:
 void Builder::run_file(const std::string& path, const SourceLoc& from) {
     std::error_code dir_ec;
     if (fs::is_directory(path, dir_ec)) {
-        if (from.valid()) throw InputError(from, "'" + path + "' is a directory, not a file to include");
+        if (from.valid())
+            throw InputError(from, "'" + path + "' is a directory, not a file to include");
         throw InputError(SourceLoc{}, "'" + path + "' is a directory, not a deck");
     }
     // Included files must be regular files: a device such as /dev/zero would be read forever.
@@ -155,8 +204,10 @@ void Builder::run_file(const std::string& path, const SourceLoc& from) {
     for (std::size_t k = 0; k < st_.include_stack.size(); ++k)
         if (st_.include_stack[k] == canon) {
             std::string chain;
-            for (std::size_t j = k; j < st_.include_stack.size(); ++j) chain += st_.include_stack[j] + " -> ";
-            throw InputError(from, "include cycle: '" + path + "' is already being read", chain + canon);
+            for (std::size_t j = k; j < st_.include_stack.size(); ++j)
+                chain += st_.include_stack[j] + " -> ";
+            throw InputError(from, "include cycle: '" + path + "' is already being read",
+                             chain + canon);
         }
     if (st_.include_stack.size() >= 64) throw InputError(from, "includes nested more than 64 deep");
     st_.files.push_back(std::make_unique<SourceFile>(path, std::move(text)));
@@ -194,13 +245,15 @@ void check_nesting(const SourceFile& file) {
             continue;
         }
         if (c == '(' && ++depth > max_depth)
-            throw InputError(SourceLoc{&file, static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(i + 1)},
-                             "parentheses nested more than " + std::to_string(max_depth) + " deep");
+            throw InputError(
+                SourceLoc{&file, static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(i + 1)},
+                "parentheses nested more than " + std::to_string(max_depth) + " deep");
         if (c == ')' && depth > 0) --depth;
         if (c == ';') depth = 0;  // not at ',': function arguments are separated by commas too
         if (c == '-' || c == '+' || c == '!') {
             if (++unary_run > max_depth)
-                throw InputError(SourceLoc{&file, static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(i + 1)},
+                throw InputError(SourceLoc{&file, static_cast<std::uint32_t>(i),
+                                           static_cast<std::uint32_t>(i + 1)},
                                  "more than " + std::to_string(max_depth) + " operators in a row");
         } else if (!std::isspace(static_cast<unsigned char>(c))) {
             unary_run = 0;
@@ -226,37 +279,62 @@ void Builder::card(const SourceFile& file, const ast::Card& c) {
         case Block::data:
             if (name == "problem" || name == "integrator") {
                 SourceLoc pa = r.loc();
-                std::string p = r.keyword({"initial value", "inverse dynamics", "multistep", "reduced inverse dynamics",
-                                           "reduced dynamics", "equilibrium", "modal"}, "problem");
+                std::string p = r.keyword(
+                    {"initial value", "inverse dynamics", "multistep", "reduced inverse dynamics",
+                     "reduced dynamics", "equilibrium", "modal"},
+                    "problem");
                 if (p == "inverse dynamics")
-                    throw InputError(pa, "'problem: inverse dynamics' is not supported yet by the DAE engine",
-                                     "'problem: reduced inverse dynamics;' (or --analysis inverse-dynamics) runs the "
-                                     "inverse dynamics of the relative-coordinate model");
+                    throw InputError(
+                        pa, "'problem: inverse dynamics' is not supported yet by the DAE engine",
+                        "'problem: reduced inverse dynamics;' (or --analysis inverse-dynamics) "
+                        "runs the "
+                        "inverse dynamics of the relative-coordinate model");
                 st_.model.problem = p == "multistep" ? "initial value" : p;
                 r.finish();
                 return;
             }
-            throw InputError(at, "unknown card '" + c.description + "' in the data block", "expected 'problem: initial value;'");
-        case Block::problem: return problem_card(name, r);
-        case Block::control: return control_card(name, r);
-        case Block::nodes: return node_card(name, r);
-        case Block::elements: return element_card(name, r);
+            throw InputError(at, "unknown card '" + c.description + "' in the data block",
+                             "expected 'problem: initial value;'");
+        case Block::problem:
+            return problem_card(name, r);
+        case Block::control:
+            return control_card(name, r);
+        case Block::nodes:
+            return node_card(name, r);
+        case Block::elements:
+            return element_card(name, r);
         case Block::drivers:
-            throw InputError(at, "file drivers are not supported yet", "remove the drivers block and 'file drivers:'");
-        default: break;
+            throw InputError(at, "file drivers are not supported yet",
+                             "remove the drivers block and 'file drivers:'");
+        default:
+            break;
     }
-    std::vector<std::string> known = {"begin", "end", "set", "include", "reference", "remark", "drive caller",
-                                      "constitutive law", "template drive caller", "scalar function"};
+    std::vector<std::string> known = {"begin",
+                                      "end",
+                                      "set",
+                                      "include",
+                                      "reference",
+                                      "remark",
+                                      "drive caller",
+                                      "constitutive law",
+                                      "template drive caller",
+                                      "scalar function"};
     std::string near = closest_match(name, known);
     throw InputError(at, "unexpected card '" + c.description + "' outside of any block",
-                     near.empty() ? "cards go between 'begin: <block>;' and 'end: <block>;'" : "did you mean '" + near + "'?");
+                     near.empty() ? "cards go between 'begin: <block>;' and 'end: <block>;'"
+                                  : "did you mean '" + near + "'?");
 }
 
-bool Builder::global_card(const std::string& name, DeckReader& r, const SourceFile& file, const ast::Card& c) {
+bool Builder::global_card(const std::string& name, DeckReader& r, const SourceFile& file,
+                          const ast::Card& c) {
     if (name == "set") {
         while (!r.at_end()) {
-            if (r.peek_empty()) { r.skip(); continue; }
-            if (!r.peek_word().empty() && r.peek("[")) r.error("plugin variables ('set: [...]') are not supported");
+            if (r.peek_empty()) {
+                r.skip();
+                continue;
+            }
+            if (!r.peek_word().empty() && r.peek("["))
+                r.error("plugin variables ('set: [...]') are not supported");
             r.value("statement");
         }
         return true;
@@ -302,14 +380,17 @@ bool Builder::global_card(const std::string& name, DeckReader& r, const SourceFi
         std::string s = r.string("NAME=value");
         auto eq = s.find('=');
         if (eq == 0) throw InputError(at, "setenv needs a variable name");
-        if (eq == std::string::npos) ::unsetenv(s.c_str());
-        else ::setenv(s.substr(0, eq).c_str(), s.substr(eq + 1).c_str(), overwrite ? 1 : 0);
+        if (eq == std::string::npos)
+            ::unsetenv(s.c_str());
+        else
+            ::setenv(s.substr(0, eq).c_str(), s.substr(eq + 1).c_str(), overwrite ? 1 : 0);
         return true;
     }
     if (name == "printsymboltable") {
         std::ostream& os = st_.options.remarks ? *st_.options.remarks : std::cerr;
         for (const auto& [k, v] : st_.symbols.all())
-            os << (v.is_const ? "const " : "") << type_name(v.type) << " " << k << " = " << v.value.to_string() << '\n';
+            os << (v.is_const ? "const " : "") << type_name(v.type) << " " << k << " = "
+               << v.value.to_string() << '\n';
         while (!r.at_end()) r.skip();
         return true;
     }
@@ -321,7 +402,8 @@ bool Builder::global_card(const std::string& name, DeckReader& r, const SourceFi
         SourceLoc at = r.loc();
         long l = r.label("drive caller label");
         if (st_.drive_caller_locs.count(l))
-            throw InputError(at, "drive caller " + std::to_string(l) + " is already defined at " + st_.drive_caller_locs[l].where());
+            throw InputError(at, "drive caller " + std::to_string(l) + " is already defined at " +
+                                     st_.drive_caller_locs[l].where());
         if (r.accept("name")) r.string("name");
         r.accept("deferred");
         auto read = r.drive("drive caller");
@@ -339,16 +421,22 @@ bool Builder::global_card(const std::string& name, DeckReader& r, const SourceFi
     if (name == "templatedrivecaller") {
         SourceLoc at = r.loc();
         long l = r.label("template drive caller label");
-        if (st_.tpl_drive_callers.count(l)) throw InputError(at, "template drive caller " + std::to_string(l) + " is already defined");
+        if (st_.tpl_drive_callers.count(l))
+            throw InputError(at,
+                             "template drive caller " + std::to_string(l) + " is already defined");
         int dim = 0;
         SourceLoc dat = r.loc();
-        if (r.accept("3x3")) dim = 9;
-        else if (r.accept("6x6")) dim = 36;
+        if (r.accept("3x3"))
+            dim = 9;
+        else if (r.accept("6x6"))
+            dim = 36;
         else {
             Value v = r.value("dimension");
             std::string s = v.to_string();
             dim = s == "1" ? 1 : s == "3" ? 3 : s == "6" ? 6 : s == "3x3" ? 9 : s == "6x6" ? 36 : 0;
-            if (!dim) throw InputError(dat, "template drive dimension must be 1, 3, 6, \"3x3\" or \"6x6\"");
+            if (!dim)
+                throw InputError(dat,
+                                 "template drive dimension must be 1, 3, 6, \"3x3\" or \"6x6\"");
         }
         st_.tpl_drive_callers[l] = r.tpl_drive(dim, "template drive caller");
         r.finish();
@@ -358,11 +446,14 @@ bool Builder::global_card(const std::string& name, DeckReader& r, const SourceFi
         SourceLoc at = r.loc();
         long l = r.label("constitutive law label");
         if (st_.law_locs.count(l))
-            throw InputError(at, "constitutive law " + std::to_string(l) + " is already defined at " + st_.law_locs[l].where());
+            throw InputError(at, "constitutive law " + std::to_string(l) +
+                                     " is already defined at " + st_.law_locs[l].where());
         if (r.accept("name")) r.string("name");
         SourceLoc dat = r.loc();
         long dim = r.integer("dimension");
-        if (dim != 1 && dim != 3 && dim != 6) throw InputError(dat, "constitutive law dimension must be 1, 3 or 6, got " + std::to_string(dim));
+        if (dim != 1 && dim != 3 && dim != 6)
+            throw InputError(
+                dat, "constitutive law dimension must be 1, 3 or 6, got " + std::to_string(dim));
         st_.model.laws[l] = r.law(static_cast<int>(dim), "constitutive law");
         r.finish();
         st_.law_locs[l] = at;
@@ -371,9 +462,11 @@ bool Builder::global_card(const std::string& name, DeckReader& r, const SourceFi
     if (name == "scalarfunction") {
         SourceLoc at = r.loc();
         std::string fname = r.string("scalar function name");
-        if (st_.model.scalar_functions.count(fname)) throw InputError(at, "scalar function \"" + fname + "\" is already defined");
+        if (st_.model.scalar_functions.count(fname))
+            throw InputError(at, "scalar function \"" + fname + "\" is already defined");
         std::string type = r.peek_word();
-        const DriveReaderFn* fn = type.empty() ? nullptr : Registry::instance().drives.find("scalar function " + type);
+        const DriveReaderFn* fn =
+            type.empty() ? nullptr : Registry::instance().drives.find("scalar function " + type);
         if (!fn && r.next_is_value()) {
             // MBDyn's default type: `scalar function: "k", 3.;` is a constant.
             type = "const";
@@ -386,8 +479,10 @@ bool Builder::global_card(const std::string& name, DeckReader& r, const SourceFi
             for (auto& n : Registry::instance().drives.names())
                 if (n.rfind("scalar function ", 0) == 0) names.push_back(n.substr(16));
             std::string near = closest_match(type, names);
-            r.error("unknown scalar function type" + (type.empty() ? std::string{} : " '" + type + "'"),
-                    near.empty() ? "e.g. const, linear, cubic spline, multilinear" : "did you mean '" + near + "'?");
+            r.error(
+                "unknown scalar function type" + (type.empty() ? std::string{} : " '" + type + "'"),
+                near.empty() ? "e.g. const, linear, cubic spline, multilinear"
+                             : "did you mean '" + near + "'?");
         }
         auto spec = std::make_shared<DriveSpec>();
         spec->type = "scalarfunction" + type;
@@ -428,43 +523,53 @@ bool Builder::global_card(const std::string& name, DeckReader& r, const SourceFi
 
 void Builder::begin_block(DeckReader& r) {
     SourceLoc at = r.loc();
-    std::string b = r.keyword({"data", "initial value", "multistep", "inverse dynamics", "reduced inverse dynamics",
-                               "reduced dynamics", "equilibrium", "modal", "control data", "nodes",
-                               "drivers", "elements"}, "block name");
+    std::string b = r.keyword({"data", "initial value", "multistep", "inverse dynamics",
+                               "reduced inverse dynamics", "reduced dynamics", "equilibrium",
+                               "modal", "control data", "nodes", "drivers", "elements"},
+                              "block name");
     r.finish();
     auto order_error = [&](const char* expected) {
-        throw InputError(at, "'begin: " + b + "' is out of order", std::string("expected ") + expected);
+        throw InputError(at, "'begin: " + b + "' is out of order",
+                         std::string("expected ") + expected);
     };
     if (block_ == Block::start) {
-        if (b != "data") throw InputError(at, "a deck must start with 'begin: data;'", "found 'begin: " + b + "'");
+        if (b != "data")
+            throw InputError(at, "a deck must start with 'begin: data;'",
+                             "found 'begin: " + b + "'");
         block_ = Block::data;
         return;
     }
     if (b == "data") throw InputError(at, "'begin: data' appears twice");
-    if (b == "equilibrium" && block_ == Block::after_problem && st_.model.problem != "equilibrium") {
+    if (b == "equilibrium" && block_ == Block::after_problem &&
+        st_.model.problem != "equilibrium") {
         // A deck of another problem may add the relative-coordinate equilibrium's options (read
         // by --analysis equilibrium / modal) right after its problem block: problem_card.
         block_ = Block::problem;
         equilibrium_options_ = true;
-    } else if (b == "initial value" || b == "multistep" || b == "inverse dynamics" || reduced_problem_block(b)) {
+    } else if (b == "initial value" || b == "multistep" || b == "inverse dynamics" ||
+               reduced_problem_block(b)) {
         if (block_ != Block::after_data) order_error("the problem block right after 'end: data;'");
         block_ = Block::problem;
     } else if (b == "control data") {
-        if (block_ != Block::after_problem) order_error("'begin: control data;' after the 'initial value' block");
+        if (block_ != Block::after_problem)
+            order_error("'begin: control data;' after the 'initial value' block");
         block_ = Block::control;
     } else if (b == "nodes") {
         if (block_ != Block::after_control) order_error("'begin: nodes;' after control data");
         block_ = Block::nodes;
     } else if (b == "drivers") {
-        if (block_ != Block::after_control && block_ != Block::after_nodes) order_error("'begin: drivers;' after nodes");
+        if (block_ != Block::after_control && block_ != Block::after_nodes)
+            order_error("'begin: drivers;' after nodes");
         block_ = Block::drivers;
     } else if (b == "elements") {
-        if (block_ != Block::after_control && block_ != Block::after_nodes && block_ != Block::after_drivers)
+        if (block_ != Block::after_control && block_ != Block::after_nodes &&
+            block_ != Block::after_drivers)
             order_error("'begin: elements;' after nodes");
         if (block_ == Block::after_control) {
             for (const auto& [c, n] : st_.model.declared_counts)
                 if (is_node_counter(c) && n > 0)
-                    throw InputError(at, "'" + c + ": " + std::to_string(n) + "' declared but the nodes block is missing");
+                    throw InputError(at, "'" + c + ": " + std::to_string(n) +
+                                             "' declared but the nodes block is missing");
         }
         block_ = Block::elements;
     }
@@ -472,34 +577,46 @@ void Builder::begin_block(DeckReader& r) {
 
 void Builder::end_block(DeckReader& r) {
     SourceLoc at = r.loc();
-    std::string b = r.keyword({"data", "initial value", "multistep", "inverse dynamics", "reduced inverse dynamics",
-                               "reduced dynamics", "equilibrium", "modal", "control data", "nodes",
-                               "drivers", "elements"}, "block name");
+    std::string b = r.keyword({"data", "initial value", "multistep", "inverse dynamics",
+                               "reduced inverse dynamics", "reduced dynamics", "equilibrium",
+                               "modal", "control data", "nodes", "drivers", "elements"},
+                              "block name");
     r.finish();
     std::string open = block_name(block_);
-    bool problem_alias =
-        block_ == Block::problem && (b == "multistep" || b == "inverse dynamics" || reduced_problem_block(b));
+    bool problem_alias = block_ == Block::problem &&
+                         (b == "multistep" || b == "inverse dynamics" || reduced_problem_block(b));
     if (open.empty() || (open != b && !problem_alias))
         throw InputError(at, "'end: " + b + "' does not match the open block",
                          open.empty() ? "no block is open" : "the open block is '" + open + "'");
     switch (block_) {
-        case Block::data: block_ = Block::after_data; break;
+        case Block::data:
+            block_ = Block::after_data;
+            break;
         case Block::problem:
             if (equilibrium_options_ && b != "equilibrium")
-                throw InputError(at, "'end: " + b + "' does not match the open block", "the open block is 'equilibrium'");
+                throw InputError(at, "'end: " + b + "' does not match the open block",
+                                 "the open block is 'equilibrium'");
             if (!equilibrium_options_) check_run_length(r.card_loc());
             equilibrium_options_ = false;
             block_ = Block::after_problem;
             break;
-        case Block::control: block_ = Block::after_control; break;
-        case Block::nodes: check_counts(r, true); block_ = Block::after_nodes; break;
-        case Block::drivers: block_ = Block::after_drivers; break;
+        case Block::control:
+            block_ = Block::after_control;
+            break;
+        case Block::nodes:
+            check_counts(r, true);
+            block_ = Block::after_nodes;
+            break;
+        case Block::drivers:
+            block_ = Block::after_drivers;
+            break;
         case Block::elements:
             check_counts(r, false);
             block_ = Block::done;
             st_.stop = true;  // nothing after 'end: elements;' is read
             break;
-        default: break;
+        default:
+            break;
     }
 }
 
@@ -508,16 +625,22 @@ void Builder::finish(const SourceLoc& eof) {
     if (block_ == Block::start) throw InputError(eof, "the deck is empty or has no 'begin: data;'");
     if (st_.stop && block_ != Block::done) return;  // exit;
     std::string open = block_name(block_);
-    if (!open.empty()) throw InputError(eof, "end of file inside the '" + open + "' block", "add 'end: " + open + ";'");
+    if (!open.empty())
+        throw InputError(eof, "end of file inside the '" + open + "' block",
+                         "add 'end: " + open + ";'");
     bool any_elements = false;
     for (const auto& [c, n] : st_.model.declared_counts)
         if (!is_node_counter(c) && c != "file drivers" && n > 0) any_elements = true;
     if (st_.model.control.has("gravity")) any_elements = true;
-    if (block_ < Block::after_control) throw InputError(eof, "end of file before the control data block");
-    if (any_elements) throw InputError(eof, "end of file before the elements block", "control data declares elements");
+    if (block_ < Block::after_control)
+        throw InputError(eof, "end of file before the control data block");
+    if (any_elements)
+        throw InputError(eof, "end of file before the elements block",
+                         "control data declares elements");
     for (const auto& [c, n] : st_.model.declared_counts)
         if (is_node_counter(c) && n > 0 && block_ < Block::after_nodes)
-            throw InputError(eof, "end of file before the nodes block", "control data declares " + c);
+            throw InputError(eof, "end of file before the nodes block",
+                             "control data declares " + c);
 }
 
 // A run of more than max_time_steps steps is refused before anything is built (with the
@@ -543,11 +666,17 @@ void Builder::check_run_length(const SourceLoc& end_card) {
     }
     double steps = (tf - t0) / dt;
     if (!(steps > max_time_steps)) return;
-    SourceLoc at = time_step_loc_.valid() ? time_step_loc_ : final_time_loc_.valid() ? final_time_loc_ : end_card;
+    SourceLoc at = time_step_loc_.valid()    ? time_step_loc_
+                   : final_time_loc_.valid() ? final_time_loc_
+                                             : end_card;
     char buf[200];
-    std::snprintf(buf, sizeof buf, "initial time %g, final time %g and time step %g make %.3g steps, more than mbsolve accepts (%g)",
+    std::snprintf(buf, sizeof buf,
+                  "initial time %g, final time %g and time step %g make %.3g steps, more than "
+                  "mbsolve accepts (%g)",
                   t0, tf, dt, steps, max_time_steps);
-    throw InputError(at, buf, "raise the time step or lower the final time ('final time: forever;' runs until stopped)");
+    throw InputError(
+        at, buf,
+        "raise the time step or lower the final time ('final time: forever;' runs until stopped)");
 }
 
 void Builder::check_counts(DeckReader& r, bool nodes) {
@@ -555,11 +684,14 @@ void Builder::check_counts(DeckReader& r, bool nodes) {
         if (is_node_counter(c) != nodes || c == "file drivers") continue;
         long got = st_.defined_counts[c];
         if (got != n)
-            r.error_at(r.card_loc(), c + ": " + std::to_string(n) + " declared, " + std::to_string(got) + " defined",
-                       "the count in control data must match the number of cards");
+            r.error_at(
+                r.card_loc(),
+                c + ": " + std::to_string(n) + " declared, " + std::to_string(got) + " defined",
+                "the count in control data must match the number of cards");
     }
     if (!nodes && st_.model.control.has("gravity") && !st_.defined_counts["gravity"])
-        r.error_at(r.card_loc(), "gravity: declared in control data but no gravity card in the elements block");
+        r.error_at(r.card_loc(),
+                   "gravity: declared in control data but no gravity card in the elements block");
 }
 
 void Builder::count(DeckReader& r, const std::string& counter, const SourceLoc& at) {
@@ -569,28 +701,35 @@ void Builder::count(DeckReader& r, const std::string& counter, const SourceLoc& 
     long n = ++st_.defined_counts[counter];
     if (counter == "bind") return;  // bind cards are not counted in control data (MBDyn)
     if (counter == "gravity") {
-        if (!st_.model.control.has("gravity")) throw InputError(at, "gravity card without 'gravity;' in control data", "add 'gravity;' to control data");
+        if (!st_.model.control.has("gravity"))
+            throw InputError(at, "gravity card without 'gravity;' in control data",
+                             "add 'gravity;' to control data");
         if (n > 1) throw InputError(at, "gravity is defined twice");
         return;
     }
     if (n > declared)
-        r.error_at(at, counter + ": " + std::to_string(declared) + " declared, this is number " + std::to_string(n),
+        r.error_at(at,
+                   counter + ": " + std::to_string(declared) + " declared, this is number " +
+                       std::to_string(n),
                    "raise '" + counter + ": " + std::to_string(n) + ";' in control data");
 }
 
-void Builder::claim_label(const std::string& space, long label, const SourceLoc& at, const std::string& what) {
+void Builder::claim_label(const std::string& space, long label, const SourceLoc& at,
+                          const std::string& what) {
     auto& m = st_.labels[space];
     auto it = m.find(label);
     if (it != m.end())
-        throw InputError(at, what + " " + std::to_string(label) + " is already defined at " + it->second.where(),
-                         "labels must be unique within each type");
+        throw InputError(
+            at, what + " " + std::to_string(label) + " is already defined at " + it->second.where(),
+            "labels must be unique within each type");
     m[label] = at;
 }
 
 // A card (or the rest of one) that does not change the results and that mbsolve does not act on:
 // its arguments are read (so that their expressions are still checked) and dropped, with a warning
 // that names it. Cards that would change the results are refused instead ("not supported yet").
-void Builder::ignore_card(DeckReader& r, const SourceLoc& at, const std::string& what, const std::string& why) {
+void Builder::ignore_card(DeckReader& r, const SourceLoc& at, const std::string& what,
+                          const std::string& why) {
     Props dropped;
     store_raw(dropped, what, r);
     r.warn_at(at, "'" + what + "' is ignored: " + why);
@@ -602,7 +741,10 @@ void Builder::store_raw(Props& p, const std::string& key, DeckReader& r) {
     VecN nums;
     bool all_numbers = true;
     while (!r.at_end()) {
-        if (r.peek_empty()) { r.skip(); continue; }
+        if (r.peek_empty()) {
+            r.skip();
+            continue;
+        }
         std::string w = r.peek_word();
         std::string item;
         if (!w.empty() && !r.next_is_value()) {
@@ -612,33 +754,41 @@ void Builder::store_raw(Props& p, const std::string& key, DeckReader& r) {
         } else {
             Value v = r.value(key);
             item = v.type == Type::string ? "\"" + v.s + "\"" : v.to_string();
-            if (v.type == Type::string) all_numbers = false;
-            else nums.push_back(v.as_real());
+            if (v.type == Type::string)
+                all_numbers = false;
+            else
+                nums.push_back(v.as_real());
         }
         text += (text.empty() ? "" : ", ") + item;
     }
-    if (all_numbers && nums.size() == 1) p.set(key, nums[0]);
-    else if (all_numbers && !nums.empty()) p.set(key, nums);
-    else p.set(key, text.empty() ? std::string("yes") : text);
+    if (all_numbers && nums.size() == 1)
+        p.set(key, nums[0]);
+    else if (all_numbers && !nums.empty())
+        p.set(key, nums);
+    else
+        p.set(key, text.empty() ? std::string("yes") : text);
 }
 
-// `nonlinear solver: line search [, modified, n], <keyword>, <value>, ...` (docs/deck-language.md 2.1):
-// each option as "line search <keyword>"; the solver checks none of them again.
+// `nonlinear solver: line search [, modified, n], <keyword>, <value>, ...`
+// (docs/deck-language.md 2.1): each option as "line search <keyword>"; the solver checks none of
+// them again.
 void Builder::read_line_search_options(Props& s, DeckReader& r) {
     // `, yes|no` (or a number) after a flag; a bare flag means yes.
     auto yes_no = [&](const char* key) {
-        bool v = r.at_end() || !(r.peek("yes") || r.peek("no") || r.peek("true") || r.peek("false") || r.next_is_value())
+        bool v = r.at_end() || !(r.peek("yes") || r.peek("no") || r.peek("true") ||
+                                 r.peek("false") || r.next_is_value())
                      ? true
                      : r.boolean(key);
         s.set(std::string("line search ") + key, v);
     };
     while (!r.at_end()) {
         SourceLoc at = r.loc();
-        std::string k = r.keyword({"keep jacobian matrix", "keep jacobian", "honor element requests", "tolerance x",
-                                   "tolerance min", "max iterations", "alpha", "lambda min", "lambda factor min",
-                                   "max step", "zero gradient", "divergence check", "algorithm", "scale newton step",
-                                   "print convergence info", "verbose", "abort at lambda min"},
-                                  "line search option");
+        std::string k = r.keyword(
+            {"keep jacobian matrix", "keep jacobian", "honor element requests", "tolerance x",
+             "tolerance min", "max iterations", "alpha", "lambda min", "lambda factor min",
+             "max step", "zero gradient", "divergence check", "algorithm", "scale newton step",
+             "print convergence info", "verbose", "abort at lambda min"},
+            "line search option");
         if (k == "keep jacobian matrix" || k == "keep jacobian" || k == "honor element requests")
             throw InputError(at, "line search option '" + k + "' is not supported", "remove it");
         std::string key = "line search " + k;
@@ -665,7 +815,8 @@ void Builder::read_line_search_options(Props& s, DeckReader& r) {
             yes_no("zero gradient continue");
         } else if (k == "divergence check") {
             yes_no("divergence check");
-            if (r.accept("factor")) s.set("line search divergence factor", r.positive("divergence check factor"));
+            if (r.accept("factor"))
+                s.set("line search divergence factor", r.positive("divergence check factor"));
         } else if (k == "algorithm") {
             s.set(key, r.keyword({"cubic", "factor"}, "line search algorithm"));
         } else if (k == "scale newton step") {
@@ -693,21 +844,33 @@ void Builder::problem_card(const std::string& name, DeckReader& r) {
     // equilibrium block of any other deck, which takes nothing else.
     const bool eq_card = name == "exchange" || name == "extra" || name == "spin" || name == "time";
     if (equilibrium_options_ && !eq_card)
-        throw InputError(at, "'" + name + "' is not an equilibrium option",
-                         "this 'begin: equilibrium;' block takes exchange, extra, spin and time cards; the '" +
-                             st_.model.problem + "' problem's cards go in its own block");
-    if ((st_.model.problem == "equilibrium" || st_.model.problem == "modal" || equilibrium_options_) && eq_card) {
+        throw InputError(
+            at, "'" + name + "' is not an equilibrium option",
+            "this 'begin: equilibrium;' block takes exchange, extra, spin and time cards; the '" +
+                st_.model.problem + "' problem's cards go in its own block");
+    if ((st_.model.problem == "equilibrium" || st_.model.problem == "modal" ||
+         equilibrium_options_) &&
+        eq_card) {
         auto rec = std::make_shared<DriveSpec>();
         rec->type = name;
         rec->loc = at;
         int n = 0;
         while (!r.at_end()) {
-            if (r.peek_empty()) { r.skip(); continue; }
+            if (r.peek_empty()) {
+                r.skip();
+                continue;
+            }
             std::string w = r.peek_word();
-            if (!w.empty() && !r.next_is_value()) { rec->params.set(std::to_string(++n), w); r.skip(); continue; }
+            if (!w.empty() && !r.next_is_value()) {
+                rec->params.set(std::to_string(++n), w);
+                r.skip();
+                continue;
+            }
             Value v = r.value(name);
-            if (v.type == Type::string) rec->params.set(std::to_string(++n), v.s);
-            else rec->params.set(std::to_string(++n), v.as_real());
+            if (v.type == Type::string)
+                rec->params.set(std::to_string(++n), v.s);
+            else
+                rec->params.set(std::to_string(++n), v.as_real());
         }
         long k = 0;
         for (const auto& item : s.items()) k += item.first.rfind("equilibrium card ", 0) == 0;
@@ -715,11 +878,14 @@ void Builder::problem_card(const std::string& name, DeckReader& r) {
         r.finish();
         return;
     }
-    if (name == "initialtime") s.set("initial time", r.real("initial time"));
+    if (name == "initialtime")
+        s.set("initial time", r.real("initial time"));
     else if (name == "finaltime") {
         final_time_loc_ = r.loc();
-        if (r.accept("forever")) s.set("final time", std::string("forever"));
-        else s.set("final time", r.real("final time"));
+        if (r.accept("forever"))
+            s.set("final time", std::string("forever"));
+        else
+            s.set("final time", r.real("final time"));
     } else if (name == "timestep") {
         SourceLoc a = r.loc();
         time_step_loc_ = a;
@@ -727,13 +893,17 @@ void Builder::problem_card(const std::string& name, DeckReader& r) {
         if (dt == 0.0) throw InputError(a, "time step must not be zero");
         if (dt < 0) r.warn_at(a, "negative time step replaced by its absolute value");
         s.set("time step", std::fabs(dt));
-    } else if (name == "mintimestep") s.set("min time step", r.positive("min time step"));
+    } else if (name == "mintimestep")
+        s.set("min time step", r.positive("min time step"));
     else if (name == "maxtimestep") {
-        if (r.accept("unlimited")) s.set("max time step", std::string("unlimited"));
-        else s.set("max time step", r.drive("max time step"));
+        if (r.accept("unlimited"))
+            s.set("max time step", std::string("unlimited"));
+        else
+            s.set("max time step", r.drive("max time step"));
         SourceLoc a = r.loc();
         if (r.accept("hard limit"))
-            throw InputError(a, "'hard limit' of the max time step is not supported yet", "remove it");
+            throw InputError(a, "'hard limit' of the max time step is not supported yet",
+                             "remove it");
     } else if (name == "maxiterations") {
         SourceLoc a = r.loc();
         long n = r.integer("max iterations");
@@ -741,33 +911,44 @@ void Builder::problem_card(const std::string& name, DeckReader& r) {
         s.set("max iterations", n);
         SourceLoc b = r.loc();
         if (r.accept("at most"))
-            r.warn_at(b, "'at most' is ignored: a step that has not converged after " + std::to_string(n) +
-                             " iterations stops the run (or is retried with a smaller step under 'strategy: factor')");
+            r.warn_at(b, "'at most' is ignored: a step that has not converged after " +
+                             std::to_string(n) +
+                             " iterations stops the run (or is retried with a smaller step under "
+                             "'strategy: factor')");
     } else if (name == "tolerance") {
         // tolerance: {null|res} [, test, {norm|minmax|none} [, scale]] [, {null|sol} [, test, ...]]
-        if (r.accept("null")) s.set("residual tolerance", 0.0);
-        else s.set("residual tolerance", r.nonnegative("residual tolerance"));
+        if (r.accept("null"))
+            s.set("residual tolerance", 0.0);
+        else
+            s.set("residual tolerance", r.nonnegative("residual tolerance"));
         if (r.accept("test")) {
             s.set("residual test", r.keyword({"norm", "minmax", "none"}, "residual test"));
             SourceLoc a = r.loc();
             if (r.accept("scale"))
-                throw InputError(a, "a scaled residual test ('test, ..., scale') is not supported yet",
+                throw InputError(a,
+                                 "a scaled residual test ('test, ..., scale') is not supported yet",
                                  "remove 'scale': the residual is tested unscaled");
         }
         if (!r.at_end()) {
-            if (r.accept("null")) s.set("solution tolerance", 0.0);
-            else s.set("solution tolerance", r.nonnegative("solution tolerance"));
+            if (r.accept("null"))
+                s.set("solution tolerance", 0.0);
+            else
+                s.set("solution tolerance", r.nonnegative("solution tolerance"));
             if (r.accept("test")) {
                 SourceLoc a = r.loc();
                 if (r.keyword({"norm", "minmax", "none"}, "solution test") != "norm")
-                    throw InputError(a, "only the 'norm' solution test is supported yet", "write 'test, norm' or omit the test");
+                    throw InputError(a, "only the 'norm' solution test is supported yet",
+                                     "write 'test, norm' or omit the test");
             }
         }
     } else if (name == "method") {
         SourceLoc ma = r.loc();
-        std::string m = r.keyword({"ms", "nostro", "hope", "crank nicolson", "crank nicholson", "bdf", "implicit euler",
-                                   "third order"}, "integration method");
-        if (m == "crank nicholson") r.warn_at(at, "'crank nicholson' is a misspelling of 'crank nicolson'"), m = "crank nicolson";
+        std::string m = r.keyword({"ms", "nostro", "hope", "crank nicolson", "crank nicholson",
+                                   "bdf", "implicit euler", "third order"},
+                                  "integration method");
+        if (m == "crank nicholson")
+            r.warn_at(at, "'crank nicholson' is a misspelling of 'crank nicolson'"),
+                m = "crank nicolson";
         if (m == "nostro") r.warn_at(at, "'nostro' is a deprecated alias of 'ms'"), m = "ms";
         s.set("method", m);
         if (m == "ms" || m == "hope") {
@@ -787,60 +968,78 @@ void Builder::problem_card(const std::string& name, DeckReader& r) {
                              "use ms, hope, bdf, implicit euler or crank nicolson");
         }
     } else if (name == "linearsolver" || name == "solver") {
-        std::string ls = r.keyword({"naive", "umfpack", "klu", "y12", "lapack", "superlu", "taucs", "watson", "empty"},
-                                   "linear solver");
+        std::string ls = r.keyword(
+            {"naive", "umfpack", "klu", "y12", "lapack", "superlu", "taucs", "watson", "empty"},
+            "linear solver");
         if (ls != "naive" && ls != "umfpack" && ls != "klu")
-            r.warn_at(at, "linear solver '" + ls + "' is not available; klu is used instead"), ls = "klu";
+            r.warn_at(at, "linear solver '" + ls + "' is not available; klu is used instead"),
+                ls = "klu";
         s.set("linear solver", ls);
-        // MBDyn's options choose storage, ordering, pivoting and threads (e.g. 'umfpack, cc', 'naive,
-        // colamd'): they change the factorization's cost, not the solution.
+        // MBDyn's options choose storage, ordering, pivoting and threads (e.g. 'umfpack, cc',
+        // 'naive, colamd'): they change the factorization's cost, not the solution.
         if (!r.at_end())
             ignore_card(r, r.loc(), "linear solver options",
-                        "mbsolve orders and pivots " + ls + " itself; the solution does not depend on them");
+                        "mbsolve orders and pivots " + ls +
+                            " itself; the solution does not depend on them");
     } else if (name == "nonlinearsolver") {
         SourceLoc ns_at = r.loc();
-        std::string ns = r.keyword({"default", "newton raphson", "line search", "matrix free"}, "nonlinear solver");
+        std::string ns = r.keyword({"default", "newton raphson", "line search", "matrix free"},
+                                   "nonlinear solver");
         if (ns == "matrix free")
-            throw InputError(ns_at, "nonlinear solver 'matrix free' is not supported", "use newton raphson or line search");
+            throw InputError(ns_at, "nonlinear solver 'matrix free' is not supported",
+                             "use newton raphson or line search");
         s.set("nonlinear solver", ns);
         if (r.accept("modified")) {
             s.set("newton modified iterations", r.integer("iterations between Jacobian updates"));
         } else {
             r.accept("true");
         }
-        if (ns == "line search") read_line_search_options(s, r);
+        if (ns == "line search")
+            read_line_search_options(s, r);
         else if (!r.at_end())
             throw InputError(r.loc(), "these nonlinear solver options are not supported yet",
                              "'modified, N' is; remove the rest");
     } else if (name == "newtonraphson") {
-        if (r.accept("modified")) s.set("newton modified iterations", r.at_end() ? 1L : r.integer("iterations"));
-        else r.accept("true");
+        if (r.accept("modified"))
+            s.set("newton modified iterations", r.at_end() ? 1L : r.integer("iterations"));
+        else
+            r.accept("true");
         r.accept("keep jacobian");
-    } else if (name == "derivativestolerance") s.set("derivatives tolerance", r.nonnegative("derivatives tolerance"));
-    else if (name == "derivativesmaxiterations") s.set("derivatives max iterations", r.integer("derivatives max iterations"));
+    } else if (name == "derivativestolerance")
+        s.set("derivatives tolerance", r.nonnegative("derivatives tolerance"));
+    else if (name == "derivativesmaxiterations")
+        s.set("derivatives max iterations", r.integer("derivatives max iterations"));
     else if (name == "derivativescoefficient") {
-        if (!r.peek("auto")) s.set("derivatives coefficient", r.positive("derivatives coefficient"));
+        if (!r.peek("auto"))
+            s.set("derivatives coefficient", r.positive("derivatives coefficient"));
         if (r.accept("auto")) {
-            // `auto [, max iterations, n] [, factor, f]`: on failure the coefficient grows by f, n times.
+            // `auto [, max iterations, n] [, factor, f]`: on failure the coefficient grows by f, n
+            // times.
             s.set("derivatives coefficient auto", true);
             while (!r.at_end()) {
-                if (r.accept("max iterations")) s.set("derivatives coefficient max iterations", r.integer("max iterations"));
-                else if (r.accept("factor")) s.set("derivatives coefficient factor", r.positive("factor"));
-                else r.keyword({"max iterations", "factor"}, "derivatives coefficient option");
+                if (r.accept("max iterations"))
+                    s.set("derivatives coefficient max iterations", r.integer("max iterations"));
+                else if (r.accept("factor"))
+                    s.set("derivatives coefficient factor", r.positive("factor"));
+                else
+                    r.keyword({"max iterations", "factor"}, "derivatives coefficient option");
             }
         }
     } else if (name.rfind("dummysteps", 0) == 0 || name.rfind("fictitioussteps", 0) == 0) {
         std::string what = name.substr(name.rfind("steps") + 5);
-        if (name[0] == 'f') r.warn_at(at, "'fictitious steps' is a deprecated alias of 'dummy steps'");
+        if (name[0] == 'f')
+            r.warn_at(at, "'fictitious steps' is a deprecated alias of 'dummy steps'");
         if (what == "method") {
             throw InputError(at, "'dummy steps method' is not supported yet",
                              "remove it: dummy steps use the integration method of the run");
         } else if (what == "number" || what == "maxiterations") {
-            s.set("dummy steps " + std::string(what == "number" ? "number" : "max iterations"), r.integer("dummy steps"));
+            s.set("dummy steps " + std::string(what == "number" ? "number" : "max iterations"),
+                  r.integer("dummy steps"));
         } else if (what == "ratio" || what == "tolerance") {
             s.set("dummy steps " + what, r.nonnegative("dummy steps " + what));
         } else {
-            throw InputError(at, "unknown card 'dummy steps " + what + "'", "number, ratio, tolerance, max iterations or method");
+            throw InputError(at, "unknown card 'dummy steps " + what + "'",
+                             "number, ratio, tolerance, max iterations or method");
         }
     } else if (name == "strategy") {
         std::string k = r.keyword({"factor", "change", "no change"}, "strategy");
@@ -848,7 +1047,8 @@ void Builder::problem_card(const std::string& name, DeckReader& r) {
         if (k == "factor") {
             SourceLoc a = r.loc();
             double red = r.real("reduction factor");
-            if (!(red > 0 && red < 1)) throw InputError(a, "strategy reduction factor must be in (0, 1)");
+            if (!(red > 0 && red < 1))
+                throw InputError(a, "strategy reduction factor must be in (0, 1)");
             s.set("strategy reduction factor", red);
             s.set("strategy steps before reduction", r.integer("steps before reduction"));
             SourceLoc b = r.loc();
@@ -859,31 +1059,60 @@ void Builder::problem_card(const std::string& name, DeckReader& r) {
             s.set("strategy min iterations", r.integer("min iterations"));
             if (!r.at_end()) s.set("strategy max iterations", r.integer("max iterations"));
         } else if (k == "change") {
-            throw InputError(at, "'strategy: change' (the time step from a drive) is not supported yet",
+            throw InputError(at,
+                             "'strategy: change' (the time step from a drive) is not supported yet",
                              "remove it for a fixed step, or use 'strategy: factor, ...'");
         }
     } else if (name == "output") {
-        ignore_card(r, at, "output", "mbsolve does not print MBDyn's solver diagnostics (iterations, residual, ...)");
+        ignore_card(
+            r, at, "output",
+            "mbsolve does not print MBDyn's solver diagnostics (iterations, residual, ...)");
     } else if (name == "abortafter") {
-        s.set("abort after", r.keyword({"input", "assembly", "derivatives", "dummy steps"}, "abort phase"));
+        s.set("abort after",
+              r.keyword({"input", "assembly", "derivatives", "dummy steps"}, "abort phase"));
     } else if (name == "outputmeter") {
-        throw InputError(at, "'output meter' belongs in the control data block, not in the initial value block",
-                         "move it to 'begin: control data;'");
+        throw InputError(
+            at, "'output meter' belongs in the control data block, not in the initial value block",
+            "move it to 'begin: control data;'");
     } else if (name == "threads") {
         ignore_card(r, at, "threads", "mbsolve assembles and solves on one thread");
     } else if (name == "eigenanalysis") {
         throw InputError(at, "'eigenanalysis' is not supported yet",
-                         "remove the card; 'mbsolve --analysis modal' gives the modes of the relative-coordinate model");
+                         "remove the card; 'mbsolve --analysis modal' gives the modes of the "
+                         "relative-coordinate model");
     } else if (name == "modifyresidualtest" || name == "enforceconstraintequations") {
-        throw InputError(at, "'" + std::string(name == "modifyresidualtest" ? "modify residual test" : "enforce constraint equations") +
-                                 "' is not supported yet", "remove the card");
+        throw InputError(
+            at,
+            "'" +
+                std::string(name == "modifyresidualtest" ? "modify residual test"
+                                                         : "enforce constraint equations") +
+                "' is not supported yet",
+            "remove the card");
     } else {
-        static const std::vector<std::string> known = {
-            "initial time", "final time", "time step", "min time step", "max time step", "max iterations",
-            "tolerance", "method", "linear solver", "nonlinear solver", "newton raphson", "derivatives tolerance",
-            "derivatives max iterations", "derivatives coefficient", "dummy steps number", "dummy steps ratio",
-            "dummy steps tolerance", "dummy steps max iterations", "strategy", "output", "abort after",
-            "eigenanalysis", "threads", "modify residual test"};
+        static const std::vector<std::string> known = {"initial time",
+                                                       "final time",
+                                                       "time step",
+                                                       "min time step",
+                                                       "max time step",
+                                                       "max iterations",
+                                                       "tolerance",
+                                                       "method",
+                                                       "linear solver",
+                                                       "nonlinear solver",
+                                                       "newton raphson",
+                                                       "derivatives tolerance",
+                                                       "derivatives max iterations",
+                                                       "derivatives coefficient",
+                                                       "dummy steps number",
+                                                       "dummy steps ratio",
+                                                       "dummy steps tolerance",
+                                                       "dummy steps max iterations",
+                                                       "strategy",
+                                                       "output",
+                                                       "abort after",
+                                                       "eigenanalysis",
+                                                       "threads",
+                                                       "modify residual test"};
         std::string near = closest_match(name, known);
         throw InputError(at, "unknown card '" + name + "' in the initial value block",
                          near.empty() ? "" : "did you mean '" + near + "'?");
@@ -903,11 +1132,14 @@ void Builder::control_card(const std::string& name, DeckReader& r) {
         // Refused here, before anything is sized from it: far beyond what a direct sparse
         // solver can factor (the N = 1000 chain has 13000 unknowns).
         if (n > max_entity_count)
-            throw InputError(a, counter + ": " + std::to_string(n) + " is more than mbsolve accepts (" +
-                                    std::to_string(max_entity_count) + ")",
+            throw InputError(a,
+                             counter + ": " + std::to_string(n) +
+                                 " is more than mbsolve accepts (" +
+                                 std::to_string(max_entity_count) + ")",
                              "check the count; decks with more entities are not supported");
         std::string key = counter == "rotors" ? "induced velocity elements" : counter;
-        if (st_.model.declared_counts.count(key)) throw InputError(at, "'" + counter + "' is given twice");
+        if (st_.model.declared_counts.count(key))
+            throw InputError(at, "'" + counter + "' is given twice");
         st_.model.declared_counts[key] = n;
         r.finish();
         return;
@@ -924,18 +1156,24 @@ void Builder::control_card(const std::string& name, DeckReader& r) {
         std::vector<std::pair<std::string, SourceLoc>> items;
         while (!r.at_end() && !r.peek("in assembly")) {
             SourceLoc a = r.loc();
-            items.emplace_back(r.keyword({"rigid bodies", "gravity", "forces", "beams", "plates", "aerodynamic elements",
-                                          "loadable elements"}, "element type"), a);
+            items.emplace_back(r.keyword({"rigid bodies", "gravity", "forces", "beams", "plates",
+                                          "aerodynamic elements", "loadable elements"},
+                                         "element type"),
+                               a);
             list += (list.empty() ? "" : ", ") + items.back().first;
         }
         r.expect("in assembly");
         const bool bodies = list.find("rigid bodies") != std::string::npos;
         for (const auto& [k, a] : items) {
             if (k == "gravity" && !bodies)
-                r.warn_at(a, "'gravity' in assembly is ignored: gravity acts in the initial assembly through the rigid "
-                             "bodies; list 'rigid bodies' as well");
+                r.warn_at(a,
+                          "'gravity' in assembly is ignored: gravity acts in the initial assembly "
+                          "through the rigid "
+                          "bodies; list 'rigid bodies' as well");
             else if (k == "plates" || k == "aerodynamic elements" || k == "loadable elements")
-                r.warn_at(a, "'" + k + "' in assembly is ignored: no such element takes part in the initial assembly");
+                r.warn_at(a, "'" + k +
+                                 "' in assembly is ignored: no such element takes part in the "
+                                 "initial assembly");
         }
         c.set("use in assembly", list);
     } else if (name == "initialstiffness" || name == "stiffness") {
@@ -949,65 +1187,98 @@ void Builder::control_card(const std::string& name, DeckReader& r) {
     } else if (name == "maxiterations" || name == "maxinitialiterations") {
         c.set("assembly max iterations", r.integer("initial assembly max iterations"));
     } else if (name == "epsilon") {
-        throw InputError(at, "'epsilon' of the initial assembly is not supported yet", "remove the card");
+        throw InputError(at, "'epsilon' of the initial assembly is not supported yet",
+                         "remove the card");
     } else if (name == "defaultoutput") {
         std::string list;
         while (!r.at_end()) {
             SourceLoc a = r.loc();
             if (r.accept("reference frames") || r.accept("drive callers")) {
-                r.warn_at(a, "this output type is ignored: mbsolve writes no reference-frame (.rfm) or drive-caller (.drv) file");
+                r.warn_at(a,
+                          "this output type is ignored: mbsolve writes no reference-frame (.rfm) "
+                          "or drive-caller (.drv) file");
                 continue;
             }
-            list += (list.empty() ? "" : ", ") +
-                    r.keyword({"all", "none", "structural nodes", "electric nodes", "abstract nodes", "hydraulic nodes",
-                               "parameter nodes", "thermal nodes", "rigid bodies", "joints", "beams", "plates", "forces",
-                               "genels", "gravity", "inertia", "aerodynamic elements", "induced velocity elements",
-                               "electric elements", "hydraulic elements", "bulk elements", "loadable elements",
-                               "output elements", "reference frames", "accelerations", "drive callers"}, "output type");
+            list += (list.empty() ? "" : ", ") + r.keyword({"all",
+                                                            "none",
+                                                            "structural nodes",
+                                                            "electric nodes",
+                                                            "abstract nodes",
+                                                            "hydraulic nodes",
+                                                            "parameter nodes",
+                                                            "thermal nodes",
+                                                            "rigid bodies",
+                                                            "joints",
+                                                            "beams",
+                                                            "plates",
+                                                            "forces",
+                                                            "genels",
+                                                            "gravity",
+                                                            "inertia",
+                                                            "aerodynamic elements",
+                                                            "induced velocity elements",
+                                                            "electric elements",
+                                                            "hydraulic elements",
+                                                            "bulk elements",
+                                                            "loadable elements",
+                                                            "output elements",
+                                                            "reference frames",
+                                                            "accelerations",
+                                                            "drive callers"},
+                                                           "output type");
         }
         c.set("default output", list);
     } else if (name == "outputfrequency") {
         r.warn_at(at, "'output frequency' is deprecated; use 'output meter'");
         SourceLoc a = r.loc();
         long every = r.integer("output frequency");
-        if (every < 1) throw InputError(a, "output frequency must be at least 1 (every step), got " + std::to_string(every));
+        if (every < 1)
+            throw InputError(a, "output frequency must be at least 1 (every step), got " +
+                                    std::to_string(every));
         c.set("output frequency", every);
     } else if (name == "outputmeter") {
         c.set("output meter", r.drive("output meter"));
     } else if (name == "outputprecision") {
         SourceLoc a = r.loc();
         long p = r.integer("output precision");
-        if (p < 1 || p > 17) throw InputError(a, "output precision must be between 1 and 17 digits");
+        if (p < 1 || p > 17)
+            throw InputError(a, "output precision must be between 1 and 17 digits");
         c.set("output precision", p);
     } else if (name == "outputresults") {
         std::string list;
-        while (!r.at_end()) list += (list.empty() ? "" : ", ") + r.keyword({"netcdf", "sync", "no text", "notext", "hdf5"}, "output format");
+        while (!r.at_end())
+            list += (list.empty() ? "" : ", ") +
+                    r.keyword({"netcdf", "sync", "no text", "notext", "hdf5"}, "output format");
         c.set("output results", list);
     } else if (name == "defaultorientation") {
-        c.set("default orientation", r.keyword({"euler123", "euler313", "euler321", "orientation vector",
-                                                 "orientation matrix"}, "orientation description"));
+        c.set("default orientation", r.keyword({"euler123", "euler313", "euler321",
+                                                "orientation vector", "orientation matrix"},
+                                               "orientation description"));
     } else if (name == "model") {
         c.set("model", r.keyword({"static"}, "model type"));
     } else if (name == "title") {
         c.set("title", r.string("title"));
     } else if (name == "print") {
-        ignore_card(r, at, "print", "mbsolve does not print MBDyn's degree-of-freedom and equation tables");
+        ignore_card(r, at, "print",
+                    "mbsolve does not print MBDyn's degree-of-freedom and equation tables");
     } else if (name == "defaultscale") {
-        ignore_card(r, at, "default scale", "it scales only scaled residual tests, which mbsolve does not run");
+        ignore_card(r, at, "default scale",
+                    "it scales only scaled residual tests, which mbsolve does not run");
     } else if (name == "defaultaerodynamicoutput") {
         ignore_card(r, at, "default aerodynamic output", "aerodynamic elements are not supported");
     } else if (name == "defaultbeamoutput") {
-        throw InputError(at, "'default beam output' is not supported yet", "give 'custom output' on each beam instead");
+        throw InputError(at, "'default beam output' is not supported yet",
+                         "give 'custom output' on each beam instead");
     } else if (name == "makerestartfile") {
         throw InputError(at, "'make restart file' is not supported yet", "remove the card");
     } else if (name == "rigidbodykinematics") {
         throw InputError(at, "'rigid body kinematics' is not supported yet", "remove the card");
     } else {
         std::vector<std::string> known = counter_names();
-        for (const char* k : {"gravity", "air properties", "skip initial joint assembly", "use", "initial stiffness",
-                              "omega rotates", "tolerance", "max iterations", "epsilon", "default output",
-                              "output meter", "output precision", "output results", "default orientation", "model",
-                              "title", "print"})
+        for (const char* k : {"gravity", "air properties", "skip initial joint assembly", "use",
+                              "initial stiffness", "omega rotates", "tolerance", "max iterations",
+                              "epsilon", "default output", "output meter", "output precision",
+                              "output results", "default orientation", "model", "title", "print"})
             known.emplace_back(k);
         std::string near = closest_match(name, known);
         throw InputError(at, "unknown card '" + name + "' in the control data block",
@@ -1025,7 +1296,8 @@ void Builder::reference_card(DeckReader& r) {
         throw InputError(at, "reference " + std::to_string(f.label) + " is already defined at " +
                                  st_.model.references[f.label].loc.where());
     if (r.accept("name")) f.name = r.string("reference name");
-    if (r.accept("denavit hartenberg")) r.error("Denavit-Hartenberg references are not supported yet");
+    if (r.accept("denavit hartenberg"))
+        r.error("Denavit-Hartenberg references are not supported yet");
     r.accept("position");
     f.x = r.position_abs("reference position");
     r.accept("orientation");
@@ -1044,15 +1316,16 @@ void Builder::reference_card(DeckReader& r) {
 
 void Builder::output_card(DeckReader& r, bool nodes) {
     // output: <type>, {labels... | range, a, b};
-    std::string type = normalize_keyword(r.keyword(
-        {"structural", "abstract", "electric", "hydraulic", "parameter", "thermal", "joint", "joints", "body",
-         "rigid bodies", "beam", "beams", "force", "forces", "couple", "genel", "genels", "gravity", "inertia"},
-        "output type"));
+    std::string type = normalize_keyword(
+        r.keyword({"structural", "abstract", "electric", "hydraulic", "parameter", "thermal",
+                   "joint", "joints", "body", "rigid bodies", "beam", "beams", "force", "forces",
+                   "couple", "genel", "genels", "gravity", "inertia"},
+                  "output type"));
     // `output: structural, accelerations, ...`: those nodes also write XPP, OmegaP.
     const bool accelerations = nodes && r.accept("accelerations");
     static const std::map<std::string, std::string> canon = {
-        {"joints", "joint"}, {"rigidbodies", "body"}, {"beams", "beam"}, {"forces", "force"},
-        {"genels", "genel"}, {"couple", "force"}};
+        {"joints", "joint"}, {"rigidbodies", "body"}, {"beams", "beam"},
+        {"forces", "force"}, {"genels", "genel"},     {"couple", "force"}};
     if (auto it = canon.find(type); it != canon.end()) type = it->second;
     auto mark = [&](long l, const SourceLoc& a) {
         auto& list = nodes ? st_.model.nodes : st_.model.elements;
@@ -1091,9 +1364,12 @@ bool default_output(const Props& control, const std::string& counter) {
     while (pos < list.size()) {
         std::size_t e = list.find(", ", pos);
         std::string item = list.substr(pos, e == std::string::npos ? std::string::npos : e - pos);
-        if (item == "all") on = true;
-        else if (item == "none") on = false;
-        else if (item == counter) on = true;
+        if (item == "all")
+            on = true;
+        else if (item == "none")
+            on = false;
+        else if (item == counter)
+            on = true;
         if (e == std::string::npos) break;
         pos = e + 2;
     }
@@ -1106,9 +1382,11 @@ void Builder::node_card(const std::string& name, DeckReader& r) {
     auto& reg = Registry::instance();
     auto it = reg.nodes.find(name);
     if (it == reg.nodes.end()) {
-        std::vector<std::string> known = {"structural", "abstract", "electric", "hydraulic", "parameter", "thermal", "output"};
+        std::vector<std::string> known = {"structural", "abstract", "electric", "hydraulic",
+                                          "parameter",  "thermal",  "output"};
         std::string near = closest_match(name, known);
-        throw InputError(at, "unknown node type '" + name + "'", near.empty() ? "" : "did you mean '" + near + "'?");
+        throw InputError(at, "unknown node type '" + name + "'",
+                         near.empty() ? "" : "did you mean '" + near + "'?");
     }
     EntityDesc e;
     e.category = name;
@@ -1169,7 +1447,8 @@ void Builder::driven_card(DeckReader& r) {
             ok = ok || t == std::string(k) + "1}" || t == std::string(k) + "2}";
         if (!ok)
             throw InputError(h->loc, "unknown driven element hint \"" + h->type + "\"",
-                             "hints: offset{1|2}, hinge{1|2}, position-hinge{1|2}, orientation-hinge{1|2} (drive hints are not supported)");
+                             "hints: offset{1|2}, hinge{1|2}, position-hinge{1|2}, "
+                             "orientation-hinge{1|2} (drive hints are not supported)");
         hints.push_back(std::move(h));
     }
     if (r.position() >= r.size() || !r.view(r.position()).nested)
@@ -1191,17 +1470,23 @@ void Builder::driven_card(DeckReader& r) {
         const EntityDesc* e = nullptr;
         for (const auto& x : st_.model.elements)
             if (normalize_keyword(x.category) == t && x.label == l) e = &x;
-        if (!e) ir.error_at(t.empty() ? type_at : el_at, (t.empty() ? "element" : t) + " " + std::to_string(l) + " is not defined",
-                            "drive an element defined before the driven card");
+        if (!e)
+            ir.error_at(t.empty() ? type_at : el_at,
+                        (t.empty() ? "element" : t) + " " + std::to_string(l) + " is not defined",
+                        "drive an element defined before the driven card");
         ref = EntityRef{e->category, l};
     } else {
-        if (type == "driven") throw InputError(SourceLoc{&r.file(), inner.begin, inner.end}, "a driven element cannot drive another driven element");
+        if (type == "driven")
+            throw InputError(SourceLoc{&r.file(), inner.begin, inner.end},
+                             "a driven element cannot drive another driven element");
         element_card(type, ir);
         const EntityDesc& e = st_.model.elements.back();
         ref = EntityRef{e.category, e.label};
     }
     if (ref.label != label)
-        r.error_at(label_at, "driven label " + std::to_string(label) + " differs from the label " + std::to_string(ref.label) + " of the element it drives",
+        r.error_at(label_at,
+                   "driven label " + std::to_string(label) + " differs from the label " +
+                       std::to_string(ref.label) + " of the element it drives",
                    "MBDyn requires the same label");
     for (const auto& x : st_.model.elements)
         if (x.category == "driven" && x.props.get<EntityRef>("element").label == ref.label &&
@@ -1213,7 +1498,8 @@ void Builder::driven_card(DeckReader& r) {
     d.loc = at;
     d.props.set("drive", drive);
     d.props.set("element", ref);
-    for (std::size_t i = 0; i < hints.size(); ++i) d.props.set("hint " + std::to_string(i + 1), hints[i]);
+    for (std::size_t i = 0; i < hints.size(); ++i)
+        d.props.set("hint " + std::to_string(i + 1), hints[i]);
     st_.model.elements.push_back(std::move(d));
 }
 
@@ -1228,12 +1514,14 @@ void Builder::element_card(const std::string& name, DeckReader& r) {
             throw InputError(at, "no module loaded so far defines 'user defined' elements",
                              "load the module first: 'module load: \"name\";'");
         if (name == "driven" || name == "bind" || name == "loadable" || name == "plate" ||
-            name == "shell4" || name == "aerodynamicbody" || name == "hydraulic" || name == "electric")
+            name == "shell4" || name == "aerodynamicbody" || name == "hydraulic" ||
+            name == "electric")
             throw InputError(at, "'" + name + "' elements are not supported yet");
         std::vector<std::string> known;
         for (const auto& [k, _] : reg.element_cards) known.push_back(k);
         std::string near = closest_match(name, known);
-        throw InputError(at, "unknown element type '" + name + "'", near.empty() ? "" : "did you mean '" + near + "'?");
+        throw InputError(at, "unknown element type '" + name + "'",
+                         near.empty() ? "" : "did you mean '" + near + "'?");
     }
     const ElementCard& info = ci->second;
     EntityDesc e;
@@ -1249,7 +1537,8 @@ void Builder::element_card(const std::string& name, DeckReader& r) {
     auto ti = reg.elements.find(name);
     const EntityReaderFn* fn = nullptr;
     if (ti != reg.elements.end()) {
-        if (!info.has_subtype) fn = ti->second.find("");
+        if (!info.has_subtype)
+            fn = ti->second.find("");
         else {
             std::string w = r.peek_word();
             auto names = ti->second.names();
@@ -1269,7 +1558,8 @@ void Builder::element_card(const std::string& name, DeckReader& r) {
         }
     }
     if (!fn) throw InputError(at, "'" + name + "' elements are not supported yet");
-    e.output = default_output(st_.model.control, info.count.empty() ? info.label_space : info.count);
+    e.output =
+        default_output(st_.model.control, info.count.empty() ? info.label_space : info.count);
     (*fn)(r, e);
     if (r.accept("output")) e.output = r.boolean("output flag");
     r.finish();
@@ -1278,14 +1568,16 @@ void Builder::element_card(const std::string& name, DeckReader& r) {
 
 void apply_definitions(BuildState& st) {
     // MBDYN_real_NAME / MBDYN_integer_NAME from the environment, then -D NAME=VALUE.
-    auto define = [&](const std::string& name, const std::string& text, const char* type, const std::string& origin) {
+    auto define = [&](const std::string& name, const std::string& text, const char* type,
+                      const std::string& origin) {
         SourceFile* f = st.files.emplace_back(std::make_unique<SourceFile>(origin, text)).get();
         ast::Stmt stmt = parse_statement(f->text, SourceLoc{f, 0, 1});
         Value v = st.evaluator.eval(stmt, origin_of(*f));
-        Type t = std::string(type) == "integer" ? Type::integer
-                 : std::string(type) == "bool" ? Type::boolean
+        Type t = std::string(type) == "integer"  ? Type::integer
+                 : std::string(type) == "bool"   ? Type::boolean
                  : std::string(type) == "string" ? Type::string
-                 : std::string(type) == "real" ? Type::real : v.type;
+                 : std::string(type) == "real"   ? Type::real
+                                                 : v.type;
         if (t == Type::integer && v.type == Type::real) v = Value::of_int(static_cast<long>(v.r));
         if (t == Type::real) v = Value::of_real(v.as_real());
         st.symbols.define(name, Variable{t, false, v});
@@ -1323,7 +1615,8 @@ Model build(const std::string& name, const BuildOptions& options, Read read) {
     auto eof = static_cast<std::uint32_t>(f->text.size());
     b.finish(SourceLoc{f, eof, eof});
     if (st.diag.echo && st.diag.suppressed())
-        std::cerr << "mbsolve: " << st.diag.suppressed() << " more warnings like the ones above were not shown\n";
+        std::cerr << "mbsolve: " << st.diag.suppressed()
+                  << " more warnings like the ones above were not shown\n";
     st.model.warnings = st.diag.warnings();
     st.model.sources = std::move(st.files);
     return std::move(st.model);
@@ -1335,7 +1628,8 @@ Model build_model(const std::string& path, const BuildOptions& options) {
     return build(path, options, [&](Builder& b) { b.run_file(path, SourceLoc{}); });
 }
 
-Model build_model_from_text(const std::string& name, const std::string& text, const BuildOptions& options) {
+Model build_model_from_text(const std::string& name, const std::string& text,
+                            const BuildOptions& options) {
     return build(name, options, [&](Builder& b) { b.run_text(name, text); });
 }
 

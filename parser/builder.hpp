@@ -12,10 +12,10 @@ namespace mbs::parser {
 
 struct BuildOptions {
     std::map<std::string, std::string> defines;  // -D NAME=VALUE (value is an expression)
-    bool use_environment = true;                  // MBDYN_real_NAME=..., MBDYN_integer_NAME=...
+    bool use_environment = true;                 // MBDYN_real_NAME=..., MBDYN_integer_NAME=...
     bool echo_warnings = true;
-    std::ostream* remarks = nullptr;              // where remark:/print() go (stderr if null)
-    bool load_modules = true;                     // false: `module load:` is an input error (fuzzing)
+    std::ostream* remarks = nullptr;  // where remark:/print() go (stderr if null)
+    bool load_modules = true;         // false: `module load:` is an input error (fuzzing)
 };
 
 // Reads the deck at `path`. Throws InputError on any problem in the input.

@@ -22,19 +22,27 @@ DeckReader::Frame DeckReader::frame_prefix(bool allow_other) {
     // "reference" followed by a frame; a bare variable called "reference" is not supported.
     f.loc = loc();
     ++pos_;
-    if (accept("global")) f.kind = Frame::global;
-    else if (accept("node")) f.kind = Frame::node;
-    else if (accept("local")) f.kind = Frame::local;
-    else if (accept("other position")) f.kind = Frame::other_position;
-    else if (accept("other orientation")) f.kind = Frame::other_orientation;
-    else if (accept("other node")) f.kind = Frame::other_node;
+    if (accept("global"))
+        f.kind = Frame::global;
+    else if (accept("node"))
+        f.kind = Frame::node;
+    else if (accept("local"))
+        f.kind = Frame::local;
+    else if (accept("other position"))
+        f.kind = Frame::other_position;
+    else if (accept("other orientation"))
+        f.kind = Frame::other_orientation;
+    else if (accept("other node"))
+        f.kind = Frame::other_node;
     else {
         SourceLoc lab = loc();
         std::string w = peek_word();
         if (!w.empty() && !next_is_value()) {
-            std::string near = closest_match(w, {"global", "node", "local", "other position", "other orientation", "other node"});
+            std::string near = closest_match(w, {"global", "node", "local", "other position",
+                                                 "other orientation", "other node"});
             error("unknown reference frame '" + w + "'",
-                  near.empty() ? "use global, node, local or a reference label" : "did you mean '" + near + "'?");
+                  near.empty() ? "use global, node, local or a reference label"
+                               : "did you mean '" + near + "'?");
         }
         long l = label("reference frame label");
         auto it = st_.model.references.find(l);
@@ -44,9 +52,13 @@ DeckReader::Frame DeckReader::frame_prefix(bool allow_other) {
         f.kind = Frame::label;
         f.ref = &it->second;
     }
-    if (!allow_other && (f.kind == Frame::other_position || f.kind == Frame::other_orientation || f.kind == Frame::other_node))
-        throw InputError(f.loc, "'other' frames are only allowed for the second node of a two-node joint");
-    if (f.kind == Frame::local) throw InputError(f.loc, "'reference, local' is not supported", "use 'reference, node' or a reference label");
+    if (!allow_other && (f.kind == Frame::other_position || f.kind == Frame::other_orientation ||
+                         f.kind == Frame::other_node))
+        throw InputError(f.loc,
+                         "'other' frames are only allowed for the second node of a two-node joint");
+    if (f.kind == Frame::local)
+        throw InputError(f.loc, "'reference, local' is not supported",
+                         "use 'reference, node' or a reference label");
     return f;
 }
 
@@ -55,8 +67,8 @@ VecN DeckReader::reals(int n, std::string_view what, const std::string& form, co
     v.reserve(n);
     for (int k = 0; k < n; ++k) {
         if (!next_is_value())
-            values_missing("expected " + std::to_string(n) + " " + noun + " for " + std::string(what) + " (" + form +
-                           "), got " + std::to_string(k));
+            values_missing("expected " + std::to_string(n) + " " + noun + " for " +
+                           std::string(what) + " (" + form + "), got " + std::to_string(k));
         v.push_back(real(what));
     }
     return v;
@@ -64,7 +76,8 @@ VecN DeckReader::reals(int n, std::string_view what, const std::string& form, co
 
 Vec3 DeckReader::vec3(std::string_view what) {
     if (accept("null")) return Vec3::Zero();
-    if (peek("default")) error("'default' is not allowed for " + std::string(what) + " here", "give the 3 values");
+    if (peek("default"))
+        error("'default' is not allowed for " + std::string(what) + " here", "give the 3 values");
     VecN r = reals(3, what, "Vec3");
     Vec3 v(r[0], r[1], r[2]);
     if (accept("scale")) v *= real("scale factor");
@@ -82,8 +95,10 @@ Vec6 DeckReader::vec6(std::string_view what) {
 Mat3 DeckReader::mat3(std::string_view what) {
     Mat3 m = Mat3::Zero();
     auto values = [&](int n, const char* form) { return reals(n, what, form); };
-    if (accept("eye")) m = Mat3::Identity();
-    else if (accept("null")) m.setZero();
+    if (accept("eye"))
+        m = Mat3::Identity();
+    else if (accept("null"))
+        m.setZero();
     else if (accept("sym")) {
         auto v = values(6, "sym Mat3x3");
         m << v[0], v[1], v[2], v[1], v[3], v[4], v[2], v[4], v[5];
@@ -105,8 +120,10 @@ Mat3 DeckReader::mat3(std::string_view what) {
 Mat6 DeckReader::mat6(std::string_view what) {
     Mat6 m = Mat6::Zero();
     auto values = [&](int n, const char* form) { return reals(n, what, form); };
-    if (accept("eye")) m = Mat6::Identity();
-    else if (accept("null")) m.setZero();
+    if (accept("eye"))
+        m = Mat6::Identity();
+    else if (accept("null"))
+        m.setZero();
     else if (accept("sym")) {
         auto v = values(21, "sym Mat6x6");
         int k = 0;
@@ -116,7 +133,8 @@ Mat6 DeckReader::mat6(std::string_view what) {
         auto v = values(6, "diag Mat6x6");
         for (int i = 0; i < 6; ++i) m(i, i) = v[i];
     } else if (peek("anba")) {
-        error("the 'anba' Mat6x6 form is not supported", "give the 36 values in the beam section frame");
+        error("the 'anba' Mat6x6 form is not supported",
+              "give the 36 values in the beam section frame");
     } else {
         accept("matr");
         auto v = values(36, "Mat6x6");
@@ -162,22 +180,28 @@ VecN DeckReader::deriv_entity(int dim, std::string_view what) {
 Mat3 DeckReader::orientation_plain(std::string_view what) {
     if (accept("eye")) return Mat3::Identity();
     if (peek("null")) error("'null' is not an orientation matrix", "use 'eye' for the identity");
-    if (peek("euler parameters")) error("'euler parameters' orientation is not implemented (as in MBDyn)");
+    if (peek("euler parameters"))
+        error("'euler parameters' orientation is not implemented (as in MBDyn)");
     if (accept("matr")) {
         SourceLoc at = loc();
-        Mat3 m = Eigen::Map<const Eigen::Matrix<double, 3, 3, Eigen::RowMajor>>(reals(9, what, "matr").data());
+        Mat3 m = Eigen::Map<const Eigen::Matrix<double, 3, 3, Eigen::RowMajor>>(
+            reals(9, what, "matr").data());
         double tol = 1e-12 * 1e3;
         if (accept("tolerance")) tol = nonnegative("orthogonality tolerance");
         double err = (m.transpose() * m - Mat3::Identity()).norm();
         if (!(std::fabs(m.determinant()) > 1e-12))
-            throw InputError(at, "orientation matrix for " + std::string(what) + " is singular (determinant " +
+            throw InputError(at, "orientation matrix for " + std::string(what) +
+                                     " is singular (determinant " +
                                      Value::of_real(m.determinant()).to_string() + ")");
         if (m.determinant() < 0)
-            throw InputError(at, "orientation matrix for " + std::string(what) + " is a reflection (determinant " +
-                                     Value::of_real(m.determinant()).to_string() + ")",
+            throw InputError(at,
+                             "orientation matrix for " + std::string(what) +
+                                 " is a reflection (determinant " +
+                                 Value::of_real(m.determinant()).to_string() + ")",
                              "a rotation matrix has determinant +1; check the sign of one axis");
         if (!(err <= tol)) {
-            st_.diag.warn(at, "orientation matrix for " + std::string(what) + " is not orthogonal (|R^T R - I| = " +
+            st_.diag.warn(at, "orientation matrix for " + std::string(what) +
+                                  " is not orthogonal (|R^T R - I| = " +
                                   Value::of_real(err).to_string() + "); it is used as written");
         }
         return m;
@@ -189,25 +213,35 @@ Mat3 DeckReader::orientation_plain(std::string_view what) {
         Vec3 a(r[0], r[1], r[2]);
         if (deg) a *= M_PI / 180.0;
         std::string k(kw);
-        return k == "euler313" ? euler313_to_matrix(a) : k == "euler321" ? euler321_to_matrix(a) : euler123_to_matrix(a);
+        return k == "euler313"   ? euler313_to_matrix(a)
+               : k == "euler321" ? euler321_to_matrix(a)
+                                 : euler123_to_matrix(a);
     }
     if (accept("vector")) return rotation_vector_to_matrix(vec3("rotation vector"));
     // Two-vector form.
     std::string w = peek_word();
     if (!w.empty() && !next_is_value()) {
-        std::string near = closest_match(w, {"eye", "matr", "euler123", "euler313", "euler321", "vector"});
+        std::string near =
+            closest_match(w, {"eye", "matr", "euler123", "euler313", "euler321", "vector"});
         error("unknown orientation form '" + w + "' for " + std::string(what),
-              near.empty() ? "use eye, matr, euler123, euler313, euler321, vector, or 'i1, v1, i2, v2'"
-                           : "did you mean '" + near + "'?");
+              near.empty()
+                  ? "use eye, matr, euler123, euler313, euler321, vector, or 'i1, v1, i2, v2'"
+                  : "did you mean '" + near + "'?");
     }
     SourceLoc at1 = loc();
     long i1 = integer("first axis index of the orientation (1, 2 or 3)");
-    if (i1 < 1 || i1 > 3) throw InputError(at1, "orientation axis index must be 1, 2 or 3, got " + std::to_string(i1));
+    if (i1 < 1 || i1 > 3)
+        throw InputError(at1,
+                         "orientation axis index must be 1, 2 or 3, got " + std::to_string(i1));
     Vec3 v1 = vec3("first orientation vector");
     SourceLoc at2 = loc();
     long i2 = integer("second axis index of the orientation (1, 2 or 3)");
-    if (i2 < 1 || i2 > 3) throw InputError(at2, "orientation axis index must be 1, 2 or 3, got " + std::to_string(i2));
-    if (i2 == i1) throw InputError(at2, "the two orientation axis indices are both " + std::to_string(i1), "use two different axes");
+    if (i2 < 1 || i2 > 3)
+        throw InputError(at2,
+                         "orientation axis index must be 1, 2 or 3, got " + std::to_string(i2));
+    if (i2 == i1)
+        throw InputError(at2, "the two orientation axis indices are both " + std::to_string(i1),
+                         "use two different axes");
     SourceLoc atv = loc();
     Vec3 v2;
     bool guess = accept("guess");
@@ -232,8 +266,9 @@ Mat3 DeckReader::orientation_plain(std::string_view what) {
     bool cyclic = (b - a + 3) % 3 == 1;
     Vec3 e3 = cyclic ? e1.cross(v2) : Vec3(v2.cross(e1));
     if (e3.norm() < 1e-12 * std::max(1.0, v2.norm()))
-        throw InputError(atv, "the two orientation vectors are parallel (or the second is zero)",
-                         "the second vector only fixes the plane: it must not be parallel to the first");
+        throw InputError(
+            atv, "the two orientation vectors are parallel (or the second is zero)",
+            "the second vector only fixes the plane: it must not be parallel to the first");
     e3.normalize();
     Vec3 e2 = cyclic ? e3.cross(e1) : e1.cross(e3);
     Mat3 R;
@@ -267,7 +302,8 @@ Vec3 DeckReader::position_rel(const EntityDesc& n, std::string_view what) {
     Frame f = frame_prefix();
     Vec3 v = vec3(what);
     if (f.kind == Frame::global) return node_R(n).transpose() * (v - node_x(n));
-    if (f.kind == Frame::label) return node_R(n).transpose() * (f.ref->x + f.ref->R * v - node_x(n));
+    if (f.kind == Frame::label)
+        return node_R(n).transpose() * (f.ref->x + f.ref->R * v - node_x(n));
     return v;
 }
 
@@ -326,10 +362,12 @@ Mat3 DeckReader::mat3_rel(const EntityDesc& n, std::string_view what) {
 
 // Second node b of a two-node joint, node a with offset fa:
 //   other position: fb = Rb^T (xa + Ra (fa + p) - xb);  other node: fb = Rb^T (xa + Ra p - xb).
-Vec3 DeckReader::position_rel_other(const EntityDesc& nb, const EntityDesc& na, const Vec3& fa, std::string_view what) {
+Vec3 DeckReader::position_rel_other(const EntityDesc& nb, const EntityDesc& na, const Vec3& fa,
+                                    std::string_view what) {
     std::size_t save = pos_;
     Frame f = frame_prefix(true);
-    if (f.kind == Frame::other_orientation) throw InputError(f.loc, "'other orientation' is not a position frame");
+    if (f.kind == Frame::other_orientation)
+        throw InputError(f.loc, "'other orientation' is not a position frame");
     if (f.kind == Frame::other_position || f.kind == Frame::other_node) {
         Vec3 p = vec3(what);
         Vec3 base = f.kind == Frame::other_position ? Vec3(fa + p) : p;
@@ -340,10 +378,12 @@ Vec3 DeckReader::position_rel_other(const EntityDesc& nb, const EntityDesc& na, 
 }
 
 //   other orientation: Rhb = Rb^T Ra Rha R;  other node: Rhb = Rb^T Ra R.
-Mat3 DeckReader::orientation_rel_other(const EntityDesc& nb, const EntityDesc& na, const Mat3& Rha, std::string_view what) {
+Mat3 DeckReader::orientation_rel_other(const EntityDesc& nb, const EntityDesc& na, const Mat3& Rha,
+                                       std::string_view what) {
     std::size_t save = pos_;
     Frame f = frame_prefix(true);
-    if (f.kind == Frame::other_position) throw InputError(f.loc, "'other position' is not an orientation frame");
+    if (f.kind == Frame::other_position)
+        throw InputError(f.loc, "'other position' is not an orientation frame");
     if (f.kind == Frame::other_orientation || f.kind == Frame::other_node) {
         Mat3 m = orientation_plain(what);
         Mat3 base = f.kind == Frame::other_orientation ? Mat3(Rha * m) : m;

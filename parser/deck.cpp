@@ -58,7 +58,8 @@ bool parse_card(const SourceFile& file, std::size_t& pos, ast::Card& card) {
         // Point at what was found, not at the blanks before it.
         const char* found = e.where();
         while (found < end && (*found == ' ' || *found == '\t')) ++found;
-        throw InputError(loc_at(found), describe_expected(e.which()) + ", found " + found_text(found, end));
+        throw InputError(loc_at(found),
+                         describe_expected(e.which()) + ", found " + found_text(found, end));
     } catch (const LexError& e) {
         throw InputError(loc_at(e.where, e.where + 2), e.message,
                          "it opens here and is never closed");
@@ -79,9 +80,11 @@ ast::Stmt parse_statement(std::string_view text, const SourceLoc& origin) {
     try {
         auto parser = x3::with<base_tag>(base)[grammar::stmt];
         bool ok = x3::phrase_parse(it, end, parser, grammar::skipper, stmt);
-        if (!ok) throw InputError(loc_at(it), "expected an expression, found " + found_text(it, end));
+        if (!ok)
+            throw InputError(loc_at(it), "expected an expression, found " + found_text(it, end));
         if (it != end)
-            throw InputError(loc_at(it), "unexpected text after the expression: " + found_text(it, end));
+            throw InputError(loc_at(it),
+                             "unexpected text after the expression: " + found_text(it, end));
     } catch (const x3::expectation_failure<const char*>& e) {
         const char* found = e.where();
         while (found < end && (*found == ' ' || *found == '\t')) ++found;

@@ -49,8 +49,8 @@ inline auto const throw_unterminated_comment = [](auto& ctx) {
     throw LexError{x3::_attr(ctx).begin(), "unterminated /* comment"};
 };
 inline auto const line_comment = lit('#') >> *(('\\' >> char_) | (char_ - eol));
-inline auto const block_comment = (lit("/*") >> *(char_ - "*/") >> "*/") |
-                                  raw[lit("/*") >> *char_][throw_unterminated_comment];
+inline auto const block_comment =
+    (lit("/*") >> *(char_ - "*/") >> "*/") | raw[lit("/*") >> *char_][throw_unterminated_comment];
 inline auto const skipper = x3::space | line_comment | block_comment;
 
 // ---- lexical items
@@ -61,8 +61,9 @@ inline auto const keyword = [](const char* k) { return lexeme[lit(k) >> !name_ch
 inline auto const throw_unterminated_string = [](auto& ctx) {
     throw LexError{x3::_attr(ctx).begin(), "unterminated string"};
 };
-inline auto const escape = lit('\\') >> (char_('\\') | char_('"') | x3::uint_parser<unsigned char, 16, 2, 2>{} |
-                                         (eol >> x3::attr('\n')) | char_);
+inline auto const escape = lit('\\') >>
+                           (char_('\\') | char_('"') | x3::uint_parser<unsigned char, 16, 2, 2>{} |
+                            (eol >> x3::attr('\n')) | char_);
 
 x3::rule<class number_class, ast::Number> const number = "number";
 x3::rule<class string_class, ast::StringLit> const string_lit = "string";

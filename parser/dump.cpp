@@ -28,7 +28,9 @@ struct ValueText {
     std::string operator()(long v) const { return std::to_string(v); }
     std::string operator()(double v) const { return num(v); }
     std::string operator()(const std::string& s) const { return "\"" + s + "\""; }
-    std::string operator()(const Vec3& v) const { return "[" + num(v[0]) + " " + num(v[1]) + " " + num(v[2]) + "]"; }
+    std::string operator()(const Vec3& v) const {
+        return "[" + num(v[0]) + " " + num(v[1]) + " " + num(v[2]) + "]";
+    }
     std::string operator()(const Mat3& m) const {
         std::string s = "[";
         for (int i = 0; i < 3; ++i) {
@@ -55,33 +57,50 @@ struct ValueText {
         for (std::size_t i = 0; i < v.size(); ++i) s += num(v[i]) + (i + 1 < v.size() ? " " : "");
         return s + ")";
     }
-    std::string operator()(const EntityRef& r) const { return r.category + " " + std::to_string(r.label); }
-    std::string operator()(const std::shared_ptr<const DriveSpec>& d) const { return d ? drive_text(*d) : "none"; }
-    std::string operator()(const std::shared_ptr<const TplDriveSpec>& t) const { return t ? tpl_text(*t) : "none"; }
-    std::string operator()(const std::shared_ptr<const LawSpec>& l) const { return l ? law_text(*l) : "none"; }
+    std::string operator()(const EntityRef& r) const {
+        return r.category + " " + std::to_string(r.label);
+    }
+    std::string operator()(const std::shared_ptr<const DriveSpec>& d) const {
+        return d ? drive_text(*d) : "none";
+    }
+    std::string operator()(const std::shared_ptr<const TplDriveSpec>& t) const {
+        return t ? tpl_text(*t) : "none";
+    }
+    std::string operator()(const std::shared_ptr<const LawSpec>& l) const {
+        return l ? law_text(*l) : "none";
+    }
 };
 
 std::string props_inline(const Props& p) {
     std::string s;
-    for (const auto& [k, v] : p.items()) s += (s.empty() ? "" : ", ") + k + "=" + std::visit(ValueText{}, v);
+    for (const auto& [k, v] : p.items())
+        s += (s.empty() ? "" : ", ") + k + "=" + std::visit(ValueText{}, v);
     return s;
 }
 
 std::string drive_text(const DriveSpec& d) {
     std::string s = d.type + "(" + props_inline(d.params);
-    if (!d.source_text.empty()) s += (d.params.empty() ? "" : ", ") + std::string("\"") + d.source_text + "\"";
-    for (const auto& c : d.children) s += (s.back() == '(' ? "" : ", ") + (c ? drive_text(*c) : std::string("none"));
+    if (!d.source_text.empty())
+        s += (d.params.empty() ? "" : ", ") + std::string("\"") + d.source_text + "\"";
+    for (const auto& c : d.children)
+        s += (s.back() == '(' ? "" : ", ") + (c ? drive_text(*c) : std::string("none"));
     return s + ")";
 }
 
 std::string tpl_text(const TplDriveSpec& t) {
-    std::string s = t.type + "<" + (t.dim == 9 ? std::string("3x3") : t.dim == 36 ? std::string("6x6") : std::to_string(t.dim)) + ">(";
+    std::string s = t.type + "<" +
+                    (t.dim == 9    ? std::string("3x3")
+                     : t.dim == 36 ? std::string("6x6")
+                                   : std::to_string(t.dim)) +
+                    ">(";
     if (t.type == "single") s += ValueText{}(t.entity) + ", " + drive_text(*t.drive);
     if (t.type == "component")
         for (std::size_t k = 0; k < t.components.size(); ++k)
-            s += (k ? ", " : "") + (t.components[k] ? drive_text(*t.components[k]) : std::string("inactive"));
+            s += (k ? ", " : "") +
+                 (t.components[k] ? drive_text(*t.components[k]) : std::string("inactive"));
     if (t.type == "array")
-        for (std::size_t k = 0; k < t.children.size(); ++k) s += (k ? ", " : "") + tpl_text(*t.children[k]);
+        for (std::size_t k = 0; k < t.children.size(); ++k)
+            s += (k ? ", " : "") + tpl_text(*t.children[k]);
     return s + ")";
 }
 
@@ -98,7 +117,8 @@ void entity_block(std::ostream& os, const char* kind, const EntityDesc& e) {
     if (!e.type.empty()) os << " " << e.type;
     if (!e.name.empty()) os << " name=\"" << e.name << "\"";
     os << (e.output ? "" : " output=no") << "\n";
-    for (const auto& [k, v] : e.props.items()) os << "  " << k << " = " << std::visit(ValueText{}, v) << "\n";
+    for (const auto& [k, v] : e.props.items())
+        os << "  " << k << " = " << std::visit(ValueText{}, v) << "\n";
 }
 
 }  // namespace
@@ -107,18 +127,25 @@ void dump_model(const Model& m, std::ostream& os) {
     os << "# mbsolve model dump\n";
     os << "problem: " << m.problem << "\n";
     os << "solver\n";
-    for (const auto& [k, v] : m.solver.items()) os << "  " << k << " = " << std::visit(ValueText{}, v) << "\n";
+    for (const auto& [k, v] : m.solver.items())
+        os << "  " << k << " = " << std::visit(ValueText{}, v) << "\n";
     os << "control\n";
     for (const auto& [k, v] : m.declared_counts) os << "  " << k << " = " << v << "\n";
-    for (const auto& [k, v] : m.control.items()) os << "  " << k << " = " << std::visit(ValueText{}, v) << "\n";
+    for (const auto& [k, v] : m.control.items())
+        os << "  " << k << " = " << std::visit(ValueText{}, v) << "\n";
     for (const auto& [l, f] : m.references) {
         os << "reference " << l << (f.name.empty() ? "" : " name=\"" + f.name + "\"") << "\n";
-        os << "  position = " << ValueText{}(f.x) << "\n  orientation = " << ValueText{}(f.R) << "\n";
-        os << "  velocity = " << ValueText{}(f.v) << "\n  angular velocity = " << ValueText{}(f.w) << "\n";
+        os << "  position = " << ValueText{}(f.x) << "\n  orientation = " << ValueText{}(f.R)
+           << "\n";
+        os << "  velocity = " << ValueText{}(f.v) << "\n  angular velocity = " << ValueText{}(f.w)
+           << "\n";
     }
-    for (const auto& [l, d] : m.drive_callers) os << "drive caller " << l << " = " << drive_text(*d) << "\n";
-    for (const auto& [l, law] : m.laws) os << "constitutive law " << l << " = " << law_text(*law) << "\n";
-    for (const auto& [n, d] : m.scalar_functions) os << "scalar function \"" << n << "\" = " << drive_text(*d) << "\n";
+    for (const auto& [l, d] : m.drive_callers)
+        os << "drive caller " << l << " = " << drive_text(*d) << "\n";
+    for (const auto& [l, law] : m.laws)
+        os << "constitutive law " << l << " = " << law_text(*law) << "\n";
+    for (const auto& [n, d] : m.scalar_functions)
+        os << "scalar function \"" << n << "\" = " << drive_text(*d) << "\n";
     for (const auto& n : m.nodes) entity_block(os, "node", n);
     for (const auto& e : m.elements) entity_block(os, "element", e);
 }
@@ -127,27 +154,49 @@ long count_unknowns(const Model& m) {
     long n = 0;
     for (const auto& node : m.nodes) {
         if (node.category == "structural") {
-            if (node.type == "static") n += 6;
-            else if (node.type == "dynamic" || node.type == "modal") n += 12;
-            else if (node.type == "static displacement") n += 3;
-            else if (node.type == "dynamic displacement") n += 6;
+            if (node.type == "static")
+                n += 6;
+            else if (node.type == "dynamic" || node.type == "modal")
+                n += 12;
+            else if (node.type == "static displacement")
+                n += 3;
+            else if (node.type == "dynamic displacement")
+                n += 6;
         } else if (node.category != "parameter") {
             n += 1;
         }
     }
     // Lagrange multipliers of the joints (equations each joint adds).
-    static const std::map<std::string, long> joint_eqs = {
-        {"clamp", 6}, {"spherical hinge", 3}, {"spherical pin", 3}, {"revolute hinge", 5}, {"revolute pin", 5},
-        {"revolute rotation", 2}, {"axial rotation", 6}, {"cardano hinge", 4}, {"universal hinge", 4},
-        {"cardano pin", 4}, {"universal pin", 4}, {"cardano rotation", 1}, {"universal rotation", 1},
-        {"prismatic", 3}, {"in line", 2}, {"in plane", 1}, {"distance", 1}, {"drive hinge", 3},
-        {"drive displacement", 3}, {"drive displacement pin", 3}, {"linear velocity", 1},
-        {"angular velocity", 1}, {"linear acceleration", 1}, {"angular acceleration", 1}};
+    static const std::map<std::string, long> joint_eqs = {{"clamp", 6},
+                                                          {"spherical hinge", 3},
+                                                          {"spherical pin", 3},
+                                                          {"revolute hinge", 5},
+                                                          {"revolute pin", 5},
+                                                          {"revolute rotation", 2},
+                                                          {"axial rotation", 6},
+                                                          {"cardano hinge", 4},
+                                                          {"universal hinge", 4},
+                                                          {"cardano pin", 4},
+                                                          {"universal pin", 4},
+                                                          {"cardano rotation", 1},
+                                                          {"universal rotation", 1},
+                                                          {"prismatic", 3},
+                                                          {"in line", 2},
+                                                          {"in plane", 1},
+                                                          {"distance", 1},
+                                                          {"drive hinge", 3},
+                                                          {"drive displacement", 3},
+                                                          {"drive displacement pin", 3},
+                                                          {"linear velocity", 1},
+                                                          {"angular velocity", 1},
+                                                          {"linear acceleration", 1},
+                                                          {"angular acceleration", 1}};
     for (const auto& e : m.elements) {
         if (e.category == "userdefined") n += e.props.get_or<long>("own unknowns", 0);  // modules
         if (e.category != "joint") continue;
         auto it = joint_eqs.find(e.type);
-        if (it != joint_eqs.end()) n += it->second;
+        if (it != joint_eqs.end())
+            n += it->second;
         else if (e.type == "total joint" || e.type == "total pin joint")
             n += e.props.get_or<long>("constraint equations", 0);
     }
@@ -159,7 +208,8 @@ void print_summary(const Model& m, std::ostream& os) {
     os << "problem: " << m.problem << "\n";
     std::map<std::string, long> nodes, elements;
     for (const auto& n : m.nodes) ++nodes[n.category + (n.type.empty() ? "" : " (" + n.type + ")")];
-    for (const auto& e : m.elements) ++elements[e.category + (e.type.empty() ? "" : " (" + e.type + ")")];
+    for (const auto& e : m.elements)
+        ++elements[e.category + (e.type.empty() ? "" : " (" + e.type + ")")];
     os << "nodes: " << m.nodes.size() << "\n";
     for (const auto& [k, v] : nodes) os << "  " << k << ": " << v << "\n";
     os << "elements: " << m.elements.size() << "\n";

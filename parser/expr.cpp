@@ -2,10 +2,10 @@
 // integer division, right-associative '^' with integer results for integer operands.
 #include "parser/expr.hpp"
 
+#include <cctype>
 #include <cfloat>
 #include <climits>
 #include <cmath>
-#include <cctype>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
@@ -17,20 +17,28 @@ namespace mbs::parser {
 
 const char* type_name(Type t) {
     switch (t) {
-        case Type::boolean: return "bool";
-        case Type::integer: return "integer";
-        case Type::real: return "real";
-        case Type::string: return "string";
+        case Type::boolean:
+            return "bool";
+        case Type::integer:
+            return "integer";
+        case Type::real:
+            return "real";
+        case Type::string:
+            return "string";
     }
     return "?";
 }
 
 double Value::as_real() const {
     switch (type) {
-        case Type::boolean: return b ? 1.0 : 0.0;
-        case Type::integer: return static_cast<double>(i);
-        case Type::real: return r;
-        case Type::string: return 0.0;
+        case Type::boolean:
+            return b ? 1.0 : 0.0;
+        case Type::integer:
+            return static_cast<double>(i);
+        case Type::real:
+            return r;
+        case Type::string:
+            return 0.0;
     }
     return 0.0;
 }
@@ -38,10 +46,19 @@ double Value::as_real() const {
 std::string Value::to_string() const {
     std::ostringstream os;
     switch (type) {
-        case Type::boolean: os << (b ? 1 : 0); break;
-        case Type::integer: os << i; break;
-        case Type::real: os.precision(16); os << r; break;
-        case Type::string: os << s; break;
+        case Type::boolean:
+            os << (b ? 1 : 0);
+            break;
+        case Type::integer:
+            os << i;
+            break;
+        case Type::real:
+            os.precision(16);
+            os << r;
+            break;
+        case Type::string:
+            os << s;
+            break;
     }
     return os.str();
 }
@@ -50,11 +67,12 @@ namespace {
 
 const std::set<std::string>& function_names() {
     static const std::set<std::string> f = {
-        "sin", "cos", "tan", "ctan", "asin", "acos", "atan", "actan", "atan2", "actan2", "sinh",
-        "cosh", "tanh", "ctanh", "asinh", "acosh", "atanh", "actanh", "exp", "log", "log10", "sqrt",
-        "abs", "sign", "copysign", "max", "min", "floor", "ceil", "round", "rand", "random", "seed",
-        "step", "ramp", "sramp", "par", "in_ll", "in_le", "in_el", "in_ee", "print", "sprintf",
-        "stop", "bool", "integer", "real", "string"};
+        "sin",      "cos",    "tan",     "ctan",  "asin",  "acos",    "atan",  "actan",
+        "atan2",    "actan2", "sinh",    "cosh",  "tanh",  "ctanh",   "asinh", "acosh",
+        "atanh",    "actanh", "exp",     "log",   "log10", "sqrt",    "abs",   "sign",
+        "copysign", "max",    "min",     "floor", "ceil",  "round",   "rand",  "random",
+        "seed",     "step",   "ramp",    "sramp", "par",   "in_ll",   "in_le", "in_el",
+        "in_ee",    "print",  "sprintf", "stop",  "bool",  "integer", "real",  "string"};
     return f;
 }
 
@@ -66,8 +84,12 @@ std::mt19937& rng() {
 }  // namespace
 
 SymbolTable::SymbolTable() {
-    auto cr = [&](const char* n, double v) { vars_[n] = Variable{Type::real, true, Value::of_real(v)}; };
-    auto ci = [&](const char* n, long v) { vars_[n] = Variable{Type::integer, true, Value::of_int(v)}; };
+    auto cr = [&](const char* n, double v) {
+        vars_[n] = Variable{Type::real, true, Value::of_real(v)};
+    };
+    auto ci = [&](const char* n, long v) {
+        vars_[n] = Variable{Type::integer, true, Value::of_int(v)};
+    };
     cr("pi", M_PI);
     cr("e", M_E);
     vars_["TRUE"] = Variable{Type::boolean, true, Value::of_bool(true)};
@@ -120,7 +142,8 @@ struct Ctx {
     std::ostream& out;
 };
 
-[[noreturn]] void fail(const Ctx& c, const ast::Located& at, std::string what, std::string hint = {}) {
+[[noreturn]] void fail(const Ctx& c, const ast::Located& at, std::string what,
+                       std::string hint = {}) {
     throw InputError(c.origin.loc(at), std::move(what), std::move(hint));
 }
 
@@ -153,7 +176,8 @@ Value convert(const Ctx& c, const ast::Located& at, const Value& v, Type to) {
         case Type::real:
             if (v.type == Type::string) fail(c, at, "cannot convert a string to real");
             return Value::of_real(v.as_real());
-        case Type::string: return Value::of_string(v.to_string());
+        case Type::string:
+            return Value::of_string(v.to_string());
     }
     return v;
 }
@@ -194,7 +218,8 @@ struct OperandVisitor {
             for (const auto& [k, _] : c.symbols.all()) names.push_back(k);
             std::string near = closest_match(name, names);
             if (function_names().count(name))
-                fail(c, id, "'" + name + "' is a function and needs arguments", "write " + name + "(...)");
+                fail(c, id, "'" + name + "' is a function and needs arguments",
+                     "write " + name + "(...)");
             fail(c, id, "unknown variable '" + name + "'",
                  near.empty() ? "declare it first with 'set: real " + name + " = ...;'"
                               : "did you mean '" + near + "'?");
@@ -203,11 +228,13 @@ struct OperandVisitor {
     }
     Value operator()(const ast::Unary& u) const {
         Value v = boost::apply_visitor(*this, u.operand);
-        if (v.type == Type::string) fail(c, u, std::string("unary '") + u.op + "' cannot apply to a string");
+        if (v.type == Type::string)
+            fail(c, u, std::string("unary '") + u.op + "' cannot apply to a string");
         if (u.op == '!') return Value::of_bool(v.as_real() == 0.0);
         if (u.op == '+') return v.type == Type::boolean ? Value::of_int(v.b) : v;
         if (v.type == Type::real) return Value::of_real(-v.r);
-        return Value::of_int(checked_int(c, u, -static_cast<long long>(v.type == Type::boolean ? v.b : v.i)));
+        return Value::of_int(
+            checked_int(c, u, -static_cast<long long>(v.type == Type::boolean ? v.b : v.i)));
     }
     Value operator()(const ast::Call& call) const;
     Value operator()(const ast::StmtList& l) const {
@@ -218,9 +245,12 @@ struct OperandVisitor {
     Value operator()(const ast::Expression& e) const { return eval_expr(c, e); }
 };
 
-Value operand(const Ctx& c, const ast::Operand& o) { return boost::apply_visitor(OperandVisitor{c}, o); }
+Value operand(const Ctx& c, const ast::Operand& o) {
+    return boost::apply_visitor(OperandVisitor{c}, o);
+}
 
-Value binary(const Ctx& c, const ast::Located& at, const std::string& op, const Value& a, const Value& b) {
+Value binary(const Ctx& c, const ast::Located& at, const std::string& op, const Value& a,
+             const Value& b) {
     if (a.type == Type::string || b.type == Type::string) {
         if (op == "+") return Value::of_string(a.to_string() + b.to_string());
         if (op == "==" || op == "!=") {
@@ -235,8 +265,12 @@ Value binary(const Ctx& c, const ast::Located& at, const std::string& op, const 
     bool both_int = a.type != Type::real && b.type != Type::real;
     if (op == ">" || op == ">=" || op == "<" || op == "<=" || op == "==" || op == "!=") {
         double x = a.as_real(), y = b.as_real();
-        bool r = op == ">" ? x > y : op == ">=" ? x >= y : op == "<" ? x < y : op == "<=" ? x <= y
-                 : op == "==" ? x == y : x != y;
+        bool r = op == ">"    ? x > y
+                 : op == ">=" ? x >= y
+                 : op == "<"  ? x < y
+                 : op == "<=" ? x <= y
+                 : op == "==" ? x == y
+                              : x != y;
         return Value::of_bool(r);
     }
     if (both_int) {
@@ -268,7 +302,8 @@ Value binary(const Ctx& c, const ast::Located& at, const std::string& op, const 
         if (y == 0.0) fail(c, at, "division by zero");
         return Value::of_real(checked_real(c, at, x / y, "the quotient"));
     }
-    if (op == "%") fail(c, at, "'%' needs integer operands (as in MBDyn)", "convert with integer(...)");
+    if (op == "%")
+        fail(c, at, "'%' needs integer operands (as in MBDyn)", "convert with integer(...)");
     if (op == "^") {
         if (x < 0 && y <= 0) fail(c, at, "negative base with a non-positive exponent");
         double r = std::pow(x, y);
@@ -301,11 +336,14 @@ Value OperandVisitor::operator()(const ast::Call& call) const {
     for (const auto& a : call.args) args.push_back(eval_expr(c, a));
     auto nargs = [&](std::size_t lo, std::size_t hi) {
         if (args.size() < lo || args.size() > hi)
-            fail(c, call, "function '" + name + "' takes " +
-                              (lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi)) +
-                              " argument(s), got " + std::to_string(args.size()));
+            fail(c, call,
+                 "function '" + name + "' takes " +
+                     (lo == hi ? std::to_string(lo)
+                               : std::to_string(lo) + " to " + std::to_string(hi)) +
+                     " argument(s), got " + std::to_string(args.size()));
         for (std::size_t k = 0; k < args.size(); ++k)
-            if (args[k].type == Type::string && name != "print" && name != "sprintf" && name != "string")
+            if (args[k].type == Type::string && name != "print" && name != "sprintf" &&
+                name != "string")
                 fail(c, call.args[k], "function '" + name + "' needs a number, got a string");
     };
     auto x = [&](std::size_t k) { return args[k].as_real(); };
@@ -315,29 +353,46 @@ Value OperandVisitor::operator()(const ast::Call& call) const {
     };
     if (name == "bool" || name == "integer" || name == "real" || name == "string") {
         nargs(1, 1);
-        Type t = name == "bool" ? Type::boolean : name == "integer" ? Type::integer
-                 : name == "real" ? Type::real : Type::string;
+        Type t = name == "bool"      ? Type::boolean
+                 : name == "integer" ? Type::integer
+                 : name == "real"    ? Type::real
+                                     : Type::string;
         return convert(c, call, args[0], t);
     }
     static const std::map<std::string, double (*)(double)> unary = {
-        {"sin", [](double v) { return std::sin(v); }},   {"cos", [](double v) { return std::cos(v); }},
-        {"tan", [](double v) { return std::tan(v); }},   {"ctan", [](double v) { return 1.0 / std::tan(v); }},
-        {"asin", [](double v) { return std::asin(v); }}, {"acos", [](double v) { return std::acos(v); }},
-        {"atan", [](double v) { return std::atan(v); }}, {"actan", [](double v) { return std::atan2(1.0, v); }},
-        {"sinh", [](double v) { return std::sinh(v); }}, {"cosh", [](double v) { return std::cosh(v); }},
-        {"tanh", [](double v) { return std::tanh(v); }}, {"ctanh", [](double v) { return 1.0 / std::tanh(v); }},
-        {"asinh", [](double v) { return std::asinh(v); }}, {"acosh", [](double v) { return std::acosh(v); }},
-        {"atanh", [](double v) { return std::atanh(v); }}, {"actanh", [](double v) { return std::atanh(1.0 / v); }},
-        {"exp", [](double v) { return std::exp(v); }},   {"log", [](double v) { return std::log(v); }},
-        {"log10", [](double v) { return std::log10(v); }}, {"sqrt", [](double v) { return std::sqrt(v); }},
-        {"ramp", [](double v) { return v > 0 ? v : 0.0; }}, {"par", [](double v) { return v > 0 ? v * v : 0.0; }},
-        {"step", [](double v) { return v > 0 ? 1.0 : v < 0 ? 0.0 : 0.5; }},
+        {"sin", [](double v) { return std::sin(v); }},
+        {"cos", [](double v) { return std::cos(v); }},
+        {"tan", [](double v) { return std::tan(v); }},
+        {"ctan", [](double v) { return 1.0 / std::tan(v); }},
+        {"asin", [](double v) { return std::asin(v); }},
+        {"acos", [](double v) { return std::acos(v); }},
+        {"atan", [](double v) { return std::atan(v); }},
+        {"actan", [](double v) { return std::atan2(1.0, v); }},
+        {"sinh", [](double v) { return std::sinh(v); }},
+        {"cosh", [](double v) { return std::cosh(v); }},
+        {"tanh", [](double v) { return std::tanh(v); }},
+        {"ctanh", [](double v) { return 1.0 / std::tanh(v); }},
+        {"asinh", [](double v) { return std::asinh(v); }},
+        {"acosh", [](double v) { return std::acosh(v); }},
+        {"atanh", [](double v) { return std::atanh(v); }},
+        {"actanh", [](double v) { return std::atanh(1.0 / v); }},
+        {"exp", [](double v) { return std::exp(v); }},
+        {"log", [](double v) { return std::log(v); }},
+        {"log10", [](double v) { return std::log10(v); }},
+        {"sqrt", [](double v) { return std::sqrt(v); }},
+        {"ramp", [](double v) { return v > 0 ? v : 0.0; }},
+        {"par", [](double v) { return v > 0 ? v * v : 0.0; }},
+        {"step", [](double v) { return v > 0   ? 1.0
+                                       : v < 0 ? 0.0
+                                               : 0.5; }},
     };
     if (auto it = unary.find(name); it != unary.end()) {
         nargs(1, 1);
-        if ((name == "log" || name == "log10") && x(0) <= 0) fail(c, call, name + " of a non-positive number");
+        if ((name == "log" || name == "log10") && x(0) <= 0)
+            fail(c, call, name + " of a non-positive number");
         if (name == "sqrt" && x(0) < 0) fail(c, call, "square root of a negative number");
-        if ((name == "asin" || name == "acos") && std::fabs(x(0)) > 1) fail(c, call, name + " of a number outside [-1, 1]");
+        if ((name == "asin" || name == "acos") && std::fabs(x(0)) > 1)
+            fail(c, call, name + " of a number outside [-1, 1]");
         return real1(it->second(x(0)));
     }
     // As in MBDyn: abs, max and min return real; sign returns integer.
@@ -351,13 +406,16 @@ Value OperandVisitor::operator()(const ast::Call& call) const {
     }
     if (name == "floor" || name == "ceil" || name == "round") {
         nargs(1, 1);
-        double v = name == "floor" ? std::floor(x(0)) : name == "ceil" ? std::ceil(x(0)) : std::round(x(0));
+        double v = name == "floor"  ? std::floor(x(0))
+                   : name == "ceil" ? std::ceil(x(0))
+                                    : std::round(x(0));
         return Value::of_real(v);
     }
     if (name == "atan2" || name == "actan2" || name == "copysign") {
         nargs(2, 2);
-        double v = name == "atan2" ? std::atan2(x(0), x(1)) : name == "actan2" ? std::atan2(x(1), x(0))
-                                                                               : std::copysign(x(0), x(1));
+        double v = name == "atan2"    ? std::atan2(x(0), x(1))
+                   : name == "actan2" ? std::atan2(x(1), x(0))
+                                      : std::copysign(x(0), x(1));
         return real1(v);
     }
     if (name == "max" || name == "min") {
@@ -402,8 +460,12 @@ Value OperandVisitor::operator()(const ast::Call& call) const {
         std::size_t conv_pos = std::string::npos;
         for (std::size_t i = 0; i < fmt.size(); ++i) {
             if (fmt[i] != '%') continue;
-            if (i + 1 < fmt.size() && fmt[i + 1] == '%') { ++i; continue; }
-            if (conv_pos != std::string::npos) fail(c, call.args[0], "sprintf format must contain exactly one conversion");
+            if (i + 1 < fmt.size() && fmt[i + 1] == '%') {
+                ++i;
+                continue;
+            }
+            if (conv_pos != std::string::npos)
+                fail(c, call.args[0], "sprintf format must contain exactly one conversion");
             std::size_t j = i + 1;
             while (j < fmt.size() && std::strchr("-+ #0", fmt[j])) ++j;
             while (j < fmt.size() && std::isdigit(static_cast<unsigned char>(fmt[j]))) ++j;
@@ -413,11 +475,13 @@ Value OperandVisitor::operator()(const ast::Call& call) const {
             }
             if (j >= fmt.size() || !std::strchr("diouxXeEfFgGs", fmt[j]) || j - i > 12)
                 fail(c, call.args[0], "unsupported sprintf conversion in \"" + fmt + "\"",
-                     "use %d, %i, %u, %x, %e, %f, %g or %s with optional flags, width and precision");
+                     "use %d, %i, %u, %x, %e, %f, %g or %s with optional flags, width and "
+                     "precision");
             conv_pos = j;
             i = j;
         }
-        if (conv_pos == std::string::npos) fail(c, call.args[0], "sprintf format must contain exactly one conversion");
+        if (conv_pos == std::string::npos)
+            fail(c, call.args[0], "sprintf format must contain exactly one conversion");
         char conv = fmt[conv_pos];
         char buf[1024];
         if (std::strchr("diouxX", conv))
@@ -435,7 +499,8 @@ Value OperandVisitor::operator()(const ast::Call& call) const {
     }
     std::vector<std::string> names(function_names().begin(), function_names().end());
     std::string near = closest_match(name, names);
-    fail(c, call.name, "unknown function '" + name + "'", near.empty() ? "" : "did you mean '" + near + "'?");
+    fail(c, call.name, "unknown function '" + name + "'",
+         near.empty() ? "" : "did you mean '" + near + "'?");
 }
 
 struct StmtVisitor {
@@ -443,32 +508,41 @@ struct StmtVisitor {
     Value operator()(const ast::Expression& e) const { return eval_expr(c, e); }
     Value operator()(const ast::Decl& d) const {
         const std::string& name = d.name.name;
-        Type t = d.type == "bool" ? Type::boolean : d.type == "integer" ? Type::integer
-                 : d.type == "real" ? Type::real : Type::string;
-        if (c.symbols.is_reserved(name)) fail(c, d.name, "'" + name + "' is a reserved name and cannot be a variable");
-        if (name.find("::") != std::string::npos) fail(c, d.name, "variable names cannot have a namespace");
+        Type t = d.type == "bool"      ? Type::boolean
+                 : d.type == "integer" ? Type::integer
+                 : d.type == "real"    ? Type::real
+                                       : Type::string;
+        if (c.symbols.is_reserved(name))
+            fail(c, d.name, "'" + name + "' is a reserved name and cannot be a variable");
+        if (name.find("::") != std::string::npos)
+            fail(c, d.name, "variable names cannot have a namespace");
         if (const Variable* old = c.symbols.find(name)) {
             if (d.ifndef) return old->value;
-            fail(c, d.name, "variable '" + name + "' is already defined",
-                 "use 'ifndef' to keep an existing definition, or assign with '" + name + " = ...'");
+            fail(
+                c, d.name, "variable '" + name + "' is already defined",
+                "use 'ifndef' to keep an existing definition, or assign with '" + name + " = ...'");
         }
         if (d.is_const && !d.init) fail(c, d, "const variable '" + name + "' needs a value");
         Value v = d.init ? convert(c, *d.init, eval_expr(c, *d.init), t)
-                         : (t == Type::string ? Value::of_string("") : convert(c, d, Value::of_int(0), t));
+                         : (t == Type::string ? Value::of_string("")
+                                              : convert(c, d, Value::of_int(0), t));
         c.symbols.define(name, Variable{t, d.is_const, v});
         return v;
     }
     Value operator()(const ast::Assign& a) const {
         Variable* var = c.symbols.find_mutable(a.name.name);
-        if (!var) fail(c, a.name, "assignment to undeclared variable '" + a.name.name + "'",
-                       "declare it with 'set: real " + a.name.name + " = ...;'");
+        if (!var)
+            fail(c, a.name, "assignment to undeclared variable '" + a.name.name + "'",
+                 "declare it with 'set: real " + a.name.name + " = ...;'");
         if (var->is_const) fail(c, a.name, "cannot assign to const variable '" + a.name.name + "'");
         var->value = convert(c, a.value, eval_expr(c, a.value), var->type);
         return var->value;
     }
 };
 
-Value eval_stmt(const Ctx& c, const ast::Stmt& s) { return boost::apply_visitor(StmtVisitor{c}, s); }
+Value eval_stmt(const Ctx& c, const ast::Stmt& s) {
+    return boost::apply_visitor(StmtVisitor{c}, s);
+}
 
 }  // namespace
 
@@ -536,20 +610,28 @@ struct RuntimeProbe {
     }
     bool operator()(const ast::StmtList& l) const {
         for (const auto& s : l.stmts) {
-            if (const auto* e = boost::get<ast::Expression>(&s); e && k.has_runtime(*e)) return true;
-            if (const auto* a = boost::get<ast::Assign>(&s); a && k.has_runtime(a->value)) return true;
-            if (const auto* d = boost::get<ast::Decl>(&s); d && d->init && k.has_runtime(*d->init)) return true;
+            if (const auto* e = boost::get<ast::Expression>(&s); e && k.has_runtime(*e))
+                return true;
+            if (const auto* a = boost::get<ast::Assign>(&s); a && k.has_runtime(a->value))
+                return true;
+            if (const auto* d = boost::get<ast::Decl>(&s); d && d->init && k.has_runtime(*d->init))
+                return true;
         }
         return false;
     }
     bool operator()(const ast::Expression& e) const { return k.has_runtime(e); }
 };
 
-bool Compiler::has_runtime(const ast::Operand& o) const { return boost::apply_visitor(RuntimeProbe{*this}, o); }
+bool Compiler::has_runtime(const ast::Operand& o) const {
+    return boost::apply_visitor(RuntimeProbe{*this}, o);
+}
 
 struct OperandCompiler {
     Compiler& k;
-    bool operator()(const ast::Nil&) const { k.emit(Op::push_const, 0.0, 1); return true; }
+    bool operator()(const ast::Nil&) const {
+        k.emit(Op::push_const, 0.0, 1);
+        return true;
+    }
     bool operator()(const ast::Number& n) const { return k.fold(n, number_value(k.c, n)); }
     bool operator()(const ast::StringLit& s) const { return k.fold(s, Value::of_string(s.value)); }
     bool operator()(const ast::Ident& id) const {
@@ -569,28 +651,37 @@ struct OperandCompiler {
     bool operator()(const ast::Call& call) const {
         if (!k.has_runtime(ast::Operand(call))) return k.fold(call, OperandVisitor{k.c}(call));
         static const std::map<std::string, std::pair<Op, int>> table = {
-            {"sin", {Op::sin, 1}}, {"cos", {Op::cos, 1}}, {"tan", {Op::tan, 1}}, {"ctan", {Op::ctan, 1}},
-            {"asin", {Op::asin, 1}}, {"acos", {Op::acos, 1}}, {"atan", {Op::atan, 1}},
-            {"actan", {Op::actan, 1}}, {"sinh", {Op::sinh, 1}}, {"cosh", {Op::cosh, 1}},
-            {"tanh", {Op::tanh, 1}}, {"ctanh", {Op::ctanh, 1}}, {"asinh", {Op::asinh, 1}},
-            {"acosh", {Op::acosh, 1}}, {"atanh", {Op::atanh, 1}}, {"actanh", {Op::actanh, 1}},
-            {"exp", {Op::exp, 1}}, {"log", {Op::log, 1}}, {"log10", {Op::log10, 1}},
-            {"sqrt", {Op::sqrt, 1}}, {"abs", {Op::abs, 1}}, {"sign", {Op::sign, 1}},
-            {"floor", {Op::floor, 1}}, {"ceil", {Op::ceil, 1}}, {"round", {Op::round, 1}},
-            {"step", {Op::step, 1}}, {"ramp", {Op::ramp, 1}}, {"par", {Op::par, 1}},
-            {"integer", {Op::to_int, 1}}, {"bool", {Op::to_bool, 1}}, {"real", {Op::push_const, 1}},
-            {"atan2", {Op::atan2, 2}}, {"actan2", {Op::actan2, 2}}, {"copysign", {Op::copysign, 2}},
-            {"max", {Op::max, 2}}, {"min", {Op::min, 2}}, {"sramp", {Op::sramp, 2}},
-            {"in_ll", {Op::in_ll, 3}}, {"in_le", {Op::in_le, 3}}, {"in_el", {Op::in_el, 3}},
+            {"sin", {Op::sin, 1}},         {"cos", {Op::cos, 1}},
+            {"tan", {Op::tan, 1}},         {"ctan", {Op::ctan, 1}},
+            {"asin", {Op::asin, 1}},       {"acos", {Op::acos, 1}},
+            {"atan", {Op::atan, 1}},       {"actan", {Op::actan, 1}},
+            {"sinh", {Op::sinh, 1}},       {"cosh", {Op::cosh, 1}},
+            {"tanh", {Op::tanh, 1}},       {"ctanh", {Op::ctanh, 1}},
+            {"asinh", {Op::asinh, 1}},     {"acosh", {Op::acosh, 1}},
+            {"atanh", {Op::atanh, 1}},     {"actanh", {Op::actanh, 1}},
+            {"exp", {Op::exp, 1}},         {"log", {Op::log, 1}},
+            {"log10", {Op::log10, 1}},     {"sqrt", {Op::sqrt, 1}},
+            {"abs", {Op::abs, 1}},         {"sign", {Op::sign, 1}},
+            {"floor", {Op::floor, 1}},     {"ceil", {Op::ceil, 1}},
+            {"round", {Op::round, 1}},     {"step", {Op::step, 1}},
+            {"ramp", {Op::ramp, 1}},       {"par", {Op::par, 1}},
+            {"integer", {Op::to_int, 1}},  {"bool", {Op::to_bool, 1}},
+            {"real", {Op::push_const, 1}}, {"atan2", {Op::atan2, 2}},
+            {"actan2", {Op::actan2, 2}},   {"copysign", {Op::copysign, 2}},
+            {"max", {Op::max, 2}},         {"min", {Op::min, 2}},
+            {"sramp", {Op::sramp, 2}},     {"in_ll", {Op::in_ll, 3}},
+            {"in_le", {Op::in_le, 3}},     {"in_el", {Op::in_el, 3}},
             {"in_ee", {Op::in_ee, 3}}};
         std::string name = call.name.name;
         if (name.rfind("default::", 0) == 0) name = name.substr(9);
         auto it = table.find(name);
         if (it == table.end())
-            fail(k.c, call.name, "function '" + name + "' cannot depend on Time/Var in a string drive");
+            fail(k.c, call.name,
+                 "function '" + name + "' cannot depend on Time/Var in a string drive");
         if (static_cast<int>(call.args.size()) != it->second.second)
-            fail(k.c, call, "function '" + name + "' takes " + std::to_string(it->second.second) +
-                                " argument(s), got " + std::to_string(call.args.size()));
+            fail(k.c, call,
+                 "function '" + name + "' takes " + std::to_string(it->second.second) +
+                     " argument(s), got " + std::to_string(call.args.size()));
         bool all_int = true;
         for (const auto& a : call.args) all_int = k.expr(a) && all_int;
         if (it->second.first != Op::push_const) k.emit(it->second.first, 0, 1 - it->second.second);
@@ -611,7 +702,9 @@ struct OperandCompiler {
     bool operator()(const ast::Expression& e) const { return k.expr(e); }
 };
 
-bool Compiler::operand(const ast::Operand& o) { return boost::apply_visitor(OperandCompiler{*this}, o); }
+bool Compiler::operand(const ast::Operand& o) {
+    return boost::apply_visitor(OperandCompiler{*this}, o);
+}
 
 bool Compiler::expr(const ast::Expression& e) {
     if (!has_runtime(e)) return fold(e, eval_expr(c, e));
@@ -619,15 +712,17 @@ bool Compiler::expr(const ast::Expression& e) {
     auto binop = [&](const std::string& op, bool li, bool ri) {
         bool ints = li && ri;
         static const std::map<std::string, Op> ops = {
-            {"+", Op::add}, {"-", Op::sub}, {"*", Op::mul}, {"^", Op::pow}, {"<", Op::lt},
-            {"<=", Op::le}, {">", Op::gt}, {">=", Op::ge}, {"==", Op::eq}, {"!=", Op::ne},
+            {"+", Op::add},   {"-", Op::sub},  {"*", Op::mul},  {"^", Op::pow}, {"<", Op::lt},
+            {"<=", Op::le},   {">", Op::gt},   {">=", Op::ge},  {"==", Op::eq}, {"!=", Op::ne},
             {"&&", Op::and_}, {"||", Op::or_}, {"~|", Op::xor_}};
-        if (op == "/") emit(ints ? Op::idiv : Op::div, 0, -1);
+        if (op == "/")
+            emit(ints ? Op::idiv : Op::div, 0, -1);
         else if (op == "%") {
-            if (!ints) throw InputError(c.origin.loc(e), "'%' needs integer operands (as in MBDyn)");
+            if (!ints)
+                throw InputError(c.origin.loc(e), "'%' needs integer operands (as in MBDyn)");
             emit(Op::imod, 0, -1);
-        }
-        else emit(ops.at(op), 0, -1);
+        } else
+            emit(ops.at(op), 0, -1);
         bool rel = op != "+" && op != "-" && op != "*" && op != "^";
         return rel || ints;
     };

@@ -22,10 +22,30 @@ struct Value {
     double r = 0.0;
     std::string s;
 
-    static Value of_bool(bool v) { Value x; x.type = Type::boolean; x.b = v; return x; }
-    static Value of_int(long v) { Value x; x.type = Type::integer; x.i = v; return x; }
-    static Value of_real(double v) { Value x; x.type = Type::real; x.r = v; return x; }
-    static Value of_string(std::string v) { Value x; x.type = Type::string; x.s = std::move(v); return x; }
+    static Value of_bool(bool v) {
+        Value x;
+        x.type = Type::boolean;
+        x.b = v;
+        return x;
+    }
+    static Value of_int(long v) {
+        Value x;
+        x.type = Type::integer;
+        x.i = v;
+        return x;
+    }
+    static Value of_real(double v) {
+        Value x;
+        x.type = Type::real;
+        x.r = v;
+        return x;
+    }
+    static Value of_string(std::string v) {
+        Value x;
+        x.type = Type::string;
+        x.s = std::move(v);
+        return x;
+    }
     double as_real() const;
     std::string to_string() const;
 };
@@ -37,7 +57,7 @@ struct Variable {
 };
 
 class SymbolTable {
-public:
+  public:
     SymbolTable();
     const Variable* find(const std::string& name) const;
     Variable* find_mutable(const std::string& name);
@@ -45,7 +65,7 @@ public:
     bool is_reserved(const std::string& name) const;  // functions, constants, type names
     const std::map<std::string, Variable>& all() const { return vars_; }
 
-private:
+  private:
     std::map<std::string, Variable> vars_;
 };
 
@@ -59,14 +79,14 @@ struct AstOrigin {
 };
 
 class Evaluator {
-public:
+  public:
     explicit Evaluator(SymbolTable& symbols) : symbols_(symbols) {}
     Value eval(const ast::Stmt& s, const AstOrigin& origin);
     Value eval(const ast::Expression& e, const AstOrigin& origin);
     // Output of remark/print goes here (stderr by default).
     std::ostream* out = nullptr;
 
-private:
+  private:
     SymbolTable& symbols_;
     friend struct EvalVisitor;
 };

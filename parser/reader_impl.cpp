@@ -16,18 +16,24 @@ namespace {
 struct LocOf {
     template <class T>
     std::pair<std::uint32_t, std::uint32_t> operator()(const T& n) const {
-        if constexpr (std::is_base_of_v<ast::Located, T>) return {n.begin, n.end};
-        else if constexpr (std::is_same_v<T, ast::x3::forward_ast<ast::Card>>) return (*this)(n.get());
-        else return boost::apply_visitor(*this, n);
+        if constexpr (std::is_base_of_v<ast::Located, T>)
+            return {n.begin, n.end};
+        else if constexpr (std::is_same_v<T, ast::x3::forward_ast<ast::Card>>)
+            return (*this)(n.get());
+        else
+            return boost::apply_visitor(*this, n);
     }
 };
 
 // A bare name used as an argument can be a keyword: descend single-operand expressions.
 std::string ident_word(const ast::Operand& o);
-std::string ident_word(const ast::Expression& e) { return e.rest.empty() ? ident_word(e.first) : std::string{}; }
+std::string ident_word(const ast::Expression& e) {
+    return e.rest.empty() ? ident_word(e.first) : std::string{};
+}
 std::string ident_word(const ast::Operand& o) {
     if (const auto* id = boost::get<ast::Ident>(&o)) return id->name;
-    if (const auto* f = boost::get<ast::x3::forward_ast<ast::Expression>>(&o)) return ident_word(f->get());
+    if (const auto* f = boost::get<ast::x3::forward_ast<ast::Expression>>(&o))
+        return ident_word(f->get());
     return {};
 }
 
@@ -35,7 +41,8 @@ std::string quoted(std::string_view s) { return "'" + std::string(s) + "'"; }
 
 }  // namespace
 
-DeckReader::DeckReader(BuildState& st, const SourceFile& file, const ast::Card& card, std::size_t first_arg)
+DeckReader::DeckReader(BuildState& st, const SourceFile& file, const ast::Card& card,
+                       std::size_t first_arg)
     : st_(st), file_(file), card_(card), pos_(first_arg) {
     args_.reserve(card.args.size());
     for (const auto& a : card.args) {
@@ -50,8 +57,10 @@ DeckReader::DeckReader(BuildState& st, const SourceFile& file, const ast::Card& 
                                  "a card inside a card is only allowed in 'driven'; otherwise a "
                                  "',' is missing or a ';' ends the card too early");
             v.nested = &c->get();
-        } else if (boost::get<ast::Empty>(&a)) v.empty = true;
-        else if (const auto* w = boost::get<ast::Word>(&a)) v.word = normalize_keyword(w->text);
+        } else if (boost::get<ast::Empty>(&a))
+            v.empty = true;
+        else if (const auto* w = boost::get<ast::Word>(&a))
+            v.word = normalize_keyword(w->text);
         else if (const auto* s = boost::get<ast::Stmt>(&a))
             if (const auto* ex = boost::get<ast::Expression>(s)) {
                 v.ident = ident_word(*ex);
@@ -78,7 +87,8 @@ void DeckReader::error(const std::string& what, const std::string& hint) const {
     throw InputError(loc(), what, hint);
 }
 
-void DeckReader::error_at(const SourceLoc& at, const std::string& what, const std::string& hint) const {
+void DeckReader::error_at(const SourceLoc& at, const std::string& what,
+                          const std::string& hint) const {
     throw InputError(at, what, hint);
 }
 
@@ -86,7 +96,8 @@ void DeckReader::warn(const std::string& what) { st_.diag.warn(loc(), what); }
 void DeckReader::warn_at(const SourceLoc& at, const std::string& what) { st_.diag.warn(at, what); }
 
 bool DeckReader::peek(std::string_view keyword) const {
-    return pos_ < args_.size() && !args_[pos_].word.empty() && args_[pos_].word == normalize_keyword(keyword);
+    return pos_ < args_.size() && !args_[pos_].word.empty() &&
+           args_[pos_].word == normalize_keyword(keyword);
 }
 
 bool DeckReader::accept(std::string_view keyword) {
@@ -97,17 +108,21 @@ bool DeckReader::accept(std::string_view keyword) {
 
 void DeckReader::expect(std::string_view keyword) {
     if (accept(keyword)) return;
-    if (pos_ >= args_.size()) error("expected '" + std::string(keyword) + "', found the end of the card");
+    if (pos_ >= args_.size())
+        error("expected '" + std::string(keyword) + "', found the end of the card");
     error("expected '" + std::string(keyword) + "'");
 }
 
-std::string DeckReader::peek_word() const { return pos_ < args_.size() ? args_[pos_].word : std::string{}; }
+std::string DeckReader::peek_word() const {
+    return pos_ < args_.size() ? args_[pos_].word : std::string{};
+}
 bool DeckReader::peek_empty() const { return pos_ < args_.size() && args_[pos_].empty; }
 void DeckReader::skip() {
     if (pos_ < args_.size()) ++pos_;
 }
 
-std::string DeckReader::keyword(std::initializer_list<std::string_view> choices, std::string_view what) {
+std::string DeckReader::keyword(std::initializer_list<std::string_view> choices,
+                                std::string_view what) {
     std::vector<std::string> names;
     for (auto c : choices) {
         if (accept(c)) return std::string(c);
@@ -133,19 +148,22 @@ Value DeckReader::value(std::string_view what) {
     const ArgView& a = next(what);
     const auto* s = boost::get<ast::Stmt>(a.arg);
     if (a.nested) throw InputError(a.loc, "expected " + std::string(what) + ", found a card");
-    if (!s) throw InputError(a.loc, "expected " + std::string(what) + ", found keyword '" +
-                                        boost::get<ast::Word>(*a.arg).text + "'");
+    if (!s)
+        throw InputError(a.loc, "expected " + std::string(what) + ", found keyword '" +
+                                    boost::get<ast::Word>(*a.arg).text + "'");
     return st_.evaluator.eval(*s, origin_of(file_));
 }
 
 double DeckReader::real(std::string_view what) {
     std::size_t at = pos_;
     if (at < args_.size() && !args_[at].empty && !is_value(at)) {
-        error("expected a number for " + std::string(what) + ", found keyword '" + args_[at].word + "'");
+        error("expected a number for " + std::string(what) + ", found keyword '" + args_[at].word +
+              "'");
     }
     Value v = value(what);
     if (v.type == Type::string)
-        throw InputError(args_[at].loc, "expected a number for " + std::string(what) + ", found a string");
+        throw InputError(args_[at].loc,
+                         "expected a number for " + std::string(what) + ", found a string");
     double r = v.as_real();
     if (!std::isfinite(r)) throw InputError(args_[at].loc, std::string(what) + " is not finite");
     return r;
@@ -155,12 +173,14 @@ long DeckReader::integer(std::string_view what) {
     std::size_t at = pos_;
     Value v = value(what);
     if (v.type == Type::string)
-        throw InputError(args_[at].loc, "expected an integer for " + std::string(what) + ", found a string");
+        throw InputError(args_[at].loc,
+                         "expected an integer for " + std::string(what) + ", found a string");
     if (v.type == Type::real) {
         if (std::fabs(v.r) > 2147483647.0 || !std::isfinite(v.r))
             throw InputError(args_[at].loc, std::string(what) + " is out of the integer range");
         if (v.r != std::trunc(v.r))
-            st_.diag.warn(args_[at].loc, std::string(what) + ": real value " + v.to_string() + " truncated to an integer");
+            st_.diag.warn(args_[at].loc, std::string(what) + ": real value " + v.to_string() +
+                                             " truncated to an integer");
         return static_cast<long>(v.r);
     }
     return v.type == Type::boolean ? (v.b ? 1 : 0) : v.i;
@@ -169,7 +189,9 @@ long DeckReader::integer(std::string_view what) {
 long DeckReader::label(std::string_view what) {
     std::size_t at = pos_;
     long l = integer(what);
-    if (l < 0) throw InputError(args_[at].loc, std::string(what) + " must be a non-negative label, got " + std::to_string(l));
+    if (l < 0)
+        throw InputError(args_[at].loc, std::string(what) + " must be a non-negative label, got " +
+                                            std::to_string(l));
     return l;
 }
 
@@ -182,21 +204,27 @@ bool DeckReader::boolean(std::string_view what) {
 std::string DeckReader::string(std::string_view what) {
     std::size_t at = pos_;
     Value v = value(what);
-    if (v.type != Type::string) throw InputError(args_[at].loc, "expected a string (in double quotes) for " + std::string(what));
+    if (v.type != Type::string)
+        throw InputError(args_[at].loc,
+                         "expected a string (in double quotes) for " + std::string(what));
     return v.s;
 }
 
 double DeckReader::positive(std::string_view what) {
     std::size_t at = pos_;
     double v = real(what);
-    if (!(v > 0)) throw InputError(args_[at].loc, std::string(what) + " must be positive, got " + Value::of_real(v).to_string());
+    if (!(v > 0))
+        throw InputError(args_[at].loc, std::string(what) + " must be positive, got " +
+                                            Value::of_real(v).to_string());
     return v;
 }
 
 double DeckReader::nonnegative(std::string_view what) {
     std::size_t at = pos_;
     double v = real(what);
-    if (v < 0) throw InputError(args_[at].loc, std::string(what) + " must not be negative, got " + Value::of_real(v).to_string());
+    if (v < 0)
+        throw InputError(args_[at].loc, std::string(what) + " must not be negative, got " +
+                                            Value::of_real(v).to_string());
     return v;
 }
 
@@ -210,7 +238,9 @@ bool DeckReader::next_is_value() const { return is_value(pos_); }
 void DeckReader::values_missing(const std::string& message) {
     if (pos_ < args_.size() && !args_[pos_].ident.empty()) {
         const std::string& id = args_[pos_].ident;
-        bool has_upper = std::any_of(id.begin(), id.end(), [](char ch) { return std::isupper(static_cast<unsigned char>(ch)); });
+        bool has_upper = std::any_of(id.begin(), id.end(), [](char ch) {
+            return std::isupper(static_cast<unsigned char>(ch));
+        });
         if (has_upper) value("value");  // throws "unknown variable" (keywords are lower case)
     }
     error(message);
@@ -219,8 +249,9 @@ void DeckReader::values_missing(const std::string& message) {
 void DeckReader::finish() {
     if (at_end()) return;
     const ArgView& a = args_[pos_];
-    throw InputError(a.loc, "unexpected extra argument" + (a.word.empty() ? std::string{} : " '" + a.word + "'"),
-                     "the card's arguments end before this one; check the argument count");
+    throw InputError(
+        a.loc, "unexpected extra argument" + (a.word.empty() ? std::string{} : " '" + a.word + "'"),
+        "the card's arguments end before this one; check the argument count");
 }
 
 // --- entities -------------------------------------------------------------------------------
@@ -240,13 +271,15 @@ const EntityDesc& DeckReader::element(std::string_view category, std::string_vie
     std::size_t at = pos_;
     long l = label(what);
     if (const EntityDesc* e = st_.model.find_element(category, l)) return *e;
-    throw InputError(args_[at].loc, "unknown label " + std::to_string(l) + " for " + std::string(category),
+    throw InputError(args_[at].loc,
+                     "unknown label " + std::to_string(l) + " for " + std::string(category),
                      "elements can only refer to elements defined before them");
 }
 
 // --- drives and laws ------------------------------------------------------------------------
 
-std::shared_ptr<const CompiledExpr> DeckReader::compile(const std::string& text, const SourceLoc& at) {
+std::shared_ptr<const CompiledExpr> DeckReader::compile(const std::string& text,
+                                                        const SourceLoc& at) {
     // Offsets inside the string map to the file after the opening quote (exact without escapes).
     SourceLoc origin = at;
     origin.begin += 1;
@@ -262,12 +295,14 @@ constexpr double max_drive_size = 1e6;
 
 DeckReader::Nesting::Nesting(DeckReader& r, const SourceLoc& at) : r_(r) {
     if (++r_.nesting_ > max_drive_nesting)
-        throw InputError(at, "drive callers, template drives or laws nested more than " +
-                                 std::to_string(max_drive_nesting) + " deep",
+        throw InputError(at,
+                         "drive callers, template drives or laws nested more than " +
+                             std::to_string(max_drive_nesting) + " deep",
                          "define the inner ones with 'drive caller:' cards");
 }
 
-void DeckReader::account(const void* spec, const std::vector<const void*>& children, const SourceLoc& at) {
+void DeckReader::account(const void* spec, const std::vector<const void*>& children,
+                         const SourceLoc& at) {
     BuildState::SpecCost c;
     for (const void* child : children) {
         auto it = st_.spec_costs.find(child);
@@ -296,12 +331,14 @@ std::shared_ptr<const DriveSpec> DeckReader::drive(std::string_view what) {
         long l = label("drive caller label");
         auto it = st_.model.drive_callers.find(l);
         if (it == st_.model.drive_callers.end())
-            throw InputError(lab, "unknown drive caller " + std::to_string(l),
-                             "define it earlier with 'drive caller: " + std::to_string(l) + ", ...;'");
+            throw InputError(
+                lab, "unknown drive caller " + std::to_string(l),
+                "define it earlier with 'drive caller: " + std::to_string(l) + ", ...;'");
         return it->second;
     }
     auto& reg = Registry::instance();
-    if (pos_ >= args_.size() || args_[pos_].empty) error("missing " + std::string(what) + " (a drive caller)");
+    if (pos_ >= args_.size() || args_[pos_].empty)
+        error("missing " + std::string(what) + " (a drive caller)");
     std::string w = args_[pos_].word;
     auto spec = std::make_shared<DriveSpec>();
     spec->loc = at;
@@ -322,8 +359,9 @@ std::shared_ptr<const DriveSpec> DeckReader::drive(std::string_view what) {
                 if (n.rfind("scalar function", 0) != 0) names.push_back(n);
             std::string near = closest_match(w, names);
             error("unknown drive caller '" + w + "'",
-                  near.empty() ? "a drive caller is a keyword such as const, linear, sine, ramp, string"
-                               : "did you mean '" + near + "'?");
+                  near.empty()
+                      ? "a drive caller is a keyword such as const, linear, sine, ramp, string"
+                      : "did you mean '" + near + "'?");
         }
     }
     // A bare expression is a constant drive.
@@ -349,7 +387,8 @@ std::shared_ptr<const TplDriveSpec> DeckReader::tpl_drive(int dim, std::string_v
     return spec;
 }
 
-std::shared_ptr<const TplDriveSpec> DeckReader::read_tpl_drive(int dim, std::string_view what, bool& referenced) {
+std::shared_ptr<const TplDriveSpec> DeckReader::read_tpl_drive(int dim, std::string_view what,
+                                                               bool& referenced) {
     auto spec = std::make_shared<TplDriveSpec>();
     spec->dim = dim;
     spec->loc = loc();
@@ -367,20 +406,28 @@ std::shared_ptr<const TplDriveSpec> DeckReader::read_tpl_drive(int dim, std::str
             throw InputError(lab, "unknown template drive caller " + std::to_string(l));
         if (it->second->dim != dim)
             throw InputError(lab, "template drive caller " + std::to_string(l) + " has dimension " +
-                                      std::to_string(it->second->dim) + ", expected " + std::to_string(dim));
+                                      std::to_string(it->second->dim) + ", expected " +
+                                      std::to_string(dim));
         referenced = true;
         return it->second;
     }
     if (accept("component")) {
         spec->type = "component";
         int count = n;
-        if (n == 9 && accept("sym")) count = 6;
-        else if (n == 9 && accept("diag")) count = 3;
-        else if (n == 36 && accept("sym")) count = 21;
-        else if (n == 36 && accept("diag")) count = 6;
+        if (n == 9 && accept("sym"))
+            count = 6;
+        else if (n == 9 && accept("diag"))
+            count = 3;
+        else if (n == 36 && accept("sym"))
+            count = 21;
+        else if (n == 36 && accept("diag"))
+            count = 6;
         for (int k = 0; k < count; ++k) {
-            if (accept("inactive")) spec->components.push_back(nullptr);
-            else spec->components.push_back(drive("component " + std::to_string(k + 1) + " of " + std::string(what)));
+            if (accept("inactive"))
+                spec->components.push_back(nullptr);
+            else
+                spec->components.push_back(
+                    drive("component " + std::to_string(k + 1) + " of " + std::string(what)));
         }
         return spec;
     }
@@ -423,12 +470,13 @@ std::shared_ptr<const LawSpec> DeckReader::law(int dim, std::string_view what) {
         auto it = st_.model.laws.find(l);
         if (it == st_.model.laws.end())
             throw InputError(lab, "unknown constitutive law " + std::to_string(l),
-                             "define it earlier with 'constitutive law: " + std::to_string(l) + ", " +
-                                 std::to_string(dim) + ", ...;'");
+                             "define it earlier with 'constitutive law: " + std::to_string(l) +
+                                 ", " + std::to_string(dim) + ", ...;'");
         if (it->second->dim != dim)
             throw InputError(lab, "constitutive law " + std::to_string(l) + " has dimension " +
-                                      std::to_string(it->second->dim) + ", but " + std::string(what) +
-                                      " needs dimension " + std::to_string(dim));
+                                      std::to_string(it->second->dim) + ", but " +
+                                      std::string(what) + " needs dimension " +
+                                      std::to_string(dim));
         return it->second;
     }
     auto& reg = Registry::instance();

@@ -13,7 +13,8 @@ using namespace mbs;
 TEST(Rotations, Euler123IsProductOfMovingAxisRotations) {
     Vec3 a(0.3, -0.7, 1.1);
     Mat3 R = euler123_to_matrix(a);
-    // Column 3 of Rx(a1) Ry(a2) Rz(a3) is Rx(a1) Ry(a2) e3 = (sin a2, -sin a1 cos a2, cos a1 cos a2).
+    // Column 3 of Rx(a1) Ry(a2) Rz(a3) is Rx(a1) Ry(a2) e3 = (sin a2, -sin a1 cos a2, cos a1 cos
+    // a2).
     EXPECT_NEAR(R(0, 2), std::sin(a[1]), 1e-15);
     EXPECT_NEAR(R(1, 2), -std::sin(a[0]) * std::cos(a[1]), 1e-15);
     EXPECT_NEAR(R(2, 2), std::cos(a[0]) * std::cos(a[1]), 1e-15);
@@ -41,13 +42,15 @@ TEST(Rotations, RotationVectorMatchesRodrigues) {
     EXPECT_NEAR((rotation_vector_to_matrix(Vec3::Zero()) - Mat3::Identity()).norm(), 0.0, 0.0);
     // Near-singular: a tiny rotation is I + skew(phi) to first order.
     Vec3 tiny(1e-12, 0, 0);
-    EXPECT_NEAR((rotation_vector_to_matrix(tiny) - (Mat3::Identity() + skew(tiny))).norm(), 0.0, 1e-20);
+    EXPECT_NEAR((rotation_vector_to_matrix(tiny) - (Mat3::Identity() + skew(tiny))).norm(), 0.0,
+                1e-20);
 }
 
 TEST(Diagnostics, FormatsFileLineColumnCaretAndHint) {
     SourceFile f("deck.mbd", "begin: data;\n  joint: 1, revolute hinje, 1;\n");
     SourceLoc loc{&f, 26, 40};
-    std::string s = format_diagnostic(Severity::error, loc, "unknown joint type", "did you mean 'revolute hinge'?");
+    std::string s = format_diagnostic(Severity::error, loc, "unknown joint type",
+                                      "did you mean 'revolute hinge'?");
     EXPECT_EQ(s.substr(0, s.find('\n')), "deck.mbd:2:14: error: unknown joint type");
     EXPECT_NE(s.find("    ^~~~"), std::string::npos) << s;
     EXPECT_NE(s.find("hint: did you mean 'revolute hinge'?"), std::string::npos);
@@ -58,7 +61,8 @@ TEST(Diagnostics, FormatsFileLineColumnCaretAndHint) {
 TEST(Keywords, NormalizeAndClosestMatch) {
     EXPECT_EQ(normalize_keyword("Control  Data"), "controldata");
     EXPECT_EQ(edit_distance("kitten", "sitting"), 3u);
-    EXPECT_EQ(closest_match("revolutehinje", {"revolute hinge", "revolute pin", "clamp"}), "revolute hinge");
+    EXPECT_EQ(closest_match("revolutehinje", {"revolute hinge", "revolute pin", "clamp"}),
+              "revolute hinge");
     EXPECT_EQ(closest_match("xyzzy", {"revolute hinge", "clamp"}), "");
 }
 
@@ -66,8 +70,8 @@ TEST(CompiledExpr, ValueAndTimeDerivative) {
     // 3*Time^2 + Var  ->  d/dt = 6 Time + Var'
     CompiledExpr e;
     using Op = CompiledExpr::Op;
-    e.code = {{Op::push_const, 3.0}, {Op::push_time}, {Op::push_const, 2.0}, {Op::pow},
-              {Op::mul}, {Op::push_var}, {Op::add}};
+    e.code = {{Op::push_const, 3.0}, {Op::push_time}, {Op::push_const, 2.0}, {Op::pow}, {Op::mul},
+              {Op::push_var},        {Op::add}};
     CompiledExpr::Inputs in;
     in.time = 2.0;
     in.var = 5.0;

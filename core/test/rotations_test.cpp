@@ -1,10 +1,10 @@
 // Rotation parametrisations: CGR exact forms, inverse maps, Euler round trips incl. gimbal lock.
+#include "core/rotations.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <random>
-
-#include "core/rotations.hpp"
 
 using namespace mbs;
 

@@ -1,4 +1,5 @@
-// Card reader for `body` (docs/deck-language.md 5.1): rigid bodies, condensed bodies and point masses.
+// Card reader for `body` (docs/deck-language.md 5.1): rigid bodies, condensed bodies and point
+// masses.
 //   body: L, node, [condense, n,] [allow negative mass,]
 //         m, <Vec3 rel c.o.m.>, <Mat3x3 rel inertia about the c.o.m.>
 //         [, {orientation | inertial}, {node | <OrMat rel>}]  ... (n times with condense);

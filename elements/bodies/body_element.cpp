@@ -1,6 +1,6 @@
-// Rigid body on a structural node (docs/deck-language.md 5.1): mass m, centre of mass xc and inertia
-// about it (node frame). With S = R (m xc) and J = R Jn R^T (Jn: inertia about the node,
-// Jn = Jc + m (|xc|^2 I - xc xc^T)) the body adds to the node (docs/formulation.md 2):
+// Rigid body on a structural node (docs/deck-language.md 5.1): mass m, centre of mass xc and
+// inertia about it (node frame). With S = R (m xc) and J = R Jn R^T (Jn: inertia about the node, Jn
+// = Jc + m (|xc|^2 I - xc xc^T)) the body adds to the node (docs/formulation.md 2):
 //   momentum rows:  m xdot + w x S          angular momentum rows:  S x xdot + J w
 //   force rows:     m g                     moment rows:            S x g        (gravity g)
 // Derivatives (dS = dtheta x S, dJ = skew(dtheta) J - J skew(dtheta)):
@@ -17,20 +17,22 @@ namespace mbs {
 namespace {
 
 class Body final : public Element {
-public:
+  public:
     Body(const EntityDesc& d, StructNode& n, const Vec3* g, bool in_assembly)
         : Element(d), n_(&n), g_(g), in_assembly_(in_assembly) {
         m_ = d.props.get<double>("mass");
         if (n.has_rotation()) {
             Vec3 xc = d.props.get<Vec3>("center of mass");
             s_ = m_ * xc;
-            Jn_ = d.props.get<Mat3>("inertia") + m_ * (xc.squaredNorm() * Mat3::Identity() - xc * xc.transpose());
+            Jn_ = d.props.get<Mat3>("inertia") +
+                  m_ * (xc.squaredNorm() * Mat3::Identity() - xc * xc.transpose());
         }
     }
 
     void declare(PatternBuilder& p) override {
         // rows force, moment [, momentum, angular momentum] x cols x, g (see above)
-        const char* mask = n_->has_rotation() ? (n_->is_dynamic() ? "..|.F|IF|FF" : "..|.F") : ".|I";
+        const char* mask =
+            n_->has_rotation() ? (n_->is_dynamic() ? "..|.F|IF|FF" : "..|.F") : ".|I";
         block_ = p.block(n_->first_dof(), n_->ndofs(), n_->first_dof(), n_->pos_cols(), mask);
     }
 
@@ -79,7 +81,8 @@ public:
     double kinetic_energy() const {
         Vec3 S = n_->R * s_;
         Mat3 Jg = n_->R * Jn_ * n_->R.transpose();
-        return 0.5 * m_ * n_->xdot.squaredNorm() + n_->xdot.dot(n_->w.cross(S)) + 0.5 * n_->w.dot(Jg * n_->w);
+        return 0.5 * m_ * n_->xdot.squaredNorm() + n_->xdot.dot(n_->w.cross(S)) +
+               0.5 * n_->w.dot(Jg * n_->w);
     }
 
     // Private data (MBDyn's Body): E kinetic energy, V potential energy of gravity
@@ -95,7 +98,7 @@ public:
         return g_ ? -g_->dot(m_ * n_->x + n_->R * s_) : 0.0;
     }
 
-private:
+  private:
     StructNode* n_;
     const Vec3* g_;
     double m_ = 0.0;

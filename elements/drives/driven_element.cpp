@@ -56,10 +56,14 @@ std::optional<Hint> parse_hint(std::string_view text) {
 }
 
 const char* hint_name(Hint h) {
-    static const char* names[] = {"offset{1}",         "offset{2}",
-                                  "hinge{1}",          "hinge{2}",
-                                  "position-hinge{1}", "position-hinge{2}",
-                                  "orientation-hinge{1}", "orientation-hinge{2}"};
+    static const char* names[] = {"offset{1}",
+                                  "offset{2}",
+                                  "hinge{1}",
+                                  "hinge{2}",
+                                  "position-hinge{1}",
+                                  "position-hinge{2}",
+                                  "orientation-hinge{1}",
+                                  "orientation-hinge{2}"};
     return names[static_cast<int>(h)];
 }
 

@@ -42,7 +42,7 @@ const char* hint_name(Hint h);
 // Elements that honour hints. apply_hint runs once, at the switch-on, with the nodes in their
 // current configuration; t is the time of that step (drives of the element at t).
 class Hintable {
-public:
+  public:
     virtual ~Hintable() = default;
     virtual bool takes_hint(Hint h) const = 0;
     virtual void apply_hint(Hint h, double t) = 0;
@@ -63,11 +63,20 @@ inline bool end_pair_takes(Hint h) {
 }
 inline void apply_end_pair_hint(End* e, Hint h) {
     switch (h) {
-        case Hint::offset1: set_end_point(e[0], e[1].point()); break;
-        case Hint::offset2: set_end_point(e[1], e[0].point()); break;
-        case Hint::hinge1: set_end_frame(e[0], e[1].frame()); break;
-        case Hint::hinge2: set_end_frame(e[1], e[0].frame()); break;
-        default: break;
+        case Hint::offset1:
+            set_end_point(e[0], e[1].point());
+            break;
+        case Hint::offset2:
+            set_end_point(e[1], e[0].point());
+            break;
+        case Hint::hinge1:
+            set_end_frame(e[0], e[1].frame());
+            break;
+        case Hint::hinge2:
+            set_end_frame(e[1], e[0].frame());
+            break;
+        default:
+            break;
     }
 }
 

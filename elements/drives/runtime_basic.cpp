@@ -1,7 +1,8 @@
-// Runtime of the constant, polynomial, step, ramp and tabulated drive callers (docs/deck-language.md
-// section 7): const, null, unit, time, timestep, direct, linear, parabolic, cubic, step,
-// double step, ramp, double ramp, tanh, exponential, piecewise linear, meter. Parameter names
-// are those the readers store (basic_drives.cpp, step_ramp_drives.cpp, table_event_drives.cpp).
+// Runtime of the constant, polynomial, step, ramp and tabulated drive callers
+// (docs/deck-language.md section 7): const, null, unit, time, timestep, direct, linear, parabolic,
+// cubic, step, double step, ramp, double ramp, tanh, exponential, piecewise linear, meter.
+// Parameter names are those the readers store (basic_drives.cpp, step_ramp_drives.cpp,
+// table_event_drives.cpp).
 //
 // Derivatives are MBDyn's dGetP, with two of its slips corrected: tanh gives A b (1 - tanh^2)
 // (MBDyn: A b (1 - tanh)) and exponential gives +A/tau e^(-(t - t0)/tau) (MBDyn: the opposite
@@ -19,12 +20,12 @@ using rt::real;
 
 // c0 + c1 x + c2 x^2 + c3 x^3: const, null, unit, time, direct and the polynomials.
 class Polynomial final : public Drive {
-public:
+  public:
     explicit Polynomial(std::array<double, 4> c) : c_(c) {}
     double value(double x) const override { return c_[0] + x * (c_[1] + x * (c_[2] + x * c_[3])); }
     double deriv(double x) const override { return c_[1] + x * (2.0 * c_[2] + 3.0 * x * c_[3]); }
 
-private:
+  private:
     std::array<double, 4> c_;
 };
 
@@ -50,13 +51,13 @@ DrivePtr make_cubic(const DriveSpec& d, const DriveEnv&) {
 
 // The current step size; MBDyn gives it no derivative.
 class TimeStep final : public Drive {
-public:
+  public:
     explicit TimeStep(const SimClock& c) : clock_(&c) {}
     double value(double) const override { return clock_->timestep; }
     double deriv(double) const override { return 0.0; }
     bool differentiable() const override { return false; }
 
-private:
+  private:
     const SimClock* clock_;
 };
 
@@ -66,7 +67,7 @@ DrivePtr make_timestep(const DriveSpec& d, const DriveEnv& env) {
 
 // initial + step on [t0, t1], initial elsewhere (a single step has t1 = +inf).
 class Step final : public Drive {
-public:
+  public:
     Step(double t0, double t1, double step, double initial)
         : t0_(t0), t1_(t1), step_(step), initial_(initial) {}
     double value(double x) const override {
@@ -74,7 +75,7 @@ public:
     }
     double deriv(double) const override { return 0.0; }
 
-private:
+  private:
     double t0_, t1_, step_, initial_;
 };
 
@@ -103,13 +104,13 @@ struct RampSegment {
 // initial + up to two ramp segments: `ramp` uses one, `double ramp` both; the descending
 // segment adds to the value the ascending one holds.
 class Ramp final : public Drive {
-public:
+  public:
     Ramp(RampSegment up, RampSegment down, double initial, const DriveEnv& env)
         : up_(up), down_(down), initial_(initial), k_(env) {}
     double value(double x) const override { return initial_ + up_.value(x) + down_.value(x); }
     double deriv(double x) const override { return up_.deriv(x, k_) + down_.deriv(x, k_); }
 
-private:
+  private:
     RampSegment up_, down_;
     double initial_;
     rt::Kinks k_;
@@ -130,7 +131,7 @@ DrivePtr make_double_ramp(const DriveSpec& d, const DriveEnv& env) {
 
 // initial + A tanh(b (x - t0)).
 class Tanh final : public Drive {
-public:
+  public:
     Tanh(double t0, double a, double b, double initial)
         : t0_(t0), a_(a), b_(b), initial_(initial) {}
     double value(double x) const override { return initial_ + a_ * std::tanh(b_ * (x - t0_)); }
@@ -139,7 +140,7 @@ public:
         return a_ * b_ * (1.0 - th * th);
     }
 
-private:
+  private:
     double t0_, a_, b_, initial_;
 };
 
@@ -150,7 +151,7 @@ DrivePtr make_tanh(const DriveSpec& d, const DriveEnv&) {
 
 // initial + A (1 - e^(-(x - t0)/tau)) after t0, initial before.
 class Exponential final : public Drive {
-public:
+  public:
     Exponential(double a, double tau, double t0, double initial, const DriveEnv& env)
         : a_(a), tau_(tau), t0_(t0), initial_(initial), k_(env) {}
     double value(double x) const override {
@@ -162,7 +163,7 @@ public:
         return x == t0_ ? k_.at(x, 0.0, d) : d;
     }
 
-private:
+  private:
     double a_, tau_, t0_, initial_;
     rt::Kinks k_;
 };
@@ -176,7 +177,7 @@ DrivePtr make_exponential(const DriveSpec& d, const DriveEnv& env) {
 // the derivative is the mean of the two slopes, at an end point half the end slope (rt::Kinks:
 // the right slope at the run's initial time).
 class PiecewiseLinear final : public Drive {
-public:
+  public:
     PiecewiseLinear(VecN x, VecN v, const DriveEnv& env)
         : x_(std::move(x)), v_(std::move(v)), k_(env) {}
     double value(double x) const override {
@@ -194,7 +195,7 @@ public:
         return x == x_[i] ? k_.at(x, slope(i - 1), slope(i)) : slope(i);
     }
 
-private:
+  private:
     // The i with x_i <= x < x_{i+1}, for x_1 < x < x_n.
     std::size_t segment(double x) const {
         auto it = std::upper_bound(x_.begin(), x_.end(), x);
@@ -213,7 +214,7 @@ DrivePtr make_piecewise_linear(const DriveSpec& d, const DriveEnv& env) {
 // 1 on the steps whose counter is a multiple of n while t0 <= x <= tf, else 0; not
 // differentiable (MBDyn's meter).
 class Meter final : public Drive {
-public:
+  public:
     Meter(double t0, double tf, long steps, const SimClock& c)
         : t0_(t0), tf_(tf), steps_(steps), clock_(&c) {}
     double value(double x) const override {
@@ -223,7 +224,7 @@ public:
     double deriv(double) const override { return 0.0; }
     bool differentiable() const override { return false; }
 
-private:
+  private:
     double t0_, tf_;
     long steps_;
     const SimClock* clock_;

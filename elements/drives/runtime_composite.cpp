@@ -20,7 +20,7 @@ namespace {
 // derivative is d/dx: dVar/dx = 1, dTime/dx = 1 when x is the time, 0 otherwise (Time then does
 // not move with x).
 class StringDrive final : public Drive {
-public:
+  public:
     StringDrive(std::shared_ptr<const CompiledExpr> e, const SimClock& c, bool time_input)
         : expr_(std::move(e)), clock_(&c), time_input_(time_input) {}
     double value(double x) const override { return expr_->eval(inputs(x)); }
@@ -40,7 +40,7 @@ public:
         return d;
     }
 
-private:
+  private:
     CompiledExpr::Inputs inputs(double x) const {
         CompiledExpr::Inputs in;
         in.time = time_input_ ? x : std::isnan(rt::eval_time) ? clock_->time : rt::eval_time;
@@ -64,7 +64,7 @@ DrivePtr make_string(const DriveSpec& d, const DriveEnv& env) {
 
 // Base of drives made of sub-drives: differentiable when all are, after_step passed on.
 class Composite : public Drive {
-public:
+  public:
     explicit Composite(std::vector<DrivePtr> parts) : parts_(std::move(parts)) {}
     bool differentiable() const override {
         for (const DrivePtr& p : parts_)
@@ -75,13 +75,13 @@ public:
         for (const DrivePtr& p : parts_) p->after_step();
     }
 
-protected:
+  protected:
     std::vector<DrivePtr> parts_;
 };
 
 // dc1 + ... + dcn.
 class Sum final : public Composite {
-public:
+  public:
     using Composite::Composite;
     double value(double x) const override {
         double v = 0.0;
@@ -102,7 +102,7 @@ public:
 
 // dc1 dc2; (dc1 dc2)' = dc1' dc2 + dc1 dc2'.
 class Product final : public Composite {
-public:
+  public:
     using Composite::Composite;
     double value(double x) const override { return parts_[0]->value(x) * parts_[1]->value(x); }
     double deriv(double x) const override {
@@ -119,7 +119,7 @@ public:
 // fed the time (DriveEnv::time_input), so an outer that reads Time (a string drive) has its own
 // time derivative: it adds to d/dx when x is the time, else it is part of deriv_time.
 class Chain final : public Composite {
-public:
+  public:
     Chain(std::vector<DrivePtr> parts, bool time_input)
         : Composite(std::move(parts)), time_input_(time_input) {}
     double value(double x) const override {
@@ -141,7 +141,7 @@ public:
         return parts_[0]->deriv(u) * parts_[1]->deriv_time(x) + parts_[0]->deriv_time(u);
     }
 
-private:
+  private:
     bool time_input_;
 };
 

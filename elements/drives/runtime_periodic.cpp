@@ -35,7 +35,7 @@ struct Window {
 // sine:   initial + A sin(omega (x - t0))
 // cosine: initial + A (1 - cos(omega (x - t0)))
 class Harmonic final : public Drive {
-public:
+  public:
     Harmonic(bool cosine, const DriveSpec& d, const DriveEnv& env) : cosine_(cosine), k_(env) {
         w_.t0 = real(d, "initial time");
         omega_ = real(d, "omega");
@@ -63,7 +63,7 @@ public:
         return w_.slope(x, a_ * omega_ * (cosine_ ? std::sin(th) : std::cos(th)), k_);
     }
 
-private:
+  private:
     bool cosine_;
     rt::Kinks k_;
     Window w_;
@@ -80,7 +80,7 @@ DrivePtr make_cosine(const DriveSpec& d, const DriveEnv& env) {
 // initial + a0/2 + sum_k (a_k cos(k omega t') + b_k sin(k omega t')), t' = x - t0, on
 // [t0, t0 + N T) (forever: no end); `initial` elsewhere.
 class FourierSeries final : public Drive {
-public:
+  public:
     FourierSeries(const DriveSpec& d, const DriveEnv& env)
         : coef_(d.params.get<VecN>("coefficients")), k_(env) {
         w_.t0 = real(d, "initial time");
@@ -111,7 +111,7 @@ public:
         return w_.slope(x, d, k_);
     }
 
-private:
+  private:
     VecN coef_;  // a0, a1, b1, ..., an, bn
     rt::Kinks k_;
     Window w_;
@@ -126,7 +126,7 @@ DrivePtr make_fourier_series(const DriveSpec& d, const DriveEnv& env) {
 // initial + A(x) sin(omega(x) (x - t0)) on (t0, tf), `final value` after tf; tf == t0 means
 // no end (MBDyn).
 class FrequencySweep final : public Drive {
-public:
+  public:
     FrequencySweep(const DriveSpec& d, const DriveEnv& env, DrivePtr omega, DrivePtr amplitude)
         : omega_(std::move(omega)), amp_(std::move(amplitude)), k_(env) {
         w_.t0 = real(d, "initial time");
@@ -156,7 +156,7 @@ public:
         amp_->after_step();
     }
 
-private:
+  private:
     DrivePtr omega_, amp_;
     rt::Kinks k_;
     Window w_;
@@ -171,7 +171,7 @@ DrivePtr make_frequency_sweep(const DriveSpec& d, const DriveEnv& env) {
 // 0 before t0, then f(t') with t' = (x - t0) mod T: the function sees the time since the start
 // of the current period (MBDyn's PeriodicDriveCaller), not the time (DriveEnv::time_input).
 class Periodic final : public Drive {
-public:
+  public:
     Periodic(double t0, double period, DrivePtr f, bool time_input)
         : t0_(t0), period_(period), f_(std::move(f)), time_input_(time_input) {}
     double value(double x) const override {
@@ -194,7 +194,7 @@ public:
     bool differentiable() const override { return f_->differentiable(); }
     void after_step() const override { f_->after_step(); }
 
-private:
+  private:
     double local(double x) const {
         const double t = x - t0_;
         return t - std::floor(t / period_) * period_;

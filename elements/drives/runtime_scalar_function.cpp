@@ -67,12 +67,12 @@ DrivePtr make_linear(const DriveSpec& d, const DriveEnv& env) {
 
 // m e^(k x), k = c ln(b).
 class Exp final : public Drive {
-public:
+  public:
     Exp(double m, double k) : m_(m), k_(k) {}
     double value(double x) const override { return m_ * std::exp(k_ * x); }
     double deriv(double x) const override { return k_ * value(x); }
 
-private:
+  private:
     double m_, k_;
 };
 
@@ -82,12 +82,12 @@ DrivePtr make_exp(const DriveSpec& d, const DriveEnv&) {
 
 // (m / ln b) ln(c x).
 class Log final : public Drive {
-public:
+  public:
     Log(double m, double c) : m_(m), c_(c) {}
     double value(double x) const override { return m_ * std::log(c_ * x); }
     double deriv(double x) const override { return m_ / x; }
 
-private:
+  private:
     double m_, c_;
 };
 
@@ -96,12 +96,12 @@ DrivePtr make_log(const DriveSpec& d, const DriveEnv&) {
 }
 
 class Pow final : public Drive {
-public:
+  public:
     explicit Pow(double p) : p_(p) {}
     double value(double x) const override { return std::pow(x, p_); }
     double deriv(double x) const override { return p_ * std::pow(x, p_ - 1.0); }
 
-private:
+  private:
     double p_;
 };
 
@@ -111,7 +111,7 @@ DrivePtr make_pow(const DriveSpec& d, const DriveEnv&) {
 
 // A sin(w x + phi) or A cos(w x + phi).
 class Harmonic final : public Drive {
-public:
+  public:
     Harmonic(bool cosine, const DriveSpec& d)
         : cosine_(cosine),
           a_(real(d, "amplitude")),
@@ -126,7 +126,7 @@ public:
         return a_ * w_ * (cosine_ ? -std::sin(th) : std::cos(th));
     }
 
-private:
+  private:
     bool cosine_;
     double a_, w_, phi_;
 };
@@ -137,7 +137,7 @@ DrivePtr make_cos(const DriveSpec& d, const DriveEnv&) { return rt::make<Harmoni
 // Tabulated functions: the interval [x_1, x_n], what happens outside it, and the piece of
 // index i (x_i <= x < x_{i+1}, clamped to the end pieces) that holds x.
 class Tabulated : public Drive {
-public:
+  public:
     explicit Tabulated(const DriveSpec& d)
         : x_(d.params.get<VecN>("x")),
           y_(d.params.get<VecN>("y")),
@@ -145,7 +145,7 @@ public:
           bailout_(d.params.get<bool>("bailout")),
           name_(d.params.get_or<std::string>("name", "")) {}
 
-protected:
+  protected:
     // True (and *held set) when x is outside the points and the end value is held.
     bool held(double x, double* held) const {
         if (x > x_.front() && x < x_.back()) return false;
@@ -164,13 +164,13 @@ protected:
 
     VecN x_, y_;
 
-private:
+  private:
     bool hold_, bailout_;
     std::string name_;
 };
 
 class Multilinear final : public Tabulated {
-public:
+  public:
     using Tabulated::Tabulated;
     double value(double x) const override {
         double v;
@@ -183,13 +183,13 @@ public:
         return held(x, &v) ? 0.0 : slope(piece(x));
     }
 
-private:
+  private:
     double slope(std::size_t i) const { return (y_[i + 1] - y_[i]) / (x_[i + 1] - x_[i]); }
 };
 
 // s(x) = y_i + b_i dx + c_i dx^2 + d_i dx^3, dx = x - x_i; linear with slope b outside.
 class CubicSpline final : public Tabulated {
-public:
+  public:
     explicit CubicSpline(const DriveSpec& d) : Tabulated(d) { coefficients(); }
     double value(double x) const override {
         double v;
@@ -210,7 +210,7 @@ public:
         return b_[i] + dx * (2.0 * c_[i] + 3.0 * dx * d_[i]);
     }
 
-private:
+  private:
     // Forsythe, Malcolm and Moler's spline: a tridiagonal system for sigma_i = s''(x_i)/6
     // (diagonal b, off-diagonal h = d, right-hand side c), closed at each end by matching the
     // third derivative of the cubic through the four end points (n = 3: sigma_1 = sigma_2 and
@@ -263,7 +263,7 @@ DrivePtr make_cubic_spline(const DriveSpec& d, const DriveEnv&) { return rt::mak
 
 // sum c_i T_i(xi) on [a, b], T_0 = 1, T_1 = xi, T_{i+1} = 2 xi T_i - T_{i-1}.
 class Chebychev final : public Drive {
-public:
+  public:
     explicit Chebychev(const DriveSpec& d)
         : c_(d.params.get<VecN>("coefficients")),
           a_(real(d, "lower bound")),
@@ -279,7 +279,7 @@ public:
         return x >= a_ && x <= b_ ? series(x, true) : series(outside(x), true);
     }
 
-private:
+  private:
     // The end of [a, b] nearest to x, from which x is extrapolated; stops the run instead with
     // "do not extrapolate" (MBDyn).
     double outside(double x) const {
@@ -314,7 +314,7 @@ DrivePtr make_chebychev(const DriveSpec& d, const DriveEnv&) { return rt::make<C
 
 // f1 op f2 for op in + - * /.
 class Binary final : public Drive {
-public:
+  public:
     Binary(char op, DrivePtr f1, DrivePtr f2) : op_(op), f1_(std::move(f1)), f2_(std::move(f2)) {}
     double value(double x) const override {
         const double a = f1_->value(x), b = f2_->value(x);
@@ -346,7 +346,7 @@ public:
     }
     bool differentiable() const override { return f1_->differentiable() && f2_->differentiable(); }
 
-private:
+  private:
     char op_;
     DrivePtr f1_, f2_;
 };

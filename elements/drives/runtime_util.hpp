@@ -45,13 +45,13 @@ inline const SimClock& clock(const DriveSpec& d, const DriveEnv& env) {
 // outside any such call, and the clock's time is used.
 inline thread_local double eval_time = std::numeric_limits<double>::quiet_NaN();
 class TimeScope {
-public:
+  public:
     explicit TimeScope(double t) : saved_(eval_time) { eval_time = t; }
     ~TimeScope() { eval_time = saved_; }
     TimeScope(const TimeScope&) = delete;
     TimeScope& operator=(const TimeScope&) = delete;
 
-private:
+  private:
     double saved_;
 };
 

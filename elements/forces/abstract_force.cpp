@@ -1,5 +1,5 @@
-// Card readers for `force: L, abstract` and `abstract internal` (docs/deck-language.md 5.4): a scalar
-// generalized force on one degree of freedom (or equal and opposite on two).
+// Card readers for `force: L, abstract` and `abstract internal` (docs/deck-language.md 5.4): a
+// scalar generalized force on one degree of freedom (or equal and opposite on two).
 //   force: L, abstract, <NodeDof>, <DriveCaller>
 //   force: L, abstract internal, <NodeDof 1>, <NodeDof 2>, <DriveCaller>
 // NodeDof = node_label, node_type [, dof_index (structural nodes)].

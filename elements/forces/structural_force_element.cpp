@@ -1,6 +1,7 @@
-// Runtime structural forces and couples (docs/deck-language.md 5.4): absolute, follower, their internal
-// forms, absolute displacement [internal], couples, and total [internal] forces. The card readers
-// are structural_force.cpp and total_force.cpp; this file turns their props into one element.
+// Runtime structural forces and couples (docs/deck-language.md 5.4): absolute, follower, their
+// internal forms, absolute displacement [internal], couples, and total [internal] forces. The card
+// readers are structural_force.cpp and total_force.cpp; this file turns their props into one
+// element.
 //
 // One formulation serves every card. The load has a force F and a couple C, each from a template
 // drive v(t), w(t) and resolved either in the global frame (absolute) or in node 1's frame with a
@@ -56,7 +57,7 @@ struct LoadSpec {
 };
 
 class StructuralLoad final : public Element {
-public:
+  public:
     struct Side {
         StructNode* node = nullptr;
         StructNode* point_node = nullptr;  // node o carrying the point of application
@@ -186,7 +187,7 @@ public:
         return n;
     }
 
-private:
+  private:
     void drive_values(double t, Vec3& v, Vec3& w) const {
         v = has_force_ ? force_.value(t) : Vec3(Vec3::Zero());
         w = has_couple_ ? couple_.value(t) : Vec3(Vec3::Zero());

@@ -1,5 +1,5 @@
-// Card readers for `force: L, total` and `total internal` (docs/deck-language.md 5.4): a force and a
-// couple applied in frames attached to the node(s).
+// Card readers for `force: L, total` and `total internal` (docs/deck-language.md 5.4): a force and
+// a couple applied in frames attached to the node(s).
 //   force: L, total [internal], node [, position, arm] [, force orientation, Rf]
 //          [, moment orientation, Rm] [, node2 [, position, arm2] [, force orientation, ...]
 //          [, moment orientation, ...]] [, force, {null | <TplDC Vec3>}]

@@ -1,4 +1,5 @@
-// Cardano (universal) joints and the revolute rotation (docs/deck-language.md 5.2) on the joint kit.
+// Cardano (universal) joints and the revolute rotation (docs/deck-language.md 5.2) on the joint
+// kit.
 //
 // With ea = axes of end 1's hinge frame R1 R1h and eb = axes of end 2's R2 R2h:
 //   cardano hinge:     p1 = p2 (3 rows, multiplier F = force on end 1) and e3a . e2b = 0

@@ -1,4 +1,5 @@
-// Card reader for `joint: L, clamp` (docs/deck-language.md 5.2): fixes a node's position and orientation.
+// Card reader for `joint: L, clamp` (docs/deck-language.md 5.2): fixes a node's position and
+// orientation.
 //   clamp, node, [position,] {node | <Vec3 abs>}, [orientation,] {node | <OrMat abs>}
 // `node` keeps the node's current value; absolute data is read with the node as context, so
 // `reference, node, null` also means the node's position.

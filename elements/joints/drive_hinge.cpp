@@ -1,4 +1,5 @@
-// Card reader for `joint: L, drive hinge` (docs/deck-language.md 5.2): imposes the relative rotation.
+// Card reader for `joint: L, drive hinge` (docs/deck-language.md 5.2): imposes the relative
+// rotation.
 //   drive hinge, n1 [, orientation, R1h], n2 [, orientation, R2h], <TplDC Vec3 rotation vector>
 // Props: "node1", "orientation1", "node2", "orientation2" (node frames), "drive" (the relative
 // rotation vector, radians, in the frame R1 R1h; its norm must stay below pi).

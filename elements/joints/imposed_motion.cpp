@@ -1,5 +1,6 @@
-// Card readers for `joint: L, {linear|angular} {velocity|acceleration}` (docs/deck-language.md 5.2):
-// impose the component of a node's (angular) velocity or acceleration along a direction.
+// Card readers for `joint: L, {linear|angular} {velocity|acceleration}`
+// (docs/deck-language.md 5.2): impose the component of a node's (angular) velocity or acceleration
+// along a direction.
 //   linear velocity, node, <Vec3 rel direction>, <DriveCaller>
 // Props: "node", "direction" (unit, node frame), "drive".
 #include "core/registry.hpp"

@@ -1,5 +1,5 @@
-// Card reader for `joint: L, in line` (docs/deck-language.md 5.2): a point of node 2 stays on a line
-// fixed to node 1.
+// Card reader for `joint: L, in line` (docs/deck-language.md 5.2): a point of node 2 stays on a
+// line fixed to node 1.
 //   in line, n1, [position,] <rel point>, [orientation,] <rel R (axis 3 = line)>, n2
 //       [, offset, <rel off2>] [, friction, ...]
 // Props: "node1", "offset1" (a point of the line), "orientation1" (axis 3 = line direction),

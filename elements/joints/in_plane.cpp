@@ -1,5 +1,5 @@
-// Card reader for `joint: L, in plane` (docs/deck-language.md 5.2): a point of node 2 stays on a plane
-// fixed to node 1.
+// Card reader for `joint: L, in plane` (docs/deck-language.md 5.2): a point of node 2 stays on a
+// plane fixed to node 1.
 //   in plane, n1, [position,] <rel point>, <Vec3 rel normal>, n2 [, offset, <rel off2>]
 // Props: "node1", "offset1" (a point of the plane), "normal" (unit, node-1 frame), "node2",
 // "offset2" (only with `offset`).

@@ -1,5 +1,5 @@
-// Card readers for the revolute family (docs/deck-language.md 5.2): `revolute hinge`, `revolute pin`,
-// `revolute rotation`, `axial rotation` (and the deprecated `plane hinge`, `plane pin`).
+// Card readers for the revolute family (docs/deck-language.md 5.2): `revolute hinge`, `revolute
+// pin`, `revolute rotation`, `axial rotation` (and the deprecated `plane hinge`, `plane pin`).
 //   revolute hinge, n1, [position,] off1 [, orientation, R1h], n2, [position,] off2
 //       [, orientation, R2h] [, orientation description, od] [, output, ...]
 //       [, initial theta, th] [, friction, ...]

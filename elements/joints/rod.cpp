@@ -1,4 +1,5 @@
-// Card readers for `joint: L, rod` and the deprecated `rod with offset` (docs/deck-language.md 5.2).
+// Card readers for `joint: L, rod` and the deprecated `rod with offset`
+// (docs/deck-language.md 5.2).
 //   rod, n1 [, position, off1], n2 [, position, off2], {l0 | from nodes}, <1D CL>
 //   rod, n1, n2, l0, offset, off1, off2, <1D CL>                       (legacy)
 //   rod with offset, n1, [position,] off1, n2, [position,] off2, {l0 | from nodes}, <1D CL>

@@ -183,8 +183,7 @@ std::unique_ptr<Element> make_rod(const EntityDesc& d, BuildContext& ctx) {
     std::array<Vec3, 2> offsets{el::vec3_or_zero(d, "offset1"), el::vec3_or_zero(d, "offset2")};
     LawEnv env{ctx.drive_env()};
     auto law = make_law<1>(*d.props.get<std::shared_ptr<const LawSpec>>("law"), env);
-    auto rod =
-        std::make_unique<Rod>(d, nodes, offsets, d.props.get<double>("l0"), std::move(law));
+    auto rod = std::make_unique<Rod>(d, nodes, offsets, d.props.get<double>("l0"), std::move(law));
     rod->set_clock(ctx.drive_env().clock);
     return rod;
 }

@@ -1,6 +1,7 @@
 // Imposed velocity and acceleration components (docs/deck-language.md 5.2): `linear velocity`,
 // `angular velocity`, `linear acceleration`, `angular acceleration`. One velocity-level row and one
-// multiplier each (docs/formulation.md 2: A ydot = b); the acceleration joints add a differential unknown.
+// multiplier each (docs/formulation.md 2: A ydot = b); the acceleration joints add a differential
+// unknown.
 //
 // linear velocity:   d . xdot = v(t), d a fixed unit vector. MBDyn reads the direction in the
 //                    node frame and then uses its components as global ones (the node's initial

@@ -1,5 +1,5 @@
-// Card reader for `joint: L, viscous body` (docs/deck-language.md 5.2): a viscous law between a node
-// and the ground.
+// Card reader for `joint: L, viscous body` (docs/deck-language.md 5.2): a viscous law between a
+// node and the ground.
 //   viscous body, node, [position,] off [, {orientation|hinge}, R], <6D viscous CL>
 //       [, orientation description, od]
 // Only viscous laws are accepted.

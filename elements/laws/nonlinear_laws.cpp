@@ -1,4 +1,5 @@
-// Nonlinear elastic and viscoelastic laws (docs/deck-language.md section 6; MBDyn constltp_impl.cc).
+// Nonlinear elastic and viscoelastic laws (docs/deck-language.md section 6; MBDyn
+// constltp_impl.cc).
 //
 // Parameters (LawSpec::params, "kind" first, then card order):
 //   double linear elastic (1, 3)     "stiffness" "upper strain" (> 0) "lower strain" (< 0)

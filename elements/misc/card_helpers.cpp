@@ -52,9 +52,9 @@ bool accept_orientation_keyword(Reader& r) {
 
 void read_optional_orientation_description(Reader& r, EntityDesc& e) {
     if (!r.accept("orientation description")) return;
-    std::string od = r.keyword(
-        {"euler123", "euler313", "euler321", "orientation vector", "orientation matrix"},
-        "orientation description");
+    std::string od =
+        r.keyword({"euler123", "euler313", "euler321", "orientation vector", "orientation matrix"},
+                  "orientation description");
     e.props.set("orientation description", od);
 }
 

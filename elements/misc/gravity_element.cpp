@@ -1,4 +1,5 @@
-// Uniform gravity (docs/deck-language.md 5.5): installs the field the bodies read; adds no equations.
+// Uniform gravity (docs/deck-language.md 5.5): installs the field the bodies read; adds no
+// equations.
 #include "elements/misc/element_util.hpp"
 
 namespace mbs {

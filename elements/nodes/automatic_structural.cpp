@@ -7,7 +7,8 @@
 //                     ang. mom. r_gamma = ... - gamma
 // Jacobian (J = dr/dy' + dCoef dr/dy):
 //   r_F / beta: -I;  r_M / gamma: -I;  r_M / beta: -dCoef skew(xdot);  r_M / x: skew(beta)
-//   (from d(-xdot x beta)/dxdot = skew(beta));  r_beta / beta: -dCoef I;  r_gamma / gamma: -dCoef I.
+//   (from d(-xdot x beta)/dxdot = skew(beta));  r_beta / beta: -dCoef I;  r_gamma / gamma: -dCoef
+//   I.
 // Displacement-only nodes have only the force and momentum rows.
 #include "elements/misc/element_util.hpp"
 
@@ -15,7 +16,7 @@ namespace mbs {
 namespace {
 
 class AutomaticStructural final : public Element {
-public:
+  public:
     AutomaticStructural(const EntityDesc& d, StructNode& n) : Element(d), n_(&n) {}
 
     void declare(PatternBuilder& p) override {
@@ -54,7 +55,7 @@ public:
         J.add(block_, a);
     }
 
-private:
+  private:
     StructNode* n_;
     BlockId block_ = -1;
 };

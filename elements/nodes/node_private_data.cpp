@@ -9,12 +9,12 @@ namespace mbs::nodes {
 namespace {
 
 const char* const names[struct_node_private_count] = {
-    "X[1]",    "X[2]",     "X[3]",     "x[1]",     "x[2]",     "x[3]",     "Phi[1]",
-    "Phi[2]",  "Phi[3]",   "XP[1]",    "XP[2]",    "XP[3]",    "xP[1]",    "xP[2]",
-    "xP[3]",   "Omega[1]", "Omega[2]", "Omega[3]", "omega[1]", "omega[2]", "omega[3]",
-    "E[1]",    "E[2]",     "E[3]",     "E313[1]",  "E313[2]",  "E313[3]",  "E321[1]",
-    "E321[2]", "E321[3]",  "PE[0]",    "PE[1]",    "PE[2]",    "PE[3]",    "XPP[1]",
-    "XPP[2]",  "XPP[3]",   "xPP[1]",   "xPP[2]",   "xPP[3]",   "OmegaP[1]", "OmegaP[2]",
+    "X[1]",      "X[2]",      "X[3]",      "x[1]",     "x[2]",     "x[3]",      "Phi[1]",
+    "Phi[2]",    "Phi[3]",    "XP[1]",     "XP[2]",    "XP[3]",    "xP[1]",     "xP[2]",
+    "xP[3]",     "Omega[1]",  "Omega[2]",  "Omega[3]", "omega[1]", "omega[2]",  "omega[3]",
+    "E[1]",      "E[2]",      "E[3]",      "E313[1]",  "E313[2]",  "E313[3]",   "E321[1]",
+    "E321[2]",   "E321[3]",   "PE[0]",     "PE[1]",    "PE[2]",    "PE[3]",     "XPP[1]",
+    "XPP[2]",    "XPP[3]",    "xPP[1]",    "xPP[2]",   "xPP[3]",   "OmegaP[1]", "OmegaP[2]",
     "OmegaP[3]", "omegaP[1]", "omegaP[2]", "omegaP[3]"};
 
 // Datum groups of three (by the first index of the group).
@@ -46,11 +46,14 @@ int struct_node_private_index(const StructNode& n, const std::string& name, std:
             const bool accel = i >= XPP;
             const bool dynamic = n.is_dynamic() || n.is_dummy();
             if (accel && !dynamic) {
-                why = "private datum \"" + name + "\" (an acceleration) is not available on the static structural node " +
-                      std::to_string(n.label()) + ": only dynamic nodes (and dummy nodes on them) have accelerations";
+                why = "private datum \"" + name +
+                      "\" (an acceleration) is not available on the static structural node " +
+                      std::to_string(n.label()) +
+                      ": only dynamic nodes (and dummy nodes on them) have accelerations";
                 return -1;
             }
-            bool disp_ok = (i >= X && i < X + 3) || (i >= XP && i < XP + 3) || (i >= XPP && i < XPP + 3);
+            bool disp_ok =
+                (i >= X && i < X + 3) || (i >= XP && i < XP + 3) || (i >= XPP && i < XPP + 3);
             if (!n.has_rotation() && !disp_ok) {
                 why = "structural node " + std::to_string(n.label()) +
                       " has no rotation: only X[i], XP[i] and XPP[i] are available";

@@ -1,7 +1,8 @@
-// Readers of node cards (docs/deck-language.md 4): structural (static, dynamic, modal, displacement-only,
-// dummy) and the scalar nodes (abstract, electric, hydraulic, thermal, parameter).
-// Every structural node stores its resolved absolute "position", "orientation", "velocity" and
-// "angular velocity"; displacement-only nodes have the identity orientation and zero angular velocity.
+// Readers of node cards (docs/deck-language.md 4): structural (static, dynamic, modal,
+// displacement-only, dummy) and the scalar nodes (abstract, electric, hydraulic, thermal,
+// parameter). Every structural node stores its resolved absolute "position", "orientation",
+// "velocity" and "angular velocity"; displacement-only nodes have the identity orientation and zero
+// angular velocity.
 #include "core/registry.hpp"
 #include "elements/misc/card_helpers.hpp"
 
@@ -12,7 +13,8 @@ namespace {
 void read_orientation_description(Reader& r, EntityDesc& e) {
     if (r.accept("orientation description"))
         e.props.set("orientation description",
-                    r.keyword({"euler123", "euler313", "euler321", "orientation vector", "orientation matrix"},
+                    r.keyword({"euler123", "euler313", "euler321", "orientation vector",
+                               "orientation matrix"},
                               "orientation description"));
 }
 
@@ -23,18 +25,25 @@ void read_tail(Reader& r, EntityDesc& e, bool rotational, bool dynamic) {
         if (rotational && r.accept("prediction node")) {
             r.error_at(at, "'prediction node' is not supported yet", "remove it");
         } else if (r.accept("assembly")) {
-            e.props.set("assembly position stiffness", r.nonnegative("assembly position stiffness"));
-            e.props.set("assembly velocity stiffness", r.nonnegative("assembly velocity stiffness"));
+            e.props.set("assembly position stiffness",
+                        r.nonnegative("assembly position stiffness"));
+            e.props.set("assembly velocity stiffness",
+                        r.nonnegative("assembly velocity stiffness"));
             SourceLoc a = r.loc();
-            if (rotational && !r.at_end() && !r.peek("output") && !r.peek("scale") && !r.peek("accelerations")) {
+            if (rotational && !r.at_end() && !r.peek("output") && !r.peek("scale") &&
+                !r.peek("accelerations")) {
                 r.boolean("omega rotates");
-                r.error_at(a, "the node's 'omega rotates' flag of the initial assembly is not supported yet",
-                           "end the assembly item after the two stiffnesses");
+                r.error_at(
+                    a,
+                    "the node's 'omega rotates' flag of the initial assembly is not supported yet",
+                    "end the assembly item after the two stiffnesses");
             }
         } else if (r.accept("scale")) {
             // Scales the node's equations in a scaled residual test, which mbsolve refuses.
             if (!r.accept("default")) r.positive("scale");
-            r.warn_at(at, "'scale' is ignored: it scales only scaled residual tests, which mbsolve does not run");
+            r.warn_at(at,
+                      "'scale' is ignored: it scales only scaled residual tests, which mbsolve "
+                      "does not run");
         } else if (r.accept("output")) {
             e.output = r.boolean("output flag");
         } else if (dynamic && r.accept("accelerations")) {
@@ -43,13 +52,16 @@ void read_tail(Reader& r, EntityDesc& e, bool rotational, bool dynamic) {
             e.props.set("output inertia", r.boolean("output inertia flag"));
         } else {
             std::string w = r.peek_word();
-            r.error("unexpected argument" + (w.empty() ? std::string{} : " '" + w + "'") + " in a structural node",
-                    "the optional items are: prediction node, assembly, scale, output, accelerations, output inertia");
+            r.error("unexpected argument" + (w.empty() ? std::string{} : " '" + w + "'") +
+                        " in a structural node",
+                    "the optional items are: prediction node, assembly, scale, output, "
+                    "accelerations, output inertia");
         }
     }
 }
 
-// structural: L, {static|dynamic|modal}, [position,] X, [orientation,] R [, orientation description, od],
+// structural: L, {static|dynamic|modal}, [position,] X, [orientation,] R [, orientation
+// description, od],
 //             [velocity,] V, [angular velocity,] W [, tail...];
 void read_rigid(Reader& r, EntityDesc& e) {
     r.accept("position");
@@ -84,7 +96,8 @@ void read_displacement(Reader& r, EntityDesc& e) {
 //             [, pivot node, p [, position, f] [, orientation, R]];
 void read_dummy(Reader& r, EntityDesc& e) {
     const EntityDesc& base = r.node("structural", "base node of the dummy node");
-    if (base.type == "dummy") r.error_at(e.loc, "a dummy node cannot be based on another dummy node");
+    if (base.type == "dummy")
+        r.error_at(e.loc, "a dummy node cannot be based on another dummy node");
     e.props.set("base node", EntityRef{"structural", base.label});
     const Vec3& xb = base.props.get<Vec3>("position");
     const Mat3& Rb = base.props.get<Mat3>("orientation");
@@ -115,9 +128,11 @@ void read_dummy(Reader& r, EntityDesc& e) {
         const EntityDesc& piv = r.node("structural", "pivot node");
         e.props.set("pivot node", EntityRef{"structural", piv.label});
         if (r.accept("position")) e.props.set("pivot offset", r.position_rel(piv, "pivot offset"));
-        if (r.accept("orientation")) e.props.set("pivot orientation", r.orientation_rel(piv, "pivot orientation"));
+        if (r.accept("orientation"))
+            e.props.set("pivot orientation", r.orientation_rel(piv, "pivot orientation"));
     }
-    // Absolute data of a relative-frame node are those of its base node (it reports relative values).
+    // Absolute data of a relative-frame node are those of its base node (it reports relative
+    // values).
     e.props.set("position", xb);
     e.props.set("orientation", Rb);
     e.props.set("velocity", vb);
@@ -127,7 +142,8 @@ void read_dummy(Reader& r, EntityDesc& e) {
 // abstract: L, [algebraic|differential], [value, x0 [, derivative, xp0]];  (also electric, thermal)
 void read_scalar(Reader& r, EntityDesc& e) {
     if (e.category == "abstract") {
-        if (r.accept("algebraic")) e.props.set("kind", std::string("algebraic"));
+        if (r.accept("algebraic"))
+            e.props.set("kind", std::string("algebraic"));
         else {
             r.accept("differential");
             e.props.set("kind", std::string("differential"));

@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 #include <hdf5.h>
 #include <netcdf.h>
-
 #include <unistd.h>
 
 #include <filesystem>
@@ -40,7 +39,8 @@ struct Recorder final : OutputSink {
         for (const auto& el : e.elements()) {
             Vec3 f, m, F, M;
             if (el->desc().category == "joint" && el->reaction(f, m, F, M))
-                for (int i = 0; i < 3; ++i) jF[el->label()].push_back(F[i]), jm[el->label()].push_back(m[i]);
+                for (int i = 0; i < 3; ++i)
+                    jF[el->label()].push_back(F[i]), jm[el->label()].push_back(m[i]);
             if (el->desc().category == "force" || el->desc().category == "couple") {
                 double v[Element::max_output_values];
                 int k = el->output_values(v);
@@ -63,8 +63,10 @@ const RunFiles& run_once() {
     parser::BuildOptions bo;
     bo.defines["TF"] = "0.1";  // 101 output steps: 14 blocks of 7 and one of 3
     bo.echo_warnings = false;
-    static Model model = parser::build_model(std::string(MBS_EXAMPLES_DIR) + "/output_formats.mbd", bo);
-    auto dir = std::filesystem::temp_directory_path() / ("mbs_roundtrip_" + std::to_string(::getpid()));
+    static Model model =
+        parser::build_model(std::string(MBS_EXAMPLES_DIR) + "/output_formats.mbd", bo);
+    auto dir =
+        std::filesystem::temp_directory_path() / ("mbs_roundtrip_" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir);
     // Removed when the test process ends (each test case runs in a process of its own).
     static struct Cleanup {
@@ -133,8 +135,10 @@ TEST(Hdf5Output, RoundTripIsExact) {
         const auto& x = r.rec.X.at(static_cast<long>(labels[k]));
         const auto& rr = r.rec.R.at(static_cast<long>(labels[k]));
         for (std::size_t t = 0; t < nt; ++t) {
-            for (int c = 0; c < 3; ++c) ASSERT_EQ(X[(t * 3 + k) * 3 + c], x[t * 3 + c]) << t << " " << k;
-            for (int c = 0; c < 9; ++c) ASSERT_EQ(R[(t * 3 + k) * 9 + c], rr[t * 9 + c]) << t << " " << k;
+            for (int c = 0; c < 3; ++c)
+                ASSERT_EQ(X[(t * 3 + k) * 3 + c], x[t * 3 + c]) << t << " " << k;
+            for (int c = 0; c < 9; ++c)
+                ASSERT_EQ(R[(t * 3 + k) * 9 + c], rr[t * 9 + c]) << t << " " << k;
         }
     }
     // Joints: F and m.
@@ -157,14 +161,16 @@ TEST(Hdf5Output, RoundTripIsExact) {
         long label;
         int column, stride;
     };
-    for (const Probe& p : {Probe{"/forces/F", 10, 1, 7}, Probe{"/forces/Arm", 10, 4, 7},
-                           Probe{"/internal_forces/F2", 11, 8, 14}, Probe{"/internal_couples/M2", 12, 5, 8},
-                           Probe{"/couples/M", 13, 1, 4}}) {
+    for (const Probe& p :
+         {Probe{"/forces/F", 10, 1, 7}, Probe{"/forces/Arm", 10, 4, 7},
+          Probe{"/internal_forces/F2", 11, 8, 14}, Probe{"/internal_couples/M2", 12, 5, 8},
+          Probe{"/couples/M", 13, 1, 4}}) {
         std::vector<double> v = h5_read(f, p.path, &dims);
         ASSERT_EQ(dims[1], 1u) << p.path;
         const auto& fr = r.rec.frc.at(p.label);
         for (std::size_t t = 0; t < nt; ++t)
-            for (int c = 0; c < 3; ++c) ASSERT_EQ(v[t * 3 + c], fr[t * p.stride + p.column + c]) << p.path;
+            for (int c = 0; c < 3; ++c)
+                ASSERT_EQ(v[t * 3 + c], fr[t * p.stride + p.column + c]) << p.path;
     }
     // The run status written at the end.
     hid_t a = H5Aopen(f, "run_status", H5P_DEFAULT);
@@ -208,7 +214,8 @@ TEST(NetcdfOutput, RoundTripIsExact) {
         Mat3 R2, R3;
         for (int i = 0; i < 3; ++i)
             for (int j = 0; j < 3; ++j)
-                R2(i, j) = r.rec.R.at(2)[t * 9 + 3 * i + j], R3(i, j) = r.rec.R.at(3)[t * 9 + 3 * i + j];
+                R2(i, j) = r.rec.R.at(2)[t * 9 + 3 * i + j],
+                      R3(i, j) = r.rec.R.at(3)[t * 9 + 3 * i + j];
         Vec3 e = matrix_to_euler123(R2) * (180.0 / M_PI), phi = matrix_to_rotation_vector(R3);
         for (int c = 0; c < 3; ++c) {
             ASSERT_EQ(E[t * 3 + c], e[c]);

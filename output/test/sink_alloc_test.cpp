@@ -1,9 +1,8 @@
-// The NetCDF and HDF5 sinks allocate nothing in step() on the solver's thread (docs/style.md rule 1):
-// rows go into blocks preallocated in begin(), and a full block is swapped with the written one
+// The NetCDF and HDF5 sinks allocate nothing in step() on the solver's thread (docs/style.md rule
+// 1): rows go into blocks preallocated in begin(), and a full block is swapped with the written one
 // and handed to the writer thread (whose library calls may allocate: not counted). Counted with
 // a replaced global operator new, armed only on the calling thread around the sinks' step().
 #include <gtest/gtest.h>
-
 #include <unistd.h>
 
 #include <cstdlib>
@@ -61,7 +60,8 @@ TEST(SinkAlloc, StepDoesNotAllocate) {
     bo.defines["TF"] = "0.05";
     bo.echo_warnings = false;
     Model model = parser::build_model(std::string(MBS_EXAMPLES_DIR) + "/output_formats.mbd", bo);
-    auto dir = std::filesystem::temp_directory_path() / ("mbs_sink_alloc_" + std::to_string(::getpid()));
+    auto dir =
+        std::filesystem::temp_directory_path() / ("mbs_sink_alloc_" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir);
     SolverSettings s = SolverSettings::from_model(model);
     Simulation sim(model, s);

@@ -1,9 +1,11 @@
-// Unit tests of the deck math language (docs/deck-language.md 1.4) through parse_statement + Evaluator,
-// and of compile_expression + CompiledExpr::eval for string drives.
+// Unit tests of the deck math language (docs/deck-language.md 1.4) through parse_statement +
+// Evaluator, and of compile_expression + CompiledExpr::eval for string drives.
 //
 // Expected values are written by hand from the language rules: a literal without '.' or an
 // exponent is an integer, integer arithmetic stays integer (1/3 == 0), unary -,+,! bind tighter
 // than '^' (-2^2 == 4), '^' is right-associative (2^3^2 == 512) and integer^negative integer is 0.
+#include "parser/expr.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -15,7 +17,6 @@
 #include "core/compiled_expr.hpp"
 #include "core/source.hpp"
 #include "parser/deck.hpp"
-#include "parser/expr.hpp"
 
 namespace {
 
@@ -85,7 +86,8 @@ TEST_P(Numeric, ValueAndType) {
     const NumCase& c = GetParam();
     Lang l;
     Value v = l.eval(c.text);
-    EXPECT_EQ(mbs::parser::type_name(v.type), std::string(mbs::parser::type_name(c.type))) << c.text;
+    EXPECT_EQ(mbs::parser::type_name(v.type), std::string(mbs::parser::type_name(c.type)))
+        << c.text;
     if (std::isinf(c.value))
         EXPECT_EQ(v.as_real(), c.value) << c.text;
     else
@@ -130,7 +132,7 @@ const NumCase precedence_cases[] = {
     {"2 >= 2", Type::boolean, 1},
     {"2 <= 1", Type::boolean, 0},
     {"2 != 2", Type::boolean, 0},
-    {"1+1 == 2", Type::boolean, 1},    // relational binds looser than '+'
+    {"1+1 == 2", Type::boolean, 1},  // relational binds looser than '+'
     // logical: && || ~| all on one level, left-associative, below relational
     {"1 && 0 || 1", Type::boolean, 1},
     {"0 || 1 && 0", Type::boolean, 0},  // (0 || 1) && 0: same level, left to right
@@ -317,7 +319,7 @@ TEST(Expr, Declarations) {
     EXPECT_TRUE(l.eval("flag").b);
     EXPECT_EQ(l.eval("string s = \"txt\"").s, "txt");
 
-    EXPECT_EQ(l.eval("real z").as_real(), 0.0);     // no value: 0
+    EXPECT_EQ(l.eval("real z").as_real(), 0.0);  // no value: 0
     EXPECT_EQ(l.eval("string empty").s, "");
 
     // assignment keeps the declared type

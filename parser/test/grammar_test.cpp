@@ -34,7 +34,9 @@ struct Cards {
         while (mbs::parser::parse_card(*file, pos, c)) cards.push_back(c);
     }
     const ast::Arg& arg(std::size_t card, std::size_t k) const { return cards.at(card).args.at(k); }
-    bool is_empty(std::size_t card, std::size_t k) const { return boost::get<ast::Empty>(&arg(card, k)) != nullptr; }
+    bool is_empty(std::size_t card, std::size_t k) const {
+        return boost::get<ast::Empty>(&arg(card, k)) != nullptr;
+    }
     std::string word(std::size_t card, std::size_t k) const {
         const auto* w = boost::get<ast::Word>(&arg(card, k));
         return w ? w->text : std::string("<not a word>");
@@ -47,13 +49,19 @@ struct Cards {
     // The text an argument spans in the source.
     std::string text_of(std::size_t card, std::size_t k) const {
         struct Span {
-            std::pair<std::uint32_t, std::uint32_t> operator()(const ast::Empty& e) const { return {e.begin, e.end}; }
-            std::pair<std::uint32_t, std::uint32_t> operator()(const ast::Word& w) const { return {w.begin, w.end}; }
-            std::pair<std::uint32_t, std::uint32_t> operator()(const ast::x3::forward_ast<ast::Card>& c) const {
+            std::pair<std::uint32_t, std::uint32_t> operator()(const ast::Empty& e) const {
+                return {e.begin, e.end};
+            }
+            std::pair<std::uint32_t, std::uint32_t> operator()(const ast::Word& w) const {
+                return {w.begin, w.end};
+            }
+            std::pair<std::uint32_t, std::uint32_t> operator()(
+                const ast::x3::forward_ast<ast::Card>& c) const {
                 return {c.get().begin, c.get().end};
             }
             std::pair<std::uint32_t, std::uint32_t> operator()(const ast::Stmt& s) const {
-                return boost::apply_visitor([](const auto& n) { return std::make_pair(n.begin, n.end); }, s);
+                return boost::apply_visitor(
+                    [](const auto& n) { return std::make_pair(n.begin, n.end); }, s);
             }
         };
         auto [b, e] = boost::apply_visitor(Span{}, arg(card, k));
@@ -116,11 +124,13 @@ TEST(Grammar, BackslashContinuesAHashComment) {
 }
 
 TEST(Grammar, MultiWordKeywords) {
-    Cards c("joint: 1, angular velocity, 2, reference, other node, euler 123, Angular  Velocity, 0.5;");
+    Cards c(
+        "joint: 1, angular velocity, 2, reference, other node, euler 123, Angular  Velocity, 0.5;");
     ASSERT_EQ(c.cards[0].args.size(), 8u);
     EXPECT_EQ(mbs::normalize_keyword(c.word(0, 1)), "angularvelocity");
     EXPECT_EQ(c.value(0, 2).i, 2);
-    EXPECT_EQ(mbs::normalize_keyword(c.text_of(0, 3)), "reference");  // a bare name: parsed as an identifier
+    EXPECT_EQ(mbs::normalize_keyword(c.text_of(0, 3)),
+              "reference");  // a bare name: parsed as an identifier
     EXPECT_EQ(mbs::normalize_keyword(c.word(0, 4)), "othernode");
     EXPECT_EQ(mbs::normalize_keyword(c.word(0, 5)), "euler123");
     EXPECT_EQ(mbs::normalize_keyword(c.word(0, 6)), "angularvelocity");
@@ -183,8 +193,9 @@ TEST(Grammar, SeveralCardsOnOneLine) {
 // A card as the last argument (`driven: L, <drive>, joint: L, ...;`): one level, a single ':'
 // (a namespace '::' stays part of a name).
 TEST(Grammar, CardAsTheLastArgument) {
-    Cards c("driven: 3, const, 1., joint: 3, revolute pin, 1, null;\n"
-            "x: default::sin(0.), existing: joint, 3;");
+    Cards c(
+        "driven: 3, const, 1., joint: 3, revolute pin, 1, null;\n"
+        "x: default::sin(0.), existing: joint, 3;");
     ASSERT_EQ(c.cards[0].args.size(), 4u);
     const auto* n = boost::get<ast::x3::forward_ast<ast::Card>>(&c.arg(0, 3));
     ASSERT_NE(n, nullptr);

@@ -1,7 +1,7 @@
 // Node accelerations from the momentum derivatives (see accelerations.hpp).
 //
-// Momenta of a dynamic rigid node (docs/formulation.md 2, elements/bodies/body_element.cpp): with the
-// lumped inertia of its bodies, m, S = R s (s = sum m_i xc_i, node frame) and J = R Jn R^T (Jn:
+// Momenta of a dynamic rigid node (docs/formulation.md 2, elements/bodies/body_element.cpp): with
+// the lumped inertia of its bodies, m, S = R s (s = sum m_i xc_i, node frame) and J = R Jn R^T (Jn:
 // inertia about the node, node frame), v = XP, w = Omega,
 //     beta  = m v + w x S,            gamma = S x v + J w.
 // Their time derivatives, with S' = w x S and J' = skew(w) J - J skew(w) (so J' w = w x J w),
@@ -73,12 +73,11 @@
 // level; rows that do not depend on the nodes are left out).
 #include "solvers/dae/accelerations.hpp"
 
+#include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <unordered_map>
-
-#include <Eigen/Eigenvalues>
 
 #include "core/sparse_matrix.hpp"
 #include "solvers/dae/constraint_rows.hpp"
@@ -95,7 +94,8 @@ bool default_output_has_accelerations(const Model& m) {
     std::size_t pos = 0;
     while (pos <= list.size()) {
         std::size_t e = list.find(", ", pos);
-        if (list.compare(pos, e == std::string::npos ? std::string::npos : e - pos, "accelerations") == 0)
+        if (list.compare(pos, e == std::string::npos ? std::string::npos : e - pos,
+                         "accelerations") == 0)
             return true;
         if (e == std::string::npos) break;
         pos = e + 2;
@@ -136,10 +136,11 @@ void setup_inertia(Engine& e) {
         n.inertia_ready = true;
         n.accel_output = node_accelerations_output(e.model(), n);
         if (n.accel_output && n.is_dynamic() && n.inertia_m == 0.0)
-            std::fprintf(stderr,
-                         "mbsolve: warning: structural node %ld has no body (zero mass): its accelerations "
-                         "cannot be recovered from its momenta and are written as zero\n",
-                         n.label());
+            std::fprintf(
+                stderr,
+                "mbsolve: warning: structural node %ld has no body (zero mass): its accelerations "
+                "cannot be recovered from its momenta and are written as zero\n",
+                n.label());
     }
 }
 
@@ -176,8 +177,8 @@ void recover_node_acceleration(StructNode& n) {
     const Mat3 sS = skew(S);
     const Mat3 Jc = J + sS * sS / m;
     const Vec3 wwS = w.cross(w.cross(S));
-    const Vec3 rhs = n.gamma_dot - w.cross(S).cross(v) - S.cross(n.beta_dot) / m + S.cross(wwS) / m -
-                     w.cross(J * w);
+    const Vec3 rhs = n.gamma_dot - w.cross(S).cross(v) - S.cross(n.beta_dot) / m +
+                     S.cross(wwS) / m - w.cross(J * w);
     n.wp = solve_inertia(Jc, rhs);
     n.xpp = (n.beta_dot - n.wp.cross(S) - wwS) / m;
 }
@@ -221,7 +222,8 @@ void dummy_node(StructNode& n) {
 
 bool node_accelerations_output(const Model& m, const StructNode& n) {
     if (!has_accelerations(n)) return false;
-    return n.desc().props.get_or<bool>("accelerations", false) || default_output_has_accelerations(m);
+    return n.desc().props.get_or<bool>("accelerations", false) ||
+           default_output_has_accelerations(m);
 }
 
 namespace {
@@ -302,7 +304,8 @@ bool NodeAccelerations::setup(Engine& e) {
         const StructNode& nd = nodes[nodes_[j]];
         for (int col = nd.first_dof(); col < nd.first_dof() + nd.pos_cols(); ++col)
             for (int k = A.col_start()[col]; k < A.col_start()[col + 1]; ++k)
-                if (row_index[A.row_index()[k]] >= 0) touches[j].push_back(row_index[A.row_index()[k]]);
+                if (row_index[A.row_index()[k]] >= 0)
+                    touches[j].push_back(row_index[A.row_index()[k]]);
         std::sort(touches[j].begin(), touches[j].end());
         touches[j].erase(std::unique(touches[j].begin(), touches[j].end()), touches[j].end());
     }
@@ -314,7 +317,8 @@ bool NodeAccelerations::setup(Engine& e) {
         int c = 0;
         for (;; ++c) {
             bool free = true;
-            for (int i : touches[j]) free = free && (c >= static_cast<int>(used[i].size()) || !used[i][c]);
+            for (int i : touches[j])
+                free = free && (c >= static_cast<int>(used[i].size()) || !used[i][c]);
             if (free) break;
         }
         color_[j] = c;
@@ -326,7 +330,8 @@ bool NodeAccelerations::setup(Engine& e) {
     }
     row_node_.assign(static_cast<std::size_t>(m) * ncolors_, -1);
     for (std::size_t j = 0; j < nodes_.size(); ++j)
-        for (int i : touches[j]) row_node_[static_cast<std::size_t>(i) * ncolors_ + color_[j]] = static_cast<int>(j);
+        for (int i : touches[j])
+            row_node_[static_cast<std::size_t>(i) * ncolors_ + color_[j]] = static_cast<int>(j);
 
     // Only the nodes in constraint rows enter the projection (the others keep a_raw, which is
     // then their exact recovery: nothing couples them to the constraints' multipliers).
@@ -369,7 +374,8 @@ bool NodeAccelerations::setup(Engine& e) {
         if (col_[j] >= 0) {
             block_slot_[j] = static_cast<int>(slots_.size());
             for (int b = 0; b < dim(j); ++b)  // column-major, as Eigen's blocks
-                for (int a = 0; a < dim(j); ++a) slots_.push_back(kkt_->slot(col_[j] + a, col_[j] + b));
+                for (int a = 0; a < dim(j); ++a)
+                    slots_.push_back(kkt_->slot(col_[j] + a, col_[j] + b));
         }
     diag_slot_ = static_cast<int>(slots_.size());
     for (int i = 0; i < m; ++i) slots_.push_back(kkt_->slot(ncols_ + i, ncols_ + i));
@@ -481,11 +487,15 @@ void NodeAccelerations::project(Engine& e) {
                         if (color_[j] != color || (d >= 3 && !nd.has_rotation())) continue;
                         const double h = (sgn == 0 ? 1.0 : -1.0) * eps_[2 * j + level];
                         if (level == 0) {
-                            if (d < 3) nd.x = x0_[j] + h * ed;
-                            else nd.R = rotation_vector_to_matrix(h * ed) * R0_[j];
+                            if (d < 3)
+                                nd.x = x0_[j] + h * ed;
+                            else
+                                nd.R = rotation_vector_to_matrix(h * ed) * R0_[j];
                         } else {
-                            if (d < 3) nd.xdot = v0_[j] + h * ed;
-                            else nd.w = w0_[j] + h * ed;
+                            if (d < 3)
+                                nd.xdot = v0_[j] + h * ed;
+                            else
+                                nd.w = w0_[j] + h * ed;
                         }
                     }
                     constraints(e, t0, sgn == 0 ? cp1_.data() : cm1_.data());
@@ -496,7 +506,8 @@ void NodeAccelerations::project(Engine& e) {
                     const int j = row_node_[static_cast<std::size_t>(i) * ncolors_ + color];
                     if (j < 0 || (d >= 3 && !nodes[nodes_[j]].has_rotation())) continue;
                     const double k = (cp1_[i] - cm1_[i]) / (2.0 * eps_[2 * j + level]);
-                    const std::size_t q = ((static_cast<std::size_t>(i) * ncolors_ + color) * 6 + d) * 2;
+                    const std::size_t q =
+                        ((static_cast<std::size_t>(i) * ncolors_ + color) * 6 + d) * 2;
                     kv[k_slot_[q]] = k;
                     kv[k_slot_[q + 1]] = k;
                 }
@@ -544,9 +555,11 @@ void NodeAccelerations::project(Engine& e) {
     }
     if (!ok) {
         if (!warned_)
-            std::fprintf(stderr, "mbsolve: warning: node accelerations: the projection onto the constraints is "
-                                 "singular at t = %.9g: the accelerations are the momentum derivatives' there\n",
-                         t0);
+            std::fprintf(
+                stderr,
+                "mbsolve: warning: node accelerations: the projection onto the constraints is "
+                "singular at t = %.9g: the accelerations are the momentum derivatives' there\n",
+                t0);
         warned_ = true;
         return;
     }
@@ -555,7 +568,8 @@ void NodeAccelerations::project(Engine& e) {
         StructNode& nd = nodes[nodes_[j]];
         if (col_[j] < 0 || nd.accel_state != StructNode::AccelState::ok) continue;
         nd.xpp = Vec3(rhs_[col_[j]], rhs_[col_[j] + 1], rhs_[col_[j] + 2]);
-        if (nd.has_rotation()) nd.wp = Vec3(rhs_[col_[j] + 3], rhs_[col_[j] + 4], rhs_[col_[j] + 5]);
+        if (nd.has_rotation())
+            nd.wp = Vec3(rhs_[col_[j] + 3], rhs_[col_[j] + 4], rhs_[col_[j] + 5]);
     }
 }
 

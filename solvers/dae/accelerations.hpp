@@ -8,9 +8,10 @@
 //   static nodes: none (their positions are not integrated with momenta: no acceleration);
 //   dummy nodes: from their base node (offset, or relative frame with its reference and pivot
 //   nodes), ok when every node they follow is ok, else none.
-// Output (StructNode::accel_output, docs/deck-language.md 4.1 and 8): the node card's `accelerations,
-// yes`, `output: structural, accelerations, ...` (both set the node property "accelerations"),
-// or `default output: accelerations` (every node whose accelerations are defined).
+// Output (StructNode::accel_output, docs/deck-language.md 4.1 and 8): the node card's
+// `accelerations, yes`, `output: structural, accelerations, ...` (both set the node property
+// "accelerations"), or `default output: accelerations` (every node whose accelerations are
+// defined).
 #pragma once
 
 #include <memory>
@@ -42,10 +43,10 @@ void update_node_accelerations(Engine& e);
 // simulation after each converged step (Simulation::emit); the projection runs on output steps,
 // and on every step when a drive reads an acceleration. Keeps its workspace between calls.
 class NodeAccelerations {
-public:
+  public:
     void update(Engine& e, bool output_step = true);
 
-private:
+  private:
     bool setup(Engine& e);
     void project(Engine& e);
     // Constraint rows of all nodes' current kinematics at time t (dCoef 1) into r_.
@@ -55,16 +56,16 @@ private:
 
     bool ready_ = false, enabled_ = false, read_ = false;
     bool any_position_ = false, any_velocity_ = false;
-    std::vector<int> rows_;          // constraint rows (element-owned algebraic unknowns)
-    std::vector<char> position_;     // per row: position level (residual -phi/dCoef) or velocity
-    std::vector<int> nodes_, col_;   // non-dummy nodes and their first column in the projection
+    std::vector<int> rows_;         // constraint rows (element-owned algebraic unknowns)
+    std::vector<char> position_;    // per row: position level (residual -phi/dCoef) or velocity
+    std::vector<int> nodes_, col_;  // non-dummy nodes and their first column in the projection
     int ncols_ = 0;
     std::vector<Vec3> x0_, v0_, w0_;
     std::vector<Mat3> R0_;
     std::vector<double> r_, rp_, rm_;
-    std::vector<double> eps_;        // per node: position and velocity perturbation
-    std::vector<int> color_;         // per node: colour, -1 if in no constraint row
-    std::vector<int> row_node_;      // [row][colour]: the node of that colour in the row, or -1
+    std::vector<double> eps_;    // per node: position and velocity perturbation
+    std::vector<int> color_;     // per node: colour, -1 if in no constraint row
+    std::vector<int> row_node_;  // [row][colour]: the node of that colour in the row, or -1
     int ncolors_ = 0;
     std::vector<double> c0_, cp1_, cm1_, cp2_, cm2_;
     // The projection's sparse KKT system (fixed pattern) and its value slots: node blocks

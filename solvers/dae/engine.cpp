@@ -30,7 +30,8 @@ void Engine::error(const EntityDesc& e, const std::string& what, const std::stri
 void Engine::build_nodes() {
     const auto& mn = model_->nodes;
     const Props& ctl = model_->control;
-    static_model_ = ctl.get_or<bool>("static model", false) || ctl.get_or<std::string>("model", "") == "static";
+    static_model_ =
+        ctl.get_or<bool>("static model", false) || ctl.get_or<std::string>("model", "") == "static";
     node_index_.assign(mn.size(), -1);
     nodes_.reserve(mn.size());
     for (std::size_t i = 0; i < mn.size(); ++i) {
@@ -58,8 +59,10 @@ void Engine::build_nodes() {
         for (auto& b : nodes_)
             if (b.label() == ref.label) {
                 if (b.is_dummy())
-                    error(n.desc(), std::string("the ") + what + " of dummy node " + std::to_string(n.label()) +
-                                        " is dummy node " + std::to_string(b.label()) + ": not supported",
+                    error(n.desc(),
+                          std::string("the ") + what + " of dummy node " +
+                              std::to_string(n.label()) + " is dummy node " +
+                              std::to_string(b.label()) + ": not supported",
                           "refer to the dummy node's base node");
                 return &b;
             }
@@ -77,9 +80,11 @@ StructNode& Engine::struct_node(const EntityRef& ref, const EntityDesc& user) {
     for (auto& n : nodes_)
         if (n.label() == ref.label) {
             if (n.is_dummy())
-                error(user, "structural node " + std::to_string(ref.label) +
-                                " is a dummy node: it has no degrees of freedom and cannot carry elements",
-                      "connect the element to the dummy node's base node, with an offset");
+                error(
+                    user,
+                    "structural node " + std::to_string(ref.label) +
+                        " is a dummy node: it has no degrees of freedom and cannot carry elements",
+                    "connect the element to the dummy node's base node, with an offset");
             return n;
         }
     error(user, "structural node " + std::to_string(ref.label) + " does not exist");
@@ -138,7 +143,8 @@ void Engine::number_dofs() {
     for (auto& e : elements_) {
         e->set_first_dof(k);
         const EntityDesc& d = e->desc();
-        std::string owner = d.category + " " + std::to_string(d.label) + (d.type.empty() ? "" : " (" + d.type + ")");
+        std::string owner = d.category + " " + std::to_string(d.label) +
+                            (d.type.empty() ? "" : " (" + d.type + ")");
         for (int i = 0; i < e->own_dofs(); ++i) {
             order_.push_back(e->own_dof_order(i));
             eq_info_.push_back({owner, e->own_dof_name(i), "multiplier of " + e->own_dof_name(i)});
@@ -221,7 +227,8 @@ void Engine::initialize_momenta(const StepContext& c, double* r) {
     residual(c, r);
     for (auto& n : nodes_)
         if (n.is_dynamic())
-            for (int i = 0; i < n.ndofs() - n.pos_cols(); ++i) y[n.momentum_dof() + i] = r[n.momentum_dof() + i];
+            for (int i = 0; i < n.ndofs() - n.pos_cols(); ++i)
+                y[n.momentum_dof() + i] = r[n.momentum_dof() + i];
     update(c.time, c.dt);
 }
 

@@ -1,5 +1,5 @@
-// The absolute-coordinate DAE engine (docs/formulation.md 2-5): immutable set-up (nodes, elements, DOF
-// numbering, Jacobian pattern) and the preallocated workspace the time loop runs in.
+// The absolute-coordinate DAE engine (docs/formulation.md 2-5): immutable set-up (nodes, elements,
+// DOF numbering, Jacobian pattern) and the preallocated workspace the time loop runs in.
 #pragma once
 
 #include <deque>
@@ -21,7 +21,7 @@ struct EquationInfo {
 };
 
 class Engine final : public BuildContext {
-public:
+  public:
     // Builds nodes and elements from the model (throws InputError for unsupported cards).
     explicit Engine(const Model& m, const std::string& linear_solver = "klu");
     Engine(const Engine&) = delete;
@@ -76,7 +76,7 @@ public:
     // redundancy still holds: position constraints read phi / dCoef there).
     const std::vector<double>& dropped_residuals() const { return dropped_r_; }
 
-private:
+  private:
     void build_nodes();
     void build_elements();
     void number_dofs();

@@ -8,7 +8,8 @@ namespace mbs {
 // delta = 1/2 alpha^2 (1 - rho)^2 / D
 // a1 = 1 - beta, a2 = beta, b0 = T (delta/alpha + alpha/2),
 // b1 = T (beta/2 + alpha/2 - delta (1 + alpha)/alpha), b2 = T (beta/2 + delta)
-// predictor: n0 = 1 + 4 alpha + 3 alpha^2, n1 = alpha (2 + 3 alpha), m0 = -6 alpha (1 + alpha), m1 = -m0
+// predictor: n0 = 1 + 4 alpha + 3 alpha^2, n1 = alpha (2 + 3 alpha), m0 = -6 alpha (1 + alpha), m1
+// = -m0
 StepCoefficients ms_coefficients(double rho, double h, double T) {
     StepCoefficients c;
     double a = h / T;
@@ -63,21 +64,28 @@ StepCoefficients hope_coefficients(double rho, double h, double T) {
 
 StepCoefficients Method::differential(double h, double T, bool first, long k) const {
     switch (kind) {
-        case Kind::crank_nicolson: return crank_nicolson_coefficients(h);
-        case Kind::implicit_euler: return implicit_euler_coefficients(h);
-        case Kind::ms: return first ? crank_nicolson_coefficients(h) : ms_coefficients(rho, h, T);
+        case Kind::crank_nicolson:
+            return crank_nicolson_coefficients(h);
+        case Kind::implicit_euler:
+            return implicit_euler_coefficients(h);
+        case Kind::ms:
+            return first ? crank_nicolson_coefficients(h) : ms_coefficients(rho, h, T);
         case Kind::hope:
-            return (first || k % 2 == 1) ? crank_nicolson_coefficients(h) : hope_coefficients(rho, h, T);
+            return (first || k % 2 == 1) ? crank_nicolson_coefficients(h)
+                                         : hope_coefficients(rho, h, T);
     }
     return {};
 }
 
 StepCoefficients Method::algebraic(double h, double T, bool first, long k) const {
     switch (kind) {
-        case Kind::ms: return first ? crank_nicolson_coefficients(h) : ms_coefficients(rho_alg, h, T);
+        case Kind::ms:
+            return first ? crank_nicolson_coefficients(h) : ms_coefficients(rho_alg, h, T);
         case Kind::hope:
-            return (first || k % 2 == 1) ? crank_nicolson_coefficients(h) : hope_coefficients(rho_alg, h, T);
-        default: return differential(h, T, first, k);
+            return (first || k % 2 == 1) ? crank_nicolson_coefficients(h)
+                                         : hope_coefficients(rho_alg, h, T);
+        default:
+            return differential(h, T, first, k);
     }
 }
 

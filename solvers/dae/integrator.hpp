@@ -1,5 +1,6 @@
-// Integration formulas (docs/formulation.md 3): the two-step method with tunable algorithmic dissipation
-// and its variable-step coefficients, Crank-Nicolson, implicit Euler; the cubic predictor.
+// Integration formulas (docs/formulation.md 3): the two-step method with tunable algorithmic
+// dissipation and its variable-step coefficients, Crank-Nicolson, implicit Euler; the cubic
+// predictor.
 //
 //   corrector  y_k  = a1 y_{k-1} + a2 y_{k-2} + b0 y'_k + b1 y'_{k-1} + b2 y'_{k-2}
 //   predictor  y'_k = (m0 y_{k-1} + m1 y_{k-2}) / T + n0 y'_{k-1} + n1 y'_{k-2}

@@ -1,11 +1,10 @@
 // Derivatives phase, time loop, Newton iterations and step control.
 #include "solvers/dae/simulation.hpp"
 
+#include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-
-#include <Eigen/Dense>
 
 #include "core/source.hpp"
 
@@ -20,12 +19,13 @@ double spectral_radius(const Props& p, const char* key, double fallback) {
     const auto* d = v ? std::get_if<std::shared_ptr<const DriveSpec>>(v) : nullptr;
     if (!d) return fallback;
     const DriveSpec& s = **d;
-    double rho = s.type == "const" ? s.params.get<double>("value")
-                 : s.type == "null" ? 0.0
+    double rho = s.type == "const"                       ? s.params.get<double>("value")
+                 : s.type == "null"                      ? 0.0
                  : (s.type == "unit" || s.type == "one") ? 1.0
-                 : -1.0;
+                                                         : -1.0;
     if (s.type != "const" && rho < 0.0)
-        throw InputError(s.loc, "the spectral radius must be a constant", "write a number in [0, 1]");
+        throw InputError(s.loc, "the spectral radius must be a constant",
+                         "write a number in [0, 1]");
     if (rho < 0.0 || rho > 1.0)
         throw InputError(s.loc, "spectral radius " + std::to_string(rho) + " is outside [0, 1]");
     return rho;
@@ -45,8 +45,10 @@ SolverSettings SolverSettings::from_model(const Model& m) {
     const Props& p = m.solver;
     SolverSettings s;
     s.t0 = real_or(p, "initial time", 0.0);
-    if (p.get_or<std::string>("final time", "") == "forever") s.forever = true;
-    else s.tf = real_or(p, "final time", s.t0 + 1.0);
+    if (p.get_or<std::string>("final time", "") == "forever")
+        s.forever = true;
+    else
+        s.tf = real_or(p, "final time", s.t0 + 1.0);
     s.dt = real_or(p, "time step", 1e-3);
     s.min_dt = real_or(p, "min time step", 0.0);
     s.tol = real_or(p, "residual tolerance", 1e-6);
@@ -70,7 +72,8 @@ SolverSettings SolverSettings::from_model(const Model& m) {
                     : abort == "derivatives" ? Abort::derivatives
                     : abort == "dummy steps" ? Abort::dummy_steps
                                              : Abort::none;
-    s.der_auto_tries = static_cast<int>(p.get_or<long>("derivatives coefficient max iterations", 6));
+    s.der_auto_tries =
+        static_cast<int>(p.get_or<long>("derivatives coefficient max iterations", 6));
     s.der_auto_factor = real_or(p, "derivatives coefficient factor", 10.0);
 
     std::string method = p.get_or<std::string>("method", "bdf");
@@ -81,7 +84,8 @@ SolverSettings SolverSettings::from_model(const Model& m) {
         md.rho = spectral_radius(p, "rho", 0.0);
         md.rho_alg = spectral_radius(p, "rho algebraic", md.rho);
     } else if (method == "bdf") {
-        md.kind = p.get_or<long>("bdf order", 2) == 1 ? Method::Kind::implicit_euler : Method::Kind::ms;
+        md.kind =
+            p.get_or<long>("bdf order", 2) == 1 ? Method::Kind::implicit_euler : Method::Kind::ms;
         md.rho = md.rho_alg = 0.0;
     } else if (method == "implicit euler") {
         md.kind = Method::Kind::implicit_euler;
@@ -119,7 +123,8 @@ SolverSettings SolverSettings::from_model(const Model& m) {
         l.min_scale = real_or(p, "line search min scale", l.min_scale);
         l.verbose = p.get_or<bool>("line search verbose", false);
         l.print = l.verbose || p.get_or<bool>("line search print convergence info", false);
-        l.abort_at_lambda_min = p.get_or<bool>("line search abort at lambda min", l.abort_at_lambda_min);
+        l.abort_at_lambda_min =
+            p.get_or<bool>("line search abort at lambda min", l.abort_at_lambda_min);
     }
 
     if (p.get_or<std::string>("strategy", "") == "factor") {
@@ -182,15 +187,16 @@ double Simulation::residual_norm() const {
 // acting in the model; eta = 1e-11 (kFloorEta, about 45 units of round-off of S); K = 1e4
 // (kFloorTolFactor: the deck's tolerance is missed by at most that factor; a deck asking for
 // 1e-30 still fails). The N four-bar's floors at dt = 1e-5 are 2.6e-15 .. 4e-12 of S (residuals
-// 2.4e-9 .. 3.9e-7 N, up to 400 tol); the stalled steps that this test rejects (dt = 5e-5 at t = 6.5419 s:
-// 1.8e-9 of S; dt = 2e-5 at t = 1.22816 s: 1.6e-10) are steps whose best iterate, when taken,
-// put a 10..30-fold jump into the trajectory's error.
+// 2.4e-9 .. 3.9e-7 N, up to 400 tol); the stalled steps that this test rejects (dt = 5e-5 at t
+// = 6.5419 s: 1.8e-9 of S; dt = 2e-5 at t = 1.22816 s: 1.6e-10) are steps whose best iterate, when
+// taken, put a 10..30-fold jump into the trajectory's error.
 //
 // When: only where the step would otherwise stop the run (Newton used all its iterations, and
 // `strategy: factor` has no smaller step left to try), only if the iteration stalled on the way
 // (some iteration from the second on did not improve on the smallest residual of the step), never
 // in the derivatives phase; the iterate taken is the step's best one. So a deck that runs today
-// runs exactly as before (same iterations, same answers): the test replaces a failure, nothing else.
+// runs exactly as before (same iterations, same answers): the test replaces a failure, nothing
+// else.
 //
 // Why it cannot accept an unconverged iterate: an iterate that passes is the exact solution of the
 // step's equations with a force of at most tol + 1e-11 S added to them (a backward-error bound: the
@@ -203,7 +209,7 @@ double Simulation::residual_norm() const {
 namespace {
 constexpr double kFloorEta = 1e-11;
 constexpr double kFloorTolFactor = 1e4;
-}
+}  // namespace
 
 double Simulation::force_scale() {
     Engine& e = *engine_;
@@ -250,13 +256,14 @@ std::string Simulation::describe_failure(const std::string& what, const StepInfo
         if (std::fabs(r_[i]) > std::fabs(r_[worst])) worst = i;
     }
     char buf[512];
-    std::snprintf(buf, sizeof buf, "%s at t = %.9g (step %ld, dt = %.6g), iteration %d, residual norm %.6g",
+    std::snprintf(buf, sizeof buf,
+                  "%s at t = %.9g (step %ld, dt = %.6g), iteration %d, residual norm %.6g",
                   what.c_str(), info.time, info.step, info.dt, info.iterations, info.res_err);
     std::string s = buf;
     if (engine_->size() > 0 && r_[worst] != 0.0) {
         const EquationInfo& e = engine_->equation(worst);
-        std::snprintf(buf, sizeof buf, "\n  worst equation: %s, %s (residual %.6g)", e.owner.c_str(), e.name.c_str(),
-                      r_[worst]);
+        std::snprintf(buf, sizeof buf, "\n  worst equation: %s, %s (residual %.6g)",
+                      e.owner.c_str(), e.name.c_str(), r_[worst]);
         s += buf;
     }
     return s;
@@ -269,10 +276,13 @@ std::string Simulation::singular_failure(const std::string& what, const StepInfo
         const EquationInfo& q = engine_->equation(k);
         s += "\n  no equation determines the unknown '" + q.unknown + "' of " + q.owner;
         if (q.owner.rfind("structural node", 0) == 0 && engine_->static_position(k))
-            s += "\n  hint: a static node has no inertia: it needs a stiffness (a joint, a deformable element, a "
-                 "rod, ...) in every direction it can move; a mechanism has no unique static equilibrium";
+            s += "\n  hint: a static node has no inertia: it needs a stiffness (a joint, a "
+                 "deformable element, a "
+                 "rod, ...) in every direction it can move; a mechanism has no unique static "
+                 "equilibrium";
         else if (q.owner.rfind("structural node", 0) == 0)
-            s += "\n  hint: a dynamic node needs a mass (a body) in every direction it can move, or a joint "
+            s += "\n  hint: a dynamic node needs a mass (a body) in every direction it can move, "
+                 "or a joint "
                  "that holds it";
     }
     return s;
@@ -280,21 +290,24 @@ std::string Simulation::singular_failure(const std::string& what, const StepInfo
 
 // Newton on y' with y = (known) + b0 y' (docs/formulation.md 3). Returns true on convergence.
 // Static nodes (no inertia) have equilibrium rows that depend on y only: a step solves
-// F(y, t_k) = 0 for them, i.e. a load step. In the derivatives phase (y fixed, docs/formulation.md 4)
-// their position unknowns do move (y += dCoef dy'): their equations are algebraic, so the
-// phase brings them to equilibrium at the initial time (see derivatives()).
-// With `nonlinear solver: line search` the correction dy' is scaled by lambda (line_search());
-// with `modified, n` a search that fails along a kept matrix is retried once with a new one.
-bool Simulation::newton(const StepContext& c, const StepCoefficients& cd, const StepCoefficients& ca, int max_iter,
-                        double tol, StepInfo& info, bool derivatives_phase) {
+// F(y, t_k) = 0 for them, i.e. a load step. In the derivatives phase (y fixed, docs/formulation.md
+// 4) their position unknowns do move (y += dCoef dy'): their equations are algebraic, so the phase
+// brings them to equilibrium at the initial time (see derivatives()). With `nonlinear solver: line
+// search` the correction dy' is scaled by lambda (line_search()); with `modified, n` a search that
+// fails along a kept matrix is retried once with a new one.
+bool Simulation::newton(const StepContext& c, const StepCoefficients& cd,
+                        const StepCoefficients& ca, int max_iter, double tol, StepInfo& info,
+                        bool derivatives_phase) {
     Engine& e = *engine_;
     const int n = e.size();
     double* y = e.y.data();
     double* yp = e.yp.data();
     for (int i = 0; i < n; ++i)
-        b0_[i] = derivatives_phase
-                     ? (e.static_position(i) || (der_move_y_ && e.order(i) == DofOrder::differential) ? c.dCoef : 0.0)
-                     : (e.order(i) == DofOrder::differential ? cd.b0 : ca.b0);
+        b0_[i] = derivatives_phase ? (e.static_position(i) ||
+                                              (der_move_y_ && e.order(i) == DofOrder::differential)
+                                          ? c.dCoef
+                                          : 0.0)
+                                   : (e.order(i) == DofOrder::differential ? cd.b0 : ca.b0);
     fail_reason_ = nullptr;
     bool have_residual = false;  // the line search leaves the residual of its accepted point
     bool refresh = false;        // a line search failed along a kept (modified Newton) matrix
@@ -304,12 +317,14 @@ bool Simulation::newton(const StepContext& c, const StepCoefficients& cd, const 
         if (!have_residual) {
             e.update(c.time, c.dt);
             e.residual(c, r_.data());
-            if (derivatives_phase && der_constraints_on_ && !der_move_y_) der_constraints_.apply(e, c.dCoef, r_.data());
+            if (derivatives_phase && der_constraints_on_ && !der_move_y_)
+                der_constraints_.apply(e, c.dCoef, r_.data());
         }
         have_residual = false;
         info.iterations = it;
         info.res_err = residual_norm();
-        if (!std::isfinite(info.res_err)) throw SolverFailure(describe_failure("non-finite residual", info));
+        if (!std::isfinite(info.res_err))
+            throw SolverFailure(describe_failure("non-finite residual", info));
         // At least one iteration per time step: accepting the predicted state when its residual is
         // already below the tolerance leaves the multipliers inconsistent with the positions by
         // O(tol / h^2), which the two-step formula then carries along (index-3 sensitivity).
@@ -319,9 +334,11 @@ bool Simulation::newton(const StepContext& c, const StepCoefficients& cd, const 
         // With the acceleration-level constraint rows (derivatives()), which the residual holds
         // scaled by dCoef, those rows are also required to meet the tolerance unscaled.
         bool may_stop = derivatives_phase ? it != 1 : it > 0;
-        if (derivatives_phase && der_constraints_on_ && !der_move_y_ && der_constraints_.violation() > tol)
+        if (derivatives_phase && der_constraints_on_ && !der_move_y_ &&
+            der_constraints_.violation() > tol)
             may_stop = false;
-        if (may_stop && (set_.test == SolverSettings::Test::none || info.res_err <= tol)) return true;
+        if (may_stop && (set_.test == SolverSettings::Test::none || info.res_err <= tol))
+            return true;
         if (info.sol_conv) return true;
         // The residual floor of a near-singular step (floor_accept()), only in place of a failure.
         if (it >= 2 && info.res_err >= best) stalled = true;
@@ -332,7 +349,8 @@ bool Simulation::newton(const StepContext& c, const StepCoefficients& cd, const 
                 std::copy(e.yp.begin(), e.yp.end(), ypb_.begin());
             }
         }
-        if (it >= max_iter && floor_ok_ && !derivatives_phase && stalled && set_.test != SolverSettings::Test::none)
+        if (it >= max_iter && floor_ok_ && !derivatives_phase && stalled &&
+            set_.test != SolverSettings::Test::none)
             return floor_accept(c, tol, info);
         if (it >= max_iter) return false;
         // `newton raphson: modified, n`: a new iteration matrix every n iterations of a step.
@@ -363,7 +381,8 @@ bool Simulation::newton(const StepContext& c, const StepCoefficients& cd, const 
         // tolerance, as in the derivatives phase, polishes round-off the search cannot see), and
         // not in the derivatives phase of dynamic models, whose matrix is not the residual's
         // derivative (y is fixed there), so its correction need not be a descent direction.
-        const bool search = set_.line_search && info.res_err > tol && (!derivatives_phase || e.static_model());
+        const bool search =
+            set_.line_search && info.res_err > tol && (!derivatives_phase || e.static_model());
         double f0 = 0.0;
         for (int i = 0; i < n; ++i) {
             f0 += 0.5 * r_[i] * r_[i];
@@ -410,8 +429,8 @@ bool Simulation::restore_line_search_start(const StepContext& c) {
 
 // Backtracking line search (Numerical Recipes' lnsrch, MBDyn's `line search` options). With F
 // the residual at the start point and p = -J^-1 F the Newton correction of y' (y moves by b0 p),
-// f(lambda) = 1/2 |F(y' + lambda gamma p)|^2 has the initial slope f'(0) = -gamma F^T F = -2 gamma f0
-// (J exact). gamma = max(min scale, min(1, max step * max(|(y, y')|, n) / |p|)) limits the step
+// f(lambda) = 1/2 |F(y' + lambda gamma p)|^2 has the initial slope f'(0) = -gamma F^T F = -2 gamma
+// f0 (J exact). gamma = max(min scale, min(1, max step * max(|(y, y')|, n) / |p|)) limits the step
 // (`scale newton step`). lambda = 1 is tried first; while f > f0 + alpha lambda f'(0), lambda is
 // replaced by the minimiser of the quadratic (first backtrack) or cubic (later ones) through
 // f(0), f'(0) and the last one or two trials (`algorithm, cubic`), kept in
@@ -435,7 +454,8 @@ bool Simulation::line_search(const StepContext& c, double f0, StepInfo& info, co
         ls_yp_[i] = yp[i];
         pn2 += r_[i] * r_[i];
         ref2 += y[i] * y[i] + yp[i] * yp[i];
-        t_rel = std::max(t_rel, std::fabs(r_[i]) / std::max({std::fabs(y[i]), std::fabs(yp[i]), 1.0}));
+        t_rel =
+            std::max(t_rel, std::fabs(r_[i]) / std::max({std::fabs(y[i]), std::fabs(yp[i]), 1.0}));
     }
     double gamma = 1.0;
     if (L.scale_newton_step) {
@@ -445,7 +465,8 @@ bool Simulation::line_search(const StepContext& c, double f0, StepInfo& info, co
     }
     const double slope = -2.0 * f0 * gamma;
     double lam_min = L.lambda_min;
-    if (L.lambda_relative && t_rel > 0.0) lam_min = std::max(lam_min, std::min(L.tol_x / t_rel, 1.0));
+    if (L.lambda_relative && t_rel > 0.0)
+        lam_min = std::max(lam_min, std::min(L.tol_x / t_rel, 1.0));
     double lam = 1.0, lam2 = 0.0, f2 = 0.0, f = 0.0;
     bool have_prev = false, at_min = false;
     for (int k = 1;; ++k) {
@@ -459,13 +480,15 @@ bool Simulation::line_search(const StepContext& c, double f0, StepInfo& info, co
         f = 0.0;
         for (int i = 0; i < n; ++i) f += 0.5 * r_[i] * r_[i];
         if (L.verbose)
-            std::fprintf(stderr, "line search: t = %.9g, trial %d: lambda %.6g, f %.6g (f0 %.6g)\n", c.time, k, lam,
-                         f, f0);
+            std::fprintf(stderr, "line search: t = %.9g, trial %d: lambda %.6g, f %.6g (f0 %.6g)\n",
+                         c.time, k, lam, f, f0);
         if (std::isfinite(f) && f <= f0 + L.alpha * lam * slope) break;
         if (lam <= lam_min || k >= L.max_iter) {
             at_min = true;
             if (L.abort_at_lambda_min || !std::isfinite(f)) {
-                why = "line search: lambda reached its minimum without a sufficient decrease of the residual";
+                why =
+                    "line search: lambda reached its minimum without a sufficient decrease of the "
+                    "residual";
                 return restore_line_search_start(c);
             }
             break;
@@ -486,7 +509,9 @@ bool Simulation::line_search(const StepContext& c, double f0, StepInfo& info, co
                 next = -slope / (2.0 * b);
             } else {
                 const double disc = b * b - 3.0 * a * slope;
-                next = disc < 0.0 ? 0.5 * lam : b <= 0.0 ? (-b + std::sqrt(disc)) / (3.0 * a) : -slope / (b + std::sqrt(disc));
+                next = disc < 0.0 ? 0.5 * lam
+                       : b <= 0.0 ? (-b + std::sqrt(disc)) / (3.0 * a)
+                                  : -slope / (b + std::sqrt(disc));
             }
             next = std::min(next, 0.5 * lam);
         }
@@ -504,12 +529,15 @@ bool Simulation::line_search(const StepContext& c, double f0, StepInfo& info, co
         double test = 0.0;
         for (int col = 0; col < n; ++col) {
             double g = 0.0;
-            for (int q = J.col_start()[col]; q < J.col_start()[col + 1]; ++q) g += J.values()[q] * ls_g_[J.row_index()[q]];
+            for (int q = J.col_start()[col]; q < J.col_start()[col + 1]; ++q)
+                g += J.values()[q] * ls_g_[J.row_index()[q]];
             test = std::max(test, std::fabs(g) * std::max(std::fabs(ls_yp_[col]), 1.0));
         }
         test /= std::max(f0, 0.5 * n);
         if (test < L.tol_min && !L.zero_gradient_continue) {
-            why = "line search: zero gradient of the residual norm (a local minimum that is not a solution)";
+            why =
+                "line search: zero gradient of the residual norm (a local minimum that is not a "
+                "solution)";
             return restore_line_search_start(c);
         }
     }
@@ -519,9 +547,10 @@ bool Simulation::line_search(const StepContext& c, double f0, StepInfo& info, co
     }
     info.sol_err = lam * gamma * std::sqrt(pn2);
     if (L.print)
-        std::fprintf(stderr, "line search: t = %.9g, iteration %d: lambda %.6g%s, residual %.6g -> %.6g\n", c.time,
-                     info.iterations + 1, lam * gamma, at_min ? " (minimum)" : "", std::sqrt(2.0 * f0),
-                     std::sqrt(2.0 * f));
+        std::fprintf(stderr,
+                     "line search: t = %.9g, iteration %d: lambda %.6g%s, residual %.6g -> %.6g\n",
+                     c.time, info.iterations + 1, lam * gamma, at_min ? " (minimum)" : "",
+                     std::sqrt(2.0 * f0), std::sqrt(2.0 * f));
     return true;
 }
 
@@ -603,8 +632,10 @@ bool Simulation::drop_redundant(const std::vector<char>* consider) {
         if (q.owner != owner) msg += "\n  " + q.owner + ":", owner = q.owner;
         msg += " " + q.name + ";";
     }
-    msg += "\n  they are replaced by zero multipliers: the motion is unaffected, the reactions of these "
-           "joints are not unique";
+    msg +=
+        "\n  they are replaced by zero multipliers: the motion is unaffected, the reactions of "
+        "these "
+        "joints are not unique";
     if (on_warning) on_warning(msg);
     return true;
 }
@@ -630,7 +661,8 @@ int Simulation::assemble() {
     if (!any) return 0;
     for (const auto& nd : e.nodes()) {
         if (nd.is_dummy()) continue;
-        double k = nd.desc().props.get_or<double>("assembly position stiffness", set_.assembly_stiffness);
+        double k =
+            nd.desc().props.get_or<double>("assembly position stiffness", set_.assembly_stiffness);
         for (int i = 0; i < nd.pos_cols(); ++i) {
             active[nd.first_dof() + i] = 1;
             kp[nd.first_dof() + i] = k;
@@ -649,17 +681,19 @@ int Simulation::assemble() {
         info.iterations = it;
         info.res_err = residual_norm();
         if (!std::isfinite(info.res_err))
-            throw SolverFailure(describe_failure("non-finite residual in the initial assembly", info));
+            throw SolverFailure(
+                describe_failure("non-finite residual in the initial assembly", info));
         // Once converged after moving the nodes, two more (quadratically converging) iterations
         // leave the constraints at round-off: the derivatives phase divides them by its small
         // coefficient and cannot move positions to reduce them.
         if (info.res_err <= set_.assembly_tol && (it == 0 || polish-- == 0)) break;
         if (it >= max_iter && info.res_err > set_.assembly_tol)
-            throw SolverFailure(describe_failure("initial assembly did not converge (max iterations " +
-                                                     std::to_string(max_iter) + ")",
-                                                 info) +
-                                "\n  hint: check the joints' initial geometry, raise 'max iterations' in control "
-                                "data, or 'skip initial joint assembly;'");
+            throw SolverFailure(
+                describe_failure("initial assembly did not converge (max iterations " +
+                                     std::to_string(max_iter) + ")",
+                                 info) +
+                "\n  hint: check the joints' initial geometry, raise 'max iterations' in control "
+                "data, or 'skip initial joint assembly;'");
         // After dropping redundant equations, residual and matrix are evaluated again.
         auto build = [&] {
             e.update(c.time, c.dt);
@@ -699,8 +733,9 @@ int Simulation::assemble() {
     return info.iterations;
 }
 
-// Velocity part of the initial assembly (docs/formulation.md 4): the velocities closest to the given ones
-// v0 in the norm of the velocity stiffnesses Kv that satisfy the constraints' time derivative,
+// Velocity part of the initial assembly (docs/formulation.md 4): the velocities closest to the
+// given ones v0 in the norm of the velocity stiffnesses Kv that satisfy the constraints' time
+// derivative,
 //   Kv (v - v0) - B mu = 0,   Phi_q v + Phi_t = 0,   A v - b(t) = 0,
 // where v = (xdot, w) of the nodes (w = g' at g = 0, which assemble() has just set) and B mu the
 // constraint reactions. With dv = v - v0 this is the assembly matrix [-Kv B; Phi_q 0] at zero
@@ -733,7 +768,8 @@ void Simulation::assemble_velocities(const std::vector<char>& assembly_active, b
     std::vector<double> kv(n, 0.0), v0(n, 0.0), rt(n, 0.0);
     for (const auto& nd : e.nodes()) {
         if (nd.is_dummy()) continue;
-        double k = nd.desc().props.get_or<double>("assembly velocity stiffness", set_.assembly_vel_stiffness);
+        double k = nd.desc().props.get_or<double>("assembly velocity stiffness",
+                                                  set_.assembly_vel_stiffness);
         for (int i = 0; i < nd.pos_cols(); ++i) {
             node_col[nd.first_dof() + i] = 1;
             kv[nd.first_dof() + i] = k;
@@ -815,7 +851,8 @@ void Simulation::assemble_velocities(const std::vector<char>& assembly_active, b
     }
     for (int i = 0; i < n; ++i) norm = std::max(norm, std::fabs(r_[i]));
     if (norm <= 1e-14) return;  // the given velocities already satisfy the constraints
-    for (int i = 0; i < n; ++i) e.jac().add_to_diagonal(i, !active[i] ? 1.0 : node_col[i] ? -kv[i] : 0.0);
+    for (int i = 0; i < n; ++i)
+        e.jac().add_to_diagonal(i, !active[i] ? 1.0 : node_col[i] ? -kv[i] : 0.0);
     ++stats_.factorizations;
     const bool factored = e.linear_solver().factor(e.jac().matrix());
     if (!factored || e.linear_solver().rcond() < 1e-13) {
@@ -875,7 +912,8 @@ void Simulation::derivatives() {
             if (!set_.der_auto && der_move_y_) throw;
             if (der_move_y_ && attempt >= 2 * set_.der_auto_tries + 1) {
                 char tries[128];
-                std::snprintf(tries, sizeof tries, "\n  derivatives coefficient: auto, last tried %.3g (%d tries)",
+                std::snprintf(tries, sizeof tries,
+                              "\n  derivatives coefficient: auto, last tried %.3g (%d tries)",
                               c.dCoef, attempt + 1);
                 throw SolverFailure(f.what() + std::string(tries));
             }
@@ -891,12 +929,15 @@ void Simulation::derivatives() {
         if (!set_.der_auto || attempt >= 2 * set_.der_auto_tries + 1) {
             char coef[64];
             std::snprintf(coef, sizeof coef, " (derivatives coefficient %.3g)", c.dCoef);
-            std::string what = e.static_model() ? "initial equilibrium (derivatives phase) did not converge"
-                                                : "derivatives phase did not converge";
+            std::string what = e.static_model()
+                                   ? "initial equilibrium (derivatives phase) did not converge"
+                                   : "derivatives phase did not converge";
             if (fail_reason_) what += std::string(": ") + fail_reason_;
-            throw SolverFailure(describe_failure(what + coef, info) +
-                                (set_.der_auto ? "" : "\n  hint: 'derivatives coefficient: auto;' retries with larger "
-                                                      "coefficients; or raise 'derivatives max iterations'"));
+            throw SolverFailure(
+                describe_failure(what + coef, info) +
+                (set_.der_auto ? ""
+                               : "\n  hint: 'derivatives coefficient: auto;' retries with larger "
+                                 "coefficients; or raise 'derivatives max iterations'"));
         }
         c.dCoef *= set_.der_auto_factor;
         der_move_y_ = false;
@@ -913,12 +954,14 @@ void Simulation::derivatives() {
         double moved = 0.0;
         int worst = 0;
         for (int i = 0; i < e.size(); ++i)
-            if (!e.static_position(i) && std::abs(e.y[i] - y0[i]) > moved) moved = std::abs(e.y[i] - y0[i]), worst = i;
+            if (!e.static_position(i) && std::abs(e.y[i] - y0[i]) > moved)
+                moved = std::abs(e.y[i] - y0[i]), worst = i;
         der_move_y_ = false;
         if (on_warning) {
             char buf[160];
             std::snprintf(buf, sizeof buf,
-                          "derivatives phase: converged only with MBDyn's update (y += dCoef dy', dCoef = %.3g); the "
+                          "derivatives phase: converged only with MBDyn's update (y += dCoef dy', "
+                          "dCoef = %.3g); the "
                           "initial state moved by up to %.3g (",
                           c.dCoef, moved);
             on_warning(buf + e.equation(worst).owner + ")");
@@ -945,7 +988,8 @@ void Simulation::dummy_steps() {
         StepInfo info;
         if (!step(h, info, set_.dummy_max_iter, set_.dummy_tol))
             throw SolverFailure(describe_failure("dummy step " + std::to_string(k + 1) + " of " +
-                                                     std::to_string(set_.dummy_steps) + " did not converge",
+                                                     std::to_string(set_.dummy_steps) +
+                                                     " did not converge",
                                                  info));
         last_info_ = info;
     }
@@ -975,12 +1019,15 @@ bool Simulation::step(double h, StepInfo& info, int max_iter, double tol) {
     double* yp = e.yp.data();
     for (int i = 0; i < n; ++i) {
         const StepCoefficients& k = e.order(i) == DofOrder::differential ? cd : ca;
-        double ypp = k.two_step ? (k.m0 * y1_[i] + k.m1 * y2_[i]) / T_ + k.n0 * yp1_[i] + k.n1 * yp2_[i] : yp1_[i];
+        double ypp = k.two_step
+                         ? (k.m0 * y1_[i] + k.m1 * y2_[i]) / T_ + k.n0 * yp1_[i] + k.n1 * yp2_[i]
+                         : yp1_[i];
         yp[i] = ypp;
         y[i] = k.a1 * y1_[i] + k.a2 * y2_[i] + k.b0 * ypp + k.b1 * yp1_[i] + k.b2 * yp2_[i];
     }
     e.clock().step = step_ + 1;
-    double t_new = (h == T_ && k_const_ > 0) ? t_base_ + static_cast<double>(k_const_ + 1) * h : t_ + h;
+    double t_new =
+        (h == T_ && k_const_ > 0) ? t_base_ + static_cast<double>(k_const_ + 1) * h : t_ + h;
     StepContext c{t_new, h, cd.b0, Phase::dynamic};
     info = StepInfo{};
     info.step = step_ + 1;
@@ -1003,11 +1050,14 @@ bool Simulation::step(double h, StepInfo& info, int max_iter, double tol) {
         if (!(std::fabs(phi) <= 1e-6)) {
             const EquationInfo& q = e.equation(e.redundant()[k]);
             char buf[160];
-            std::snprintf(buf, sizeof buf, "a constraint dropped as redundant is violated by %.3g at t = %.9g (step %ld)",
-                          phi, t_new, step_ + 1);
-            throw SolverFailure(std::string(buf) + "\n  equation: " + q.owner + ", " + q.name +
-                                "\n  hint: the constraints were dependent only in the initial configuration (a "
-                                "singular configuration?); start the mechanism away from it");
+            std::snprintf(
+                buf, sizeof buf,
+                "a constraint dropped as redundant is violated by %.3g at t = %.9g (step %ld)", phi,
+                t_new, step_ + 1);
+            throw SolverFailure(
+                std::string(buf) + "\n  equation: " + q.owner + ", " + q.name +
+                "\n  hint: the constraints were dependent only in the initial configuration (a "
+                "singular configuration?); start the mechanism away from it");
         }
     }
     e.commit(c);
@@ -1056,7 +1106,8 @@ RunStats Simulation::run() {
             // The last step lands on the final time.
             double hs = set_.forever ? h : std::min(h, set_.tf - t_);
             // A step that would stop the run may end at the residual floor (floor_accept()).
-            floor_ok_ = !(set_.strategy_factor && hs * set_.red_factor >= set_.min_dt * (1.0 - 1e-12));
+            floor_ok_ =
+                !(set_.strategy_factor && hs * set_.red_factor >= set_.min_dt * (1.0 - 1e-12));
             if (!step(hs, info)) {
                 ++stats_.rejected;
                 if (set_.strategy_factor && hs * set_.red_factor >= set_.min_dt * (1.0 - 1e-12)) {
@@ -1064,10 +1115,11 @@ RunStats Simulation::run() {
                     easy_steps = 0;
                     continue;
                 }
-                throw SolverFailure(describe_failure(fail_reason_ ? std::string(fail_reason_)
-                                                                  : "Newton iterations did not converge (max iterations " +
-                                                                        std::to_string(set_.max_iter) + ")",
-                                                     info));
+                throw SolverFailure(describe_failure(
+                    fail_reason_ ? std::string(fail_reason_)
+                                 : "Newton iterations did not converge (max iterations " +
+                                       std::to_string(set_.max_iter) + ")",
+                    info));
             }
             ++stats_.steps;
             emit(info);
@@ -1086,7 +1138,8 @@ RunStats Simulation::run() {
     if (stats_.floor_steps > 0 && on_warning) {
         char buf[256];
         std::snprintf(buf, sizeof buf,
-                      "%ld step(s) accepted at the residual floor of a stalled Newton iteration (near-singular "
+                      "%ld step(s) accepted at the residual floor of a stalled Newton iteration "
+                      "(near-singular "
                       "configuration; residual up to %.3g of the largest force, floor 1e-11)",
                       stats_.floor_steps, stats_.floor_worst);
         on_warning(buf);

@@ -86,7 +86,7 @@ struct StepInfo {
 // What a run writes: sinks receive every step (StepInfo::output says whether it is an
 // output step) and the end of the run, also when it stops on a failure.
 class OutputSink {
-public:
+  public:
     virtual ~OutputSink() = default;
     virtual void begin(const Engine& /*e*/) {}
     virtual void step(const Engine& e, const StepInfo& s) = 0;
@@ -96,18 +96,18 @@ public:
 // A run that cannot continue (exit status 3): time, step, iteration, residual and the worst
 // equation, already formatted.
 class SolverFailure : public std::runtime_error {
-public:
+  public:
     using std::runtime_error::runtime_error;
 };
 
 struct RunStats {
     long steps = 0, rejected = 0, iterations = 0, factorizations = 0;
-    long floor_steps = 0;        // steps accepted at the residual floor (StepInfo::floor_conv)
-    double floor_worst = 0.0;    // their largest |r| / S (Simulation::force_scale())
+    long floor_steps = 0;      // steps accepted at the residual floor (StepInfo::floor_conv)
+    double floor_worst = 0.0;  // their largest |r| / S (Simulation::force_scale())
 };
 
 class Simulation {
-public:
+  public:
     Simulation(const Model& m, const SolverSettings& s);
     Engine& engine() { return *engine_; }
     void add_sink(OutputSink* s) { sinks_.push_back(s); }
@@ -137,9 +137,9 @@ public:
     bool step(double h, StepInfo& info);
     bool step(double h, StepInfo& info, int max_iter, double tol);
 
-private:
-    bool newton(const StepContext& c, const StepCoefficients& cd, const StepCoefficients& ca, int max_iter,
-                double tol, StepInfo& info, bool derivatives_phase);
+  private:
+    bool newton(const StepContext& c, const StepCoefficients& cd, const StepCoefficients& ca,
+                int max_iter, double tol, StepInfo& info, bool derivatives_phase);
     // One line search along the Newton correction r_ (y' += lambda r_, y += lambda b0 r_);
     // leaves the residual of the accepted point in r_. False: the step failed (reason in why).
     bool line_search(const StepContext& c, double f0, StepInfo& info, const char*& why);
@@ -162,9 +162,9 @@ private:
     SolverSettings set_;
     std::unique_ptr<Engine> engine_;
     std::vector<double> r_, y1_, yp1_, y2_, yp2_;
-    std::vector<double> b0_;                // per unknown: dy / dy' of the current Newton solve
-    std::vector<double> scale_;             // per equation: magnitude of its terms (force_scale())
-    std::vector<double> yb_, ypb_;          // the best iterate of the current step (floor_accept())
+    std::vector<double> b0_;        // per unknown: dy / dy' of the current Newton solve
+    std::vector<double> scale_;     // per equation: magnitude of its terms (force_scale())
+    std::vector<double> yb_, ypb_;  // the best iterate of the current step (floor_accept())
     bool floor_ok_ = true;  // a failed step would stop the run (no smaller step to retry with)
     std::vector<double> ls_y_, ls_yp_, ls_p_, ls_g_;  // line search: start point, direction, J^T r
     double t_ = 0.0, T_ = 0.0;
@@ -175,12 +175,13 @@ private:
     std::vector<OutputSink*> sinks_;
     bool redundancy_checked_ = false;
     const char* fail_reason_ = nullptr;  // why the last Newton solve stopped early (line search)
-    bool der_move_y_ = false;  // derivatives phase with MBDyn's update y += dCoef dy' (see derivatives())
+    bool der_move_y_ =
+        false;  // derivatives phase with MBDyn's update y += dCoef dy' (see derivatives())
     // The derivatives phase's constraint rows at acceleration level (constraint_rows.hpp).
     AccelerationConstraints der_constraints_;
     bool der_constraints_on_ = false;
     NodeAccelerations accel_;  // XPP, OmegaP after each step (solvers/dae/accelerations.hpp)
-    StepInfo last_info_;  // step 0 (after derivatives or dummy steps), emitted by run()
+    StepInfo last_info_;       // step 0 (after derivatives or dummy steps), emitted by run()
     RunStats stats_;
 };
 

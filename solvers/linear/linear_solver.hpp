@@ -10,7 +10,7 @@
 namespace mbs {
 
 class LinearSolver {
-public:
+  public:
     virtual ~LinearSolver() = default;
     // Symbolic analysis of the (fixed) pattern; called once.
     virtual void analyze(const CscMatrix& a) = 0;

@@ -49,9 +49,10 @@ struct DynamicsStats {
 // Below this pivot ratio of the best J_v a step is taken in full coordinates with
 // minimum-norm multipliers and projected onto the constraints (singular configurations).
 constexpr double singular_pivot_ratio = 1e-2;
-// method two_step: the implicit two-step method of docs/formulation.md section 3 (constant step, spectral
-// radius rho; the first step and every step after a change of the dependent set or a singular
-// step are Crank-Nicolson) on y = (q_u, qd_u, q_c): y_k = a1 y_k-1 + a2 y_k-2 + b0 y'_k + b1 y'_k-1
+// method two_step: the implicit two-step method of docs/formulation.md section 3 (constant step,
+// spectral radius rho; the first step and every step after a change of the dependent set or a
+// singular step are Crank-Nicolson) on y = (q_u, qd_u, q_c): y_k = a1 y_k-1 + a2 y_k-2 + b0 y'_k +
+// b1 y'_k-1
 // + b2 y'_k-2, modified Newton on y'_k with the Jacobian 1 - b0 df/dy (central differences at
 // the step's start), to |dy'| <= 1e-10 (1 + |y'|).
 enum class ReducedMethod { rk4, two_step };

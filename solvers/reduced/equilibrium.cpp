@@ -1,5 +1,6 @@
 // Static and dynamic equilibrium of the relative-coordinate model, with exchange variables and
-// extra equations (docs/formulation.md section 6; the deck cards are in README, "Relative-coordinate path").
+// extra equations (docs/formulation.md section 6; the deck cards are in README,
+// "Relative-coordinate path").
 #include <algorithm>
 #include <cmath>
 

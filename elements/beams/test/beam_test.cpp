@@ -1,12 +1,13 @@
 // Beam card readers: node offsets, absolute section orientations, `from nodes` interpolation
 // (checked against the closed form for nodes rotated about the beam axis), `same`, errors.
+#include "elements/beams/beam.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <string>
 
 #include "core/model.hpp"
-#include "elements/beams/beam.hpp"
 #include "parser/test_support.hpp"
 
 namespace {
@@ -108,13 +109,16 @@ TEST(ElementBeams, CustomOutputFlagsAsMBDyn) {
               std::make_pair(static_cast<long>(ep_x | ep_default), std::string("-")));
     EXPECT_EQ(flags_of(", custom output, none, position"),
               std::make_pair(static_cast<long>(ep_x), std::string("-")));
-    EXPECT_EQ(flags_of(", custom output, configuration, orientation description, orientation vector"),
-              std::make_pair(static_cast<long>(ep_x | ep_r | ep_default), std::string("orientation vector")));
+    EXPECT_EQ(
+        flags_of(", custom output, configuration, orientation description, orientation vector"),
+        std::make_pair(static_cast<long>(ep_x | ep_r | ep_default),
+                       std::string("orientation vector")));
     EXPECT_EQ(flags_of(", custom output, none, orientation, orientation description, euler321"),
               std::make_pair(static_cast<long>(ep_r), std::string("euler321")));
     // The last flag with the orientation decides (here: none given, `default orientation`).
-    EXPECT_EQ(flags_of(", custom output, all, orientation description, euler321, none, orientation"),
-              std::make_pair(static_cast<long>(ep_r), std::string("-")));
+    EXPECT_EQ(
+        flags_of(", custom output, all, orientation description, euler321, none, orientation"),
+        std::make_pair(static_cast<long>(ep_r), std::string("-")));
 }
 
 TEST(ElementBeams, ErrorsPointAtTheArgument) {

@@ -1,6 +1,6 @@
-// Runtime drive callers: values against the formulas of docs/deck-language.md section 7 (numbers worked
-// out here, not taken from the code), derivatives against central finite differences away from
-// kinks, and the template drive callers. Drives are parsed from `drive caller:` cards.
+// Runtime drive callers: values against the formulas of docs/deck-language.md section 7 (numbers
+// worked out here, not taken from the code), derivatives against central finite differences away
+// from kinks, and the template drive callers. Drives are parsed from `drive caller:` cards.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -21,7 +21,7 @@ using mbs::DrivePtr;
 using std::numbers::pi;
 
 class DriveRuntime : public ::testing::Test {
-protected:
+  protected:
     mbs::SimClock clock;
 
     // The runtime drive of `drive caller: 99, <text>`, after the cards `before`.
@@ -72,7 +72,7 @@ protected:
         EXPECT_NEAR(d.deriv(t), fd, 1e-6 * std::max(1.0, std::fabs(fd))) << "at t = " << t;
     }
 
-protected:
+  protected:
     // Models stay alive: drive specs point into their source text.
     const mbs::Model& keep(mbs::Model m) {
         models_.push_back(std::make_unique<mbs::Model>(std::move(m)));
@@ -335,8 +335,8 @@ TEST_F(DriveRuntime, PiecewiseLinearHoldsItsEndValues) {
     EXPECT_DOUBLE_EQ(d->deriv(0.5), 2.0);
     EXPECT_DOUBLE_EQ(d->deriv(2.0), -2.0);
     EXPECT_DOUBLE_EQ(d->deriv(4.0), 0.0);
-    EXPECT_DOUBLE_EQ(d->deriv(1.0), 0.0);  // mean of +2 and -2
-    EXPECT_DOUBLE_EQ(d->deriv(0.0), 2.0);  // the run's initial time: the first slope
+    EXPECT_DOUBLE_EQ(d->deriv(1.0), 0.0);   // mean of +2 and -2
+    EXPECT_DOUBLE_EQ(d->deriv(0.0), 2.0);   // the run's initial time: the first slope
     EXPECT_DOUBLE_EQ(d->deriv(3.0), -1.0);  // half the last slope
     expect_fd(*d, 0.5);
     expect_fd(*d, 2.0);
@@ -390,11 +390,11 @@ TEST_F(DriveRuntime, SineStartingAtTheInitialTimeHasItsFullSlope) {
 TEST_F(DriveRuntime, KinksFollowTheDecksInitialTime) {
     // initial time 0.5: the sine starting at 0.5 has its full slope there, one starting at 0 is
     // smooth at 0.5 anyway, and a ramp starting at 0.5 rises at its slope from the first instant.
-    const mbs::Model& m = keep(mbs::test::cards::build(
-        "drive caller: 1, sine, 0.5, 2., 3., forever, 1.;\n"
-        "drive caller: 2, ramp, 2., 0.5, 3., 0.;\n"
-        "drive caller: 3, sine, 0., 2., 3., forever, 1.;\n",
-        head_at(0.5)));
+    const mbs::Model& m =
+        keep(mbs::test::cards::build("drive caller: 1, sine, 0.5, 2., 3., forever, 1.;\n"
+                                     "drive caller: 2, ramp, 2., 0.5, 3., 0.;\n"
+                                     "drive caller: 3, sine, 0., 2., 3., forever, 1.;\n",
+                                     head_at(0.5)));
     auto d = [&](long l) { return mbs::make_drive(*m.drive_callers.at(l), env()); };
     EXPECT_DOUBLE_EQ(d(1)->deriv(0.5), 6.0);
     EXPECT_DOUBLE_EQ(d(2)->deriv(0.5), 2.0);
@@ -587,8 +587,8 @@ TEST_F(DriveRuntime, UnsupportedTypesAreInputErrorsAtTheDrive) {
     // Model-data drives need a run (DriveEnv::data); outside one they are refused at the card.
     const std::string before =
         "begin: nodes; structural: 1, static, null, eye, null, null; end: nodes;\n";
-    const std::string head = mbs::test::deck_head +
-                             "begin: control data; structural nodes: 1; end: control data;\n";
+    const std::string head =
+        mbs::test::deck_head + "begin: control data; structural nodes: 1; end: control data;\n";
     const mbs::Model& m = keep(mbs::test::build(
         head + before + "drive caller: 99, node, 1, structural, string, \"X[1]\", direct;\n"));
     try {

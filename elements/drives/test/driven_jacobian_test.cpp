@@ -61,7 +61,8 @@ SwitchOn switch_on(const std::string& driven, const std::string& rows) {
     mbs::test::randomize_state(e, 7);
     const int n = e.size();
     std::vector<double> r(n), rp(n), rm(n);
-    mbs::StepContext off{0.1, 1e-3, 0.37, mbs::Phase::dynamic}, on{0.3, 1e-3, 0.37, mbs::Phase::dynamic};
+    mbs::StepContext off{0.1, 1e-3, 0.37, mbs::Phase::dynamic},
+        on{0.3, 1e-3, 0.37, mbs::Phase::dynamic};
     e.update(off.time, off.dt);
     e.residual(off, r.data());
     e.update(on.time, on.dt);

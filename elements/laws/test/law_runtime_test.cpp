@@ -181,15 +181,15 @@ TEST_F(LawRuntime, AxialTorsionCoupling) {
 TEST_F(LawRuntime, LinearElasticBistop) {
     auto l = law<1>("linear elastic bistop, 100., step, 0.5, 1., 0., step, 1., 1., 0.");
     auto f = [&](double e, double t) { return force<1>(*l, vec<1>({e}), vec<1>({0.}), t)[0]; };
-    EXPECT_EQ(f(0.3, 0.4), 0.);            // activation drive 0: off
+    EXPECT_EQ(f(0.3, 0.4), 0.);                       // activation drive 0: off
     l->after_step(vec<1>({0.3}), vec<1>({0.}), 0.4);  // converged steps do not switch
-    EXPECT_EQ(f(0.2, 0.5), 0.);            // on at t = 0.5 with eps_ref = 0.2: F = 0
-    EXPECT_NEAR(f(0.3, 0.5), 10., 1e-12);  // the same step's next iterate: K (0.3 - 0.2)
-    EXPECT_NEAR(f(0.25, 0.7), 5., 1e-12);  // stays on (eps_ref kept)
+    EXPECT_EQ(f(0.2, 0.5), 0.);                       // on at t = 0.5 with eps_ref = 0.2: F = 0
+    EXPECT_NEAR(f(0.3, 0.5), 10., 1e-12);             // the same step's next iterate: K (0.3 - 0.2)
+    EXPECT_NEAR(f(0.25, 0.7), 5., 1e-12);             // stays on (eps_ref kept)
     expect_tangents<1>(*l, vec<1>({0.25}), vec<1>({1.}), 0.7);
-    EXPECT_EQ(f(0.3, 1.0), 0.);            // off at t = 1 (the step drive is 0.5 there)
-    EXPECT_EQ(f(0.4, 1.1), 0.);            // both drives non-zero: on and off again in each
-    EXPECT_EQ(f(0.5, 1.2), 0.);            // evaluation, i.e. off
+    EXPECT_EQ(f(0.3, 1.0), 0.);  // off at t = 1 (the step drive is 0.5 there)
+    EXPECT_EQ(f(0.4, 1.1), 0.);  // both drives non-zero: on and off again in each
+    EXPECT_EQ(f(0.5, 1.2), 0.);  // evaluation, i.e. off
 }
 
 TEST_F(LawRuntime, BistopSwitchesOnAndOffInOneEvaluation) {
@@ -213,7 +213,8 @@ TEST_F(LawRuntime, LinearViscoelasticBistopInitiallyActive) {
                     .isApprox(vec<3>({10., 2., 0.})));
     expect_tangents_random<3>(*l);
     EXPECT_EQ(force<3>(*l, vec<3>({0.1, 0., 0.}), vec<3>({0., 1., 0.}), 1.5).norm(), 0.);
-    EXPECT_EQ(force<3>(*l, vec<3>({0.1, 0., 0.}), vec<3>({0., 1., 0.}), 0.).norm(), 0.);  // stays off
+    EXPECT_EQ(force<3>(*l, vec<3>({0.1, 0., 0.}), vec<3>({0., 1., 0.}), 0.).norm(),
+              0.);  // stays off
 }
 
 TEST_F(LawRuntime, BistopWrapper) {

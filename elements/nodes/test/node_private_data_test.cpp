@@ -82,7 +82,7 @@ TEST_F(NodePrivateData, Accelerations) {
     nodes[0].xpp = Vec3(1.0, 2.0, 3.0);
     nodes[0].wp = Vec3(0.0, -4.0, 5.0);
     EXPECT_DOUBLE_EQ(datum("XPP[2]"), 2.0);
-    EXPECT_NEAR(datum("xPP[1]"), 2.0, 1e-15);   // R^T (1, 2, 3) = (2, -1, 3)
+    EXPECT_NEAR(datum("xPP[1]"), 2.0, 1e-15);  // R^T (1, 2, 3) = (2, -1, 3)
     EXPECT_NEAR(datum("xPP[2]"), -1.0, 1e-15);
     EXPECT_DOUBLE_EQ(datum("OmegaP[3]"), 5.0);
     EXPECT_NEAR(datum("omegaP[1]"), -4.0, 1e-15);  // R^T (0, -4, 5) = (-4, 0, 5)
@@ -92,7 +92,8 @@ TEST_F(NodePrivateData, Accelerations) {
 TEST(NodePrivateDataStatic, AccelerationsOfAStaticNodeAreRefused) {
     mbs::Model m = mbs::test::build(
         "begin: data; problem: initial value; end: data;\n"
-        "begin: initial value; initial time: 0.; final time: 1.; time step: 1.e-3; end: initial value;\n"
+        "begin: initial value; initial time: 0.; final time: 1.; time step: 1.e-3; end: initial "
+        "value;\n"
         "begin: control data; structural nodes: 1; end: control data;\n"
         "begin: nodes; structural: 1, static, null, eye, null, null; end: nodes;\n");
     mbs::StructNode s(mbs::test::node(m, "structural", 1));

@@ -1,5 +1,7 @@
-// The two-step integration formula with tunable dissipation (docs/formulation.md 3), tested on its own:
-//  - coefficients against the closed forms at alpha = 1 (docs/formulation.md 3) and BDF2 at rho = 0;
+// The two-step integration formula with tunable dissipation (docs/formulation.md 3), tested on its
+// own:
+//  - coefficients against the closed forms at alpha = 1 (docs/formulation.md 3) and BDF2 at rho =
+//  0;
 //  - order conditions (exactness for t^0, t^1, t^2) of the corrector and (t^0..t^3) of the cubic
 //    predictor, for constant and variable steps (alpha = 0.5, 2);
 //  - asymptotic spectral radius: b0 z^2 + b1 z + b2 = b0 (z + rho)^2 for any alpha;
@@ -12,14 +14,14 @@
 // polynomial has the double root z = -rho, and at finite w h it splits by O((w h)^-1/2). The exact
 // spectral radius at w h = 1e4 is 0.00714 (rho = 0), 0.60643 (rho = 0.6), 1 (rho = 1): 6-7e-3
 // from rho, which the integration reproduces to 1e-9. At w h = 1e8 the split is 7e-5.
+#include "solvers/dae/integrator.hpp"
+
 #include <gtest/gtest.h>
 
 #include <array>
 #include <cmath>
 #include <complex>
 #include <vector>
-
-#include "solvers/dae/integrator.hpp"
 
 using namespace mbs;
 
@@ -52,14 +54,16 @@ struct Oscillator {
 // stored history by the new amplitude after each step (the problem is linear, so the per-step
 // ratios are unchanged) so that long runs of a strongly damped mode do not underflow.
 template <class F>
-void integrate(const Oscillator& osc, const Method& m, double h, int n, V2 u0, bool renormalize, F on_step) {
+void integrate(const Oscillator& osc, const Method& m, double h, int n, V2 u0, bool renormalize,
+               F on_step) {
     V2 y1 = u0, yp1 = osc.f(u0), y2{0, 0}, yp2{0, 0};
     double T = h;
     for (int k = 1; k <= n; ++k) {
         StepCoefficients c = m.differential(h, T, k == 1, k);
         V2 yp, known, y;
         for (int i = 0; i < 2; ++i) {
-            yp[i] = c.two_step ? (c.m0 * y1[i] + c.m1 * y2[i]) / T + c.n0 * yp1[i] + c.n1 * yp2[i] : yp1[i];
+            yp[i] = c.two_step ? (c.m0 * y1[i] + c.m1 * y2[i]) / T + c.n0 * yp1[i] + c.n1 * yp2[i]
+                               : yp1[i];
             known[i] = c.a1 * y1[i] + c.a2 * y2[i] + c.b1 * yp1[i] + c.b2 * yp2[i];
         }
         for (int it = 0; it < 3; ++it) {  // linear problem: the first iteration is exact
@@ -94,7 +98,8 @@ double spectral_radius(double rho, double wh) {
 double asymptotic_ratio(double rho, double wh, int n) {
     Oscillator osc{wh};
     double ratio = 0.0;
-    integrate(osc, ms(rho), 1.0, n, {1.0, 0.0}, true, [&](int, const V2& u) { ratio = osc.amplitude(u); });
+    integrate(osc, ms(rho), 1.0, n, {1.0, 0.0}, true,
+              [&](int, const V2& u) { ratio = osc.amplitude(u); });
     return ratio;  // history is renormalized to amplitude 1 after each step
 }
 
@@ -143,7 +148,8 @@ TEST(Integrator, OrderConditionsVariableStep) {
                     auto y = [p](double t) { return std::pow(t, p); };
                     auto yp = [p](double t) { return p == 0 ? 0.0 : p * std::pow(t, p - 1); };
                     double scale = std::pow(h + T, p);  // size of the terms
-                    double corr = c.a1 * y(t1) + c.a2 * y(t2) + c.b0 * yp(t0) + c.b1 * yp(t1) + c.b2 * yp(t2);
+                    double corr =
+                        c.a1 * y(t1) + c.a2 * y(t2) + c.b0 * yp(t0) + c.b1 * yp(t1) + c.b2 * yp(t2);
                     if (p <= 2) {
                         EXPECT_NEAR(corr, y(t0), 1e-14 * scale) << "corrector, t^" << p;
                     }
@@ -151,7 +157,8 @@ TEST(Integrator, OrderConditionsVariableStep) {
                     EXPECT_NEAR(pred, yp(t0), 1e-13 * scale / T) << "predictor, t^" << p;
                 }
                 // second order, not third: the t^3 condition fails (except by accident)
-                double c3 = c.a1 * std::pow(t1, 3) + c.a2 * std::pow(t2, 3) + 3.0 * (c.b1 * t1 * t1 + c.b2 * t2 * t2);
+                double c3 = c.a1 * std::pow(t1, 3) + c.a2 * std::pow(t2, 3) +
+                            3.0 * (c.b1 * t1 * t1 + c.b2 * t2 * t2);
                 EXPECT_GT(std::abs(c3), 1e-6 * std::pow(h + T, 3));
             }
         }
@@ -199,13 +206,15 @@ TEST(Integrator, HighFrequencyAmplitudeRatio) {
         double r8 = asymptotic_ratio(rho, 1e8, 3000);
         EXPECT_NEAR(r8, rho, 1e-3);
         EXPECT_NEAR(spectral_radius(rho, 1e8), rho, 1e-4);
-        std::printf("rho = %.1f: ratio per step %.9f at w h = 1e4 (exact radius %.9f), %.6f at w h = 1e8\n", rho, r4,
-                    exact, r8);
+        std::printf(
+            "rho = %.1f: ratio per step %.9f at w h = 1e4 (exact radius %.9f), %.6f at w h = 1e8\n",
+            rho, r4, exact, r8);
     }
     // rho = 1 keeps the high-frequency amplitude: every step, not only asymptotically
     Oscillator osc{1e4};
-    integrate(osc, ms(1.0), 1.0, 200, {1.0, 0.0}, false,
-              [&](int k, const V2& u) { EXPECT_NEAR(osc.amplitude(u), 1.0, 1e-12) << "step " << k; });
+    integrate(osc, ms(1.0), 1.0, 200, {1.0, 0.0}, false, [&](int k, const V2& u) {
+        EXPECT_NEAR(osc.amplitude(u), 1.0, 1e-12) << "step " << k;
+    });
 }
 
 // w h = 0.01: second order (error ratio 4 when h is halved), y(t) = cos(w t), t = 1.
@@ -219,8 +228,8 @@ TEST(Integrator, SecondOrderAtLowFrequency) {
             integrate(osc, ms(rho), h, n, {1.0, 0.0}, false, [&](int, const V2& u) { y = u; });
             err.push_back(std::hypot(y[0] - std::cos(1.0), y[1] + std::sin(1.0)));
         }
-        std::printf("rho = %.1f: error at t = 1: %.4g, %.4g, %.4g; ratios %.4f %.4f\n", rho, err[0], err[1], err[2],
-                    err[0] / err[1], err[1] / err[2]);
+        std::printf("rho = %.1f: error at t = 1: %.4g, %.4g, %.4g; ratios %.4f %.4f\n", rho, err[0],
+                    err[1], err[2], err[0] / err[1], err[1] / err[2]);
         EXPECT_NEAR(err[0] / err[1], 4.0, 0.05) << "rho = " << rho;
         EXPECT_NEAR(err[1] / err[2], 4.0, 0.02) << "rho = " << rho;
     }
@@ -245,8 +254,9 @@ TEST(Integrator, NoDissipationAtRhoOne) {
         std::complex<double> A = 1.0 - c.b0 * l, B = -(c.a1 + c.b1 * l), C = -(c.a2 + c.b2 * l);
         std::complex<double> s = std::sqrt(B * B - 4.0 * A * C);
         double z = std::max(std::abs((-B + s) / (2.0 * A)), std::abs((-B - s) / (2.0 * A)));
-        std::printf("rho = %.1f: amplitude after %d steps %.15f (min %.15f, max %.15f; |z|^n = %.15f)\n", rho, n, amp,
-                    lo, hi, std::pow(z, n));
+        std::printf(
+            "rho = %.1f: amplitude after %d steps %.15f (min %.15f, max %.15f; |z|^n = %.15f)\n",
+            rho, n, amp, lo, hi, std::pow(z, n));
         if (rho == 1.0) {
             EXPECT_NEAR(lo, 1.0, 1e-10);
             EXPECT_NEAR(hi, 1.0, 1e-10);
@@ -276,7 +286,8 @@ TEST(Integrator, HopeCoefficients) {
                 auto y = [p](double t) { return std::pow(t, p); };
                 auto yp = [p](double t) { return p == 0 ? 0.0 : p * std::pow(t, p - 1); };
                 double corr = v.a1 * y(t1) + v.a2 * y(t2) + v.b0 * yp(0.0) + v.b1 * yp(t1);
-                EXPECT_NEAR(corr, y(0.0), 1e-14) << "rho " << rho << " alpha " << alpha << " t^" << p;
+                EXPECT_NEAR(corr, y(0.0), 1e-14)
+                    << "rho " << rho << " alpha " << alpha << " t^" << p;
             }
         }
     }
@@ -304,8 +315,10 @@ TEST(Integrator, HopeDissipationAndOrder) {
             if (k % 2 == 0 && k > 100 && prev > 1e-250) pair = a / prev;
             if (k % 2 == 0) prev = a;
         });
-        if (rho > 0.0) EXPECT_NEAR(pair, rho, 1e-3) << "rho " << rho;
-        else EXPECT_LT(prev, 1e-100);
+        if (rho > 0.0)
+            EXPECT_NEAR(pair, rho, 1e-3) << "rho " << rho;
+        else
+            EXPECT_LT(prev, 1e-100);
         Oscillator osc{1.0};
         std::vector<double> err;
         for (double h : {0.01, 0.005}) {
@@ -314,8 +327,9 @@ TEST(Integrator, HopeDissipationAndOrder) {
                       [&](int, const V2& u) { y = u; });
             err.push_back(std::hypot(y[0] - std::cos(1.0), y[1] + std::sin(1.0)));
         }
-        std::printf("hope rho = %.1f: two-step ratio at w h = 1e8: %.6f; errors %.4g %.4g (ratio %.3f)\n", rho, pair,
-                    err[0], err[1], err[0] / err[1]);
+        std::printf(
+            "hope rho = %.1f: two-step ratio at w h = 1e8: %.6f; errors %.4g %.4g (ratio %.3f)\n",
+            rho, pair, err[0], err[1], err[0] / err[1]);
         EXPECT_NEAR(err[0] / err[1], 4.0, 0.1) << "rho " << rho;
     }
 }

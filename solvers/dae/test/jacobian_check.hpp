@@ -87,8 +87,8 @@ inline JacobianCheck check_jacobian(const std::string& deck, unsigned seed = 1, 
 inline void expect_exact_jacobian(const std::string& deck, double tol = 1e-6, int states = 3) {
     for (int s = 1; s <= states; ++s) {
         JacobianCheck r = check_jacobian(deck, static_cast<unsigned>(s));
-        EXPECT_LT(r.rel(), tol) << "state " << s << ": max |J - FD| = " << r.max_abs_err << " (max |J| "
-                                << r.max_abs_J << ") at " << r.where;
+        EXPECT_LT(r.rel(), tol) << "state " << s << ": max |J - FD| = " << r.max_abs_err
+                                << " (max |J| " << r.max_abs_J << ") at " << r.where;
     }
 }
 

@@ -14,12 +14,13 @@
 // angular velocity joints) give nodes at rest on the card their imposed velocities; before,
 // their rows were left out (held multipliers, or elements outside the assembly) and the nodes
 // started at rest. An acceleration joint's row (it depends on its own state) is left out.
+#include "solvers/dae/simulation.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include "parser/test_support.hpp"
-#include "solvers/dae/simulation.hpp"
 
 namespace mbs::test {
 namespace {
@@ -29,7 +30,8 @@ namespace {
 // 2.5 (its start value), x5 is a unit mass.
 std::string deck() {
     return deck_head +
-           "begin: control data; structural nodes: 2; abstract nodes: 2; rigid bodies: 1; joints: 2;"
+           "begin: control data; structural nodes: 2; abstract nodes: 2; rigid bodies: 1; joints: "
+           "2;"
            " genels: 2; gravity; end: control data;\n"
            "begin: nodes;\n"
            "structural: 1, static, null, eye, null, null;\n"
@@ -83,7 +85,8 @@ TEST(Simulation, AssemblyKeepsTheStartValuesOfOtherElementUnknowns) {
 // A 2 kg point mass at r = 0.5 m from a revolute hinge about z, spinning at 3 rad/s.
 std::string spinning_deck() {
     return deck_head +
-           "begin: control data; structural nodes: 2; rigid bodies: 1; joints: 2; end: control data;\n"
+           "begin: control data; structural nodes: 2; rigid bodies: 1; joints: 2; end: control "
+           "data;\n"
            "begin: nodes;\n"
            "structural: 1, static, null, eye, null, null;\n"
            "structural: 2, dynamic, 0., 0.5, 0., eye, -1.5, 0., 0., 0., 0., 3.;\n"

@@ -1,9 +1,9 @@
 // CSC pattern and the three linear solvers against each other and against known solutions.
+#include "solvers/linear/linear_solver.hpp"
+
 #include <gtest/gtest.h>
 
 #include <random>
-
-#include "solvers/linear/linear_solver.hpp"
 
 using namespace mbs;
 
