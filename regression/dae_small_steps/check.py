@@ -16,11 +16,11 @@ model's largest force (and 1e4 times the tolerance): solvers/dae/simulation.cpp,
 force_scale(), gives the test and why it cannot pass an unconverged iterate.
 
 References (independent of the DAE):
- - the parallelogram-branch ODE of the README, theta'' = -g cos(theta) [(N+1)/2 + N]/[(N+1)/3 + N],
+ - the parallelogram-branch ODE of docs/references.md, theta'' = -g cos(theta) [(N+1)/2 + N]/[(N+1)/3 + N],
    integrated here by classical Runge-Kutta with h = 1e-5 s (error < 1e-12 at t = 1 s);
  - the relative-coordinate path, `mbsolve --analysis reduced-dynamics` (RK4 on the reduced
    ODE, coordinate partitioning) at DT = 1e-3 s: 7.0e-12 m from the ODE at t = 1 s;
- - the README's B0 at t = 10 s (0.328458111541, 0.944518538179).
+ - docs/references.md's B0 at t = 10 s (0.328458111541, 0.944518538179).
 
 Checks (Newton tolerance 1e-9, ms with rho 0.6 as in the deck):
  - every run reaches t = 1 s and passes the singular configuration (B0 ends below the x axis);
@@ -37,7 +37,7 @@ Checks (Newton tolerance 1e-9, ms with rho 0.6 as in the deck):
    2.71e-7). The reduced path is taken at DT = 1e-3 (7.0e-12 m from the ODE; its convergence over
    DT 1e-3 ... 2e-5 at t = 1 s is checked in regression/reduced_dynamics, all within 2e-9 m);
  - the whole 10 s at dt = 1e-4 (no floor step needed since the consistent start): B0 at t = 10 s
-   vs the README value, measured 6.9e-7 m (tolerance 1.5e-6).
+   vs the docs/references.md value, measured 6.9e-7 m (tolerance 1.5e-6).
 Known limits: over the 10 s, dt = 5e-5 stops at t = 6.5419 s (best residual 8.1e-6 N, 1.8e-9 of
 the force scale) and dt = 2e-5 at t = 1.22816 s (1.9e-6 N, 1.6e-10): the floor test rejects both
 (with tolerance 1e-6 both stop at t = 6.5419 s).
@@ -124,10 +124,10 @@ for k in range(1, len(errs)):
     close(f'error ratio dt {runs[k - 1][0]:g} -> {runs[k][0]:g} (second order: {ratio:g})', errs[k - 1] / errs[k], ratio,
           0.1 * ratio)
 
-# The whole 10 s at dt = 1e-4 against the README's B0 at t = 10 s.
+# The whole 10 s at dt = 1e-4 against docs/references.md's B0 at t = 10 s.
 r = Run(exe, os.path.join(EXAMPLES, 'n_four_bar.mbd'), work, 'dae_10s_1e-4', {'DT': 1e-4})
 close('dt 1e-4, 10 s: final time [s]', r.times()[-1], 10.0, 1e-9)
 B, _ = b0_end(r)
-close('dt 1e-4, 10 s: |B0 - README| at t = 10 s [m]', np.abs(B - np.array([0.328458111541, 0.944518538179])).max(), 0,
+close('dt 1e-4, 10 s: |B0 - references.md| at t = 10 s [m]', np.abs(B - np.array([0.328458111541, 0.944518538179])).max(), 0,
       1.5e-6)
 finish()

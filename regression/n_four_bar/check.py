@@ -3,9 +3,9 @@ docs/references.md, section 6.
 
 Reference: on the parallelogram branch all cranks share the angle theta from +x and
     theta'' = -g cos(theta) [(N+1)/2 + N] / [(N+1)/3 + N],  theta(0) = pi/2, theta'(0) = -1,
-B0 = (cos theta, sin theta). The README gives B0 and its velocity at t = 10 s (derived); this
+B0 = (cos theta, sin theta). docs/references.md gives B0 and its velocity at t = 10 s (derived); this
 script also integrates the ODE itself (classical Runge-Kutta, h = 1e-4 s, error ~1e-12) to
-compare the whole run, and checks its own integration against the README's numbers.
+compare the whole run, and checks its own integration against docs/references.md's numbers.
 The mechanism passes the singular (all links collinear) configurations theta = 0 and pi twice
 per revolution; the run must go through them on the parallelogram branch.
 
@@ -63,10 +63,10 @@ ref = reference(t)
 Bref = np.stack([np.cos(ref[:, 0]), np.sin(ref[:, 0])], axis=1)
 Vref = ref[:, 1:2] * np.stack([-np.sin(ref[:, 0]), np.cos(ref[:, 0])], axis=1)
 
-close('RK4 reference B0x(10) vs README', Bref[-1, 0], 0.328458111541, 1e-10)
-close('RK4 reference B0y(10) vs README', Bref[-1, 1], 0.944518538179, 1e-10)
-close('RK4 reference V0x(10) vs README', Vref[-1, 0], 1.42305147021, 1e-9)
-close('RK4 reference V0y(10) vs README', Vref[-1, 1], -0.494868845487, 1e-9)
+close('RK4 reference B0x(10) vs references.md', Bref[-1, 0], 0.328458111541, 1e-10)
+close('RK4 reference B0y(10) vs references.md', Bref[-1, 1], 0.944518538179, 1e-10)
+close('RK4 reference V0x(10) vs references.md', Vref[-1, 0], 1.42305147021, 1e-9)
+close('RK4 reference V0y(10) vs references.md', Vref[-1, 1], -0.494868845487, 1e-9)
 close('final time [s]', t[-1], 10.0, 1e-9)
 print(f'crank 0 turned {(ref[0, 0] - ref[-1, 0]) / (2 * math.pi):.2f} revolutions '
       f'({int((ref[0, 0] - ref[-1, 0]) / math.pi)} singular configurations passed)')

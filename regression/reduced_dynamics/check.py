@@ -4,14 +4,14 @@ published/derived references (docs/references.md) and against the absolute-coord
 (a normal mbsolve run of the same deck) on node positions.
 
 References and tolerances (measured values in parentheses):
-  pendulum (input-examples/pendulum.mbd, dt 1e-3): README section 1, x and y at t = 0.5, 1 s
+  pendulum (input-examples/pendulum.mbd, dt 1e-3): docs/references.md section 1, x and y at t = 0.5, 1 s
       within 1e-9 m (4e-13).
-  double pendulum (input-examples/double_pendulum.mbd, dt 1e-4): README section 2, theta1,
+  double pendulum (input-examples/double_pendulum.mbd, dt 1e-4): docs/references.md section 2, theta1,
       theta2, omega1, omega2 at t = 1 and 2 s within 1e-9 (<= 4e-12 at 1 s, 5e-11 at 2 s).
-  Andrews (input-examples/andrews.mbd, dt 1e-6): README section 3 (published, PSIDE), the seven
+  Andrews (input-examples/andrews.mbd, dt 1e-6): docs/references.md section 3 (published, PSIDE), the seven
       angles at t = 0.03 s within 1e-8 relative (3e-10), their rates within 1e-6 (5e-8).
   The implicit two-step method (--analysis reduced-dynamics-implicit, rho 0.6 from the decks):
-      double pendulum at dt = 1e-4 within 1e-6 of the README at t = 1 s (7.3e-7; the DAE's
+      double pendulum at dt = 1e-4 within 1e-6 of docs/references.md at t = 1 s (7.3e-7; the DAE's
       method gives 1.8e-6 at this step), second order (log10 of the error ratio for dt = 1e-3
       and 1e-4 is 2 within 0.1; measured 2.00); Andrews at dt = 1e-6 within 1e-6 relative
       (7e-8).
@@ -27,7 +27,7 @@ References and tolerances (measured values in parentheses):
       passage the DAE's own error against the closed form is 1.7e-6 at this step, checked
       below, while the reduced path's is 8.5e-10; the DAE fails at smaller steps); against the parallelogram closed form
       theta'' = -g cos(theta) [(N+1)/2 + N] / [(N+1)/3 + N] (RK4 here at 1e-5) at 0.5, 1, 10 s
-      within 1e-8, 1e-7, 1e-5 m; B0 and its velocity at t = 10 s against the README (1e-6 m,
+      within 1e-8, 1e-7, 1e-5 m; B0 and its velocity at t = 10 s against docs/references.md (1e-6 m,
       1e-5 m/s; measured 6.8e-8, 1.7e-7). At t = 1 s (first collinear passage) B0 against the
       closed form at dt = 1e-3, 2e-4, 1e-4, 5e-5, 2e-5 within 2e-9 m each (7.2e-12, 7.1e-11,
       3.0e-10, 8.1e-11, 8.8e-11; before the full-coordinate steps stopped projecting their RK4
@@ -38,7 +38,7 @@ References and tolerances (measured values in parentheses):
       automatic partition's within 1e-6 m at 1 and 10 s.
   Slider-crank (input-examples/slider_crank.mbd: driven crank, spherical hinges and the
       prismatic joint in the tree as 3R/3T link sequences, in line and a prismatic cut): slider
-      position and velocity against the README's closed form (section 5) over the whole run,
+      position and velocity against docs/references.md's closed form (section 5) over the whole run,
       1e-10 m and 1e-9 m/s.
   Bricard's orthogonal 6R linkage (input-examples/reduced_bricard.mbd, one redundant
       equation dropped, dt = 1e-3, 1 s under gravity): energy drift below 1e-6 J (3.7e-8), all
@@ -178,10 +178,10 @@ for t_check in (1.0, 10.0):
     close(f'N four-bar, q1 independent: crank 0 tip at t = {t_check:g} s vs the automatic partition [m]',
           max(abs(a[1] - b[1]), abs(a[2] - b[2])), 0.0, 1e-6)
 c0 = at(r, 1, 10.0)
-close('N four-bar B0x(10) vs README [m]', 2 * c0[1], 0.328458111541, 1e-6)
-close('N four-bar B0y(10) vs README [m]', 2 * c0[2], 0.944518538179, 1e-6)
-close('N four-bar B0 velocity x(10) vs README [m/s]', 2 * c0[7], 1.42305147021, 1e-5)
-close('N four-bar B0 velocity y(10) vs README [m/s]', 2 * c0[8], -0.494868845487, 1e-5)
+close('N four-bar B0x(10) vs references.md [m]', 2 * c0[1], 0.328458111541, 1e-6)
+close('N four-bar B0y(10) vs references.md [m]', 2 * c0[2], 0.944518538179, 1e-6)
+close('N four-bar B0 velocity x(10) vs references.md [m/s]', 2 * c0[7], 1.42305147021, 1e-5)
+close('N four-bar B0 velocity y(10) vs references.md [m/s]', 2 * c0[8], -0.494868845487, 1e-5)
 # Through the first collinear position (t ~ 0.714 s) at shrinking steps: B0 at t = 1 s against
 # the closed form (y: RK4 at h = 1e-5 above, y(1 s)). The full-coordinate steps near the singular
 # configuration used to project every RK4 stage state, which left an error per step that did not
@@ -204,7 +204,7 @@ for dt_red in (1e-3, 2e-4, 1e-4, 5e-5, 2e-5):
     err = np.hypot(2 * c0[1] - np.cos(y1[0]), 2 * c0[2] - np.sin(y1[0]))
     close(f'N four-bar, reduced dt = {dt_red:g}: |B0(1) - closed form| [m]', err, 0.0, 2e-9)
 # Slider-crank (prismatic and spherical joints in the tree, in-line and prismatic cuts): the
-# slider follows the closed form of the README, section 5, over the whole run.
+# slider follows the closed form of docs/references.md, section 5, over the whole run.
 r = reduced(os.path.join(EXAMPLES, 'slider_crank.mbd'), 'slider_crank')
 R_, L_, W_ = 0.1, 0.3, 10.0
 th = np.radians(60.0) - W_ * 0.5 + W_ * r.times()
@@ -214,8 +214,8 @@ xds = -R_ * W_ * np.sin(th) - R_ ** 2 * W_ * np.sin(th) * np.cos(th) / np.sqrt(L
 close('slider-crank: max |x - closed form| [m]', np.abs(sl[:, 1] - xs).max(), 0.0, 1e-10)
 close('slider-crank: max |xdot - closed form| [m/s]', np.abs(sl[:, 7] - xds).max(), 0.0, 1e-9)
 i = int(np.argmin(abs(r.times() - 0.5)))
-close('slider-crank x(0.5) vs README', sl[i, 1], 0.337228132327, 1e-10)
-close('slider-crank xdot(0.5) vs README', sl[i, 7], -1.016781076073, 1e-9)
+close('slider-crank x(0.5) vs references.md', sl[i, 1], 0.337228132327, 1e-10)
+close('slider-crank xdot(0.5) vs references.md', sl[i, 7], -1.016781076073, 1e-9)
 
 # Bricard's orthogonal linkage (redundant: one of the cut's five equations is dropped): total
 # energy (kinetic + gravity, from the .mov rows) conserved, every equation (the dropped one too,

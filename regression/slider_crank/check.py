@@ -1,8 +1,8 @@
 """Slider-crank (input-examples/slider_crank.mbd) against the closed form of
 docs/references.md, section 5 (r = 0.1 m, l = 0.3 m, e = 0, crank at W = 10 rad/s):
     x = r cos(theta) + sqrt(l^2 - (r sin(theta))^2),  theta = TH0 + W t
-and its first two time derivatives (derived below, checked against the README's values at
-60 deg). The crank passes 60 deg at t = 0.5 s, where the README gives x = 0.337228132327,
+and its first two time derivatives (derived below, checked against docs/references.md's values at
+60 deg). The crank passes 60 deg at t = 0.5 s, where docs/references.md gives x = 0.337228132327,
 xdot = -1.016781076073, xddot = -3.3383496477.
 
 Two runs: dt = 2.5e-5 s (the deck's default) and dt = 5e-5 s, Newton tolerance 1e-10.
@@ -29,7 +29,7 @@ Two runs: dt = 2.5e-5 s (the deck's default) and dt = 5e-5 s, Newton tolerance 1
    and a C2 / h^2 term is at least 2 sqrt(C1 C2), 5e-6 with ms 0.6 and 3e-6 with BDF; a tighter Newton tolerance hits the residual's round-off
    (1e-12 does not converge). T_SKIP skips the start, where the derivatives phase of an index-3
    formulation gives the multipliers without their velocity-dependent part;
- - the three values at t = 0.5 s against the README's: 1e-6 (xddot: the central difference and
+ - the three values at t = 0.5 s against docs/references.md's: 1e-6 (xddot: the central difference and
    XPP);
  - the crank angle stays W t + TH0 (imposed angular velocity, integrated): 1e-7 rad at
    dt = 2.5e-5 (measured 3.1e-8; second order: 1.2e-7 at 5e-5);
@@ -59,11 +59,11 @@ def closed_form(theta):
     return x, xd, xdd
 
 
-# The closed form reproduces the README's numbers at 60 deg.
+# The closed form reproduces docs/references.md's numbers at 60 deg.
 x60, xd60, xdd60 = closed_form(math.radians(60.0))
-close('closed form x(60 deg) vs README', x60, 0.337228132327, 1e-12)
-close('closed form xdot(60 deg) vs README', xd60, -1.016781076073, 1e-12)
-close('closed form xddot(60 deg) vs README', xdd60, -3.3383496477, 1e-10)
+close('closed form x(60 deg) vs references.md', x60, 0.337228132327, 1e-12)
+close('closed form xdot(60 deg) vs references.md', xd60, -1.016781076073, 1e-12)
+close('closed form xddot(60 deg) vs references.md', xdd60, -3.3383496477, 1e-10)
 
 r = Run(exe, os.path.join(EXAMPLES, 'slider_crank.mbd'), work, 'slider_crank')
 t = r.times()
