@@ -82,8 +82,7 @@ void check_body_node(Reader& r, const SourceLoc& at, const EntityDesc& node) {
     if (node.type == "dynamic" || node.type == "dynamic displacement" || node.type == "modal")
         return;
     const Props& c = r.model().control;
-    bool static_model =
-        c.get_or<bool>("static model", false) || c.get_or<std::string>("model", "") == "static";
+    bool static_model = c.get_or<std::string>("model", "") == "static";
     if (static_model && (node.type == "static" || node.type == "static displacement")) return;
     r.error_at(
         at,

@@ -12,20 +12,12 @@
 
 namespace mbs::reduced {
 
-bool known_analysis(const std::string& name) {
-    return name == "equilibrium" || name == "modal" || name == "reduced-dynamics" ||
-           name == "inverse-dynamics" || name == "reduced-dynamics-implicit";
-}
 std::string analysis_for_problem(const std::string& problem) {
     // The deck's 'method: ms, rho' then selects the implicit two-step method (else RK4): run_cli.
     if (problem == "reduced dynamics") return "reduced-dynamics";
     if (problem == "reduced inverse dynamics") return "inverse-dynamics";
     if (problem == "equilibrium" || problem == "modal") return problem;
     return {};
-}
-
-const char* analysis_names() {
-    return "equilibrium|modal|reduced-dynamics|reduced-dynamics-implicit|inverse-dynamics";
 }
 
 int run_cli(const Model& model, bool tree, const std::string& analysis, const std::string& prefix,

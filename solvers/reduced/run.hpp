@@ -8,10 +8,6 @@
 
 namespace mbs::reduced {
 
-// Analyses selectable with `--analysis`.
-bool known_analysis(const std::string& name);
-const char* analysis_names();  // "equilibrium|modal|reduced-dynamics|inverse-dynamics"
-
 // The analysis a deck's `problem:` selects ("reduced dynamics" -> "reduced-dynamics",
 // "reduced inverse dynamics" -> "inverse-dynamics", "equilibrium", "modal"); empty for the
 // problems of the absolute-coordinate DAE.
