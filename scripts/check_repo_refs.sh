@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# check_repo_refs.sh -- fails (exit 1) when a tracked file outside benchmarks/ refers to ../shared/
-# or to the external documents that docs/ replaces (mbdyn-syntax.md, DESIGN.md, STYLE.md): a clone
-# of the repository has none of them. Run by CTest as style.repo_refs. Outside a git checkout
+# check_repo_refs.sh -- fails (exit 1) when a tracked file outside benchmarks/ cites the shared
+# folder beside the checkout, or the external syntax digest, design and style documents that
+# docs/ replaces (the patterns below): a clone of the repository has none of them. Run by CTest as style.repo_refs. Outside a git checkout
 # there is nothing to check (exit 0).
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -13,4 +13,4 @@ if [[ -n "$hits" ]]; then
     echo "$hits"
     exit 1
 fi
-echo "no tracked file outside benchmarks/ refers to ../shared/ or the external documents"
+echo "no tracked file outside benchmarks/ cites a document from outside the repository"
