@@ -10,14 +10,193 @@ struct Dual {
     double v, d;
 };
 inline double sgn(double x) { return x > 0 ? 1.0 : x < 0 ? -1.0 : 0.0; }
+
+// A function of one argument a (value and time derivative).
+Dual unary(CompiledExpr::Op op, Dual a) {
+    using Op = CompiledExpr::Op;
+    switch (op) {
+        case Op::neg:
+            return {-a.v, -a.d};
+        case Op::not_:
+            return {a.v == 0.0 ? 1.0 : 0.0, 0.0};
+        case Op::sin:
+            return {std::sin(a.v), std::cos(a.v) * a.d};
+        case Op::cos:
+            return {std::cos(a.v), -std::sin(a.v) * a.d};
+        case Op::tan: {
+            double t = std::tan(a.v);
+            return {t, (1 + t * t) * a.d};
+        }
+        case Op::ctan: {
+            double t = std::tan(a.v);
+            return {1.0 / t, -(1 + t * t) / (t * t) * a.d};
+        }
+        case Op::asin:
+            return {std::asin(a.v), a.d / std::sqrt(1 - a.v * a.v)};
+        case Op::acos:
+            return {std::acos(a.v), -a.d / std::sqrt(1 - a.v * a.v)};
+        case Op::atan:
+            return {std::atan(a.v), a.d / (1 + a.v * a.v)};
+        case Op::actan:
+            return {std::atan2(1.0, a.v), -a.d / (1 + a.v * a.v)};
+        case Op::sinh:
+            return {std::sinh(a.v), std::cosh(a.v) * a.d};
+        case Op::cosh:
+            return {std::cosh(a.v), std::sinh(a.v) * a.d};
+        case Op::tanh: {
+            double t = std::tanh(a.v);
+            return {t, (1 - t * t) * a.d};
+        }
+        case Op::ctanh: {
+            double t = std::tanh(a.v);
+            return {1.0 / t, -(1 - t * t) / (t * t) * a.d};
+        }
+        case Op::asinh:
+            return {std::asinh(a.v), a.d / std::sqrt(a.v * a.v + 1)};
+        case Op::acosh:
+            return {std::acosh(a.v), a.d / std::sqrt(a.v * a.v - 1)};
+        case Op::atanh:
+            return {std::atanh(a.v), a.d / (1 - a.v * a.v)};
+        case Op::actanh:
+            return {std::atanh(1.0 / a.v), a.d / (1 - a.v * a.v)};
+        case Op::exp: {
+            double e = std::exp(a.v);
+            return {e, e * a.d};
+        }
+        case Op::log:
+            return {std::log(a.v), a.d / a.v};
+        case Op::log10:
+            return {std::log10(a.v), a.d / (a.v * std::log(10.0))};
+        case Op::sqrt: {
+            double r = std::sqrt(a.v);
+            return {r, r > 0 ? a.d / (2 * r) : 0.0};
+        }
+        case Op::abs:
+            return {std::fabs(a.v), sgn(a.v) * a.d};
+        case Op::sign:
+            return {sgn(a.v), 0.0};
+        case Op::floor:
+            return {std::floor(a.v), 0.0};
+        case Op::ceil:
+            return {std::ceil(a.v), 0.0};
+        case Op::round:
+            return {std::round(a.v), 0.0};
+        case Op::step:
+            return {a.v > 0 ? 1.0 : a.v < 0 ? 0.0 : 0.5, 0.0};
+        case Op::ramp:
+            return {a.v > 0 ? a.v : 0.0, a.v > 0 ? a.d : 0.0};
+        case Op::par:
+            return {a.v > 0 ? a.v * a.v : 0.0, a.v > 0 ? 2 * a.v * a.d : 0.0};
+        case Op::to_int:
+            return {std::trunc(a.v), 0.0};
+        case Op::to_bool:
+            return {a.v != 0.0 ? 1.0 : 0.0, 0.0};
+        default:
+            return a;  // not a function of one argument: eval() never calls it so
+    }
+}
+
+// An operator or function of two arguments: b (left) and a (right).
+Dual binary(CompiledExpr::Op op, Dual b, Dual a) {
+    using Op = CompiledExpr::Op;
+    switch (op) {
+        case Op::add:
+            return {b.v + a.v, b.d + a.d};
+        case Op::sub:
+            return {b.v - a.v, b.d - a.d};
+        case Op::mul:
+            return {b.v * a.v, b.d * a.v + b.v * a.d};
+        case Op::div:
+            return {b.v / a.v, (b.d * a.v - b.v * a.d) / (a.v * a.v)};
+        case Op::idiv:
+            return {std::trunc(b.v / a.v), 0.0};
+        case Op::mod:
+            return {std::fmod(b.v, a.v), b.d - std::trunc(b.v / a.v) * a.d};
+        case Op::imod:
+            return {std::fmod(b.v, a.v), 0.0};
+        case Op::pow: {
+            double v = std::pow(b.v, a.v);
+            double d = (b.v != 0.0 ? a.v * std::pow(b.v, a.v - 1.0) * b.d : 0.0) +
+                       (a.d != 0.0 && b.v > 0.0 ? v * std::log(b.v) * a.d : 0.0);
+            return {v, d};
+        }
+        case Op::lt:
+            return {b.v < a.v ? 1.0 : 0.0, 0.0};
+        case Op::le:
+            return {b.v <= a.v ? 1.0 : 0.0, 0.0};
+        case Op::gt:
+            return {b.v > a.v ? 1.0 : 0.0, 0.0};
+        case Op::ge:
+            return {b.v >= a.v ? 1.0 : 0.0, 0.0};
+        case Op::eq:
+            return {b.v == a.v ? 1.0 : 0.0, 0.0};
+        case Op::ne:
+            return {b.v != a.v ? 1.0 : 0.0, 0.0};
+        case Op::and_:
+            return {(b.v != 0.0 && a.v != 0.0) ? 1.0 : 0.0, 0.0};
+        case Op::or_:
+            return {(b.v != 0.0 || a.v != 0.0) ? 1.0 : 0.0, 0.0};
+        case Op::xor_:
+            return {((b.v != 0.0) != (a.v != 0.0)) ? 1.0 : 0.0, 0.0};
+        case Op::atan2: {
+            double y = b.v, x = a.v, r2 = x * x + y * y;
+            return {std::atan2(y, x), r2 > 0 ? (x * b.d - y * a.d) / r2 : 0.0};
+        }
+        case Op::actan2: {
+            double y = b.v, x = a.v, r2 = x * x + y * y;
+            return {std::atan2(x, y), r2 > 0 ? (y * a.d - x * b.d) / r2 : 0.0};
+        }
+        case Op::copysign:
+            return {std::copysign(b.v, a.v),
+                    (std::signbit(b.v) == std::signbit(a.v) ? 1 : -1) * b.d};
+        case Op::max:
+            return b.v >= a.v ? b : a;
+        case Op::min:
+            return b.v <= a.v ? b : a;
+        case Op::sramp:
+            return b.v <= 0 ? Dual{0.0, 0.0} : b.v >= a.v ? Dual{a.v, a.d} : b;
+        default:
+            return b;  // not a function of two arguments: eval() never calls it so
+    }
+}
+
+bool is_binary(CompiledExpr::Op op) {
+    using Op = CompiledExpr::Op;
+    switch (op) {
+        case Op::add:
+        case Op::sub:
+        case Op::mul:
+        case Op::div:
+        case Op::idiv:
+        case Op::mod:
+        case Op::imod:
+        case Op::pow:
+        case Op::lt:
+        case Op::le:
+        case Op::gt:
+        case Op::ge:
+        case Op::eq:
+        case Op::ne:
+        case Op::and_:
+        case Op::or_:
+        case Op::xor_:
+        case Op::atan2:
+        case Op::actan2:
+        case Op::copysign:
+        case Op::max:
+        case Op::min:
+        case Op::sramp:
+            return true;
+        default:
+            return false;
+    }
+}
 }  // namespace
 
 double CompiledExpr::eval(const Inputs& in, double* dvalue_dt) const {
     Dual st[max_stack];
     int sp = 0;
     for (const Instr& ins : code) {
-        Dual* a = sp >= 1 ? &st[sp - 1] : nullptr;
-        Dual* b = sp >= 2 ? &st[sp - 2] : nullptr;  // b = left operand, a = right operand
         switch (ins.op) {
             case Op::push_const:
                 st[sp++] = {ins.value, 0.0};
@@ -34,193 +213,6 @@ double CompiledExpr::eval(const Inputs& in, double* dvalue_dt) const {
             case Op::push_var:
                 st[sp++] = {in.var, in.var_dot};
                 break;
-            case Op::neg:
-                *a = {-a->v, -a->d};
-                break;
-            case Op::not_:
-                *a = {a->v == 0.0 ? 1.0 : 0.0, 0.0};
-                break;
-            case Op::add:
-                *b = {b->v + a->v, b->d + a->d}, --sp;
-                break;
-            case Op::sub:
-                *b = {b->v - a->v, b->d - a->d}, --sp;
-                break;
-            case Op::mul:
-                *b = {b->v * a->v, b->d * a->v + b->v * a->d}, --sp;
-                break;
-            case Op::div:
-                *b = {b->v / a->v, (b->d * a->v - b->v * a->d) / (a->v * a->v)}, --sp;
-                break;
-            case Op::idiv:
-                *b = {std::trunc(b->v / a->v), 0.0}, --sp;
-                break;
-            case Op::mod:
-                *b = {std::fmod(b->v, a->v), b->d - std::trunc(b->v / a->v) * a->d}, --sp;
-                break;
-            case Op::imod:
-                *b = {std::fmod(b->v, a->v), 0.0}, --sp;
-                break;
-            case Op::pow: {
-                double v = std::pow(b->v, a->v);
-                double d = (b->v != 0.0 ? a->v * std::pow(b->v, a->v - 1.0) * b->d : 0.0) +
-                           (a->d != 0.0 && b->v > 0.0 ? v * std::log(b->v) * a->d : 0.0);
-                *b = {v, d}, --sp;
-                break;
-            }
-            case Op::lt:
-                *b = {b->v < a->v ? 1.0 : 0.0, 0.0}, --sp;
-                break;
-            case Op::le:
-                *b = {b->v <= a->v ? 1.0 : 0.0, 0.0}, --sp;
-                break;
-            case Op::gt:
-                *b = {b->v > a->v ? 1.0 : 0.0, 0.0}, --sp;
-                break;
-            case Op::ge:
-                *b = {b->v >= a->v ? 1.0 : 0.0, 0.0}, --sp;
-                break;
-            case Op::eq:
-                *b = {b->v == a->v ? 1.0 : 0.0, 0.0}, --sp;
-                break;
-            case Op::ne:
-                *b = {b->v != a->v ? 1.0 : 0.0, 0.0}, --sp;
-                break;
-            case Op::and_:
-                *b = {(b->v != 0.0 && a->v != 0.0) ? 1.0 : 0.0, 0.0}, --sp;
-                break;
-            case Op::or_:
-                *b = {(b->v != 0.0 || a->v != 0.0) ? 1.0 : 0.0, 0.0}, --sp;
-                break;
-            case Op::xor_:
-                *b = {((b->v != 0.0) != (a->v != 0.0)) ? 1.0 : 0.0, 0.0}, --sp;
-                break;
-            case Op::sin:
-                *a = {std::sin(a->v), std::cos(a->v) * a->d};
-                break;
-            case Op::cos:
-                *a = {std::cos(a->v), -std::sin(a->v) * a->d};
-                break;
-            case Op::tan: {
-                double t = std::tan(a->v);
-                *a = {t, (1 + t * t) * a->d};
-                break;
-            }
-            case Op::ctan: {
-                double t = std::tan(a->v);
-                *a = {1.0 / t, -(1 + t * t) / (t * t) * a->d};
-                break;
-            }
-            case Op::asin:
-                *a = {std::asin(a->v), a->d / std::sqrt(1 - a->v * a->v)};
-                break;
-            case Op::acos:
-                *a = {std::acos(a->v), -a->d / std::sqrt(1 - a->v * a->v)};
-                break;
-            case Op::atan:
-                *a = {std::atan(a->v), a->d / (1 + a->v * a->v)};
-                break;
-            case Op::actan:
-                *a = {std::atan2(1.0, a->v), -a->d / (1 + a->v * a->v)};
-                break;
-            case Op::sinh:
-                *a = {std::sinh(a->v), std::cosh(a->v) * a->d};
-                break;
-            case Op::cosh:
-                *a = {std::cosh(a->v), std::sinh(a->v) * a->d};
-                break;
-            case Op::tanh: {
-                double t = std::tanh(a->v);
-                *a = {t, (1 - t * t) * a->d};
-                break;
-            }
-            case Op::ctanh: {
-                double t = std::tanh(a->v);
-                *a = {1.0 / t, -(1 - t * t) / (t * t) * a->d};
-                break;
-            }
-            case Op::asinh:
-                *a = {std::asinh(a->v), a->d / std::sqrt(a->v * a->v + 1)};
-                break;
-            case Op::acosh:
-                *a = {std::acosh(a->v), a->d / std::sqrt(a->v * a->v - 1)};
-                break;
-            case Op::atanh:
-                *a = {std::atanh(a->v), a->d / (1 - a->v * a->v)};
-                break;
-            case Op::actanh:
-                *a = {std::atanh(1.0 / a->v), a->d / (1 - a->v * a->v)};
-                break;
-            case Op::exp: {
-                double e = std::exp(a->v);
-                *a = {e, e * a->d};
-                break;
-            }
-            case Op::log:
-                *a = {std::log(a->v), a->d / a->v};
-                break;
-            case Op::log10:
-                *a = {std::log10(a->v), a->d / (a->v * std::log(10.0))};
-                break;
-            case Op::sqrt: {
-                double r = std::sqrt(a->v);
-                *a = {r, r > 0 ? a->d / (2 * r) : 0.0};
-                break;
-            }
-            case Op::abs:
-                *a = {std::fabs(a->v), sgn(a->v) * a->d};
-                break;
-            case Op::sign:
-                *a = {sgn(a->v), 0.0};
-                break;
-            case Op::floor:
-                *a = {std::floor(a->v), 0.0};
-                break;
-            case Op::ceil:
-                *a = {std::ceil(a->v), 0.0};
-                break;
-            case Op::round:
-                *a = {std::round(a->v), 0.0};
-                break;
-            case Op::step:
-                *a = {a->v > 0 ? 1.0 : a->v < 0 ? 0.0 : 0.5, 0.0};
-                break;
-            case Op::ramp:
-                *a = {a->v > 0 ? a->v : 0.0, a->v > 0 ? a->d : 0.0};
-                break;
-            case Op::par:
-                *a = {a->v > 0 ? a->v * a->v : 0.0, a->v > 0 ? 2 * a->v * a->d : 0.0};
-                break;
-            case Op::to_int:
-                *a = {std::trunc(a->v), 0.0};
-                break;
-            case Op::to_bool:
-                *a = {a->v != 0.0 ? 1.0 : 0.0, 0.0};
-                break;
-            case Op::atan2: {
-                double y = b->v, x = a->v, r2 = x * x + y * y;
-                *b = {std::atan2(y, x), r2 > 0 ? (x * b->d - y * a->d) / r2 : 0.0}, --sp;
-                break;
-            }
-            case Op::actan2: {
-                double y = b->v, x = a->v, r2 = x * x + y * y;
-                *b = {std::atan2(x, y), r2 > 0 ? (y * a->d - x * b->d) / r2 : 0.0}, --sp;
-                break;
-            }
-            case Op::copysign:
-                *b = {std::copysign(b->v, a->v),
-                      (std::signbit(b->v) == std::signbit(a->v) ? 1 : -1) * b->d},
-                --sp;
-                break;
-            case Op::max:
-                *b = b->v >= a->v ? *b : *a, --sp;
-                break;
-            case Op::min:
-                *b = b->v <= a->v ? *b : *a, --sp;
-                break;
-            case Op::sramp:
-                *b = b->v <= 0 ? Dual{0.0, 0.0} : b->v >= a->v ? Dual{a->v, a->d} : *b, --sp;
-                break;
             case Op::in_ll:
             case Op::in_le:
             case Op::in_el:
@@ -233,6 +225,14 @@ double CompiledExpr::eval(const Inputs& in, double* dvalue_dt) const {
                 st[sp - 1] = {lo_ok && hi_ok ? 1.0 : 0.0, 0.0};
                 break;
             }
+            default:
+                if (is_binary(ins.op)) {
+                    st[sp - 2] = binary(ins.op, st[sp - 2], st[sp - 1]);
+                    --sp;
+                } else {
+                    st[sp - 1] = unary(ins.op, st[sp - 1]);
+                }
+                break;
         }
     }
     if (dvalue_dt) *dvalue_dt = sp > 0 ? st[sp - 1].d : 0.0;

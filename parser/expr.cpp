@@ -329,6 +329,48 @@ Value eval_expr(const Ctx& c, const ast::Expression& e) {
     return acc;
 }
 
+// sprintf(format, value): only "%[flags][width][.precision]conversion" is accepted: no '*', no
+// length modifiers, no %n, so a user's format can never read or write memory it should not.
+Value call_sprintf(const Ctx& c, const ast::Call& call, const std::vector<Value>& args) {
+    if (args.size() != 2 || args[0].type != Type::string)
+        fail(c, call, "sprintf takes a format string and one value");
+    const std::string& fmt = args[0].s;
+    std::size_t conv_pos = std::string::npos;
+    for (std::size_t i = 0; i < fmt.size(); ++i) {
+        if (fmt[i] != '%') continue;
+        if (i + 1 < fmt.size() && fmt[i + 1] == '%') {
+            ++i;
+            continue;
+        }
+        if (conv_pos != std::string::npos)
+            fail(c, call.args[0], "sprintf format must contain exactly one conversion");
+        std::size_t j = i + 1;
+        while (j < fmt.size() && std::strchr("-+ #0", fmt[j])) ++j;
+        while (j < fmt.size() && std::isdigit(static_cast<unsigned char>(fmt[j]))) ++j;
+        if (j < fmt.size() && fmt[j] == '.') {
+            ++j;
+            while (j < fmt.size() && std::isdigit(static_cast<unsigned char>(fmt[j]))) ++j;
+        }
+        if (j >= fmt.size() || !std::strchr("diouxXeEfFgGs", fmt[j]) || j - i > 12)
+            fail(c, call.args[0], "unsupported sprintf conversion in \"" + fmt + "\"",
+                 "use %d, %i, %u, %x, %e, %f, %g or %s with optional flags, width and "
+                 "precision");
+        conv_pos = j;
+        i = j;
+    }
+    if (conv_pos == std::string::npos)
+        fail(c, call.args[0], "sprintf format must contain exactly one conversion");
+    char conv = fmt[conv_pos];
+    char buf[1024];
+    if (std::strchr("diouxX", conv))
+        std::snprintf(buf, sizeof buf, fmt.c_str(), static_cast<int>(args[1].as_real()));
+    else if (conv == 's')
+        std::snprintf(buf, sizeof buf, fmt.c_str(), args[1].to_string().c_str());
+    else
+        std::snprintf(buf, sizeof buf, fmt.c_str(), args[1].as_real());
+    return Value::of_string(buf);
+}
+
 Value OperandVisitor::operator()(const ast::Call& call) const {
     std::string name = call.name.name;
     if (name.rfind("default::", 0) == 0) name = name.substr(9);
@@ -451,47 +493,7 @@ Value OperandVisitor::operator()(const ast::Call& call) const {
         c.out << args[0].to_string() << '\n';
         return args[0];
     }
-    if (name == "sprintf") {
-        // Only "%[flags][width][.precision]conversion" is accepted: no '*', no length modifiers,
-        // no %n, so a user's format can never read or write memory it should not.
-        if (args.size() != 2 || args[0].type != Type::string)
-            fail(c, call, "sprintf takes a format string and one value");
-        const std::string& fmt = args[0].s;
-        std::size_t conv_pos = std::string::npos;
-        for (std::size_t i = 0; i < fmt.size(); ++i) {
-            if (fmt[i] != '%') continue;
-            if (i + 1 < fmt.size() && fmt[i + 1] == '%') {
-                ++i;
-                continue;
-            }
-            if (conv_pos != std::string::npos)
-                fail(c, call.args[0], "sprintf format must contain exactly one conversion");
-            std::size_t j = i + 1;
-            while (j < fmt.size() && std::strchr("-+ #0", fmt[j])) ++j;
-            while (j < fmt.size() && std::isdigit(static_cast<unsigned char>(fmt[j]))) ++j;
-            if (j < fmt.size() && fmt[j] == '.') {
-                ++j;
-                while (j < fmt.size() && std::isdigit(static_cast<unsigned char>(fmt[j]))) ++j;
-            }
-            if (j >= fmt.size() || !std::strchr("diouxXeEfFgGs", fmt[j]) || j - i > 12)
-                fail(c, call.args[0], "unsupported sprintf conversion in \"" + fmt + "\"",
-                     "use %d, %i, %u, %x, %e, %f, %g or %s with optional flags, width and "
-                     "precision");
-            conv_pos = j;
-            i = j;
-        }
-        if (conv_pos == std::string::npos)
-            fail(c, call.args[0], "sprintf format must contain exactly one conversion");
-        char conv = fmt[conv_pos];
-        char buf[1024];
-        if (std::strchr("diouxX", conv))
-            std::snprintf(buf, sizeof buf, fmt.c_str(), static_cast<int>(x(1)));
-        else if (conv == 's')
-            std::snprintf(buf, sizeof buf, fmt.c_str(), args[1].to_string().c_str());
-        else
-            std::snprintf(buf, sizeof buf, fmt.c_str(), x(1));
-        return Value::of_string(buf);
-    }
+    if (name == "sprintf") return call_sprintf(c, call, args);
     if (name == "stop") {
         nargs(1, 2);
         if (args[0].as_real() != 0.0) fail(c, call, "stop() requested by the deck");
