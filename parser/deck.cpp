@@ -27,6 +27,13 @@ std::string found_text(const char* where, const char* end, const char* at_end = 
     return "'" + t + "'";
 }
 
+InputError nesting_error(const SourceLoc& at) {
+    return InputError(at,
+                      "expression nested more than " + std::to_string(max_nesting) +
+                          " deep (parentheses, statement lists or unary operators)",
+                      "simplify the expression, or compute parts of it in 'set:' variables");
+}
+
 }  // namespace
 
 bool parse_card(const SourceFile& file, std::size_t& pos, ast::Card& card) {
@@ -63,6 +70,8 @@ bool parse_card(const SourceFile& file, std::size_t& pos, ast::Card& card) {
     } catch (const LexError& e) {
         throw InputError(loc_at(e.where, e.where + 2), e.message,
                          "it opens here and is never closed");
+    } catch (const NestingError& e) {
+        throw nesting_error(loc_at(e.where));
     }
 }
 
@@ -92,6 +101,8 @@ ast::Stmt parse_statement(std::string_view text, const SourceLoc& origin) {
                                             found_text(found, end, "the end of the text"));
     } catch (const LexError& e) {
         throw InputError(loc_at(e.where), e.message);
+    } catch (const NestingError& e) {
+        throw nesting_error(loc_at(e.where));
     }
     return stmt;
 }

@@ -21,6 +21,50 @@ struct LexError {
     const char* message;
 };
 
+// The grammar is recursive (parentheses, statement lists, function arguments, unary operators),
+// so input can nest deep enough to exhaust the stack. Every level of nesting passes through the
+// `unary` rule, which is wrapped in depth_limit: past max_nesting it throws NestingError at the
+// operand that opens the level. One limit for every entry point (cards, string drives, -D,
+// MBDYN_real_*, --report, sweep tables), counted per parse, not reset at ';'.
+constexpr int max_nesting = 256;
+
+struct NestingError {
+    const char* where;
+};
+
+inline int& nesting_depth() {
+    thread_local int depth = 0;
+    return depth;
+}
+
+template <class Subject>
+struct depth_limit_parser : x3::unary_parser<Subject, depth_limit_parser<Subject>> {
+    using base = x3::unary_parser<Subject, depth_limit_parser<Subject>>;
+    constexpr depth_limit_parser(Subject const& subject) : base(subject) {}
+    template <class It, class Ctx, class RCtx, class Attr>
+    bool parse(It& first, It const& last, Ctx const& ctx, RCtx& rctx, Attr& attr) const {
+        struct Level {
+            Level() { ++nesting_depth(); }
+            ~Level() { --nesting_depth(); }
+        } level;
+        if (nesting_depth() > max_nesting) {
+            It at = first;
+            while (at != last && (*at == ' ' || *at == '\t' || *at == '\n' || *at == '\r')) ++at;
+            throw NestingError{at};
+        }
+        return this->subject.parse(first, last, ctx, rctx, attr);
+    }
+};
+
+struct depth_limit_gen {
+    template <class Subject>
+    constexpr depth_limit_parser<typename x3::extension::as_parser<Subject>::value_type> operator[](
+        Subject const& subject) const {
+        return {x3::as_parser(subject)};
+    }
+};
+inline constexpr depth_limit_gen depth_limit{};
+
 // Records begin/end offsets on every Located node as rules succeed.
 struct annotate {
     template <class It, class Attr, class Ctx>
@@ -155,7 +199,7 @@ inline auto const relational_def = additive >> *op_relational;
 inline auto const additive_def = multiplicative >> *op_additive;
 inline auto const multiplicative_def = power >> *op_multiplicative;
 inline auto const power_def = unary >> *op_power;
-inline auto const unary_def = unary_op | primary;
+inline auto const unary_def = depth_limit[unary_op | primary];
 inline auto const unary_op_def = char_("-+!") > unary;
 inline auto const primary_def = number | string_lit | call | ident | stmt_list;
 inline auto const call_def = ident >> '(' > -(logical % ',') > ')';

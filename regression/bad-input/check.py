@@ -35,6 +35,31 @@ SANITIZER_MARKS = ('runtime error:', 'AddressSanitizer', 'LeakSanitizer', 'Undef
 
 HEADER = ('begin: data;\n    problem: initial value;\nend: data;\nbegin: initial value;\n'
           '    initial time: 0.;\n    final time: 1.;\n    time step: 1.e-3;\nend: initial value;\n')
+NEST = '(' * 3000 + '1' + ')' * 3000
+UNARY = '-' * 30000 + '1'
+NEST_STMT = '(1.; ' * 3000 + '2.' + ')' * 3000
+CLI_BASE = ('begin: control data;\n    structural nodes: 1;\n    joints: 1;\nend: control data;\n'
+            'begin: nodes;\n    structural: 1, static, null, eye, null, null;\nend: nodes;\n'
+            'begin: elements;\n    joint: 1, clamp, 1, node, node;\nend: elements;\n')
+
+# Command-line and environment entry points, run on gen:cli_base.mbd:
+#   NAME, MODE (check: with --check; run: a real run), extra arguments, environment, location, fragment.
+# Where the limit is hit: the k-th '(' (or unary operator) opens nesting level k, and the operand
+# inside the 256th statement list is level 257: column 1 + 5 * 255 + 1 = 1277 for NEST_STMT.
+# The location of an expression given on the command line is the option ('-D X', '--report',
+# 'environment MBDYN_real_X') with line and column inside its text.
+CLI_CASES = [
+    ('define_parens_3000', 'check', ['-D', 'X=' + NEST], {}, '-D X:1:257', 'nested more than 256 deep'),
+    ('define_unary_30000', 'check', ['-D', 'X=' + UNARY], {}, '-D X:1:257', 'nested more than 256 deep'),
+    ('define_stmt_3000', 'check', ['-D', 'X=' + NEST_STMT], {}, '-D X:1:1277', 'nested more than 256 deep'),
+    ('env_parens_3000', 'check', [], {'MBDYN_real_X': NEST}, 'environment MBDYN_real_X:1:257',
+     'nested more than 256 deep'),
+    ('env_unary_30000', 'check', [], {'MBDYN_integer_N': UNARY}, 'environment MBDYN_integer_N:1:257',
+     'nested more than 256 deep'),
+    ('report_parens_3000', 'run', ['--report', NEST], {}, '--report:1:257', 'nested more than 256 deep'),
+    ('report_unary_30000', 'run', ['--report', 'x=' + UNARY], {}, '--report:1:259',
+     'nested more than 256 deep'),
+]
 
 
 def generate(name, work):
@@ -60,6 +85,22 @@ def generate(name, work):
                 f.write(f'# link {k}\nset: real v{k} = {k}.;\n' + (f'include: "inc_{k + 1}.inc";\n' if k < 100 else ''))
         with open(os.path.join(gen, name), 'w') as f:
             f.write('# the head of a 100-deep include chain\ninclude: "inc_1.inc";\n' + HEADER)
+    elif name == 'stmt_list_3000.mbd':
+        # Statement lists nested 3000 deep, '(1.; (1.; ... 2.))': the ';' inside them must not
+        # reset the nesting count (it did: the parser's stack overflowed at about 3000).
+        with open(os.path.join(gen, name), 'w') as f:
+            f.write(HEADER.replace('final time: 1.;', 'final time: ' + NEST_STMT + ';'))
+    elif name == 'string_drive_parens_3000.mbd':
+        # A string drive is parsed by the same grammar when the drive is read: same limit.
+        with open(os.path.join(gen, name), 'w') as f:
+            f.write(HEADER + 'drive caller: 1, string, "' + '(' * 3000 + 'Time' + ')' * 3000 + '";\n')
+    elif name == 'string_drive_unary_30000.mbd':
+        with open(os.path.join(gen, name), 'w') as f:
+            f.write(HEADER + 'drive caller: 1, string, "' + '-' * 30000 + 'Time";\n')
+    elif name == 'cli_base.mbd':
+        # A valid deck for the command-line cases: one clamped node.
+        with open(os.path.join(gen, name), 'w') as f:
+            f.write(HEADER + CLI_BASE)
     else:
         sys.exit(f'manifest: unknown generated deck {name}')
     return gen, name
@@ -83,13 +124,14 @@ def cpu_of_children():
     return r.ru_utime + r.ru_stime
 
 
-def run(cmd, cwd):
+def run(cmd, cwd, env=None):
     """Runs mbsolve; returns (status, stdout, stderr, CPU seconds). The 2 s bound is on CPU time
     (user + system), which does not depend on how busy the machine is; a wall-clock timeout
     catches hangs."""
     c0 = cpu_of_children()
     try:
-        p = subprocess.run(cmd, cwd=cwd, capture_output=True, timeout=max(20.0, 10 * LIMIT_S))
+        p = subprocess.run(cmd, cwd=cwd, capture_output=True, timeout=max(20.0, 10 * LIMIT_S),
+                           env=None if env is None else {**os.environ, **env})
         rc, out, err = p.returncode, p.stdout, p.stderr
     except subprocess.TimeoutExpired as e:
         rc, out, err = 'timeout', e.stdout or b'', e.stderr or b''
@@ -148,7 +190,19 @@ def main():
             print('    ' + '\n    '.join(err.splitlines()[:8]))
         else:
             print(f"ok   {e['name']} ({e['mode']}, {secs:.2f} s): " + next(l for l in err.splitlines() if ': error: ' in l))
-    print(f'{len(entries)} decks (' + ', '.join(f'{k} {v}' for k, v in sorted(by_class.items())) + ')')
+    cwd, deck = generate('cli_base.mbd', work)
+    for name, mode, args, env, where, fragment in CLI_CASES:
+        cmd = [exe] + args + (['--check'] if mode == 'check' else ['--quiet', '-o', os.path.join(work, name)])
+        rc, out, err, secs = run(cmd + [deck], cwd, env)
+        bad = check_error(dict(where=where, fragment=fragment), rc, err, secs)
+        by_class['command line'] += 1
+        if bad:
+            failed.append('cli:' + name)
+            print(f"FAIL cli:{name} ({mode}, {secs:.2f} s): " + '; '.join(bad))
+            print('    ' + '\n    '.join(err.splitlines()[:8])[:2000])
+        else:
+            print(f"ok   cli:{name} ({mode}, {secs:.2f} s): " + next(l for l in err.splitlines() if ': error: ' in l)[:200])
+    print(f'{len(entries) + len(CLI_CASES)} cases (' + ', '.join(f'{k} {v}' for k, v in sorted(by_class.items())) + ')')
     print(f'slowest: {slowest[1]} {slowest[0]:.2f} s')
     if unlisted:
         failed.append('unlisted decks')
