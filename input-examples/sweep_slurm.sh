@@ -1,5 +1,5 @@
 #!/bin/bash
-# sweep_slurm.sh -- sample Slurm batch script for a parameter sweep (README, "Parameter sweeps").
+# sweep_slurm.sh -- sample Slurm batch script for a parameter sweep (docs/sweeps.md 6 and 7).
 # Not run by the tests. Two ways to run the same study on a cluster; pick one.
 #
 # (a) Job array, no MPI: each array task runs a slice of ROWS_PER_TASK rows of the table

@@ -9,7 +9,7 @@
 // takes only its own process down; the sweep records it and goes on, and nothing a run leaves
 // behind (signal state, solver workspaces, the HDF5 library's global state and lock) leaks into
 // the next case. The cost is one process start and one deck parse per case (process start
-// about 7 ms on an idle core, see the README): small against a run, and the parse would be
+// about 7 ms on an idle core, docs/sweeps.md 5): small against a run, and the parse would be
 // needed in-process too since every case builds its own model. A child also lets MPI rank 0
 // keep answering the other ranks while its own case runs.
 //

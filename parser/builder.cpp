@@ -165,7 +165,8 @@ class Builder {
 
     BuildState& st_;
     Block block_ = Block::start;
-    bool equilibrium_options_ = false;  // in the options-only 'begin: equilibrium;' block (README)
+    // in the options-only 'begin: equilibrium;' block (docs/relative-coordinates.md 4)
+    bool equilibrium_options_ = false;
     SourceLoc final_time_loc_, time_step_loc_;  // for the run-length bound
     std::string cwd_;  // directory relative file names resolve against (changed by chdir)
     std::vector<std::string> loadable_paths_;  // `loadable path:` folders, in order

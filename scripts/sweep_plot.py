@@ -5,7 +5,7 @@
 
 --x is a table variable (the horizontal axis), --y a report column (or steps, wall_s), --group
 another table variable: one curve per value. Rows whose status is not ok are left out and
-counted in the title. Example (README, "Parameter sweeps"):
+counted in the title. Example (docs/sweeps.md 3):
     /usr/bin/python3 scripts/sweep_plot.py sweep-out/summary.csv --x L --y energy_left --group C \\
         -o sweep-energy.png
 Debian's /usr/bin/python3 with python3-matplotlib.

@@ -1,5 +1,5 @@
-"""Modal results in NetCDF (mbsolve --analysis modal --format netcdf -> PREFIX.nc; README,
-"Relative-coordinate path"), read back with h5py (a netCDF-4 file is an HDF5 file) and ncdump,
+"""Modal results in NetCDF (mbsolve --analysis modal --format netcdf -> PREFIX.nc;
+docs/relative-coordinates.md 2.4), read back with h5py (a netCDF-4 file is an HDF5 file) and ncdump,
 checked against PREFIX.modal and closed forms.
 
   Double pendulum (input-examples/reduced_double_pendulum.mbd, equal links and masses):

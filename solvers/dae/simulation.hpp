@@ -50,7 +50,7 @@ struct SolverSettings {
     bool skip_assembly = false;
     double assembly_stiffness = 1.0, assembly_vel_stiffness = 1.0, assembly_tol = 1e-6;
     int assembly_max_iter = 1;
-    // `nonlinear solver: line search, ...` (MBDyn's options; README "Static problems").
+    // `nonlinear solver: line search, ...` (MBDyn's options; docs/deck-language.md 2.4).
     bool line_search = false;
     struct LineSearch {
         double tol_x = 1e-7, tol_min = 1e-8, alpha = 1e-4;

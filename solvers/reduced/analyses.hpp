@@ -78,9 +78,9 @@ struct EquilibriumResult {
 };
 EquilibriumResult solve_equilibrium(Setup& s, double tol = 1e-10);
 
-// Options of a `problem: equilibrium;` deck (equilibrium.cpp, README): coordinates held at a
-// value (exchange), extra equations on node positions, the parameters that become unknowns in
-// their place, and a coordinate turning at a steady rate (dynamic equilibrium).
+// Options of a `problem: equilibrium;` deck (equilibrium.cpp, docs/relative-coordinates.md 4):
+// coordinates held at a value (exchange), extra equations on node positions, the parameters that
+// become unknowns in their place, and a coordinate turning at a steady rate (dynamic equilibrium).
 struct EquilibriumSpec {
     enum class ParamKind { body_mass, stiffness, rod_length, load_scale, spin_rate };
     struct Param {
@@ -122,8 +122,8 @@ VecX held_accelerations(Setup& s, VecX& q, VecX& qd, double t, MatX* T = nullptr
 // steady motion of a `spin:` card: the linearization then has its gyroscopic and centrifugal
 // terms; driven coordinates held at their equilibrium values), eigenvalues and eigenvectors
 // (Eigen). Writes
-// PREFIX.modal (format in README and in the file's header). Returns the eigenvalues sorted by
-// frequency.
+// PREFIX.modal (format in docs/relative-coordinates.md 2.4 and in the file's header). Returns the
+// eigenvalues sorted by frequency.
 struct ModalResult {
     Eigen::VectorXcd eigenvalues;
     Eigen::MatrixXcd shapes;  // nq x 2nu, normalized to max modulus 1 (phase 0 there)

@@ -1,6 +1,6 @@
 // Static and dynamic equilibrium of the relative-coordinate model, with exchange variables and
-// extra equations (docs/formulation.md section 6; the deck cards are in README,
-// "Relative-coordinate path").
+// extra equations (docs/formulation.md section 6; the deck cards are in
+// docs/relative-coordinates.md 4).
 #include <algorithm>
 #include <cmath>
 
@@ -171,7 +171,7 @@ double get_parameter(const Setup& s, const EquilibriumSpec::Param& p, double spi
 
 }  // namespace
 
-// Cards (README): exchange: <coordinate>, <value>, <parameter>;
+// Cards (docs/relative-coordinates.md 4): exchange: <coordinate>, <value>, <parameter>;
 //                 extra: node, L, position, k, <value>, <parameter>;
 //                 spin: <coordinate>, {<rate> | unknown, <initial guess>};
 //                 time: <t>;

@@ -69,12 +69,13 @@ class NcFile {
 
 }  // namespace
 
-// Layout (README): dimensions mode (N = 2 nu, sorted by frequency as in PREFIX.modal),
-// coordinate (nq, as --tree numbers them), axis_strlen (8); variables modal.eigenvalue_real,
-// modal.eigenvalue_imag, modal.frequency_Hz, modal.damping_percent, modal.damped_frequency_Hz
-// (mode), modal.shape_real, modal.shape_imag, modal.shape_modulus, modal.shape_phase_deg
-// (mode, coordinate), modal.coordinate.joint_label, modal.coordinate.node_label (coordinate,
-// int64), modal.coordinate.axis (coordinate, axis_strlen: char).
+// Layout (docs/relative-coordinates.md 2.4): dimensions mode (N = 2 nu, sorted by frequency as in
+// PREFIX.modal), coordinate (nq, as --tree numbers them), axis_strlen (8); variables
+// modal.eigenvalue_real, modal.eigenvalue_imag, modal.frequency_Hz, modal.damping_percent,
+// modal.damped_frequency_Hz (mode), modal.shape_real, modal.shape_imag, modal.shape_modulus,
+// modal.shape_phase_deg (mode, coordinate), modal.coordinate.joint_label,
+// modal.coordinate.node_label (coordinate, int64), modal.coordinate.axis (coordinate, axis_strlen:
+// char).
 void write_modal_netcdf(const Model& model, const Setup& s, const ModalResult& r,
                         const std::string& path) {
     NcFile f(path);

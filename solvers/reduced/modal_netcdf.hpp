@@ -1,4 +1,4 @@
-// NetCDF file of a modal analysis (README, "Relative-coordinate path"): the numbers of
+// NetCDF file of a modal analysis (docs/relative-coordinates.md 2.4): the numbers of
 // PREFIX.modal in full precision, as netCDF-4 variables `modal.*` with units/type/description
 // attributes in the style of output/netcdf_output.cpp.
 #pragma once

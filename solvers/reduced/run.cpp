@@ -71,7 +71,8 @@ int run_cli(const Model& model, bool tree, const std::string& analysis, const st
         } else if (analysis == "equilibrium") {
             // The deck's equilibrium cards (exchange, extra, spin, time): in a `problem:
             // equilibrium;` deck's block or in the options-only `begin: equilibrium;` block of a
-            // deck of another problem (README); none: plain static equilibrium.
+            // deck of another problem (docs/relative-coordinates.md 4); none: plain static
+            // equilibrium.
             EquilibriumResult r = solve_equilibrium(*s, read_equilibrium_spec(model, *s));
             std::FILE* f = std::fopen((prefix + ".eq").c_str(), "w");
             if (!f) throw std::invalid_argument("cannot write '" + prefix + ".eq'");

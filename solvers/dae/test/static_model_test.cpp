@@ -1,4 +1,4 @@
-// `model: static` at the engine level (README "Static and kinematic problems"): dynamic nodes are
+// `model: static` at the engine level (docs/deck-language.md 2.3): dynamic nodes are
 // built as static ones of the same kind (no momentum unknowns, no automatic structural element),
 // their position unknowns are flagged as static, and a body on them contributes only its weight
 // (residual of the force rows m g, moment rows S x g, nothing else), with a Jacobian that matches

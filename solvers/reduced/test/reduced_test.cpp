@@ -434,10 +434,10 @@ TEST(ReducedDynamics, TwoLinkArmTorquesReproduceTheTrajectory) {
 }
 
 // SingularStepper on the N four-bar (input-examples/n_four_bar.mbd) with a grid point exactly at
-// the collinear position theta = 0: from the parallelogram state 10 steps before it (theta from
-// the README's ODE theta'' = -k cos(theta), k = g 3.5/3, integrated backwards from theta = 0,
-// theta' = -sqrt(1 + 2k) by RK4 at h/100), 20 steps of h = 1e-4 s. Crank 0's angle against the
-// same ODE forwards within 1e-9 rad and rate within 1e-7 rad/s, the other cranks on the
+// the collinear position theta = 0: from the parallelogram state 10 steps before it (theta from the
+// ODE of docs/references.md 6, theta'' = -k cos(theta), k = g 3.5/3, integrated backwards from
+// theta = 0, theta' = -sqrt(1 + 2k) by RK4 at h/100), 20 steps of h = 1e-4 s. Crank 0's angle
+// against the same ODE forwards within 1e-9 rad and rate within 1e-7 rad/s, the other cranks on the
 // parallelogram branch (equal angles) within 1e-9 rad; the stepper saw the crossing.
 TEST(ReducedDynamics, SingularStepperAcrossACollinearPosition) {
     Model model = load(example("n_four_bar.mbd"));
