@@ -22,7 +22,16 @@ struct BuildState {
     Diagnostics diag;
     std::vector<std::unique_ptr<SourceFile>> files;  // every file read, kept for locations
     std::vector<std::string> include_stack;          // canonical paths, for cycle detection
-    std::map<std::string, long> defined_counts;      // per control-data counter
+    // Files already read, by canonical path, with the size and time they had (Builder::run_file).
+    struct CachedFile {
+        const SourceFile* file = nullptr;
+        std::uintmax_t size = 0;
+        long long mtime = 0;  // last write time, in the file clock's ticks
+    };
+    std::map<std::string, CachedFile> file_cache;
+    long files_read = 0;           // include budget: files opened, cached ones included
+    std::size_t bytes_parsed = 0;  // include budget: text parsed, repeats included
+    std::map<std::string, long> defined_counts;               // per control-data counter
     std::map<std::string, std::map<long, SourceLoc>> labels;  // per label space
     std::map<long, SourceLoc> drive_caller_locs;
     std::map<long, SourceLoc> law_locs;
@@ -158,6 +167,16 @@ class DeckReader final : public Reader {
     };
     // Records the cost of a new spec from its children's; refuses one too deep or too big.
     void account(const void* spec, const std::vector<const void*>& children, const SourceLoc& at);
+    // The specs a drive's, law's or scalar function's run-time object is built from: those in
+    // its parameters and the scalar functions they name.
+    std::vector<const void*> spec_parts(const Props& params) const;
+
+  public:
+    // Records the run-time size of a drive or scalar function read outside drive() (the
+    // `scalar function:` card); throws at `at` past the limit.
+    void account_drive(const DriveSpec& spec, const SourceLoc& at);
+
+  private:
     // `referenced`: the result is a `template drive caller:` card's spec (costed already).
     std::shared_ptr<const TplDriveSpec> read_tpl_drive(int dim, std::string_view what,
                                                        bool& referenced);

@@ -183,23 +183,9 @@ void Builder::run_file(const std::string& path, const SourceLoc& from) {
     // The deck itself may also be a pipe (mbsolve -f /dev/stdin).
     if (from.valid() && fs::exists(path, dir_ec) && !fs::is_regular_file(path, dir_ec))
         throw InputError(from, "'" + path + "' is not a regular file");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        if (from.valid()) throw InputError(from, "cannot open included file '" + path + "'");
-        throw InputError(SourceLoc{}, "cannot open deck '" + path + "'");
-    }
-    // Source offsets are 32-bit; far below that, a deck this large is a mistake (or hostile).
-    constexpr std::size_t max_file_bytes = std::size_t{256} << 20;
-    std::string text;
-    char buf[1 << 16];
-    while (in.read(buf, sizeof buf) || in.gcount() > 0) {
-        text.append(buf, static_cast<std::size_t>(in.gcount()));
-        if (text.size() > max_file_bytes) {
-            std::string what = "'" + path + "' is larger than 256 MB";
-            if (from.valid()) throw InputError(from, what);
-            throw InputError(SourceLoc{}, what);
-        }
-    }
+    auto refuse = [&](const std::string& what, const std::string& hint = {}) {
+        throw InputError(from.valid() ? from : SourceLoc{}, what, hint);
+    };
     std::error_code ec;
     std::string canon = fs::weakly_canonical(path, ec).string();
     for (std::size_t k = 0; k < st_.include_stack.size(); ++k)
@@ -211,9 +197,57 @@ void Builder::run_file(const std::string& path, const SourceLoc& from) {
                              chain + canon);
         }
     if (st_.include_stack.size() >= 64) throw InputError(from, "includes nested more than 64 deep");
-    st_.files.push_back(std::make_unique<SourceFile>(path, std::move(text)));
+    // Budgets of the whole deck, checked before anything is read: the number of files read
+    // (30 files each including the next twice would read 2^30) and the bytes parsed in total
+    // (a 100 MB file included 60 times). Source offsets are 32-bit; far below that, one file
+    // this large is a mistake (or hostile).
+    constexpr std::size_t max_file_bytes = std::size_t{256} << 20;
+    constexpr std::size_t max_total_bytes = std::size_t{1} << 30;
+    constexpr long max_reads = 10000;
+    if (++st_.files_read > max_reads)
+        refuse("more than " + std::to_string(max_reads) + " files read (includes)",
+               "an include inside a loop of includes, or a file included from many places");
+    std::error_code size_ec;
+    const bool regular = fs::is_regular_file(path, size_ec);
+    const std::uintmax_t size = regular ? fs::file_size(path, size_ec) : 0;
+    if (regular && !size_ec && size > max_file_bytes)
+        refuse("'" + path + "' is larger than 256 MB");
+    // The same unchanged file included again is parsed from the text already held (its
+    // locations stay valid), not read and stored once more.
+    const SourceFile* file = nullptr;
+    if (regular && !size_ec) {
+        std::error_code t_ec;
+        const long long mtime =
+            static_cast<long long>(fs::last_write_time(path, t_ec).time_since_epoch().count());
+        auto it = st_.file_cache.find(canon);
+        if (!t_ec && it != st_.file_cache.end() && it->second.size == size &&
+            it->second.mtime == mtime)
+            file = it->second.file;
+        if (!file && !t_ec) st_.file_cache[canon] = {nullptr, size, mtime};
+    }
+    if (!file) {
+        std::ifstream in(path, std::ios::binary);
+        if (!in) {
+            if (from.valid()) throw InputError(from, "cannot open included file '" + path + "'");
+            throw InputError(SourceLoc{}, "cannot open deck '" + path + "'");
+        }
+        std::string text;
+        char buf[1 << 16];
+        while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+            text.append(buf, static_cast<std::size_t>(in.gcount()));
+            if (text.size() > max_file_bytes) refuse("'" + path + "' is larger than 256 MB");
+        }
+        st_.files.push_back(std::make_unique<SourceFile>(path, std::move(text)));
+        file = st_.files.back().get();
+        auto it = st_.file_cache.find(canon);
+        if (it != st_.file_cache.end()) it->second.file = file;
+    }
+    st_.bytes_parsed += file->text.size();
+    if (st_.bytes_parsed > max_total_bytes)
+        refuse("the deck and its includes add up to more than 1 GB of text",
+               "an include inside a loop of includes, or a file included from many places");
     st_.include_stack.push_back(canon);
-    run(*st_.files.back());
+    run(*file);
     st_.include_stack.pop_back();
 }
 
@@ -490,6 +524,7 @@ bool Builder::global_card(const std::string& name, DeckReader& r, const SourceFi
         spec->loc = at;
         (*fn)(r, *spec);
         r.finish();
+        r.account_drive(*spec, at);
         st_.model.scalar_functions[fname] = spec;
         return true;
     }

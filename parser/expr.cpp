@@ -249,10 +249,22 @@ Value operand(const Ctx& c, const ast::Operand& o) {
     return boost::apply_visitor(OperandVisitor{c}, o);
 }
 
+constexpr std::size_t max_string_bytes = std::size_t{1} << 20;
+
 Value binary(const Ctx& c, const ast::Located& at, const std::string& op, const Value& a,
              const Value& b) {
     if (a.type == Type::string || b.type == Type::string) {
-        if (op == "+") return Value::of_string(a.to_string() + b.to_string());
+        if (op == "+") {
+            // Strings name files, labels and formats; doubling one with `set: s = s + s;` forty
+            // times would need a terabyte. Refused before the concatenation is made.
+            const std::string sa = a.to_string(), sb = b.to_string();
+            if (sa.size() + sb.size() > max_string_bytes)
+                fail(c, at,
+                     "string longer than " + std::to_string(max_string_bytes >> 20) + " MB (" +
+                         std::to_string(sa.size() + sb.size()) + " bytes)",
+                     "strings in a deck name files, labels and formats");
+            return Value::of_string(sa + sb);
+        }
         if (op == "==" || op == "!=") {
             bool eq = a.to_string() == b.to_string();
             return Value::of_bool(op == "==" ? eq : !eq);

@@ -316,11 +316,38 @@ void DeckReader::account(const void* spec, const std::vector<const void*>& child
     if (c.size > max_drive_size) {
         char buf[64];
         std::snprintf(buf, sizeof buf, "%.3g", c.size);
-        throw InputError(at, std::string("this drive caller expands to ") + buf +
-                                 " drives at run time (through repeated references), more than " +
-                                 std::to_string(static_cast<long>(max_drive_size)));
+        throw InputError(at,
+                         std::string("this drive caller, law or scalar function expands to ") +
+                             buf + " parts at run time (through repeated references), more than " +
+                             std::to_string(static_cast<long>(max_drive_size)),
+                         "refer to a shared part once, or define fewer levels");
     }
     st_.spec_costs[spec] = c;
+}
+
+std::vector<const void*> DeckReader::spec_parts(const Props& params) const {
+    std::vector<const void*> parts;
+    for (const auto& [key, v] : params.items()) {
+        if (const auto* d = std::get_if<std::shared_ptr<const DriveSpec>>(&v))
+            parts.push_back(d->get());
+        else if (const auto* t = std::get_if<std::shared_ptr<const TplDriveSpec>>(&v))
+            parts.push_back(t->get());
+        else if (const auto* l = std::get_if<std::shared_ptr<const LawSpec>>(&v))
+            parts.push_back(l->get());
+        else if (const auto* name = std::get_if<std::string>(&v)) {
+            // A scalar function named by its parameter (drives::read_scalar_function_ref):
+            // the run-time object builds the named function once per reference.
+            auto it = st_.model.scalar_functions.find(*name);
+            if (it != st_.model.scalar_functions.end()) parts.push_back(it->second.get());
+        }
+    }
+    return parts;
+}
+
+void DeckReader::account_drive(const DriveSpec& spec, const SourceLoc& at) {
+    std::vector<const void*> kids = spec_parts(spec.params);
+    for (const auto& c : spec.children) kids.push_back(c.get());
+    account(&spec, kids, at);
 }
 
 std::shared_ptr<const DriveSpec> DeckReader::drive(std::string_view what) {
@@ -348,9 +375,7 @@ std::shared_ptr<const DriveSpec> DeckReader::drive(std::string_view what) {
             spec->type = w;
             (*fn)(*this, *spec);
             spec->loc.end = loc().begin;
-            std::vector<const void*> kids;
-            for (const auto& c : spec->children) kids.push_back(c.get());
-            account(spec.get(), kids, at);
+            account_drive(*spec, at);
             return spec;
         }
         if (!is_value(pos_)) {
@@ -502,6 +527,11 @@ std::shared_ptr<const LawSpec> DeckReader::law(int dim, std::string_view what) {
         skip();
         spec->prestrain = tpl_drive(dim, "prestrain");
     }
+    // A law referring to earlier laws twice per card doubles with each card, like drives.
+    std::vector<const void*> kids = spec_parts(spec->params);
+    for (const auto& c : spec->children) kids.push_back(c.get());
+    if (spec->prestrain) kids.push_back(spec->prestrain.get());
+    account(spec.get(), kids, at);
     return spec;
 }
 

@@ -97,6 +97,27 @@ def generate(name, work):
     elif name == 'string_drive_unary_30000.mbd':
         with open(os.path.join(gen, name), 'w') as f:
             f.write(HEADER + 'drive caller: 1, string, "' + '-' * 30000 + 'Time";\n')
+    elif name == 'law_doubling.mbd':
+        # Each law an array of the previous one twice: 2^k laws at run time by card k.
+        with open(os.path.join(gen, name), 'w') as f:
+            f.write(HEADER + 'constitutive law: 1, 1, linear elastic, 1.;\n' + ''.join(
+                f'constitutive law: {k}, 1, array, 2, reference, {k - 1}, reference, {k - 1};\n'
+                for k in range(2, 41)))
+    elif name == 'scalar_function_doubling.mbd':
+        with open(os.path.join(gen, name), 'w') as f:
+            f.write(HEADER + 'scalar function: "f1", const, 1.;\n' + ''.join(
+                f'scalar function: "f{k}", sum, "f{k - 1}", "f{k - 1}";\n' for k in range(2, 41)))
+    elif name == 'string_doubling.mbd':
+        # A string doubled 40 times would need a terabyte.
+        with open(os.path.join(gen, name), 'w') as f:
+            f.write(HEADER + 'set: string s = "ab";\n' + 'set: s = s + s;\n' * 40)
+    elif name == 'include_doubling.mbd':
+        # 30 files, each including the next twice: 2^30 reads with no cycle.
+        for k in range(1, 31):
+            with open(os.path.join(gen, f'dbl_{k}.inc'), 'w') as f:
+                f.write(f'include: "dbl_{k + 1}.inc";\n' * 2 if k < 30 else 'set: z = 1;\n')
+        with open(os.path.join(gen, name), 'w') as f:
+            f.write('set: real z = 0;\ninclude: "dbl_1.inc";\n' + HEADER)
     elif name == 'cli_base.mbd':
         # A valid deck for the command-line cases: one clamped node.
         with open(os.path.join(gen, name), 'w') as f:
