@@ -12,9 +12,12 @@ SourceFile::SourceFile(std::string path_, std::string text_)
     : path(std::move(path_)), text(std::move(text_)) {
     // A UTF-8 byte order mark (Windows editors) is not part of the deck; columns count without it.
     if (text.compare(0, 3, "\xEF\xBB\xBF") == 0) text.erase(0, 3);
+    // Lines end at "\n", "\r\n" or a lone "\r" (classic Mac OS files): a deck with CR-only line
+    // ends is not one long line 1.
     line_starts.push_back(0);
     for (std::size_t i = 0; i < text.size(); ++i)
-        if (text[i] == '\n') line_starts.push_back(static_cast<std::uint32_t>(i + 1));
+        if (text[i] == '\n' || (text[i] == '\r' && (i + 1 == text.size() || text[i + 1] != '\n')))
+            line_starts.push_back(static_cast<std::uint32_t>(i + 1));
 }
 
 std::pair<int, int> SourceFile::line_col(std::size_t offset) const {
@@ -27,9 +30,8 @@ std::pair<int, int> SourceFile::line_col(std::size_t offset) const {
 std::string_view SourceFile::line_text(int line) const {
     if (line < 1 || line > static_cast<int>(line_starts.size())) return {};
     std::size_t b = line_starts[line - 1];
-    std::size_t e = text.find('\n', b);
+    std::size_t e = text.find_first_of("\r\n", b);
     if (e == std::string::npos) e = text.size();
-    if (e > b && text[e - 1] == '\r') --e;
     return std::string_view(text).substr(b, e - b);
 }
 

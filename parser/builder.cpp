@@ -258,46 +258,8 @@ void Builder::run_text(const std::string& name, std::string text) {
     st_.include_stack.pop_back();
 }
 
-// The grammar is recursive: refuse nesting that would exhaust the stack before parsing.
-void check_nesting(const SourceFile& file) {
-    constexpr int max_depth = 256;
-    const std::string& t = file.text;
-    int depth = 0, unary_run = 0;
-    for (std::size_t i = 0; i < t.size(); ++i) {
-        char c = t[i];
-        if (c == '#') {
-            while (i < t.size() && t[i] != '\n') i += (t[i] == '\\') ? 2 : 1;
-            continue;
-        }
-        if (c == '/' && i + 1 < t.size() && t[i + 1] == '*') {
-            std::size_t e = t.find("*/", i + 2);
-            i = e == std::string::npos ? t.size() : e + 1;
-            continue;
-        }
-        if (c == '"') {
-            for (++i; i < t.size() && t[i] != '"'; ++i)
-                if (t[i] == '\\') ++i;
-            continue;
-        }
-        if (c == '(' && ++depth > max_depth)
-            throw InputError(
-                SourceLoc{&file, static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(i + 1)},
-                "parentheses nested more than " + std::to_string(max_depth) + " deep");
-        if (c == ')' && depth > 0) --depth;
-        if (c == ';') depth = 0;  // not at ',': function arguments are separated by commas too
-        if (c == '-' || c == '+' || c == '!') {
-            if (++unary_run > max_depth)
-                throw InputError(SourceLoc{&file, static_cast<std::uint32_t>(i),
-                                           static_cast<std::uint32_t>(i + 1)},
-                                 "more than " + std::to_string(max_depth) + " operators in a row");
-        } else if (!std::isspace(static_cast<unsigned char>(c))) {
-            unary_run = 0;
-        }
-    }
-}
-
 void Builder::run(const SourceFile& file) {
-    check_nesting(file);
+    check_text(file);
     std::size_t pos = 0;
     ast::Card c;
     while (!st_.stop && parse_card(file, pos, c)) card(file, c);

@@ -1,6 +1,9 @@
 // Instantiates the deck grammar once and converts parse failures into located input errors.
 #include "parser/deck.hpp"
 
+#include <cctype>
+#include <optional>
+
 #include "parser/deck_def.hpp"
 
 namespace mbs::parser {
@@ -27,6 +30,54 @@ std::string found_text(const char* where, const char* end, const char* at_end = 
     return "'" + t + "'";
 }
 
+// What a syntax error at `found` most likely is, when it is a token the grammar has no rule for:
+// a number with trailing letters or a C-style form (`1.e`, `0x1p4`, `1x`, `3d`, `1.0f`: the
+// grammar read the digits and stopped at the rest), or a non-breaking space (U+00A0, typed by
+// some editors and word processors) where a blank belongs.
+struct Malformed {
+    const char* begin;
+    const char* end;
+    std::string message, hint;
+};
+std::optional<Malformed> malformed_token(const char* base, const char* found, const char* end) {
+    if (found + 1 < end && static_cast<unsigned char>(found[0]) == 0xC2 &&
+        static_cast<unsigned char>(found[1]) == 0xA0)
+        return Malformed{found, found + 2, "non-breaking space (U+00A0) in the deck",
+                         "replace it with an ordinary space"};
+    auto num_char = [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_';
+    };
+    if (found >= end || !num_char(*found)) return std::nullopt;
+    // The token the error is in (or starts): back to its start, then on to its end.
+    auto exp_sign = [&](const char* p) {  // p points at '+' or '-' right after an exponent 'e'
+        return p - 1 > base && (p[-1] == 'e' || p[-1] == 'E') &&
+               std::isdigit(static_cast<unsigned char>(p[-2]));
+    };
+    const char* b = found;
+    while (b > base && (num_char(b[-1]) || ((b[-1] == '+' || b[-1] == '-') && exp_sign(b - 1))))
+        --b;
+    const char* e = found;
+    while (e < end && (num_char(*e) || ((*e == '+' || *e == '-') && exp_sign(e)))) ++e;
+    auto digit = [](const char* p) { return std::isdigit(static_cast<unsigned char>(*p)) != 0; };
+    if (!(digit(b) || (*b == '.' && b + 1 < e && digit(b + 1)))) return std::nullopt;
+    // A valid number: digits [. digits] or . digits, then [e|E [+|-] digits].
+    const char* p = b;
+    while (p < e && digit(p)) ++p;
+    if (p < e && *p == '.') ++p;
+    while (p < e && digit(p)) ++p;
+    if (p < e && (*p == 'e' || *p == 'E')) {
+        const char* q = p + 1;
+        if (q < e && (*q == '+' || *q == '-')) ++q;
+        if (q < e && digit(q)) {
+            while (q < e && digit(q)) ++q;
+            p = q;
+        }
+    }
+    if (p == e) return std::nullopt;  // a valid number: the error is something else
+    return Malformed{b, e, "malformed number '" + std::string(b, e) + "'",
+                     "numbers read 2, 2., 2.5, .5, 2.5e-3 or 2.5E+3 (no hexadecimal, no suffix)"};
+}
+
 InputError nesting_error(const SourceLoc& at) {
     return InputError(at,
                       "expression nested more than " + std::to_string(max_nesting) +
@@ -35,6 +86,15 @@ InputError nesting_error(const SourceLoc& at) {
 }
 
 }  // namespace
+
+void check_text(const SourceFile& file) {
+    const std::size_t nul = file.text.find('\0');
+    if (nul != std::string::npos)
+        throw InputError(
+            SourceLoc{&file, static_cast<std::uint32_t>(nul), static_cast<std::uint32_t>(nul + 1)},
+            "NUL byte in the deck: this is not a text file",
+            "decks are plain text (ASCII or UTF-8)");
+}
 
 bool parse_card(const SourceFile& file, std::size_t& pos, ast::Card& card) {
     const char* base = file.text.data();
@@ -65,6 +125,8 @@ bool parse_card(const SourceFile& file, std::size_t& pos, ast::Card& card) {
         // Point at what was found, not at the blanks before it.
         const char* found = e.where();
         while (found < end && (*found == ' ' || *found == '\t')) ++found;
+        if (auto m = malformed_token(base, found, end))
+            throw InputError(loc_at(m->begin, m->end), m->message, m->hint);
         throw InputError(loc_at(found),
                          describe_expected(e.which()) + ", found " + found_text(found, end));
     } catch (const LexError& e) {

@@ -225,7 +225,9 @@ inline auto const arg_def = nested | plain_arg;
 
 // Description: everything up to ':' or ';' (blanks removed later by normalize_keyword).
 inline auto const description = raw[lexeme[+(char_ - (char_(":;,#\"") | "/*"))]];
-inline auto const card_def = description >> -(':' >> (arg % ',')) > ';';
+// After the ':' the arguments must parse: an argument that does not (a malformed number such
+// as `1.e` or `0x1p4`) is reported where it is, not as a missing ';' at the ':'.
+inline auto const card_def = description >> -(':' > (arg % ',')) > ';';
 
 BOOST_SPIRIT_DEFINE(op_logical, op_relational, op_additive, op_multiplicative, op_power)
 BOOST_SPIRIT_DEFINE(string_body)

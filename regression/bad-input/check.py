@@ -118,6 +118,10 @@ def generate(name, work):
                 f.write(f'include: "dbl_{k + 1}.inc";\n' * 2 if k < 30 else 'set: z = 1;\n')
         with open(os.path.join(gen, name), 'w') as f:
             f.write('set: real z = 0;\ninclude: "dbl_1.inc";\n' + HEADER)
+    elif name == 'zeros_1mb.mbd':
+        # A file of NUL bytes (was reported at the column past its end, 1:1048577).
+        with open(os.path.join(gen, name), 'wb') as f:
+            f.write(bytes(1 << 20))
     elif name == 'cli_base.mbd':
         # A valid deck for the command-line cases: one clamped node.
         with open(os.path.join(gen, name), 'w') as f:
