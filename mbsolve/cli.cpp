@@ -2,6 +2,7 @@
 #include "mbsolve/cli.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <stdexcept>
 
 namespace mbs::cli {
@@ -84,6 +85,18 @@ Options parse(int argc, char** argv) {
             auto eq = def.find('=');
             if (eq == std::string::npos || eq == 0)
                 throw std::invalid_argument("-D needs NAME=VALUE, got '" + def + "'");
+            // A deck variable's name: a letter or '_', then letters, digits, '_' (deck-language.md
+            // 1.3). Anything else could never be read by the deck and would be dropped silently.
+            const std::string name = def.substr(0, eq);
+            const bool valid =
+                (std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_') &&
+                std::all_of(name.begin(), name.end(), [](char ch) {
+                    return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_';
+                });
+            if (!valid)
+                throw std::invalid_argument("-D " + def + ": '" + name +
+                                            "' is not a variable name (a letter or '_', then "
+                                            "letters, digits and '_')");
             o.defines[def.substr(0, eq)] = def.substr(eq + 1);
         } else if (a == "--sweep")
             o.sweep_table = value(i, a);

@@ -226,7 +226,13 @@ int main(int argc, char** argv) {
     }
     if (opt.output_threads == 0) mbs::output::Worker::set_threads(false);
     try {
-        if (!opt.working_dir.empty()) std::filesystem::current_path(opt.working_dir);
+        if (!opt.working_dir.empty()) {
+            std::error_code ec;
+            std::filesystem::current_path(opt.working_dir, ec);
+            if (ec)
+                throw std::invalid_argument("-W " + opt.working_dir +
+                                            ": cannot change to this directory: " + ec.message());
+        }
         if (!opt.sweep_merge.empty()) return mbs::sweep::merge(opt);
         if (!opt.sweep_table.empty()) return mbs::sweep::run(opt, argv[0]);
         mbs::parser::BuildOptions bo;

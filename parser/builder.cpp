@@ -1564,7 +1564,8 @@ void Builder::element_card(const std::string& name, DeckReader& r) {
     st_.model.elements.push_back(std::move(e));
 }
 
-void apply_definitions(BuildState& st) {
+// Returns the -D definitions with the source each was parsed from (for warn_unused_defines).
+std::vector<std::pair<std::string, const SourceFile*>> apply_definitions(BuildState& st) {
     // MBDYN_real_NAME / MBDYN_integer_NAME from the environment, then -D NAME=VALUE.
     auto define = [&](const std::string& name, const std::string& text, const char* type,
                       const std::string& origin) {
@@ -1579,6 +1580,7 @@ void apply_definitions(BuildState& st) {
         if (t == Type::integer && v.type == Type::real) v = Value::of_int(static_cast<long>(v.r));
         if (t == Type::real) v = Value::of_real(v.as_real());
         st.symbols.define(name, Variable{t, false, v});
+        return f;
     };
     if (st.options.use_environment) {
         for (char** e = environ; e && *e; ++e) {
@@ -1594,7 +1596,22 @@ void apply_definitions(BuildState& st) {
             }
         }
     }
-    for (const auto& [name, val] : st.options.defines) define(name, val, "", "-D " + name);
+    std::vector<std::pair<std::string, const SourceFile*>> defined;
+    for (const auto& [name, val] : st.options.defines)
+        defined.emplace_back(name, define(name, val, "", "-D " + name));
+    return defined;
+}
+
+// A -D the deck never reads is most likely a misspelt name: say so (the run goes on, as a
+// sweep may pass the same definitions to decks that read only some of them).
+void warn_unused_defines(BuildState& st,
+                         const std::vector<std::pair<std::string, const SourceFile*>>& defined) {
+    for (const auto& [name, file] : defined) {
+        auto it = st.symbols.all().find(name);  // not find(): that marks the variable used
+        if (it != st.symbols.all().end() && !it->second.used)
+            st.diag.warn(SourceLoc{file, 0, static_cast<std::uint32_t>(file->text.size())},
+                         "-D " + name + ": the deck never reads '" + name + "'");
+    }
 }
 
 // Reads the deck (a file, or text held in memory), checks the end of input, hands over warnings
@@ -1605,13 +1622,14 @@ Model build(const std::string& name, const BuildOptions& options, Read read) {
     st.options = options;
     st.diag.echo = options.echo_warnings;
     st.model.deck_path = name;
-    apply_definitions(st);
+    const auto defined = apply_definitions(st);
     std::size_t deck = st.files.size();  // the deck is the first file read after the definitions
     Builder b(st);
     read(b);
     const SourceFile* f = st.files.at(deck).get();
     auto eof = static_cast<std::uint32_t>(f->text.size());
     b.finish(SourceLoc{f, eof, eof});
+    warn_unused_defines(st, defined);
     if (st.diag.echo && st.diag.suppressed())
         std::cerr << "mbsolve: " << st.diag.suppressed()
                   << " more warnings like the ones above were not shown\n";

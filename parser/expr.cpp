@@ -120,7 +120,9 @@ SymbolTable::SymbolTable() {
 
 const Variable* SymbolTable::find(const std::string& name) const {
     auto it = vars_.find(name);
-    return it == vars_.end() ? nullptr : &it->second;
+    if (it == vars_.end()) return nullptr;
+    it->second.used = true;
+    return &it->second;
 }
 
 Variable* SymbolTable::find_mutable(const std::string& name) {

@@ -54,6 +54,7 @@ struct Variable {
     Type type;
     bool is_const = false;
     Value value;
+    mutable bool used = false;  // looked up by the deck (SymbolTable::find); for -D warnings
 };
 
 class SymbolTable {

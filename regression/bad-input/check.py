@@ -59,6 +59,29 @@ CLI_CASES = [
     ('report_parens_3000', 'run', ['--report', NEST], {}, '--report:1:257', 'nested more than 256 deep'),
     ('report_unary_30000', 'run', ['--report', 'x=' + UNARY], {}, '--report:1:259',
      'nested more than 256 deep'),
+    # Options refused before any deck is read: no location, the option named in the message.
+    ('define_bad_name', 'check', ['-D', '1bad=1'], {}, None, "-D 1bad=1: '1bad' is not a variable name"),
+    ('define_no_value', 'check', ['-D', 'X'], {}, None, "-D needs NAME=VALUE, got 'X'"),
+    ('define_no_name', 'check', ['-D', '=1'], {}, None, "-D needs NAME=VALUE, got '=1'"),
+    ('workdir_missing', 'check', ['-W', '/nonexistent/dir'], {}, None,
+     '-W /nonexistent/dir: cannot change to this directory'),
+    ('analysis_unknown', 'check', ['--analysis', 'nope'], {}, None, "unknown analysis 'nope'"),
+    ('format_unknown', 'check', ['--format', 'text,xml'], {}, None, "unknown format 'xml'"),
+    ('flush_every_zero', 'check', ['--flush-every', '0'], {}, None, '--flush-every needs a positive integer'),
+    ('compress_twelve', 'check', ['--compress', '12'], {}, None, '--compress needs a level 0-9'),
+    ('output_threads_seven', 'check', ['--output-threads', '7'], {}, None, '--output-threads needs 0 or 1'),
+    ('independent_words', 'check', ['--independent', 'a,b', '--tree'], {}, None,
+     '--independent: expected coordinate numbers'),
+    ('sweep_with_check', 'check', ['--sweep', 'table.csv'], {}, None, '--sweep runs the time integration: not with'),
+    ('rows_per_task_zero', 'check', ['--rows-per-task', '0'], {}, None, '--rows-per-task needs a positive integer'),
+    ('report_with_tree', 'check', ['--tree', '--report', 'x=1'], {}, None,
+     '--report and --report-file need a time integration'),
+    ('option_unknown', 'check', ['--bogus'], {}, None, "unknown option '--bogus'"),
+    ('two_decks', 'check', ['other.mbd'], {}, None, 'more than one deck given'),
+    ('report_file_unwritable', 'run', ['--report-file', '/nonexistent/dir/r.txt'], {}, None,
+     "cannot write the report file '/nonexistent/dir/r.txt'"),
+    # Accepted with a warning (exit 0): a -D the deck never reads (a misspelt name, most likely).
+    ('define_unused', 'warn', ['-D', 'NOPE=1'], {}, '-D NOPE:1:1', "-D NOPE: the deck never reads 'NOPE'"),
 ]
 
 
@@ -217,16 +240,27 @@ def main():
             print(f"ok   {e['name']} ({e['mode']}, {secs:.2f} s): " + next(l for l in err.splitlines() if ': error: ' in l))
     cwd, deck = generate('cli_base.mbd', work)
     for name, mode, args, env, where, fragment in CLI_CASES:
-        cmd = [exe] + args + (['--check'] if mode == 'check' else ['--quiet', '-o', os.path.join(work, name)])
+        cmd = [exe] + args + (['--check'] if mode in ('check', 'warn') else ['-o', os.path.join(work, name)])
         rc, out, err, secs = run(cmd + [deck], cwd, env)
-        bad = check_error(dict(where=where, fragment=fragment), rc, err, secs)
+        if mode == 'warn':
+            bad = [] if rc == 0 else [f'exit status {rc}, expected 0']
+            if not any(l.startswith(where + ': warning: ' + fragment) for l in err.splitlines()):
+                bad.append(f"no '{where}: warning: {fragment}'")
+        elif where is None:
+            bad = [] if rc == 2 else [f'exit status {rc}, expected 2']
+            if fragment not in err:
+                bad.append(f"message lacks '{fragment}'")
+            if any(m in err for m in SANITIZER_MARKS) or 'mbsolve: internal error' in err:
+                bad.append('sanitizer report or internal error')
+        else:
+            bad = check_error(dict(where=where, fragment=fragment), rc, err, secs)
         by_class['command line'] += 1
         if bad:
             failed.append('cli:' + name)
             print(f"FAIL cli:{name} ({mode}, {secs:.2f} s): " + '; '.join(bad))
             print('    ' + '\n    '.join(err.splitlines()[:8])[:2000])
         else:
-            print(f"ok   cli:{name} ({mode}, {secs:.2f} s): " + next(l for l in err.splitlines() if ': error: ' in l)[:200])
+            print(f"ok   cli:{name} ({mode}, {secs:.2f} s): " + next(l for l in err.splitlines() if fragment in l)[:200])
     print(f'{len(entries) + len(CLI_CASES)} cases (' + ', '.join(f'{k} {v}' for k, v in sorted(by_class.items())) + ')')
     print(f'slowest: {slowest[1]} {slowest[0]:.2f} s')
     if unlisted:
