@@ -40,14 +40,21 @@ struct Malformed {
     std::string message, hint;
 };
 std::optional<Malformed> malformed_token(const char* base, const char* found, const char* end) {
+    if (found >= end) return std::nullopt;
     if (found + 1 < end && static_cast<unsigned char>(found[0]) == 0xC2 &&
         static_cast<unsigned char>(found[1]) == 0xA0)
         return Malformed{found, found + 2, "non-breaking space (U+00A0) in the deck",
                          "replace it with an ordinary space"};
+    if (*found == '[')
+        return Malformed{found, found + 1,
+                         "'[' is not part of the deck language: MBDyn's plugin variables "
+                         "('[node, ...]', '[element, ...]', '[dof, ...]') are not supported yet",
+                         "read the value at run time with a 'node', 'element' or 'dof' drive "
+                         "caller instead"};
     auto num_char = [](char c) {
         return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_';
     };
-    if (found >= end || !num_char(*found)) return std::nullopt;
+    if (!num_char(*found)) return std::nullopt;
     // The token the error is in (or starts): back to its start, then on to its end.
     auto exp_sign = [&](const char* p) {  // p points at '+' or '-' right after an exponent 'e'
         return p - 1 > base && (p[-1] == 'e' || p[-1] == 'E') &&
