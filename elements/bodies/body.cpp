@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/registry.hpp"
+#include "core/tree_edge.hpp"
 #include "elements/misc/card_helpers.hpp"
 
 namespace mbs {
@@ -162,8 +163,20 @@ void read_body(Reader& r, EntityDesc& e) {
     }
 }
 
+// Relative-coordinate path: the body's mass on the link of its node.
+tree::LoadPart tree_body(const EntityDesc& d, const tree::Context&) {
+    tree::Body b;
+    b.node.node = d.props.get<EntityRef>("node");
+    b.node.key = "node";
+    b.mass = d.props.get<double>("mass");
+    b.com = d.props.get_or<Vec3>("center of mass", Vec3::Zero());
+    b.inertia = d.props.get_or<Mat3>("inertia", Mat3::Zero());
+    return b;
+}
+
 }  // namespace
 
 MBS_REGISTER_ELEMENT("body", "", read_body);
 
+MBS_REGISTER_TREE_LOAD("body", "", tree_body);
 }  // namespace mbs

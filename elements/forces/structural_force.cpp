@@ -13,6 +13,7 @@
 // Props: "node", "offset" (arm, node frame; forces only), "force" | "moment" (template drive),
 // "output relative"; internal: "node1", "offset1", "node2", "offset2", ...
 #include "core/registry.hpp"
+#include "core/tree_edge.hpp"
 #include "elements/misc/card_helpers.hpp"
 
 namespace mbs {
@@ -95,6 +96,23 @@ void read_kind(Reader& r, EntityDesc& e) {
     read_structural(r, e, Kind{couple, follower, internal, displacement});
 }
 
+// Relative-coordinate path: absolute and follower forces and couples on one node.
+template <bool couple, bool follower>
+tree::LoadPart tree_load(const EntityDesc& d, const tree::Context&) {
+    tree::Load ld;
+    ld.node.node = d.props.get<EntityRef>("node");
+    ld.node.key = "node";
+    ld.node.o = d.props.get_or<Vec3>("offset", Vec3::Zero());
+    ld.couple = couple;
+    ld.follower = follower;
+    ld.value = d.props.get<std::shared_ptr<const TplDriveSpec>>(couple ? "moment" : "force");
+    return ld;
+}
+
+tree::LoadPart unsupported_load(const EntityDesc& d, const tree::Context&) {
+    tree::unsupported(d, "only absolute and follower forces and couples on one node");
+}
+
 }  // namespace
 
 MBS_REGISTER_ELEMENT("force", "absolute", (read_kind<false, false, false, false>));
@@ -116,4 +134,10 @@ MBS_REGISTER_ELEMENT("couple", "conservative internal",
                      (read_kind<true, false, true, false, true>));
 MBS_REGISTER_ELEMENT("couple", "follower internal", (read_kind<true, true, true, false>));
 
+MBS_REGISTER_TREE_LOAD("force", "absolute", (tree_load<false, false>));
+MBS_REGISTER_TREE_LOAD("force", "follower", (tree_load<false, true>));
+MBS_REGISTER_TREE_LOAD("couple", "absolute", (tree_load<true, false>));
+MBS_REGISTER_TREE_LOAD("couple", "follower", (tree_load<true, true>));
+MBS_REGISTER_TREE_LOAD("force", "*", unsupported_load);
+MBS_REGISTER_TREE_LOAD("couple", "*", unsupported_load);
 }  // namespace mbs

@@ -9,7 +9,10 @@
 // kept orthogonal to axis 2 of the node-2 hinge frame. `universal hinge|rotation|pin` are
 // deprecated aliases.
 // Props: as the revolute family (see revolute.cpp).
+// Relative-coordinate path (cardano hinge): two rotations, about axis 3 of frame 1 and the
+// turned axis 2; as a cut, 4 rows.
 #include "core/registry.hpp"
+#include "core/tree_edge.hpp"
 #include "elements/joints/joint_ends.hpp"
 #include "elements/misc/card_helpers.hpp"
 
@@ -50,6 +53,24 @@ void read_universal_pin(Reader& r, EntityDesc& e) {
     read_cardano_pin(r, e);
 }
 
+// R_rel = Rz(a) Ry(b): about axis 3 of frame 1, then about the turned axis 2 (axis 3 of frame 1
+// stays normal to axis 2 of frame 2; the two axes are always orthogonal).
+tree::EdgePart cardano_hinge_edge(const EntityDesc& d, const tree::Context&) {
+    tree::Edge e;
+    e.a = cards::tree_end(d, "node1", "offset1", "orientation1");
+    e.b = cards::tree_end(d, "node2", "offset2", "orientation2");
+    e.cut_cost = 4;
+    e.tree_capable = true;
+    e.grow = [](tree::Growth& g, const tree::Context&) {
+        g.steps.push_back(tree::rotation(2, std::atan2(-g.Rrel(0, 1), g.Rrel(1, 1))));
+        g.steps.push_back(tree::rotation(1, std::atan2(-g.Rrel(2, 0), g.Rrel(2, 2))));
+    };
+    e.cut = [](tree::CutEquations& c, bool, const tree::Context&) {
+        c.kind = tree::CutKind::cardano, c.rows = 4;
+    };
+    return e;
+}
+
 }  // namespace
 
 MBS_REGISTER_ELEMENT("joint", "cardano hinge", read_cardano_hinge);
@@ -59,4 +80,5 @@ MBS_REGISTER_ELEMENT("joint", "universal hinge", read_universal_hinge);
 MBS_REGISTER_ELEMENT("joint", "universal rotation", read_universal_rotation);
 MBS_REGISTER_ELEMENT("joint", "universal pin", read_universal_pin);
 
+MBS_REGISTER_TREE_EDGE("joint", "cardano hinge", cardano_hinge_edge);
 }  // namespace mbs

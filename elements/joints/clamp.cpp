@@ -4,7 +4,9 @@
 // `node` keeps the node's current value; absolute data is read with the node as context, so
 // `reference, node, null` also means the node's position.
 // Props: "node", "position" (global), "orientation" (global).
+// Relative-coordinate path: the node becomes part of the ground.
 #include "core/registry.hpp"
+#include "core/tree_edge.hpp"
 #include "elements/misc/card_helpers.hpp"
 
 namespace mbs {
@@ -23,8 +25,21 @@ void read_clamp(Reader& r, EntityDesc& e) {
     e.props.set("orientation", R);
 }
 
+// The node is the ground, at the clamp's pose.
+tree::EdgePart clamp_edge(const EntityDesc& d, const tree::Context&) {
+    tree::Clamp c;
+    c.node.node = d.props.get<EntityRef>("node");
+    c.node.key = "node";
+    if (const PropValue* v = d.props.find("position"); v && std::holds_alternative<Vec3>(*v))
+        c.position = std::get<Vec3>(*v);
+    if (const PropValue* v = d.props.find("orientation"); v && std::holds_alternative<Mat3>(*v))
+        c.orientation = std::get<Mat3>(*v);
+    return c;
+}
+
 }  // namespace
 
 MBS_REGISTER_ELEMENT("joint", "clamp", read_clamp);
 
+MBS_REGISTER_TREE_EDGE("joint", "clamp", clamp_edge);
 }  // namespace mbs

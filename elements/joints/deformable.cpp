@@ -11,7 +11,9 @@
 // `deformable displacement hinge` is a deprecated alias of the displacement joint.
 // Props: "node1", ["offset1"], "orientation1", "node2", ["offset2"], "orientation2" (node
 // frames; no offsets for the hinges), "law", "orientation description".
+// Relative-coordinate path (deformable hinge): a link moment (linear isotropic laws only).
 #include "core/registry.hpp"
+#include "core/tree_edge.hpp"
 #include "elements/joints/joint_ends.hpp"
 #include "elements/misc/card_helpers.hpp"
 
@@ -55,6 +57,16 @@ void read_deformable_joint(Reader& r, EntityDesc& e) {
     cards::read_optional_orientation_description(r, e);
 }
 
+// A link moment about the hinge frames.
+tree::LoadPart deformable_hinge_force(const EntityDesc& d, const tree::Context&) {
+    tree::LinkForce f;
+    cards::tree_linear_law(d, f);
+    f.a = cards::tree_end(d, "node1", "offset1", "orientation1");
+    f.b = cards::tree_end(d, "node2", "offset2", "orientation2");
+    f.hinge = true;
+    return f;
+}
+
 }  // namespace
 
 MBS_REGISTER_ELEMENT("joint", "deformable hinge", read_deformable_hinge);
@@ -67,4 +79,5 @@ MBS_REGISTER_ELEMENT("joint", "deformable displacement hinge", read_deformable_d
 MBS_REGISTER_ELEMENT("joint", "deformable joint", read_deformable_joint);
 MBS_REGISTER_ELEMENT("joint", "invariant deformable joint", read_deformable_joint);
 
+MBS_REGISTER_TREE_LOAD("joint", "deformable hinge", deformable_hinge_force);
 }  // namespace mbs

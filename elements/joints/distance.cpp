@@ -5,9 +5,11 @@
 // Without offsets, displacement-only nodes are allowed.
 // Props: "node1", "offset1", "node2", "offset2" (offsets only when given), then "length"
 // (double: `from nodes`, the current distance) or "drive" (the imposed distance).
+// Relative-coordinate path: a loop cut only (one row).
 #include <string>
 
 #include "core/registry.hpp"
+#include "core/tree_edge.hpp"
 #include "elements/joints/joint_ends.hpp"
 #include "elements/misc/card_helpers.hpp"
 
@@ -51,9 +53,30 @@ void read_distance_with_offset(Reader& r, EntityDesc& e) {
     read_distance_common(r, e, "distance joint", cards::Offset::mandatory);
 }
 
+// Only a cut: one row |pB - pA| = length (or the drive's value).
+tree::EdgePart distance_edge(const EntityDesc& d, const tree::Context&) {
+    if (!d.props.has("length") && !d.props.has("drive"))
+        tree::unsupported(d, "a distance needs its length or its drive");
+    tree::Edge e;
+    e.a = cards::tree_end(d, "node1", "offset1", nullptr);
+    e.b = cards::tree_end(d, "node2", "offset2", nullptr);
+    e.cut_cost = 1;
+    e.cut = [&d](tree::CutEquations& c, bool, const tree::Context& ctx) {
+        c.kind = tree::CutKind::rod;
+        c.rows = 1;
+        if (d.props.has("drive"))
+            c.length_drive =
+                make_drive(*d.props.get<std::shared_ptr<const DriveSpec>>("drive"), ctx.env);
+        else
+            c.length = d.props.get<double>("length");
+    };
+    return e;
+}
+
 }  // namespace
 
 MBS_REGISTER_ELEMENT("joint", "distance", read_distance);
 MBS_REGISTER_ELEMENT("joint", "distance with offset", read_distance_with_offset);
 
+MBS_REGISTER_TREE_EDGE("joint", "distance", distance_edge);
 }  // namespace mbs

@@ -6,8 +6,11 @@
 // relative to x), in the node-1 frame (pin: the global frame).
 // Props: "node1", "offset1", "node2", "offset2", "drive"; pin: "node", "offset", "position",
 // "drive".
+// Relative-coordinate path: a total (pin) joint with the position imposed
+// (total_tree_edge.cpp).
 #include "core/registry.hpp"
 #include "elements/joints/joint_ends.hpp"
+#include "elements/joints/total_tree_edge.hpp"
 #include "elements/misc/card_helpers.hpp"
 
 namespace mbs {
@@ -38,4 +41,14 @@ void read_drive_displacement_pin(Reader& r, EntityDesc& e) {
 MBS_REGISTER_ELEMENT("joint", "drive displacement", read_drive_displacement);
 MBS_REGISTER_ELEMENT("joint", "drive displacement pin", read_drive_displacement_pin);
 
+MBS_REGISTER_TREE_EDGE("joint", "drive displacement",
+                       [](const EntityDesc& d, const tree::Context& c) -> tree::EdgePart {
+                           return cards::total_tree_edge(d, c,
+                                                         cards::TotalForm::drive_displacement);
+                       });
+MBS_REGISTER_TREE_EDGE("joint", "drive displacement pin",
+                       [](const EntityDesc& d, const tree::Context& c) -> tree::EdgePart {
+                           return cards::total_tree_edge(d, c,
+                                                         cards::TotalForm::drive_displacement_pin);
+                       });
 }  // namespace mbs

@@ -3,8 +3,10 @@
 //   drive hinge, n1 [, orientation, R1h], n2 [, orientation, R2h], <TplDC Vec3 rotation vector>
 // Props: "node1", "orientation1", "node2", "orientation2" (node frames), "drive" (the relative
 // rotation vector, radians, in the frame R1 R1h; its norm must stay below pi).
+// Relative-coordinate path: a total joint with the rotation imposed (total_tree_edge.cpp).
 #include "core/registry.hpp"
 #include "elements/joints/joint_ends.hpp"
+#include "elements/joints/total_tree_edge.hpp"
 
 namespace mbs {
 namespace {
@@ -23,4 +25,8 @@ void read_drive_hinge(Reader& r, EntityDesc& e) {
 
 MBS_REGISTER_ELEMENT("joint", "drive hinge", read_drive_hinge);
 
+MBS_REGISTER_TREE_EDGE("joint", "drive hinge",
+                       [](const EntityDesc& d, const tree::Context& c) -> tree::EdgePart {
+                           return cards::total_tree_edge(d, c, cards::TotalForm::drive_hinge);
+                       });
 }  // namespace mbs

@@ -7,6 +7,16 @@
 
 namespace mbs::cards {
 
+tree::End tree_end(const EntityDesc& e, const char* node, const char* offset,
+                   const char* orientation) {
+    tree::End end;
+    end.node = e.props.get<EntityRef>(node);
+    end.key = node;
+    end.o = e.props.get_or<Vec3>(offset, Vec3::Zero());
+    if (orientation) end.R = e.props.get_or<Mat3>(orientation, Mat3::Identity());
+    return end;
+}
+
 namespace {
 
 const EntityDesc& read_end_node(Reader& r, JointEnd& end, std::string_view what,
@@ -90,5 +100,28 @@ void store_end(EntityDesc& e, const JointEnd& end, int k, bool offset, bool orie
     if (offset) e.props.set("offset" + s, end.offset);
     if (orientation) e.props.set("orientation" + s, end.R);
 }
+
+void tree_linear_law(const EntityDesc& e, tree::LinkForce& f) {
+    const auto& law = *e.props.get<std::shared_ptr<const LawSpec>>("law");
+    if (law.type != "linearelastic" && law.type != "linearviscoelastic")
+        tree::unsupported(e, "only linear elastic and linear viscoelastic laws (isotropic)");
+    f.k = law.params.get<double>("stiffness");
+    f.c = law.params.get_or<double>("damping", 0.0);
+}
+
+namespace {
+
+// Joints with no adapter of their own: what the relative-coordinate path supports.
+tree::EdgePart unsupported_joint(const EntityDesc& d, const tree::Context&) {
+    tree::unsupported(d,
+                      "supported joints: clamp, revolute hinge/pin, axial rotation, spherical "
+                      "hinge/pin, cardano hinge, prismatic, in line, in plane, total (pin) "
+                      "joint, drive hinge, drive displacement (pin) (tree or cut), distance "
+                      "(cuts); rod and deformable hinge (forces)");
+}
+
+}  // namespace
+
+MBS_REGISTER_TREE_EDGE("joint", "*", unsupported_joint);
 
 }  // namespace mbs::cards

@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "core/reader.hpp"
+#include "core/tree_edge.hpp"
 
 namespace mbs::cards {
 
@@ -44,5 +45,14 @@ const EntityDesc& read_pin(Reader& r, EntityDesc& e, std::string_view element);
 
 // Stores "node<k>", then "offset<k>" (when `offset`) and "orientation<k>" (when `orientation`).
 void store_end(EntityDesc& e, const JointEnd& end, int k, bool offset, bool orientation);
+
+// The relative-coordinate path's end (core/tree_edge.hpp) at the node stored under `node`, with
+// the frame stored under `offset` and `orientation` (null: none, the identity).
+tree::End tree_end(const EntityDesc& e, const char* node, const char* offset,
+                   const char* orientation);
+
+// A link force's (rod, deformable hinge) stiffness k and damping c for the relative-coordinate
+// path, from the "law" property: linear elastic or linear viscoelastic (isotropic) only.
+void tree_linear_law(const EntityDesc& e, tree::LinkForce& f);
 
 }  // namespace mbs::cards

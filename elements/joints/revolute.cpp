@@ -13,7 +13,10 @@
 // Props: "node1", "offset1", "orientation1", "node2", "offset2", "orientation2" (node frames),
 // "omega" (axial rotation), "orientation description", "initial theta" (rad);
 // pin: "node", "offset", "hinge orientation", "position", "orientation", "initial theta".
+// Relative-coordinate path (core/tree_edge.hpp): one rotation about axis 3 of the hinge frames,
+// as a cut the 5 rows of a hinge; axial rotation: that rotation driven at velocity level.
 #include "core/registry.hpp"
+#include "core/tree_edge.hpp"
 #include "elements/joints/joint_ends.hpp"
 #include "elements/misc/card_helpers.hpp"
 
@@ -75,6 +78,50 @@ void read_plane_pin(Reader& r, EntityDesc& e) {
     read_revolute_pin(r, e);
 }
 
+void hinge_cut(tree::CutEquations& c, bool, const tree::Context&) {
+    c.kind = tree::CutKind::revolute, c.rows = 5;
+}
+
+tree::Edge hinge_edge(tree::End a, tree::End b) {
+    tree::Edge e;
+    e.a = std::move(a);
+    e.b = std::move(b);
+    e.cut_cost = 5;
+    e.tree_capable = true;
+    e.grow = [](tree::Growth& g, const tree::Context&) {
+        g.steps.push_back(tree::rotation(2, tree::angle_about_z(g.Rrel)));
+    };
+    e.cut = hinge_cut;
+    return e;
+}
+
+tree::EdgePart revolute_hinge_edge(const EntityDesc& d, const tree::Context&) {
+    return hinge_edge(cards::tree_end(d, "node1", "offset1", "orientation1"),
+                      cards::tree_end(d, "node2", "offset2", "orientation2"));
+}
+
+tree::EdgePart revolute_pin_edge(const EntityDesc& d, const tree::Context&) {
+    tree::End ground;
+    ground.o = d.props.get<Vec3>("position");
+    ground.R = d.props.get_or<Mat3>("orientation", Mat3::Identity());
+    return hinge_edge(cards::tree_end(d, "node", "offset", "hinge orientation"), ground);
+}
+
+// The rotation's rate is the drive; a tree running from node 2 to node 1 turns it the other way.
+tree::EdgePart axial_rotation_edge(const EntityDesc& d, const tree::Context&) {
+    tree::Edge e = hinge_edge(cards::tree_end(d, "node1", "offset1", "orientation1"),
+                              cards::tree_end(d, "node2", "offset2", "orientation2"));
+    e.driven = true;
+    e.grow = [&d](tree::Growth& g, const tree::Context& c) {
+        tree::Step st = tree::rotation(2, tree::angle_about_z(g.Rrel));
+        st.velocity_drive =
+            make_drive(*d.props.get<std::shared_ptr<const DriveSpec>>("omega"), c.env);
+        st.sign = g.sign;
+        g.steps.push_back(st);
+    };
+    return e;
+}
+
 }  // namespace
 
 MBS_REGISTER_ELEMENT("joint", "revolute hinge", read_revolute_hinge);
@@ -83,5 +130,8 @@ MBS_REGISTER_ELEMENT("joint", "revolute rotation", read_revolute_rotation);
 MBS_REGISTER_ELEMENT("joint", "axial rotation", read_axial_rotation);
 MBS_REGISTER_ELEMENT("joint", "revolute pin", read_revolute_pin);
 MBS_REGISTER_ELEMENT("joint", "plane pin", read_plane_pin);
+MBS_REGISTER_TREE_EDGE("joint", "revolute hinge", revolute_hinge_edge);
+MBS_REGISTER_TREE_EDGE("joint", "axial rotation", axial_rotation_edge);
+MBS_REGISTER_TREE_EDGE("joint", "revolute pin", revolute_pin_edge);
 
 }  // namespace mbs

@@ -7,9 +7,11 @@
 // displacement-only nodes are allowed.
 // Props: "node1", "offset1", "node2", "offset2" (offsets only when given), "l0" (reference
 // length; with `from nodes`, the current length), "law".
+// Relative-coordinate path: a link force (linear laws only).
 #include <string>
 
 #include "core/registry.hpp"
+#include "core/tree_edge.hpp"
 #include "elements/joints/joint_ends.hpp"
 #include "elements/misc/card_helpers.hpp"
 
@@ -72,9 +74,20 @@ void read_rod_with_offset(Reader& r, EntityDesc& e) {
     read_rod_common(r, e, cards::Offset::mandatory, false);
 }
 
+// A link force along the line of the two points.
+tree::LoadPart rod_force(const EntityDesc& d, const tree::Context&) {
+    tree::LinkForce f;
+    cards::tree_linear_law(d, f);
+    f.a = cards::tree_end(d, "node1", "offset1", nullptr);
+    f.b = cards::tree_end(d, "node2", "offset2", nullptr);
+    f.l0 = d.props.get<double>("l0");
+    return f;
+}
+
 }  // namespace
 
 MBS_REGISTER_ELEMENT("joint", "rod", read_rod);
 MBS_REGISTER_ELEMENT("joint", "rod with offset", read_rod_with_offset);
 
+MBS_REGISTER_TREE_LOAD("joint", "rod", rod_force);
 }  // namespace mbs

@@ -6,7 +6,9 @@
 // The hinge orientations only affect output.
 // Props (hinge): "node1", "offset1", "orientation1", "node2", "offset2", "orientation2".
 // Props (pin): "node", "offset", "position" (global).
+// Relative-coordinate path: three rotations (a ball); as a cut, 3 rows.
 #include "core/registry.hpp"
+#include "core/tree_edge.hpp"
 #include "elements/joints/joint_ends.hpp"
 #include "elements/misc/card_helpers.hpp"
 
@@ -33,10 +35,36 @@ void read_spherical_pin(Reader& r, EntityDesc& e) {
     if (r.accept("orientation")) r.orientation_abs("pin orientation (unused)", &n);
 }
 
+tree::Edge ball_edge(tree::End a, tree::End b) {
+    tree::Edge e;
+    e.a = std::move(a);
+    e.b = std::move(b);
+    e.cut_cost = 3;
+    e.tree_capable = true;
+    e.grow = [](tree::Growth& g, const tree::Context&) { tree::ball(g.steps, g.Rrel); };
+    e.cut = [](tree::CutEquations& c, bool, const tree::Context&) {
+        c.kind = tree::CutKind::ball, c.rows = 3;
+    };
+    return e;
+}
+
+tree::EdgePart spherical_hinge_edge(const EntityDesc& d, const tree::Context&) {
+    return ball_edge(cards::tree_end(d, "node1", "offset1", "orientation1"),
+                     cards::tree_end(d, "node2", "offset2", "orientation2"));
+}
+
+tree::EdgePart spherical_pin_edge(const EntityDesc& d, const tree::Context&) {
+    tree::End ground;
+    ground.o = d.props.get<Vec3>("position");
+    return ball_edge(cards::tree_end(d, "node", "offset", nullptr), ground);
+}
+
 }  // namespace
 
 MBS_REGISTER_ELEMENT("joint", "spherical hinge", read_spherical_hinge);
 MBS_REGISTER_ELEMENT("joint", "spherical pin", read_spherical_pin);
 MBS_REGISTER_ELEMENT("joint", "pin", read_spherical_pin);
 
+MBS_REGISTER_TREE_EDGE("joint", "spherical hinge", spherical_hinge_edge);
+MBS_REGISTER_TREE_EDGE("joint", "spherical pin", spherical_pin_edge);
 }  // namespace mbs

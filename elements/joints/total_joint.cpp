@@ -18,9 +18,11 @@
 // ["orientation drive"]. Pin: "node", "offset", "position orientation", "rotation orientation"
 // (node frame), "position", "ground position orientation", "ground rotation orientation"
 // (global), then the constraint props.
+// Relative-coordinate path: elements/joints/total_tree_edge.cpp.
 #include <string>
 
 #include "core/registry.hpp"
+#include "elements/joints/total_tree_edge.hpp"
 #include "elements/misc/card_helpers.hpp"
 
 namespace mbs {
@@ -165,4 +167,12 @@ void read_total_pin_joint(Reader& r, EntityDesc& e) {
 MBS_REGISTER_ELEMENT("joint", "total joint", read_total_joint);
 MBS_REGISTER_ELEMENT("joint", "total pin joint", read_total_pin_joint);
 
+MBS_REGISTER_TREE_EDGE("joint", "total joint",
+                       [](const EntityDesc& d, const tree::Context& c) -> tree::EdgePart {
+                           return cards::total_tree_edge(d, c, cards::TotalForm::total);
+                       });
+MBS_REGISTER_TREE_EDGE("joint", "total pin joint",
+                       [](const EntityDesc& d, const tree::Context& c) -> tree::EdgePart {
+                           return cards::total_tree_edge(d, c, cards::TotalForm::total_pin);
+                       });
 }  // namespace mbs

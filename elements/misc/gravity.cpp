@@ -4,6 +4,7 @@
 // The central field (`gravity: central, ...`) is not supported yet.
 // Props: "field" ("uniform"), "acceleration" (template drive, m/s^2).
 #include "core/registry.hpp"
+#include "core/tree_edge.hpp"
 
 namespace mbs {
 namespace {
@@ -16,8 +17,16 @@ void read_gravity(Reader& r, EntityDesc& e) {
     e.props.set("acceleration", r.tpl_drive(3, "gravity acceleration"));
 }
 
+// Relative-coordinate path: uniform gravity only.
+tree::LoadPart tree_gravity(const EntityDesc& d, const tree::Context&) {
+    if (d.props.get_or<std::string>("field", "uniform") != "uniform")
+        tree::unsupported(d, "only uniform gravity");
+    return tree::Gravity{d.props.get<std::shared_ptr<const TplDriveSpec>>("acceleration")};
+}
+
 }  // namespace
 
 MBS_REGISTER_ELEMENT("gravity", "", read_gravity);
 
+MBS_REGISTER_TREE_LOAD("gravity", "", tree_gravity);
 }  // namespace mbs

@@ -4,6 +4,7 @@
 // "velocity" and "angular velocity"; displacement-only nodes have the identity orientation and zero
 // angular velocity.
 #include "core/registry.hpp"
+#include "core/tree_edge.hpp"
 #include "elements/misc/card_helpers.hpp"
 
 namespace mbs {
@@ -187,6 +188,21 @@ void read_parameter(Reader& r, EntityDesc& e) {
     e.props.set("value", r.real("parameter value"));
 }
 
+// Relative-coordinate path: the initial state of a static or dynamic node.
+tree::Node tree_node(const EntityDesc& n) {
+    tree::Node s;
+    s.x = n.props.get_or<Vec3>("position", Vec3::Zero());
+    s.v = n.props.get_or<Vec3>("velocity", Vec3::Zero());
+    s.w = n.props.get_or<Vec3>("angular velocity", Vec3::Zero());
+    s.R = n.props.get_or<Mat3>("orientation", Mat3::Identity());
+    s.orientation_description = n.props.get_or<std::string>("orientation description", "");
+    return s;
+}
+
+tree::Node unsupported_tree_node(const EntityDesc& n) {
+    tree::unsupported(n, "the tree is made of static and dynamic structural nodes");
+}
+
 }  // namespace
 
 MBS_REGISTER_NODE("structural", "static", read_rigid);
@@ -201,4 +217,7 @@ MBS_REGISTER_NODE("thermal", "", read_scalar);
 MBS_REGISTER_NODE("hydraulic", "", read_scalar);
 MBS_REGISTER_NODE("parameter", "", read_parameter);
 
+MBS_REGISTER_TREE_NODE("structural", "static", tree_node);
+MBS_REGISTER_TREE_NODE("structural", "dynamic", tree_node);
+MBS_REGISTER_TREE_NODE("structural", "*", unsupported_tree_node);
 }  // namespace mbs

@@ -58,7 +58,7 @@ std::unique_ptr<Setup> make_setup(const Model& model, const std::vector<int>& in
         repartition_columns(s->rm, s->ws.J, s->part);
     else
         propose_partition(s->rm, s->ws.J, s->part, independent);
-    s->qd = fit_velocities(s->rm, s->ws, s->q, model, s->t0);
+    s->qd = fit_velocities(s->rm, s->ws, s->q, s->t0);
     set_dependent_velocities(s->rm, s->ws, s->part, s->q, s->qd, s->t0);
     return s;
 }

@@ -278,8 +278,7 @@ void reduced_accelerations(const ReducedModel& m, Workspace& ws, const Partition
 // Node velocity rows: a node at point P on link l moves with v_P = sum_k (u_k x (P - p_k)) qd_k
 // (revolute ancestors) + u_k qd_k (prismatic), w = sum_k u_k qd_k (revolute). Least squares over
 // all nodes for the free coordinates, the driven ones imposed.
-VecX fit_velocities(const ReducedModel& m, Workspace& ws, const VecX& q, const Model& model,
-                    double t) {
+VecX fit_velocities(const ReducedModel& m, Workspace& ws, const VecX& q, double t) {
     const int nq = m.nq();
     VecX qd = VecX::Zero(nq), qdd = VecX::Zero(nq);
     for (int i = 0; i < nq; ++i) {
@@ -295,10 +294,9 @@ VecX fit_velocities(const ReducedModel& m, Workspace& ws, const VecX& q, const M
     for (int k = 0; k < nn; ++k) {
         const NodeAttach& na = m.nodes[static_cast<std::size_t>(k)];
         if (na.link < 0) continue;
-        const auto& props = model.nodes[static_cast<std::size_t>(k)].props;
         const Vec3 P = point_state(ws, na.link, na.r).x;
-        b.segment<3>(6 * k) = props.get_or<Vec3>("velocity", Vec3::Zero());
-        b.segment<3>(6 * k + 3) = props.get_or<Vec3>("angular velocity", Vec3::Zero());
+        b.segment<3>(6 * k) = na.v0;
+        b.segment<3>(6 * k + 3) = na.w0;
         for (int j = na.link; j >= 0; j = m.links[static_cast<std::size_t>(j)].parent) {
             const auto jj = static_cast<std::size_t>(j);
             if (m.links[jj].kind == Axis::revolute) {

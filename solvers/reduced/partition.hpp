@@ -62,9 +62,9 @@ void driven_rates(const ReducedModel& m, const Partition& p, double t, VecX& qd,
 // Position-level driven variables at time t: q_c = s f(t) (velocity-level ones untouched).
 void driven_positions(const ReducedModel& m, const Partition& p, double t, VecX& q);
 
-// qd that best matches the nodes' initial velocities (least squares), driven rates imposed.
-VecX fit_velocities(const ReducedModel& m, Workspace& ws, const VecX& q, const Model& model,
-                    double t);
+// qd that best matches the nodes' initial velocities (NodeAttach::v0, w0; least squares),
+// driven rates imposed.
+VecX fit_velocities(const ReducedModel& m, Workspace& ws, const VecX& q, double t);
 
 }  // namespace mbs::reduced
 

@@ -17,10 +17,11 @@
 #include "core/drive.hpp"
 #include "core/math.hpp"
 #include "core/model.hpp"
+#include "core/tree_edge.hpp"
 
 namespace mbs::reduced {
 
-enum class Axis { revolute, prismatic };
+using tree::Axis;
 
 struct Link {
     int parent = -1;  // link index, -1 = ground
@@ -56,42 +57,18 @@ struct NodeAttach {
     Mat3 R = Mat3::Identity();
     std::string orientation_description;  // for the .mov columns
     bool output = true;
+    Vec3 v0 = Vec3::Zero(), w0 = Vec3::Zero();  // the deck's initial velocities (world)
 };
 
-// A loop cut: the equations of a joint not in the tree, between link frames A and B (-1 = ground).
-// Points and frames are given in the link frames.
-enum class CutKind {
-    ball,       // 3: pA = pB
-    revolute,   // 5: pA = pB, axis 3 of frame A normal to axes 1 and 2 of frame B
-    in_line,    // 2: (pB - pA) . e1_A = 0, (pB - pA) . e2_A = 0
-    in_plane,   // 1: (pB - pA) . n_A = 0
-    rod,        // 1: |pB - pA| = length
-    cardano,    // 4: pA = pB, axis 3 of frame A normal to axis 2 of frame B
-    prismatic,  // 3: frames A and B keep their relative orientation (e2A.e3B, e3A.e1B, e1A.e2B = 0)
-    total,      // total joint: position rows e_k(Rp_A) . (pB - pA) = pos_value_k for the k in
-                // pos_mask, then rot_rows = 3 (prismatic's rows with R_a, R_b) or 2 (revolute's
-                // e3_A . e1_B, e3_A . e2_B) or 1 (component rot_axis of the relative rotation
-                // vector locked: e_j,A . e_i,B - e_i,A . e_j,B = 0, i, j the other two axes in
-                // cyclic order) or 0
-};
-struct Cut {
-    CutKind kind = CutKind::ball;
+// A loop cut: the equations of a joint not in the tree (tree::CutEquations: kind, rows, data),
+// between link frames A and B (-1 = ground). Points and frames are given in the link frames.
+using tree::CutKind;
+struct Cut : tree::CutEquations {
     long label = 0;
     std::string type;
     int link_a = -1, link_b = -1;
     Vec3 p_a = Vec3::Zero(), p_b = Vec3::Zero();
-    Mat3 R_a = Mat3::Identity(), R_b = Mat3::Identity();
-    double length = 0.0;
-    Mat3 Rp_a = Mat3::Identity();  // total: position frame on A
-    Vec3 pos_value = Vec3::Zero();
-    int pos_mask = 0, rot_rows = 0;
-    int rot_axis = 2;  // rot_rows == 1: the locked component
-    // Driven cuts: the imposed value of position row k (total) or the length (rod) as a drive of
-    // time instead of the constants pos_value / length: h(q, t) = h0(q) - f(t).
-    DrivePtr pos_drive[3];
-    DrivePtr length_drive;
     int first_row = 0;
-    int rows = 0;
 };
 
 // Forces. Point loads and couples on one link, link forces between two links.
