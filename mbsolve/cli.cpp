@@ -5,6 +5,8 @@
 #include <cctype>
 #include <stdexcept>
 
+#include "core/analysis.hpp"
+
 namespace mbs::cli {
 
 const char* usage() {
@@ -153,12 +155,9 @@ Options parse(int argc, char** argv) {
             o.output_threads = v == "1" ? 1 : 0;
         } else if (a == "--analysis") {
             o.analysis = value(i, a);
-            if (o.analysis != "equilibrium" && o.analysis != "modal" &&
-                o.analysis != "reduced-dynamics" && o.analysis != "reduced-dynamics-implicit" &&
-                o.analysis != "inverse-dynamics")
+            if (!find_analysis(o.analysis))
                 throw std::invalid_argument("--analysis: unknown analysis '" + o.analysis +
-                                            "' (use equilibrium, modal, reduced-dynamics, "
-                                            "reduced-dynamics-implicit, inverse-dynamics)");
+                                            "' (use " + analysis_names() + ")");
         } else if (a == "--independent") {
             std::string list = value(i, a);
             for (std::size_t b = 0; b <= list.size();) {

@@ -11,6 +11,7 @@
 #include <iostream>
 #include <memory>
 
+#include "core/analysis.hpp"
 #include "core/plugin/plugin.hpp"
 #include "core/source.hpp"
 #include "mbsolve/cli.hpp"
@@ -260,9 +261,10 @@ int main(int argc, char** argv) {
         if (opt.tree || !opt.analysis.empty())
             return mbs::reduced::run_cli(model, opt.tree, opt.analysis, output_prefix(opt),
                                          opt.quiet, opt.independent, opt.formats);
-        if (std::string a = mbs::reduced::analysis_for_problem(model.problem); !a.empty())
-            return mbs::reduced::run_cli(model, false, a, output_prefix(opt), opt.quiet,
-                                         opt.independent, opt.formats);
+        // A `problem:` of the relative-coordinate path (core/analysis.hpp); else the DAE.
+        if (const mbs::AnalysisInfo* a = mbs::analysis_for_problem(model.problem))
+            return mbs::reduced::run_cli(model, false, std::string(a->name), output_prefix(opt),
+                                         opt.quiet, opt.independent, opt.formats);
         return run(model, opt);
     } catch (const mbs::InputError& e) {
         std::cerr << e.format();

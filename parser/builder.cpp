@@ -11,6 +11,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "core/analysis.hpp"
 #include "core/plugin/plugin.hpp"
 #include "core/registry.hpp"
 #include "parser/build_state.hpp"
@@ -24,12 +25,9 @@ extern "C" char** environ;
 
 namespace {
 
-// Problems of the relative-coordinate path (solvers/reduced): their block takes the initial
-// value block's cards (times, tolerance).
-bool reduced_problem_block(const std::string& b) {
-    return b == "reduced dynamics" || b == "reduced inverse dynamics" || b == "equilibrium" ||
-           b == "modal";
-}
+// Problems of the relative-coordinate path (solvers/reduced, core/analysis.hpp): their block
+// takes the initial value block's cards (times, tolerance).
+bool reduced_problem_block(const std::string& b) { return analysis_for_problem(b) != nullptr; }
 
 enum class Block {
     start,

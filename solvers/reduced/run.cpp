@@ -5,20 +5,176 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <map>
+#include <string_view>
 
+#include "core/analysis.hpp"
 #include "solvers/reduced/analyses.hpp"
 #include "solvers/reduced/modal_hdf5.hpp"
 #include "solvers/reduced/modal_netcdf.hpp"
 
 namespace mbs::reduced {
 
-std::string analysis_for_problem(const std::string& problem) {
-    // The deck's 'method: ms, rho' then selects the implicit two-step method (else RK4): run_cli.
-    if (problem == "reduced dynamics") return "reduced-dynamics";
-    if (problem == "reduced inverse dynamics") return "inverse-dynamics";
-    if (problem == "equilibrium" || problem == "modal") return problem;
-    return {};
+namespace {
+
+// What an analysis's run function gets.
+struct Run {
+    const Model& model;
+    Setup& s;
+    const AnalysisInfo& a;
+    const std::string& prefix;
+    bool quiet;
+    const std::vector<std::string>& formats;
+    std::chrono::steady_clock::time_point t0;
+    double wall() const {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    }
+};
+
+void run_dynamics(const Run& run) {
+    const Model& model = run.model;
+    const AnalysisInfo& a = run.a;
+    Setup* s = &run.s;
+    const std::string& prefix = run.prefix;
+    const bool quiet = run.quiet;
+    auto wall = [&] { return run.wall(); };
+    // The implicit two-step method takes the deck's spectral radius ('method: ms, rho').
+    // (a 'problem: reduced dynamics;' deck with 'method: ms, rho' also selects it).
+    const bool implicit = a.name == "reduced-dynamics-implicit" ||
+                          (model.problem == "reduced dynamics" &&
+                           model.solver.get_or<std::string>("method", "") == "ms");
+    double rho = 0.6;
+    if (const PropValue* v = model.solver.find("rho")) {
+        if (const auto* d = std::get_if<std::shared_ptr<const DriveSpec>>(v);
+            d && (*d)->type == "const")
+            rho = (*d)->params.get_or<double>("value", 0.6);
+    }
+    DynamicsStats st = run_reduced_dynamics(
+        model, *s, prefix, implicit ? ReducedMethod::two_step : ReducedMethod::rk4, rho);
+    if (!quiet)
+        std::printf(
+            "reduced dynamics (%s, %zu independent + %zu dependent + %zu driven "
+            "coordinates): "
+            "%ld steps (%ld in full coordinates near singular configurations), %ld "
+            "re-partitions, "
+            "max |h| = %.3g, %.3f s\nwritten: %s.mov %s.out\n",
+            implicit ? "two-step" : "RK4", s->part.u.size(), s->part.v.size(), s->part.c.size(),
+            st.steps, st.full_steps, st.repartitions, st.max_violation, wall(), prefix.c_str(),
+            prefix.c_str());
 }
+
+void run_inverse(const Run& run) {
+    const Model& model = run.model;
+    Setup* s = &run.s;
+    const std::string& prefix = run.prefix;
+    const bool quiet = run.quiet;
+    auto wall = [&] { return run.wall(); };
+    InverseStats st = run_inverse_dynamics(model, *s, prefix);
+    if (!quiet)
+        std::printf(
+            "inverse dynamics (%zu actuated + %zu dependent coordinates): %ld steps, max "
+            "|h| = %.3g, "
+            "%.3f s\nwritten: %s.mov %s.out %s.act %s.lam\n",
+            s->part.c.size(), s->part.v.size(), st.steps, st.max_violation, wall(), prefix.c_str(),
+            prefix.c_str(), prefix.c_str(), prefix.c_str());
+}
+
+void run_equilibrium(const Run& run) {
+    const Model& model = run.model;
+    Setup* s = &run.s;
+    const std::string& prefix = run.prefix;
+    const bool quiet = run.quiet;
+    // The deck's equilibrium cards (exchange, extra, spin, time): in a `problem:
+    // equilibrium;` deck's block or in the options-only `begin: equilibrium;` block of a
+    // deck of another problem (docs/relative-coordinates.md 4); none: plain static equilibrium.
+    EquilibriumResult r = solve_equilibrium(*s, read_equilibrium_spec(model, *s));
+    std::FILE* f = std::fopen((prefix + ".eq").c_str(), "w");
+    if (!f) throw std::invalid_argument("cannot write '" + prefix + ".eq'");
+    std::fprintf(f,
+                 "# mbsolve static equilibrium (relative coordinates): %d Newton "
+                 "iterations, |F_r| = %.3g\n"
+                 "# coordinate joint_label axis value (rad or m) kind (independent, dependent, "
+                 "driven)\n",
+                 r.iterations, r.residual);
+    for (int i = 0; i < s->rm.nq(); ++i) {
+        const Link& l = s->rm.links[static_cast<std::size_t>(i)];
+        bool ins = std::find(r.insensitive.begin(), r.insensitive.end(), i) != r.insensitive.end();
+        bool dep = std::find(s->part.v.begin(), s->part.v.end(), i) != s->part.v.end();
+        std::fprintf(f, "q%d %ld %s %.15g %s%s\n", i + 1, l.joint_label, l.name.c_str(), s->q[i],
+                     l.driven ? "driven"
+                     : dep    ? "dependent"
+                              : "independent",
+                     ins ? " non-sensitive" : "");
+    }
+    if (r.spin >= 0) std::fprintf(f, "spin q%d %.15g\n", r.spin + 1, r.spin_rate);
+    for (const auto& [name, value] : r.parameters)
+        std::fprintf(f, "parameter %s %.15g\n", name.c_str(), value);
+    if (!r.driving.empty())
+        std::fprintf(f,
+                     "# held driven coordinates at t = %.15g: driving q<i> joint_label axis "
+                     "value force_or_torque (N or N m, node 1 on node 2)\n",
+                     r.time);
+    for (const auto& [c, tau] : r.driving) {
+        const Link& l = s->rm.links[static_cast<std::size_t>(c)];
+        std::fprintf(f, "driving q%d %ld %s %.15g %.15g\n", c + 1, l.joint_label, l.name.c_str(),
+                     s->q[c], tau);
+    }
+    std::fclose(f);
+    if (!quiet) {
+        std::printf("static equilibrium: %d Newton iterations, |F_r| = %.3g\n", r.iterations,
+                    r.residual);
+        for (int i : r.insensitive) std::printf("non-sensitive variable: q%d\n", i + 1);
+        if (r.spin >= 0) std::printf("spin: q%d at %.10g\n", r.spin + 1, r.spin_rate);
+        for (const auto& [name, value] : r.parameters)
+            std::printf("parameter %s = %.10g\n", name.c_str(), value);
+        for (const auto& [c, tau] : r.driving)
+            std::printf("driven q%d (joint %ld) held at %.10g: %s %.10g\n", c + 1,
+                        s->rm.links[static_cast<std::size_t>(c)].joint_label, s->q[c],
+                        s->rm.links[static_cast<std::size_t>(c)].name[0] == 'R' ? "torque [N m]"
+                                                                                : "force [N]",
+                        tau);
+        std::printf("written: %s.eq\n", prefix.c_str());
+    }
+}
+
+void run_modal_analysis(const Run& run) {
+    const Model& model = run.model;
+    Setup* s = &run.s;
+    const std::string& prefix = run.prefix;
+    const bool quiet = run.quiet;
+    const std::vector<std::string>& formats = run.formats;
+    ModalResult r = run_modal(model, *s, prefix, read_equilibrium_spec(model, *s));
+    // --format's list, else the deck's `output results: ...` (as the DAE's formats).
+    auto wanted = [&](const char* fmt) {
+        return formats.empty()
+                   ? model.control.get_or<std::string>("output results", "").find(fmt) !=
+                         std::string::npos
+                   : std::find(formats.begin(), formats.end(), fmt) != formats.end();
+    };
+    const bool h5 = wanted("hdf5"), nc = wanted("netcdf");
+    if (h5) write_modal_hdf5(model, *s, r, prefix + ".h5");
+    if (nc) write_modal_netcdf(model, *s, r, prefix + ".nc");
+    if (!quiet) {
+        std::printf("modal analysis: equilibrium in %d Newton iterations, %ld eigenvalues\n",
+                    r.equilibrium.iterations, static_cast<long>(r.eigenvalues.size()));
+        std::printf("written: %s.modal%s%s\n", prefix.c_str(),
+                    h5 ? (" " + prefix + ".h5").c_str() : "",
+                    nc ? (" " + prefix + ".nc").c_str() : "");
+    }
+}
+
+// The run function of each row of core/analysis.hpp's table.
+using RunFn = void (*)(const Run&);
+const std::map<std::string_view, RunFn>& run_functions() {
+    static const std::map<std::string_view, RunFn> fns = {
+        {"reduced-dynamics", run_dynamics}, {"reduced-dynamics-implicit", run_dynamics},
+        {"inverse-dynamics", run_inverse},  {"equilibrium", run_equilibrium},
+        {"modal", run_modal_analysis},
+    };
+    return fns;
+}
+
+}  // namespace
 
 int run_cli(const Model& model, bool tree, const std::string& analysis, const std::string& prefix,
             bool quiet, const std::vector<int>& independent,
@@ -32,121 +188,9 @@ int run_cli(const Model& model, bool tree, const std::string& analysis, const st
             print_tree(model, *s, std::cout);
             return 0;
         }
-        auto wall = [&] {
-            return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        };
-        if (analysis == "reduced-dynamics" || analysis == "reduced-dynamics-implicit") {
-            // The implicit two-step method takes the deck's spectral radius ('method: ms, rho').
-            // (a 'problem: reduced dynamics;' deck with 'method: ms, rho' also selects it).
-            const bool implicit = analysis == "reduced-dynamics-implicit" ||
-                                  (model.problem == "reduced dynamics" &&
-                                   model.solver.get_or<std::string>("method", "") == "ms");
-            double rho = 0.6;
-            if (const PropValue* v = model.solver.find("rho")) {
-                if (const auto* d = std::get_if<std::shared_ptr<const DriveSpec>>(v);
-                    d && (*d)->type == "const")
-                    rho = (*d)->params.get_or<double>("value", 0.6);
-            }
-            DynamicsStats st = run_reduced_dynamics(
-                model, *s, prefix, implicit ? ReducedMethod::two_step : ReducedMethod::rk4, rho);
-            if (!quiet)
-                std::printf(
-                    "reduced dynamics (%s, %zu independent + %zu dependent + %zu driven "
-                    "coordinates): "
-                    "%ld steps (%ld in full coordinates near singular configurations), %ld "
-                    "re-partitions, "
-                    "max |h| = %.3g, %.3f s\nwritten: %s.mov %s.out\n",
-                    implicit ? "two-step" : "RK4", s->part.u.size(), s->part.v.size(),
-                    s->part.c.size(), st.steps, st.full_steps, st.repartitions, st.max_violation,
-                    wall(), prefix.c_str(), prefix.c_str());
-        } else if (analysis == "inverse-dynamics") {
-            InverseStats st = run_inverse_dynamics(model, *s, prefix);
-            if (!quiet)
-                std::printf(
-                    "inverse dynamics (%zu actuated + %zu dependent coordinates): %ld steps, max "
-                    "|h| = %.3g, "
-                    "%.3f s\nwritten: %s.mov %s.out %s.act %s.lam\n",
-                    s->part.c.size(), s->part.v.size(), st.steps, st.max_violation, wall(),
-                    prefix.c_str(), prefix.c_str(), prefix.c_str(), prefix.c_str());
-        } else if (analysis == "equilibrium") {
-            // The deck's equilibrium cards (exchange, extra, spin, time): in a `problem:
-            // equilibrium;` deck's block or in the options-only `begin: equilibrium;` block of a
-            // deck of another problem (docs/relative-coordinates.md 4); none: plain static
-            // equilibrium.
-            EquilibriumResult r = solve_equilibrium(*s, read_equilibrium_spec(model, *s));
-            std::FILE* f = std::fopen((prefix + ".eq").c_str(), "w");
-            if (!f) throw std::invalid_argument("cannot write '" + prefix + ".eq'");
-            std::fprintf(
-                f,
-                "# mbsolve static equilibrium (relative coordinates): %d Newton "
-                "iterations, |F_r| = %.3g\n"
-                "# coordinate joint_label axis value (rad or m) kind (independent, dependent, "
-                "driven)\n",
-                r.iterations, r.residual);
-            for (int i = 0; i < s->rm.nq(); ++i) {
-                const Link& l = s->rm.links[static_cast<std::size_t>(i)];
-                bool ins =
-                    std::find(r.insensitive.begin(), r.insensitive.end(), i) != r.insensitive.end();
-                bool dep = std::find(s->part.v.begin(), s->part.v.end(), i) != s->part.v.end();
-                std::fprintf(f, "q%d %ld %s %.15g %s%s\n", i + 1, l.joint_label, l.name.c_str(),
-                             s->q[i],
-                             l.driven ? "driven"
-                             : dep    ? "dependent"
-                                      : "independent",
-                             ins ? " non-sensitive" : "");
-            }
-            if (r.spin >= 0) std::fprintf(f, "spin q%d %.15g\n", r.spin + 1, r.spin_rate);
-            for (const auto& [name, value] : r.parameters)
-                std::fprintf(f, "parameter %s %.15g\n", name.c_str(), value);
-            if (!r.driving.empty())
-                std::fprintf(
-                    f,
-                    "# held driven coordinates at t = %.15g: driving q<i> joint_label axis "
-                    "value force_or_torque (N or N m, node 1 on node 2)\n",
-                    r.time);
-            for (const auto& [c, tau] : r.driving) {
-                const Link& l = s->rm.links[static_cast<std::size_t>(c)];
-                std::fprintf(f, "driving q%d %ld %s %.15g %.15g\n", c + 1, l.joint_label,
-                             l.name.c_str(), s->q[c], tau);
-            }
-            std::fclose(f);
-            if (!quiet) {
-                std::printf("static equilibrium: %d Newton iterations, |F_r| = %.3g\n",
-                            r.iterations, r.residual);
-                for (int i : r.insensitive) std::printf("non-sensitive variable: q%d\n", i + 1);
-                if (r.spin >= 0) std::printf("spin: q%d at %.10g\n", r.spin + 1, r.spin_rate);
-                for (const auto& [name, value] : r.parameters)
-                    std::printf("parameter %s = %.10g\n", name.c_str(), value);
-                for (const auto& [c, tau] : r.driving)
-                    std::printf("driven q%d (joint %ld) held at %.10g: %s %.10g\n", c + 1,
-                                s->rm.links[static_cast<std::size_t>(c)].joint_label, s->q[c],
-                                s->rm.links[static_cast<std::size_t>(c)].name[0] == 'R'
-                                    ? "torque [N m]"
-                                    : "force [N]",
-                                tau);
-                std::printf("written: %s.eq\n", prefix.c_str());
-            }
-        } else {
-            ModalResult r = run_modal(model, *s, prefix, read_equilibrium_spec(model, *s));
-            // --format's list, else the deck's `output results: ...` (as the DAE's formats).
-            auto wanted = [&](const char* fmt) {
-                return formats.empty()
-                           ? model.control.get_or<std::string>("output results", "").find(fmt) !=
-                                 std::string::npos
-                           : std::find(formats.begin(), formats.end(), fmt) != formats.end();
-            };
-            const bool h5 = wanted("hdf5"), nc = wanted("netcdf");
-            if (h5) write_modal_hdf5(model, *s, r, prefix + ".h5");
-            if (nc) write_modal_netcdf(model, *s, r, prefix + ".nc");
-            if (!quiet) {
-                std::printf(
-                    "modal analysis: equilibrium in %d Newton iterations, %ld eigenvalues\n",
-                    r.equilibrium.iterations, static_cast<long>(r.eigenvalues.size()));
-                std::printf("written: %s.modal%s%s\n", prefix.c_str(),
-                            h5 ? (" " + prefix + ".h5").c_str() : "",
-                            nc ? (" " + prefix + ".nc").c_str() : "");
-            }
-        }
+        const AnalysisInfo* a = find_analysis(analysis);
+        if (!a) throw std::invalid_argument("unknown analysis '" + analysis + "'");
+        run_functions().at(a->name)(Run{model, *s, *a, prefix, quiet, formats, t0});
         return 0;
     } catch (const ReducedFailure& e) {
         std::cerr << "mbsolve: solver failure: " << e.what() << "\n";

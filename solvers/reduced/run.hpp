@@ -8,12 +8,8 @@
 
 namespace mbs::reduced {
 
-// The analysis a deck's `problem:` selects ("reduced dynamics" -> "reduced-dynamics",
-// "reduced inverse dynamics" -> "inverse-dynamics", "equilibrium", "modal"); empty for the
-// problems of the absolute-coordinate DAE.
-std::string analysis_for_problem(const std::string& problem);
-
-// `tree`: print the tree and exit; otherwise run `analysis` with output prefix `prefix`.
+// `tree`: print the tree and exit; otherwise run `analysis` (a name of core/analysis.hpp's table;
+// each has its run function in run.cpp) with output prefix `prefix`.
 // Returns the exit status: 0 ok, 3 solver failure; throws InputError / std::invalid_argument for
 // bad input (exit 2).
 // independent: a user-proposed partition (coordinate numbers as printed, 1-based; empty:
