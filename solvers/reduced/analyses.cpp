@@ -228,6 +228,248 @@ double violation(const Workspace& ws) { return ws.h.size() ? ws.h.lpNorm<Eigen::
 
 }  // namespace
 
+namespace {
+
+// The time loop of run_reduced_dynamics: the state q, qd, the partition and every buffer the
+// steps use, sized once (style rule 1).
+class DynamicsLoop {
+  public:
+    DynamicsLoop(Setup& s, ReducedMethod method, double rho, double dt, double tol)
+        : s_(s),
+          rm_(s.rm),
+          ws_(s.ws),
+          p_(s.part),
+          method_(method),
+          dt_(dt),
+          tol_(tol),
+          nu_(static_cast<int>(p_.u.size())),
+          nc_(static_cast<int>(p_.c.size())),
+          ny_(2 * nu_ + nc_),
+          q(s.q),
+          qd(s.qd),
+          qdd_(VecX::Zero(rm_.nq())),
+          y_(ny_),
+          k1_(ny_),
+          k2_(ny_),
+          k3_(ny_),
+          k4_(ny_),
+          ys_(ny_),
+          qs_(q),
+          qds_(qd),
+          qdd0_(rm_.nq()),
+          qds0_(rm_.nq()),
+          prev_v_(p_.v),
+          y_prev_(ny_),
+          yd_prev_(ny_),
+          yd1_(ny_),
+          known_(ny_),
+          z_(ny_),
+          fz_(ny_),
+          dz_(ny_),
+          yk_(ny_),
+          fp_(ny_),
+          fm_(ny_),
+          Jn_(ny_, ny_),
+          ca1_(4 * (1 - rho) / (3 - rho)),
+          ca2_((3 * rho - 1) / (3 - rho)),
+          b0m_(2 * dt / ((1 + rho) * (3 - rho))),
+          b1m_(4 * rho * dt / ((1 + rho) * (3 - rho))),
+          b2m_(2 * rho * rho * dt / ((1 + rho) * (3 - rho))) {}
+
+    // One step from t to tn: the dependent set for the current configuration, then a
+    // full-coordinate step near a singular configuration, else a two-step or RK4 step.
+    void step(double t, double tn, DynamicsStats& st) {
+        if (singular(st)) {
+            full_step(t, tn);
+            ++st.full_steps;
+            have_prev_ = false;
+        } else if (method_ == ReducedMethod::two_step) {
+            if (p_.v != prev_v_) have_prev_ = false;
+            prev_v_ = p_.v;
+            two_step(t, tn);
+        } else {
+            rk4_step(t, tn);
+        }
+    }
+
+  private:
+    // Dependent coordinates for the current configuration: the best-conditioned J_v, kept unless
+    // the current one has become ten times worse (no flip-flop between equals). True when J_v is
+    // nearly singular.
+    bool singular(DynamicsStats& st) {
+        bool near = false;
+        if (!p_.v.empty() && p_.user) {
+            forward_kinematics(rm_, ws_, q, ws_.zero, ws_.zero);
+            constraints(rm_, ws_);
+            near = pivot_ratio_of(ws_.J, p_) < singular_pivot_ratio;
+        } else if (!p_.v.empty()) {
+            forward_kinematics(rm_, ws_, q, ws_.zero, ws_.zero);
+            constraints(rm_, ws_);
+            const double current = pivot_ratio_of(ws_.J, p_);
+            Partition best = p_;
+            repartition_columns(rm_, ws_.J, best);
+            if (best.pivot_ratio > 10.0 * current && best.v != p_.v) {
+                p_ = best;
+                ++st.repartitions;
+            }
+            near = std::max(current, best.pivot_ratio) < singular_pivot_ratio;
+        }
+        return near;
+    }
+
+    // Stage state y = (q_u, qd_u, q_c); its rate (qd_u, qdd_u, qd_c).
+    void gather(const VecX& qq, const VecX& qqd, VecX& out) const {
+        for (int j = 0; j < nu_; ++j)
+            out[j] = qq[p_.u[static_cast<std::size_t>(j)]],
+            out[nu_ + j] = qqd[p_.u[static_cast<std::size_t>(j)]];
+        for (int j = 0; j < nc_; ++j) out[2 * nu_ + j] = qq[p_.c[static_cast<std::size_t>(j)]];
+    }
+    // Full state from y: q_v by Newton (starting from the last q), qd_v, qd_c in
+    // reduced_accelerations.
+    void scatter(const VecX& yy, double t, VecX& qq, VecX& qqd) {
+        for (int j = 0; j < nu_; ++j)
+            qq[p_.u[static_cast<std::size_t>(j)]] = yy[j],
+            qqd[p_.u[static_cast<std::size_t>(j)]] = yy[nu_ + j];
+        for (int j = 0; j < nc_; ++j) qq[p_.c[static_cast<std::size_t>(j)]] = yy[2 * nu_ + j];
+        s_.clock.time = t;
+        driven_positions(rm_, p_, t, qq);  // position-level drives: q_c = f(t), not integrated
+        if (!solve_positions(rm_, ws_, p_, qq, tol_))
+            throw ReducedFailure(
+                "Newton-Raphson on the dependent coordinates did not converge at t = " +
+                std::to_string(t));
+    }
+    void rate(double t, const VecX& yy, VecX& out) {
+        scatter(yy, t, qs_, qds_);
+        reduced_accelerations(rm_, ws_, p_, qs_, qds_, t, qdd_, rs_);
+        for (int j = 0; j < nu_; ++j)
+            out[j] = qds_[p_.u[static_cast<std::size_t>(j)]],
+            out[nu_ + j] = qdd_[p_.u[static_cast<std::size_t>(j)]];
+        for (int j = 0; j < nc_; ++j) out[2 * nu_ + j] = qds_[p_.c[static_cast<std::size_t>(j)]];
+    }
+
+    // Full-coordinate steps (used where J_v is nearly singular): RK4 on the index-1 ODE
+    // qdd = f(q, qd, t) (full_accelerations), which is defined off the constraint manifold as well
+    // and keeps h'' = 0, only the step's result projected (projecting the stage states replaces
+    // RK4's stages by points of a map whose derivative grows like 1/sigma near a singular
+    // configuration). SingularStepper (partition.hpp) places the stages away from the singular
+    // point itself.
+    void full_step(double t, double tn) {
+        if (!crossing_.step(rm_, ws_, p_, q, qd, t, tn, tol_))
+            throw ReducedFailure("projection onto the constraints did not converge at t = " +
+                                 std::to_string(tn));
+        s_.clock.time = tn;
+    }
+
+    // Two-step method: history y_{k-2}, y'_{k-2} (valid while the dependent set is unchanged).
+    void two_step(double t, double tn) {
+        const double dt = dt_;
+        gather(q, qd, y_);
+        qs_ = q;
+        qds_ = qd;
+        rate(t, y_, yd1_);
+        double b0;
+        if (have_prev_) {
+            b0 = b0m_;
+            known_ = ca1_ * y_ + ca2_ * y_prev_ + b1m_ * yd1_ + b2m_ * yd_prev_;
+            z_ = 2.0 * yd1_ - yd_prev_;
+        } else {  // Crank-Nicolson
+            b0 = 0.5 * dt;
+            known_ = y_ + 0.5 * dt * yd1_;
+            z_ = yd1_;
+        }
+        // Jacobian of f at the step's start, central differences (each state made consistent).
+        for (int j = 0; j < ny_; ++j) {
+            const double h = 1e-6 * (1.0 + std::abs(y_[j]));
+            ys_ = y_;
+            ys_[j] += h;
+            qs_ = q;
+            rate(t, ys_, fp_);
+            ys_[j] -= 2 * h;
+            qs_ = q;
+            rate(t, ys_, fm_);
+            Jn_.col(j) = -b0 * (fp_ - fm_) / (2 * h);
+            Jn_(j, j) += 1.0;
+        }
+        Eigen::PartialPivLU<MatX> lu(Jn_);
+        bool converged = false;
+        for (int it = 0; it < 30 && !converged; ++it) {
+            yk_ = known_ + b0 * z_;
+            qs_ = q + (tn - t) * qd;
+            rate(tn, yk_, fz_);
+            dz_ = lu.solve(fz_ - z_);
+            z_ += dz_;
+            converged =
+                dz_.lpNorm<Eigen::Infinity>() <= 1e-10 * (1.0 + z_.lpNorm<Eigen::Infinity>());
+        }
+        if (!converged)
+            throw ReducedFailure("two-step method: Newton did not converge at t = " +
+                                 std::to_string(tn));
+        y_prev_ = y_;
+        yd_prev_ = yd1_;
+        have_prev_ = true;
+        y_ = known_ + b0 * z_;
+        qs_ = q + (tn - t) * qd;
+        scatter(y_, tn, qs_, qds_);
+        q = qs_;
+        qd = qds_;
+        set_dependent_velocities(rm_, ws_, p_, q, qd, tn);
+    }
+
+    void rk4_step(double t, double tn) {
+        const double dt = dt_;
+        gather(q, qd, y_);
+        qs_ = q;
+        qds_ = qd;
+        rate(t, y_, k1_);
+        // Newton for q_v starts from the Taylor prediction q + tau qd + tau^2/2 qdd: near a
+        // bifurcation (two branches crossing) it stays on the branch the motion follows.
+        qdd0_ = qdd_;
+        auto predict = [&](double tau) { qs_ = q + tau * qds0_ + 0.5 * tau * tau * qdd0_; };
+        qds0_ = qds_;
+        ys_ = y_ + 0.5 * dt * k1_;
+        predict(0.5 * dt);
+        rate(t + 0.5 * dt, ys_, k2_);
+        ys_ = y_ + 0.5 * dt * k2_;
+        predict(0.5 * dt);
+        rate(t + 0.5 * dt, ys_, k3_);
+        ys_ = y_ + dt * k3_;
+        predict(dt);
+        rate(tn, ys_, k4_);
+        y_ += dt / 6.0 * (k1_ + 2.0 * k2_ + 2.0 * k3_ + k4_);
+        predict(dt);
+        scatter(y_, tn, qs_, qds_);
+        q = qs_;
+        qd = qds_;
+        set_dependent_velocities(rm_, ws_, p_, q, qd, tn);
+    }
+
+    Setup& s_;
+    const ReducedModel& rm_;
+    Workspace& ws_;
+    Partition& p_;
+    const ReducedMethod method_;
+    const double dt_, tol_;
+    const int nu_, nc_, ny_;
+
+  public:
+    VecX q, qd;
+
+  private:
+    VecX qdd_;
+    ReducedState rs_;
+    VecX y_, k1_, k2_, k3_, k4_, ys_;
+    VecX qs_, qds_;
+    VecX qdd0_, qds0_;
+    SingularStepper crossing_;
+    bool have_prev_ = false;
+    std::vector<int> prev_v_;
+    VecX y_prev_, yd_prev_, yd1_, known_, z_, fz_, dz_, yk_, fp_, fm_;
+    MatX Jn_;
+    const double ca1_, ca2_, b0m_, b1m_, b2m_;
+};
+
+}  // namespace
+
 DynamicsStats run_reduced_dynamics(const Model& model, Setup& s, const std::string& prefix,
                                    ReducedMethod method, double rho, double tol) {
     const PropValue* tfv = model.solver.find("final time");
@@ -237,8 +479,6 @@ DynamicsStats run_reduced_dynamics(const Model& model, Setup& s, const std::stri
     const double dt = solver_real(model, "time step", 1e-3);
     const ReducedModel& rm = s.rm;
     Workspace& ws = s.ws;
-    Partition& p = s.part;
-    const int nq = rm.nq();
     const OutputSelector selector(model, s.clock);
     auto is_output = [&](long k, double t) {
         s.clock.time = t;
@@ -247,187 +487,26 @@ DynamicsStats run_reduced_dynamics(const Model& model, Setup& s, const std::stri
 
     MovWriter writer(model, prefix);
     DynamicsStats st;
-    VecX q = s.q, qd = s.qd, qdd = VecX::Zero(nq);
-    ReducedState rs;
-    forward_kinematics(rm, ws, q, qd, ws.zero);
+    DynamicsLoop loop(s, method, rho, dt, tol);
+    forward_kinematics(rm, ws, loop.q, loop.qd, ws.zero);
     constraints(rm, ws);
     st.max_violation = violation(ws);
     s.clock.time = t0;
     writer.step(0, t0, dt, violation(ws), is_output(0, t0), rm, ws);
 
-    // Stage state y = (q_u, qd_u, q_c); its rate (qd_u, qdd_u, qd_c).
-    const int nu = static_cast<int>(p.u.size()), nc = static_cast<int>(p.c.size());
-    const int ny = 2 * nu + nc;
-    VecX y(ny), k1(ny), k2(ny), k3(ny), k4(ny), ys(ny);
-    VecX qs = q, qds = qd;
-    auto gather = [&](const VecX& qq, const VecX& qqd, VecX& out) {
-        for (int j = 0; j < nu; ++j)
-            out[j] = qq[p.u[static_cast<std::size_t>(j)]],
-            out[nu + j] = qqd[p.u[static_cast<std::size_t>(j)]];
-        for (int j = 0; j < nc; ++j) out[2 * nu + j] = qq[p.c[static_cast<std::size_t>(j)]];
-    };
-    // Full state from y: q_v by Newton (starting from the last q), qd_v, qd_c in
-    // reduced_accelerations.
-    auto scatter = [&](const VecX& yy, double t, VecX& qq, VecX& qqd) {
-        for (int j = 0; j < nu; ++j)
-            qq[p.u[static_cast<std::size_t>(j)]] = yy[j],
-            qqd[p.u[static_cast<std::size_t>(j)]] = yy[nu + j];
-        for (int j = 0; j < nc; ++j) qq[p.c[static_cast<std::size_t>(j)]] = yy[2 * nu + j];
-        s.clock.time = t;
-        driven_positions(rm, p, t, qq);  // position-level drives: q_c = f(t), not integrated
-        if (!solve_positions(rm, ws, p, qq, tol))
-            throw ReducedFailure(
-                "Newton-Raphson on the dependent coordinates did not converge at t = " +
-                std::to_string(t));
-    };
-    auto rate = [&](double t, const VecX& yy, VecX& out) {
-        scatter(yy, t, qs, qds);
-        reduced_accelerations(rm, ws, p, qs, qds, t, qdd, rs);
-        for (int j = 0; j < nu; ++j)
-            out[j] = qds[p.u[static_cast<std::size_t>(j)]],
-            out[nu + j] = qdd[p.u[static_cast<std::size_t>(j)]];
-        for (int j = 0; j < nc; ++j) out[2 * nu + j] = qds[p.c[static_cast<std::size_t>(j)]];
-    };
-
     const long nsteps = static_cast<long>(std::llround((tf - t0) / dt));
-    VecX qdd0(nq), qds0(nq);
-    // Full-coordinate steps (used where J_v is nearly singular): RK4 on the index-1 ODE
-    // qdd = f(q, qd, t) (full_accelerations), which is defined off the constraint manifold as well
-    // and keeps h'' = 0, only the step's result projected (projecting the stage states replaces
-    // RK4's stages by points of a map whose derivative grows like 1/sigma near a singular
-    // configuration). SingularStepper (partition.hpp) places the stages away from the singular
-    // point itself.
-    SingularStepper crossing;
-    auto full_step = [&](double t, double tn) {
-        if (!crossing.step(rm, ws, p, q, qd, t, tn, tol))
-            throw ReducedFailure("projection onto the constraints did not converge at t = " +
-                                 std::to_string(tn));
-        s.clock.time = tn;
-    };
-    // Two-step method: history y_{k-2}, y'_{k-2} (valid while the dependent set is unchanged).
-    bool have_prev = false;
-    std::vector<int> prev_v = p.v;
-    VecX y_prev(ny), yd_prev(ny), yd1(ny), known(ny), z(ny), fz(ny), dz(ny), yk(ny), fp(ny), fm(ny);
-    MatX Jn(ny, ny);
-    const double ca1 = 4 * (1 - rho) / (3 - rho), ca2 = (3 * rho - 1) / (3 - rho);
-    const double b0m = 2 * dt / ((1 + rho) * (3 - rho)),
-                 b1m = 4 * rho * dt / ((1 + rho) * (3 - rho)),
-                 b2m = 2 * rho * rho * dt / ((1 + rho) * (3 - rho));
-    auto two_step = [&](double t, double tn) {
-        gather(q, qd, y);
-        qs = q;
-        qds = qd;
-        rate(t, y, yd1);
-        double b0;
-        if (have_prev) {
-            b0 = b0m;
-            known = ca1 * y + ca2 * y_prev + b1m * yd1 + b2m * yd_prev;
-            z = 2.0 * yd1 - yd_prev;
-        } else {  // Crank-Nicolson
-            b0 = 0.5 * dt;
-            known = y + 0.5 * dt * yd1;
-            z = yd1;
-        }
-        // Jacobian of f at the step's start, central differences (each state made consistent).
-        for (int j = 0; j < ny; ++j) {
-            const double h = 1e-6 * (1.0 + std::abs(y[j]));
-            ys = y;
-            ys[j] += h;
-            qs = q;
-            rate(t, ys, fp);
-            ys[j] -= 2 * h;
-            qs = q;
-            rate(t, ys, fm);
-            Jn.col(j) = -b0 * (fp - fm) / (2 * h);
-            Jn(j, j) += 1.0;
-        }
-        Eigen::PartialPivLU<MatX> lu(Jn);
-        bool converged = false;
-        for (int it = 0; it < 30 && !converged; ++it) {
-            yk = known + b0 * z;
-            qs = q + (tn - t) * qd;
-            rate(tn, yk, fz);
-            dz = lu.solve(fz - z);
-            z += dz;
-            converged = dz.lpNorm<Eigen::Infinity>() <= 1e-10 * (1.0 + z.lpNorm<Eigen::Infinity>());
-        }
-        if (!converged)
-            throw ReducedFailure("two-step method: Newton did not converge at t = " +
-                                 std::to_string(tn));
-        y_prev = y;
-        yd_prev = yd1;
-        have_prev = true;
-        y = known + b0 * z;
-        qs = q + (tn - t) * qd;
-        scatter(y, tn, qs, qds);
-        q = qs;
-        qd = qds;
-        set_dependent_velocities(rm, ws, p, q, qd, tn);
-    };
     for (long k = 1; k <= nsteps; ++k) {
         const double t = t0 + static_cast<double>(k - 1) * dt,
                      tn = t0 + static_cast<double>(k) * dt;
-        // Dependent coordinates for the current configuration: the best-conditioned J_v, kept
-        // unless the current one has become ten times worse (no flip-flop between equals).
-        bool singular = false;
-        if (!p.v.empty() && p.user) {
-            forward_kinematics(rm, ws, q, ws.zero, ws.zero);
-            constraints(rm, ws);
-            singular = pivot_ratio_of(ws.J, p) < singular_pivot_ratio;
-        } else if (!p.v.empty()) {
-            forward_kinematics(rm, ws, q, ws.zero, ws.zero);
-            constraints(rm, ws);
-            const double current = pivot_ratio_of(ws.J, p);
-            Partition best = p;
-            repartition_columns(rm, ws.J, best);
-            if (best.pivot_ratio > 10.0 * current && best.v != p.v) {
-                p = best;
-                ++st.repartitions;
-            }
-            singular = std::max(current, best.pivot_ratio) < singular_pivot_ratio;
-        }
-        if (singular) {
-            full_step(t, tn);
-            ++st.full_steps;
-            have_prev = false;
-        } else if (method == ReducedMethod::two_step) {
-            if (p.v != prev_v) have_prev = false;
-            prev_v = p.v;
-            two_step(t, tn);
-        } else {
-            gather(q, qd, y);
-            qs = q;
-            qds = qd;
-            rate(t, y, k1);
-            // Newton for q_v starts from the Taylor prediction q + tau qd + tau^2/2 qdd: near a
-            // bifurcation (two branches crossing) it stays on the branch the motion follows.
-            qdd0 = qdd;
-            auto predict = [&](double tau) { qs = q + tau * qds0 + 0.5 * tau * tau * qdd0; };
-            qds0 = qds;
-            ys = y + 0.5 * dt * k1;
-            predict(0.5 * dt);
-            rate(t + 0.5 * dt, ys, k2);
-            ys = y + 0.5 * dt * k2;
-            predict(0.5 * dt);
-            rate(t + 0.5 * dt, ys, k3);
-            ys = y + dt * k3;
-            predict(dt);
-            rate(tn, ys, k4);
-            y += dt / 6.0 * (k1 + 2.0 * k2 + 2.0 * k3 + k4);
-            predict(dt);
-            scatter(y, tn, qs, qds);
-            q = qs;
-            qd = qds;
-            set_dependent_velocities(rm, ws, p, q, qd, tn);
-        }
-        forward_kinematics(rm, ws, q, qd, ws.zero);
+        loop.step(t, tn, st);
+        forward_kinematics(rm, ws, loop.q, loop.qd, ws.zero);
         constraints(rm, ws);
         st.max_violation = std::max(st.max_violation, violation(ws));
         writer.step(k, tn, dt, violation(ws), is_output(k, tn), rm, ws);
         ++st.steps;
     }
-    s.q = q;
-    s.qd = qd;
+    s.q = loop.q;
+    s.qd = loop.qd;
     return st;
 }
 
