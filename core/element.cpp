@@ -1,4 +1,4 @@
-// Block pattern, slot tables and the element factory registry.
+// Block pattern and slot tables.
 #include "core/element.hpp"
 
 #include <map>
@@ -73,26 +73,6 @@ void Jacobian::add_diag(BlockId b, double v) {
     double* val = m_.values();
     for (int i = 0; i < std::min(blk.nr, blk.nc); ++i)
         if (s[i * blk.nr + i] >= 0) val[s[i * blk.nr + i]] += v;
-}
-
-namespace {
-std::map<std::string, ElementFactoryFn>& factories() {
-    static std::map<std::string, ElementFactoryFn> f;
-    return f;
-}
-std::string factory_key(const std::string& card, const std::string& subtype) {
-    return normalize_keyword(card) + "/" + normalize_keyword(subtype);
-}
-}  // namespace
-
-ElementFactoryRegistration::ElementFactoryRegistration(const char* card, const char* subtype,
-                                                       ElementFactoryFn fn) {
-    factories()[factory_key(card, subtype)] = fn;
-}
-
-const ElementFactoryFn* find_element_factory(const std::string& card, const std::string& subtype) {
-    auto it = factories().find(factory_key(card, subtype));
-    return it == factories().end() ? nullptr : &it->second;
 }
 
 }  // namespace mbs

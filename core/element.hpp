@@ -20,6 +20,7 @@
 
 #include "core/drive.hpp"
 #include "core/model.hpp"
+#include "core/registry.hpp"
 #include "core/sparse_matrix.hpp"
 
 namespace mbs {
@@ -202,18 +203,7 @@ class BuildContext {
                                     const std::string& hint = {}) const = 0;
 };
 
-// Self-registering element factories: "joint" + "revolute hinge" -> make function. A factory
-// may return nullptr for cards that add nothing to the equations (e.g. inertia reports).
-using ElementFactoryFn = std::unique_ptr<Element> (*)(const EntityDesc&, BuildContext&);
-struct ElementFactoryRegistration {
-    ElementFactoryRegistration(const char* card, const char* subtype, ElementFactoryFn fn);
-};
-const ElementFactoryFn* find_element_factory(const std::string& card, const std::string& subtype);
-
-#define MBS_EL_CONCAT2(a, b) a##b
-#define MBS_EL_CONCAT(a, b) MBS_EL_CONCAT2(a, b)
-#define MBS_REGISTER_ELEMENT_RUNTIME(card, subtype, fn)                                 \
-    static const ::mbs::ElementFactoryRegistration MBS_EL_CONCAT(mbs_el_rt_, __LINE__)( \
-        card, subtype, fn)
+// The factories that build these from the model are registered with their kinds
+// (core/registry.hpp: ElementKind::make, MBS_REGISTER_ELEMENT_KIND).
 
 }  // namespace mbs

@@ -1,9 +1,11 @@
-// Self-registering keyword tables: a card reader registers itself from its own .cpp file, so
-// adding a node, element, drive or law type touches no central switch.
-//   MBS_REGISTER_ELEMENT("joint", "revolute hinge", read_revolute_hinge);
+// Self-registering keyword tables: an element or node kind registers itself, once, from the file
+// that holds its reader and its runtime, so adding one touches no central switch:
+//   MBS_REGISTER_ELEMENT_KIND("joint", "revolute hinge",
+//                             {.read = read_revolute_hinge, .make = make_hinge<true>});
 #pragma once
 
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -11,7 +13,32 @@
 
 namespace mbs {
 
+class Element;
+class BuildContext;
+
 using EntityReaderFn = void (*)(Reader&, EntityDesc&);
+// The DAE runtime of a kind (core/element.hpp). It may return nullptr for a card that adds
+// nothing to the equations (bind).
+using ElementFactoryFn = std::unique_ptr<Element> (*)(const EntityDesc&, BuildContext&);
+
+// Everything mbsolve knows about one element or node kind, keyed by its card and subtype. An
+// aggregate, so that a kind names only the members it has (designated initializers); members
+// for the reduced path and the output schema are to come here too.
+struct ElementKind {
+    // The card reader (Builder::element_card / node_card): the card's arguments into the
+    // EntityDesc's props.
+    EntityReaderFn read = nullptr;
+    // Why there is no reader (the card is read elsewhere, e.g. by the builder itself).
+    const char* no_read = nullptr;
+    // The DAE runtime (Engine::build_elements). For a node kind: the runtime element built for
+    // each node of the kind (a scalar node's unknowns; a dynamic structural node's momenta).
+    ElementFactoryFn make = nullptr;
+    // Why there is no runtime: reduced path only, refused, or nothing to build. An element of a
+    // kind without one stops the DAE run at its card ("... is not supported by the time
+    // integrator yet"); a node without one is a structural node (Engine::build_nodes) or
+    // refused there.
+    const char* no_make = nullptr;
+};
 using DriveReaderFn = void (*)(Reader&, DriveSpec&);
 using LawReaderFn = void (*)(Reader&, LawSpec&);
 
@@ -45,18 +72,26 @@ class KeywordTable {
 };
 
 struct Registry {
-    std::map<std::string, ElementCard> element_cards;              // by normalised card name
-    std::map<std::string, KeywordTable<EntityReaderFn>> elements;  // card -> subtype -> reader
-    std::map<std::string, KeywordTable<EntityReaderFn>> nodes;     // card -> subtype -> reader
+    std::map<std::string, ElementCard> element_cards;           // by normalised card name
+    std::map<std::string, KeywordTable<ElementKind>> elements;  // card -> subtype -> kind
+    std::map<std::string, KeywordTable<ElementKind>> nodes;     // card -> subtype -> kind
     KeywordTable<DriveReaderFn> drives;
     KeywordTable<LawReaderFn> laws;
 
     static Registry& instance();
 };
 
+// The kind of an element card ("joint", "revolute hinge"; subtype "" for cards without one) or
+// of a node card ("structural", "dynamic"; "abstract", ""), or nullptr. The one lookup the
+// builder and the Engine share.
+const ElementKind* find_element_kind(std::string_view card, std::string_view subtype);
+const ElementKind* find_node_kind(std::string_view card, std::string_view subtype);
+
+enum class KindTable { element, node };
+
 struct Registration {
     Registration(const char* card, const ElementCard& info);  // element card
-    Registration(const char* kind, const char* card, const char* subtype, EntityReaderFn fn);
+    Registration(KindTable table, const char* card, const char* subtype, const ElementKind& kind);
     Registration(const char* keyword, DriveReaderFn fn);
     Registration(const char* keyword, LawReaderFn fn);
 };
@@ -67,12 +102,24 @@ struct Registration {
 // An element card: MBS_REGISTER_ELEMENT_CARD("joint", {"joints", "joint", true, true});
 #define MBS_REGISTER_ELEMENT_CARD(card, ...) \
     static const ::mbs::Registration MBS_UNIQUE(mbs_reg_)(card, ::mbs::ElementCard __VA_ARGS__)
-// An element type; subtype "" for cards without one (body).
-#define MBS_REGISTER_ELEMENT(card, subtype, fn) \
-    static const ::mbs::Registration MBS_UNIQUE(mbs_reg_)("element", card, subtype, fn)
-// A node type: MBS_REGISTER_NODE("structural", "dynamic", read_dynamic_node);
-#define MBS_REGISTER_NODE(card, subtype, fn) \
-    static const ::mbs::Registration MBS_UNIQUE(mbs_reg_)("node", card, subtype, fn)
+// An element kind, reader and runtime in one registration; subtype "" for cards without one:
+//   MBS_REGISTER_ELEMENT_KIND("body", "", {.read = read_body, .make = make_body});
+//   MBS_REGISTER_ELEMENT_KIND("joint", "x", {.read = read_x, .no_make = "reduced path only"});
+#define MBS_REGISTER_ELEMENT_KIND(card, subtype, ...)                                      \
+    static const ::mbs::Registration MBS_UNIQUE(mbs_reg_)(::mbs::KindTable::element, card, \
+                                                          subtype, ::mbs::ElementKind __VA_ARGS__)
+// A node kind: MBS_REGISTER_NODE_KIND("abstract", "", {.read = read_scalar, .make = ...});
+#define MBS_REGISTER_NODE_KIND(card, subtype, ...)                                               \
+    static const ::mbs::Registration MBS_UNIQUE(mbs_reg_)(::mbs::KindTable::node, card, subtype, \
+                                                          ::mbs::ElementKind __VA_ARGS__)
+// Transitional, until every kind is registered with MBS_REGISTER_ELEMENT_KIND: the reader and
+// the runtime of one kind registered apart, merged into the same ElementKind.
+#define MBS_REGISTER_ELEMENT(card, subtype, fn)                                            \
+    static const ::mbs::Registration MBS_UNIQUE(mbs_reg_)(::mbs::KindTable::element, card, \
+                                                          subtype, ::mbs::ElementKind{.read = fn})
+#define MBS_REGISTER_ELEMENT_RUNTIME(card, subtype, fn)                                    \
+    static const ::mbs::Registration MBS_UNIQUE(mbs_reg_)(::mbs::KindTable::element, card, \
+                                                          subtype, ::mbs::ElementKind{.make = fn})
 #define MBS_REGISTER_DRIVE(keyword, fn)                            \
     static const ::mbs::Registration MBS_UNIQUE(mbs_reg_)(keyword, \
                                                           static_cast<::mbs::DriveReaderFn>(fn))

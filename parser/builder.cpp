@@ -25,6 +25,18 @@ extern "C" char** environ;
 
 namespace {
 
+// The reader of a registered kind (core/registry.hpp), nullptr if none; the subtypes that have one.
+EntityReaderFn reader_of(const KeywordTable<ElementKind>& kinds, std::string_view subtype) {
+    const ElementKind* k = kinds.find(subtype);
+    return k ? k->read : nullptr;
+}
+std::vector<std::string> read_names(const KeywordTable<ElementKind>& kinds) {
+    std::vector<std::string> v;
+    for (const std::string& n : kinds.names())
+        if (reader_of(kinds, n)) v.push_back(n);
+    return v;
+}
+
 // Problems of the relative-coordinate path (solvers/reduced, core/analysis.hpp): their block
 // takes the initial value block's cards (times, tolerance).
 bool reduced_problem_block(const std::string& b) { return analysis_for_problem(b) != nullptr; }
@@ -1393,15 +1405,15 @@ void Builder::node_card(const std::string& name, DeckReader& r) {
     e.label = r.label(name + " node label");
     claim_label(name, e.label, lab, name + " node");
     if (r.accept("name")) e.name = r.string("node name");
-    const EntityReaderFn* fn = it->second.find("");
+    EntityReaderFn fn = reader_of(it->second, "");
     if (!fn) {
-        std::vector<std::string> names = it->second.names();
+        std::vector<std::string> names = read_names(it->second);
         std::string list;
         std::vector<std::string_view> dummy;
         std::string w = r.peek_word();
         for (const auto& n : names) {
             if (normalize_keyword(n) == w) {
-                fn = it->second.find(n);
+                fn = reader_of(it->second, n);
                 e.type = n;
                 r.skip();
                 break;
@@ -1415,7 +1427,7 @@ void Builder::node_card(const std::string& name, DeckReader& r) {
         }
     }
     e.output = default_output(st_.model.control, counter);
-    (*fn)(r, e);
+    fn(r, e);
     if (r.accept("output")) e.output = r.boolean("output flag");
     r.finish();
     st_.model.nodes.push_back(std::move(e));
@@ -1531,16 +1543,16 @@ void Builder::element_card(const std::string& name, DeckReader& r) {
         if (r.accept("name")) e.name = r.string("element name");
     }
     auto ti = reg.elements.find(name);
-    const EntityReaderFn* fn = nullptr;
+    EntityReaderFn fn = nullptr;
     if (ti != reg.elements.end()) {
         if (!info.has_subtype)
-            fn = ti->second.find("");
+            fn = reader_of(ti->second, "");
         else {
             std::string w = r.peek_word();
-            auto names = ti->second.names();
+            auto names = read_names(ti->second);
             for (const auto& n : names)
                 if (normalize_keyword(n) == w) {
-                    fn = ti->second.find(n);
+                    fn = reader_of(ti->second, n);
                     e.type = n;
                     r.skip();
                     break;
@@ -1556,7 +1568,7 @@ void Builder::element_card(const std::string& name, DeckReader& r) {
     if (!fn) throw InputError(at, "'" + name + "' elements are not supported yet");
     e.output =
         default_output(st_.model.control, info.count.empty() ? info.label_space : info.count);
-    (*fn)(r, e);
+    fn(r, e);
     if (r.accept("output")) e.output = r.boolean("output flag");
     r.finish();
     st_.model.elements.push_back(std::move(e));

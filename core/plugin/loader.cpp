@@ -82,8 +82,7 @@ int register_element(const mbs_host* h, const mbs_element_type* t) {
     if (table.find(key))
         return refuse(h, "element type '" + std::string(t->name) + "' is already registered");
     reg.element_cards["userdefined"] = ElementCard{"loadable elements", "loadable", true, true};
-    table.add(t->name, &read_user_defined);
-    ElementFactoryRegistration("user defined", t->name, &make_user_defined);
+    table.add(t->name, ElementKind{.read = &read_user_defined, .make = &make_user_defined});
     state().elements[key] = {t, h};
     return MBS_OK;
 }

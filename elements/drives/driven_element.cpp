@@ -170,6 +170,9 @@ std::unique_ptr<Element> make_driven(const EntityDesc& d, BuildContext& ctx) {
 
 }  // namespace
 
-MBS_REGISTER_ELEMENT_RUNTIME("driven", "", make_driven);
+MBS_REGISTER_ELEMENT_KIND("driven", "",
+                          {.no_read = "read by Builder::driven_card() (parser/builder.cpp): the "
+                                      "card holds another element's card",
+                           .make = make_driven});
 
 }  // namespace mbs

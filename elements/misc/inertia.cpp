@@ -48,6 +48,10 @@ void read_inertia(Reader& r, EntityDesc& e) {
 
 }  // namespace
 
-MBS_REGISTER_ELEMENT("inertia", "", read_inertia);
+// MBDyn logs the inertia at start-up; mbsolve only reads the card (--check, --dump-model).
+MBS_REGISTER_ELEMENT_KIND("inertia", "",
+                          {.read = read_inertia,
+                           .no_make = "the equivalent inertia is not computed yet: a DAE run "
+                                      "stops at the card"});
 
 }  // namespace mbs

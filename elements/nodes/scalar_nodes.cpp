@@ -1,5 +1,6 @@
-// Runtime scalar nodes (docs/deck-language.md 4.2), built by the engine as elements that own their
-// unknowns (factories registered as "node" + category):
+// Scalar node kinds (docs/deck-language.md 4.2): readers of abstract, electric, hydraulic,
+// thermal and parameter nodes; the runtime of abstract and parameter nodes, built by the engine
+// as elements that own their unknowns:
 //   abstract: L, [algebraic|differential], [value, x0 [, derivative, xp0]];
 //     one unknown x (differential: x in y, x' in y'; algebraic: x in the y' slot). The node adds
 //     nothing to its equation: the genels and abstract forces connected to it do. Output (.abs,
@@ -16,10 +17,60 @@
 
 #include "core/registry.hpp"
 #include "core/source.hpp"
+#include "elements/drives/drive_util.hpp"
 #include "elements/genels/scalar_dof.hpp"
+#include "elements/misc/card_helpers.hpp"
 
 namespace mbs {
 namespace {
+
+// abstract: L, [algebraic|differential], [value, x0 [, derivative, xp0]];  (also electric, thermal)
+void read_scalar(Reader& r, EntityDesc& e) {
+    if (e.category == "abstract") {
+        if (r.accept("algebraic"))
+            e.props.set("kind", std::string("algebraic"));
+        else {
+            r.accept("differential");
+            e.props.set("kind", std::string("differential"));
+        }
+    }
+    double x0 = 0.0, xp0 = 0.0;
+    if (r.accept("value")) {
+        x0 = r.real("initial value");
+        if (e.category != "hydraulic" && r.accept("derivative")) xp0 = r.real("initial derivative");
+    }
+    e.props.set("value", x0);
+    if (e.category != "hydraulic") e.props.set("derivative", xp0);
+}
+
+// parameter: L, {[value,] x0 | element | sample and hold, <NodeDof>, T | beam strain gage, y, z};
+// (`element`: the value comes from a `bind` card; `sample and hold`: the value of the dof,
+// sampled every T seconds; `beam strain gage`: the axial strain at (y, z) of the section of the
+// beam bound to it; elements/nodes/scalar_nodes.cpp)
+void read_parameter(Reader& r, EntityDesc& e) {
+    if (r.accept("element")) {
+        e.props.set("element", true);
+        return;
+    }
+    if (r.accept("sample and hold") || r.accept("sample'n'hold")) {
+        cards::read_node_dof(r, e, "", "sample and hold parameter node", false);
+        SourceLoc at = r.loc();
+        const double T = r.real("sample period");
+        if (!(T > 0.0))
+            r.error_at(at, "the sample period must be positive, got " + std::to_string(T));
+        e.props.set("sample and hold", true);
+        e.props.set("period", T);
+        return;
+    }
+    if (r.accept("beam strain gage") || r.accept("strain gage")) {
+        e.props.set("element", true);
+        e.props.set("strain gage y", r.real("strain gage y"));
+        e.props.set("strain gage z", r.real("strain gage z"));
+        return;
+    }
+    r.accept("value");
+    e.props.set("value", r.real("parameter value"));
+}
 
 class AbstractNode final : public Element {
   public:
@@ -138,6 +189,40 @@ std::unique_ptr<Element> make_parameter(const EntityDesc& d, BuildContext& ctx) 
     return std::make_unique<ParameterNode>(d, &dof);
 }
 
+// Card reader of `bind` (docs/deck-language.md 5; MBDyn's parameter-node binding):
+//   bind: <element label>, <element type>, <parameter node label>,
+//         {string | name}, "<datum name>" | index, <i>;
+// The element and the parameter node (declared `parameter: L, element;`) must be defined
+// before; bind cards are not counted in control data. Props: "element" (EntityRef, category as
+// on the element's card), "node" (EntityRef parameter), "string" or "index". Whether the element
+// has the datum is checked by the runtime (make_bind(), below).
+void read_bind(Reader& r, EntityDesc& e) {
+    const EntityDesc& el = drives::read_element_ref(r, "bind the element after its card");
+    e.props.set("element", EntityRef{el.category, el.label});
+    SourceLoc node_at = r.loc();
+    long node = r.label("parameter node label");
+    const EntityDesc* n = r.model().find_node("parameter", node);
+    if (!n) r.error_at(node_at, "parameter node " + std::to_string(node) + " is not defined");
+    if (!n->props.get_or<bool>("element", false))
+        r.error_at(node_at, "parameter node " + std::to_string(node) + " has a value of its own",
+                   "declare it as 'parameter: " + std::to_string(node) + ", element;'");
+    e.props.set("node", EntityRef{"parameter", node});
+    e.label = node;
+    if (r.accept("string") || r.accept("name")) {
+        SourceLoc s = r.loc();
+        std::string name = r.string("private data name");
+        if (name.empty()) r.error_at(s, "empty private data name");
+        e.props.set("string", std::move(name));
+    } else if (r.accept("index")) {
+        SourceLoc s = r.loc();
+        long i = r.integer("private data index");
+        if (i < 1) r.error_at(s, "private data indices start at 1, got " + std::to_string(i));
+        e.props.set("index", i);
+    } else {
+        r.error("expected 'string, \"name\"' or 'index, i' (the element's private datum)");
+    }
+}
+
 // bind: the element's datum (resolved by name or index now) becomes the node's value. Adds no
 // element of its own.
 std::unique_ptr<Element> make_bind(const EntityDesc& d, BuildContext& ctx) {
@@ -193,10 +278,17 @@ std::unique_ptr<Element> make_bind(const EntityDesc& d, BuildContext& ctx) {
     return nullptr;
 }
 
+// Read (an input error is located at the card), then refused by Engine::build_nodes().
+constexpr const char* no_scalar_runtime = "refused by Engine::build_nodes(): no runtime yet";
+
 }  // namespace
 
-MBS_REGISTER_ELEMENT_RUNTIME("node", "abstract", make_abstract);
-MBS_REGISTER_ELEMENT_RUNTIME("node", "parameter", make_parameter);
-MBS_REGISTER_ELEMENT_RUNTIME("bind", "", make_bind);
+MBS_REGISTER_NODE_KIND("abstract", "", {.read = read_scalar, .make = make_abstract});
+MBS_REGISTER_NODE_KIND("electric", "", {.read = read_scalar, .no_make = no_scalar_runtime});
+MBS_REGISTER_NODE_KIND("thermal", "", {.read = read_scalar, .no_make = no_scalar_runtime});
+MBS_REGISTER_NODE_KIND("hydraulic", "", {.read = read_scalar, .no_make = no_scalar_runtime});
+MBS_REGISTER_NODE_KIND("parameter", "", {.read = read_parameter, .make = make_parameter});
+MBS_REGISTER_ELEMENT_CARD("bind", {"", "bind", false, false});
+MBS_REGISTER_ELEMENT_KIND("bind", "", {.read = read_bind, .make = make_bind});
 
 }  // namespace mbs

@@ -1,11 +1,12 @@
-// Readers of node cards (docs/deck-language.md 4): structural (static, dynamic, modal,
-// displacement-only, dummy) and the scalar nodes (abstract, electric, hydraulic, thermal,
-// parameter). Every structural node stores its resolved absolute "position", "orientation",
-// "velocity" and "angular velocity"; displacement-only nodes have the identity orientation and zero
-// angular velocity.
+// Structural node kinds (docs/deck-language.md 4): the readers of static, dynamic, modal,
+// displacement-only and dummy nodes, and the runtime element of a dynamic node (the automatic
+// structural element, below); the node itself is a StructNode built by Engine::build_nodes(). Every
+// structural node stores its resolved absolute "position", "orientation", "velocity" and "angular
+// velocity"; displacement-only nodes have the identity orientation and zero angular velocity.
 #include "core/registry.hpp"
 #include "core/tree_edge.hpp"
 #include "elements/misc/card_helpers.hpp"
+#include "elements/misc/element_util.hpp"
 
 namespace mbs {
 
@@ -140,52 +141,67 @@ void read_dummy(Reader& r, EntityDesc& e) {
     e.props.set("angular velocity", wb);
 }
 
-// abstract: L, [algebraic|differential], [value, x0 [, derivative, xp0]];  (also electric, thermal)
-void read_scalar(Reader& r, EntityDesc& e) {
-    if (e.category == "abstract") {
-        if (r.accept("algebraic"))
-            e.props.set("kind", std::string("algebraic"));
-        else {
-            r.accept("differential");
-            e.props.set("kind", std::string("differential"));
+// ----------------------------------------------------------------------------------------------
+// The "automatic structural" element of a dynamic node: the node's own terms of Newton-Euler
+// in first-order form (docs/formulation.md 2). Bodies add the momentum definitions' other side.
+//
+// Rows (rigid node):  force     r_F     = ... - beta'
+//                     moment    r_M     = ... - gamma' - xdot x beta
+//                     momentum  r_beta  = ... - beta
+//                     ang. mom. r_gamma = ... - gamma
+// Jacobian (J = dr/dy' + dCoef dr/dy):
+//   r_F / beta: -I;  r_M / gamma: -I;  r_M / beta: -dCoef skew(xdot);  r_M / x: skew(beta)
+//   (from d(-xdot x beta)/dxdot = skew(beta));  r_beta / beta: -dCoef I;  r_gamma / gamma: -dCoef
+//   I.
+// Displacement-only nodes have only the force and momentum rows.
+class AutomaticStructural final : public Element {
+  public:
+    AutomaticStructural(const EntityDesc& d, StructNode& n) : Element(d), n_(&n) {}
+
+    void declare(PatternBuilder& p) override {
+        // rows force, moment, momentum, angular momentum x cols x, g, beta, gamma (see above)
+        const char* mask = n_->has_rotation() ? "..I.|F.FI|..I.|...I" : ".I|.I";
+        block_ = p.block(n_->first_dof(), n_->ndofs(), n_->first_dof(), n_->ndofs(), mask);
+    }
+
+    void residual(const StepContext&, const StateView&, double* r) const override {
+        double* p = r + n_->first_dof();
+        const int m = n_->pos_cols();
+        for (int i = 0; i < 3; ++i) {
+            p[i] -= n_->beta_dot[i];
+            p[m + i] -= n_->beta[i];
+        }
+        if (n_->has_rotation()) {
+            Vec3 tm = n_->gamma_dot + n_->xdot.cross(n_->beta);
+            for (int i = 0; i < 3; ++i) {
+                p[3 + i] -= tm[i];
+                p[9 + i] -= n_->gamma[i];
+            }
         }
     }
-    double x0 = 0.0, xp0 = 0.0;
-    if (r.accept("value")) {
-        x0 = r.real("initial value");
-        if (e.category != "hydraulic" && r.accept("derivative")) xp0 = r.real("initial derivative");
-    }
-    e.props.set("value", x0);
-    if (e.category != "hydraulic") e.props.set("derivative", xp0);
-}
 
-// parameter: L, {[value,] x0 | element | sample and hold, <NodeDof>, T | beam strain gage, y, z};
-// (`element`: the value comes from a `bind` card; `sample and hold`: the value of the dof,
-// sampled every T seconds; `beam strain gage`: the axial strain at (y, z) of the section of the
-// beam bound to it; elements/nodes/scalar_nodes.cpp)
-void read_parameter(Reader& r, EntityDesc& e) {
-    if (r.accept("element")) {
-        e.props.set("element", true);
-        return;
+    void jacobian(const StepContext& c, const StateView&, Jacobian& J) const override {
+        Eigen::Matrix<double, 12, 12> a = Eigen::Matrix<double, 12, 12>::Zero();
+        const int m = n_->pos_cols();
+        a.block<3, 3>(0, m) = -Mat3::Identity();
+        a.block<3, 3>(m, m) = -c.dCoef * Mat3::Identity();
+        if (n_->has_rotation()) {
+            a.block<3, 3>(3, 9) = -Mat3::Identity();
+            a.block<3, 3>(3, 6) = -c.dCoef * skew(n_->xdot);
+            a.block<3, 3>(3, 0) = skew(n_->beta);
+            a.block<3, 3>(9, 9) = -c.dCoef * Mat3::Identity();
+        }
+        J.add(block_, a);
     }
-    if (r.accept("sample and hold") || r.accept("sample'n'hold")) {
-        cards::read_node_dof(r, e, "", "sample and hold parameter node", false);
-        SourceLoc at = r.loc();
-        const double T = r.real("sample period");
-        if (!(T > 0.0))
-            r.error_at(at, "the sample period must be positive, got " + std::to_string(T));
-        e.props.set("sample and hold", true);
-        e.props.set("period", T);
-        return;
-    }
-    if (r.accept("beam strain gage") || r.accept("strain gage")) {
-        e.props.set("element", true);
-        e.props.set("strain gage y", r.real("strain gage y"));
-        e.props.set("strain gage z", r.real("strain gage z"));
-        return;
-    }
-    r.accept("value");
-    e.props.set("value", r.real("parameter value"));
+
+  private:
+    StructNode* n_;
+    BlockId block_ = -1;
+};
+
+std::unique_ptr<Element> make_automatic_structural(const EntityDesc& d, BuildContext& ctx) {
+    StructNode& n = ctx.struct_node(EntityRef{"structural", d.label}, d);
+    return std::make_unique<AutomaticStructural>(d, n);
 }
 
 // Relative-coordinate path: the initial state of a static or dynamic node.
@@ -205,17 +221,18 @@ tree::Node unsupported_tree_node(const EntityDesc& n) {
 
 }  // namespace
 
-MBS_REGISTER_NODE("structural", "static", read_rigid);
-MBS_REGISTER_NODE("structural", "dynamic", read_rigid);
-MBS_REGISTER_NODE("structural", "modal", read_rigid);
-MBS_REGISTER_NODE("structural", "static displacement", read_displacement);
-MBS_REGISTER_NODE("structural", "dynamic displacement", read_displacement);
-MBS_REGISTER_NODE("structural", "dummy", read_dummy);
-MBS_REGISTER_NODE("abstract", "", read_scalar);
-MBS_REGISTER_NODE("electric", "", read_scalar);
-MBS_REGISTER_NODE("thermal", "", read_scalar);
-MBS_REGISTER_NODE("hydraulic", "", read_scalar);
-MBS_REGISTER_NODE("parameter", "", read_parameter);
+MBS_REGISTER_NODE_KIND("structural", "static",
+                       {.read = read_rigid, .no_make = "its unknowns are the node's own"});
+MBS_REGISTER_NODE_KIND("structural", "dynamic",
+                       {.read = read_rigid, .make = make_automatic_structural});
+MBS_REGISTER_NODE_KIND("structural", "modal",
+                       {.read = read_rigid, .no_make = "refused by Engine::build_nodes()"});
+MBS_REGISTER_NODE_KIND("structural", "static displacement",
+                       {.read = read_displacement, .no_make = "its unknowns are the node's own"});
+MBS_REGISTER_NODE_KIND("structural", "dynamic displacement",
+                       {.read = read_displacement, .make = make_automatic_structural});
+MBS_REGISTER_NODE_KIND("structural", "dummy",
+                       {.read = read_dummy, .no_make = "no unknowns: it follows its base node"});
 
 MBS_REGISTER_TREE_NODE("structural", "static", tree_node);
 MBS_REGISTER_TREE_NODE("structural", "dynamic", tree_node);

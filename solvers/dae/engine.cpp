@@ -105,25 +105,25 @@ void Engine::set_gravity(const TplDrive<3>& g) {
 }
 
 void Engine::build_elements() {
-    // Automatic structural elements (inertia bookkeeping of dynamic nodes) first.
-    for (auto& n : nodes_)
-        if (n.is_dynamic()) {
-            const ElementFactoryFn* f = find_element_factory("structural", "automatic");
-            if (!f) throw std::logic_error("automatic structural element is not registered");
-            elements_.push_back((*f)(n.desc(), *this));
-        }
-    // Scalar nodes with a runtime (abstract, parameter: elements/nodes/) own their unknowns.
-    for (const EntityDesc& d : model_->nodes)
-        if (const ElementFactoryFn* f = find_element_factory("node", d.category))
-            if (auto el = (*f)(d, *this)) elements_.push_back(std::move(el));
+    // The runtime elements of the nodes whose kind has one (core/registry.hpp), structural nodes
+    // first (a dynamic node's automatic structural element: its momenta), then the scalar nodes
+    // that are no StructNode (abstract, parameter: their unknowns); then the elements.
+    auto add = [&](const ElementKind* k, const EntityDesc& d) {
+        if (k && k->make)
+            if (auto el = k->make(d, *this)) elements_.push_back(std::move(el));
+    };
+    for (auto& n : nodes_) add(find_node_kind(n.desc().category, n.desc().type), n.desc());
+    for (std::size_t i = 0; i < model_->nodes.size(); ++i)
+        if (node_index_[i] < 0)
+            add(find_node_kind(model_->nodes[i].category, model_->nodes[i].type), model_->nodes[i]);
     for (const EntityDesc& d : model_->elements) {
-        const ElementFactoryFn* f = find_element_factory(d.category, d.type);
-        if (!f) {
+        const ElementKind* k = find_element_kind(d.category, d.type);
+        if (!k || !k->make) {
             std::string what = d.category + (d.type.empty() ? "" : " '" + d.type + "'");
             error(d, what + " is not supported by the time integrator yet",
                   "remove the element or run with --check to only read the deck");
         }
-        if (auto el = (*f)(d, *this)) elements_.push_back(std::move(el));
+        add(k, d);
     }
 }
 

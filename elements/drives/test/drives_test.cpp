@@ -407,11 +407,7 @@ TEST(scalar_function_drives, Drive) {
 
 // --- private-data drives -----------------------------------------------------------------------
 
-bool have_structural_nodes() {
-    const auto& nodes = mbs::Registry::instance().nodes;
-    auto it = nodes.find("structural");
-    return it != nodes.end() && it->second.find("static");
-}
+bool have_structural_nodes() { return mbs::find_node_kind("structural", "static") != nullptr; }
 
 const std::string node_deck =
     mbs::test::deck_head +

@@ -1,0 +1,58 @@
+// Every registered element and node kind (core/registry.hpp) has its two halves or says why
+// not: a reader or a `no_read` reason, a DAE runtime or a `no_make` reason, never both.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "core/registry.hpp"
+
+namespace {
+
+using mbs::ElementKind;
+using mbs::KeywordTable;
+using mbs::Registry;
+
+void check_kinds(const std::map<std::string, KeywordTable<ElementKind>>& tables, const char* what,
+                 int& count) {
+    for (const auto& [card, kinds] : tables)
+        for (const std::string& subtype : kinds.names()) {
+            const ElementKind* k = kinds.find(subtype);
+            ASSERT_NE(k, nullptr);
+            const std::string name = std::string(what) + " " + card + " '" + subtype + "'";
+            EXPECT_TRUE(k->read || (k->no_read && *k->no_read)) << name << ": no reader, no reason";
+            EXPECT_FALSE(k->read && k->no_read) << name << ": a reader and a reason for none";
+            EXPECT_TRUE(k->make || (k->no_make && *k->no_make))
+                << name << ": no runtime, no reason";
+            EXPECT_FALSE(k->make && k->no_make) << name << ": a runtime and a reason for none";
+            ++count;
+        }
+}
+
+TEST(ElementKinds, EveryKindHasReaderAndRuntimeOrReason) {
+    int elements = 0, nodes = 0;
+    check_kinds(Registry::instance().elements, "element", elements);
+    check_kinds(Registry::instance().nodes, "node", nodes);
+    // The tables are filled (the OBJECT library's registrations ran).
+    EXPECT_GT(elements, 70);
+    EXPECT_GT(nodes, 10);
+}
+
+TEST(ElementKinds, EveryElementCardHasKinds) {
+    const Registry& reg = Registry::instance();
+    for (const auto& [card, info] : reg.element_cards)
+        EXPECT_TRUE(reg.elements.count(card)) << "element card '" << card << "' has no kind";
+}
+
+TEST(ElementKinds, OneLookupForBuilderAndEngine) {
+    const ElementKind* k = mbs::find_element_kind("joint", "Revolute Hinge");
+    ASSERT_NE(k, nullptr);
+    EXPECT_NE(k->read, nullptr);
+    EXPECT_NE(k->make, nullptr);
+    EXPECT_EQ(mbs::find_element_kind("joint", "no such joint"), nullptr);
+    const ElementKind* n = mbs::find_node_kind("structural", "dynamic");
+    ASSERT_NE(n, nullptr);
+    EXPECT_NE(n->make, nullptr);  // the automatic structural element
+    EXPECT_EQ(mbs::find_node_kind("structural", "static")->make, nullptr);
+}
+
+}  // namespace
