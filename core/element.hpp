@@ -113,6 +113,47 @@ class Jacobian {
     std::vector<int> diag_slots_;
 };
 
+// One quantity an element writes to NetCDF and HDF5 (output/results.hpp gathers them): MBDyn's
+// NetCDF variable <nc_prefix>.<label>.<name>, HDF5 dataset <group>/<name>.
+struct OutputQuantity {
+    std::string name;         // "F", "Arm1", "F_I", ...
+    int ncomp = 3;            // components (3, 9 for a rotation matrix, any for a module's values)
+    const char* units = "";   // "N", "m", "-", ...
+    const char* frame = "";   // "global", "local", ""
+    std::string description;  // MBDyn-style text
+    // First column in output_values(); -1: the element has no such values (no NetCDF variable,
+    // NaN in HDF5), e.g. a beam whose `custom output` leaves it out. With `point` >= 0, any
+    // column >= 0 says the quantity is there.
+    int column = -1;
+    // The evaluation point (output_points()) whose position (ncomp 3) or orientation (ncomp 9)
+    // this is; -1: the values are output_values() columns.
+    int point = -1;
+    // A rotation matrix (9, row-major) written as the schema's `orientation` description asks:
+    // R, Phi or E followed by the rest of `name` (R_I -> Phi_I), described as `where` + "global
+    // orientation ..." (MBDyn's CreateRotationVar).
+    bool orientation = false;
+    std::string where;
+};
+
+// Where an element's NetCDF/HDF5 output goes and what it holds, declared by the element next to
+// its output_values(). Elements declaring the same group share it: each declares the group's
+// quantities in the same order (those it lacks with column -1); the group's width of a quantity
+// is the widest element's (the others padded with NaN).
+struct OutputSchema {
+    const char* group = nullptr;      // HDF5 group: "joints", "forces", "beam3", ...
+    const char* nc_prefix = nullptr;  // NetCDF variable prefix: "elem.joint", ...
+    // The files hold the element groups by increasing order (then first appearance), after the
+    // nodes' groups: joints 30, forces 40, internal_forces 50, couples 60, internal_couples
+    // 70, total_forces 80, beam3 90, beam2 100, user_defined 110.
+    int order = 0;
+    // Where the values come from: output_values() columns, or reaction() (f, m, F, M: the
+    // quantities are then those four, in that order).
+    enum class Source : std::uint8_t { values, reaction };
+    Source source = Source::values;
+    std::vector<OutputQuantity> quantities;
+    std::string orientation;  // how `orientation` quantities are written ("euler123", ...)
+};
+
 class Element {
   public:
     explicit Element(const EntityDesc& d) : desc_(&d) {}
@@ -159,6 +200,13 @@ class Element {
     // The element's line in the .log (model description), without the newline; empty: the
     // default "<category>: <label>[ <type>]".
     virtual std::string log_line() const { return {}; }
+    // NetCDF/HDF5 output (output/results.hpp), asked once at set-up for the elements with
+    // output: fills the schema and returns true, or false to write nothing there.
+    virtual bool output_schema(OutputSchema& /*s*/) const { return false; }
+    // The evaluation points of OutputQuantity::point (beams): global position x[s] and frame
+    // R[s] of each point at the last converged step; returns their number (<= max_output_points).
+    static constexpr int max_output_points = 2;
+    virtual int output_points(Vec3* /*x*/, Mat3* /*R*/) const { return 0; }
     // Reaction of a joint, for drives and the NetCDF/HDF5 writers: force and moment in the
     // joint frame (f, m) and in the global frame (F, M). False if the element has none.
     virtual bool reaction(Vec3& /*f*/, Vec3& /*m*/, Vec3& /*F*/, Vec3& /*M*/) const {

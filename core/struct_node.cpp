@@ -25,6 +25,8 @@ StructNode::StructNode(const EntityDesc& d) : desc_(&d) {
     Rref = R_prev = R_prev2 = R;
     w_prev = w_prev2 = w;
     accel_output = d.props.get_or<bool>("accelerations", false);
+    orientation_description = d.props.get_or<std::string>("orientation description", "");
+    if (d.props.has("output inertia")) output_inertia = d.props.get<bool>("output inertia");
     if (kind_ == Kind::dummy) {
         dummy_offset = d.props.get_or<Vec3>("offset", Vec3::Zero());
         dummy_R = d.props.get_or<Mat3>("relative orientation", Mat3::Identity());

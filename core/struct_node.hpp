@@ -15,6 +15,9 @@
 // those four R x 3 blocks into the R x 6 block of the node's (x, g) columns.
 #pragma once
 
+#include <optional>
+#include <string>
+
 #include "core/element.hpp"
 #include "core/rotations.hpp"
 
@@ -106,6 +109,10 @@ class StructNode {
     // `accelerations, yes` on the card, `output: structural, accelerations, ...` or `default
     // output: accelerations`: XPP and OmegaP are appended to the node's output.
     bool accel_output = false;
+    // Output options of the card: its `orientation description` ("": the control data's
+    // `default orientation`) and `output inertia` (empty: not given).
+    std::string orientation_description;
+    std::optional<bool> output_inertia;
     // A `node` drive reads an acceleration of this node (set when the drive is built).
     mutable bool accel_read = false;
     // Lumped inertia of the bodies on the node, node frame: mass, static moment m xc, inertia

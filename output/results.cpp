@@ -12,7 +12,6 @@
 #endif
 
 #include "core/rotations.hpp"
-#include "elements/beams/beam.hpp"
 #include "solvers/dae/accelerations.hpp"
 
 namespace mbs::output {
@@ -47,77 +46,6 @@ Group group(Group::Kind kind, const char* name, const char* nc_prefix,
     return g;
 }
 
-// A beam group's quantities from its beams' `custom output` flags (beam.hpp), point by point
-// as MBDyn's Beam::OutputPrepare defines its NetCDF variables: X_I, R_I (or Phi_I, E_I), F_I,
-// M_I, nu_I, k_I, nuP_I, kP_I, then the same for _II. A quantity is in the group if some beam
-// selects it, with each beam's source (-1 if not: no NetCDF variable, NaN in HDF5):
-//   X, R   the evaluation point (BeamPoints::points(), not in the text file);
-//   F, M   the .act columns 6 s, 6 s + 3 (selected unless `custom output` has `none`);
-//   nu, k, nuP, kP  after the forces and moments of the `points` points, each selected strain
-//          has its 3 values at every point, in this order (beam_element.cpp, output_values()).
-void add_beam_custom(Group& g, const std::vector<long>& flags, int points) {
-    struct Kind {
-        long bit;
-        const char* name;
-        const char* units;
-        const char* what;
-    };
-    using namespace beam_output_bits;
-    static const Kind kinds[4] = {
-        {ep_nu, "nu", "-", "linear strain (axial, shear 2, shear 3)"},
-        {ep_k, "k", "1/m", "angular strain (torsion, bending 2, bending 3)"},
-        {ep_nup, "nuP", "1/s", "linear strain rate (axial, shear 2, shear 3)"},
-        {ep_kp, "kP", "1/(m s)", "angular strain rate (torsion, bending 2, bending 3)"}};
-    static const char* suffix[2] = {"_I", "_II"};
-    std::vector<Quantity> forces = std::move(g.quantities);  // F, M of each point
-    g.quantities.clear();
-    // Adds x if some beam has `bit`, with source `src` for those beams (-1 for the others).
-    auto add = [&](Quantity x, long bit, int src) {
-        bool any = false;
-        for (long f : flags) {
-            x.columns.push_back(f & bit ? src : -1);
-            any = any || (f & bit);
-        }
-        if (any) g.quantities.push_back(std::move(x));
-    };
-    for (int s = 0; s < points; ++s) {
-        const std::string ep = std::string("evaluation point ") + (s == 0 ? "I" : "II") + " ";
-        Quantity x = q("", 3, "m", "global", ep + "global position vector (X, Y, Z)");
-        x.name = std::string("X") + suffix[s];
-        x.point = s;
-        add(std::move(x), ep_x, 0);
-        Quantity r =
-            q("", 9, "-", "global",
-              ep +
-                  "global orientation matrix of the section, row-major (R11, R12, R13, R21, ...): "
-                  "x_global = X" +
-                  suffix[s] + " + R" + suffix[s] + " x_section");
-        r.name = std::string("R") + suffix[s];
-        r.point = s;
-        r.orientation = true;
-        r.where = ep;
-        add(std::move(r), ep_r, 0);
-        const int fcol = forces[2 * s].column, mcol = forces[2 * s + 1].column;
-        add(std::move(forces[2 * s]), ep_f, fcol);
-        add(std::move(forces[2 * s + 1]), ep_m, mcol);
-        for (int j = 0; j < 4; ++j) {
-            Quantity x = q("", 3, kinds[j].units, "local", "");
-            x.name = std::string(kinds[j].name) + suffix[s];
-            x.description = std::string(kinds[j].what) + " at evaluation point " +
-                            (s == 0 ? "I" : "II") + ", section frame";
-            bool any = false;
-            for (long f : flags) {
-                int col = 6 * points;
-                for (int i = 0; i < j; ++i)
-                    if (f & kinds[i].bit) col += 3 * points;
-                x.columns.push_back(f & kinds[j].bit ? col + 3 * s : -1);
-                any = any || (f & kinds[j].bit);
-            }
-            if (any) g.quantities.push_back(std::move(x));
-        }
-    }
-}
-
 void add_entity(Group& g, const EntityDesc& d, int source) {
     g.labels.push_back(d.label);
     g.names.push_back(entity_name(d, g.kind == Group::Kind::nodes ||
@@ -143,12 +71,10 @@ inline void put(double* p, double v) { *p = v; }
 inline void fence() {}
 #endif
 
-bool starts_with(const std::string& s, const char* p) { return s.rfind(p, 0) == 0; }
-
 }  // namespace
 
 bool node_momenta_output(const StructNode& n, bool text) {
-    return n.desc().output && n.is_dynamic() && n.desc().props.get_or<bool>("output inertia", text);
+    return n.desc().output && n.is_dynamic() && n.output_inertia.value_or(text);
 }
 
 void Results::init(const Model& m, const Engine& e, int capacity, std::size_t max_bytes,
@@ -170,8 +96,8 @@ void Results::init(const Model& m, const Engine& e, int capacity, std::size_t ma
         const StructNode& n = e.nodes()[k];
         if (!n.desc().output) continue;
         add_entity(nodes, n.desc(), static_cast<int>(k));
-        nodes.orientation.push_back(
-            n.desc().props.get_or<std::string>("orientation description", default_orientation));
+        nodes.orientation.push_back(n.orientation_description.empty() ? default_orientation
+                                                                      : n.orientation_description);
     }
 
     // Accelerations (solvers/dae/accelerations.hpp): a group of their own, as only some nodes
@@ -201,109 +127,9 @@ void Results::init(const Model& m, const Engine& e, int capacity, std::size_t ma
         if (node_momenta_output(e.nodes()[k], false))
             add_entity(momenta, e.nodes()[k].desc(), static_cast<int>(k));
 
-    Group joints =
-        group(Group::Kind::joints, "joints", "elem.joint",
-              {q("f", 3, "N", "local", "local reaction force (f_x, f_y, f_z), joint frame"),
-               q("m", 3, "Nm", "local", "local reaction moment (m_x, m_y, m_z), joint frame"),
-               q("F", 3, "N", "global", "global reaction force (F_X, F_Y, F_Z)"),
-               q("M", 3, "Nm", "global", "global reaction moment (M_X, M_Y, M_Z)")});
-
-    // Loads: the columns of their .frc lines (docs/deck-language.md 8): per loaded node, its label,
-    // the force or couple (3) and, for forces, the application point (3).
-    auto load_group = [](const char* name, const char* prefix) {
-        return group(Group::Kind::element_values, name, prefix);
-    };
-    Group forces = load_group("forces", "elem.force");
-    forces.quantities = {q("F", 3, "N", "global", "global force (F_X, F_Y, F_Z)", 1),
-                         q("Arm", 3, "m", "global", "global application point of the force", 4)};
-    Group iforces = load_group("internal_forces", "elem.force");
-    iforces.quantities = {q("F1", 3, "N", "global", "global force on node 1", 1),
-                          q("Arm1", 3, "m", "global", "global application point on node 1", 4),
-                          q("F2", 3, "N", "global", "global force on node 2", 8),
-                          q("Arm2", 3, "m", "global", "global application point on node 2", 11)};
-    Group couples = load_group("couples", "elem.couple");
-    couples.quantities = {q("M", 3, "Nm", "global", "global couple (M_X, M_Y, M_Z)", 1)};
-    Group icouples = load_group("internal_couples", "elem.couple");
-    icouples.quantities = {q("M1", 3, "Nm", "global", "global couple on node 1", 1),
-                           q("M2", 3, "Nm", "global", "global couple on node 2", 5)};
-    Group tforces = load_group("total_forces", "elem.force");
-    tforces.quantities = {
-        q("f", 3, "N", "local", "force (drive value) in the force orientation of node 1", 0),
-        q("m", 3, "Nm", "local", "couple (drive value) in the moment orientation of node 1", 3)};
-
-    // Beams: the columns of their .act lines, internal force and moment at each evaluation
-    // point in the section frame (docs/deck-language.md 8: elem.beam.<L>.F_I, M_I [, F_II, M_II]),
-    // and what their `custom output` adds (add_beam_custom()).
-    auto beam_group = [&](const char* name, int points) {
-        Group g = load_group(name, "elem.beam");
-        static const char* fnames[2] = {"F_I", "F_II"};
-        static const char* mnames[2] = {"M_I", "M_II"};
-        static const char* fdesc[2] = {
-            "internal force at evaluation point I, section frame (axial, shear 2, shear 3)",
-            "internal force at evaluation point II, section frame (axial, shear 2, shear 3)"};
-        static const char* mdesc[2] = {
-            "internal moment at evaluation point I, section frame (torsion, bending 2, bending 3)",
-            "internal moment at evaluation point II, section frame (torsion, bending 2, bending "
-            "3)"};
-        for (int i = 0; i < points; ++i) {
-            g.quantities.push_back(q(fnames[i], 3, "N", "local", fdesc[i], 6 * i));
-            g.quantities.push_back(q(mnames[i], 3, "Nm", "local", mdesc[i], 6 * i + 3));
-        }
-        return g;
-    };
-    Group beams3 = beam_group("beam3", 2);
-    Group beams2 = beam_group("beam2", 1);
-    std::vector<long> beam3_flags, beam2_flags;
-
-    // Module (user-defined) elements: the values of their .usr line as one quantity, MBDyn's
-    // elem.loadable.<L>.output; as many components as the longest line at the start (shorter
-    // lines padded with NaN).
-    Group loadables = load_group("user_defined", "elem.loadable");
-    int loadable_values = 0;
-    double v0[Element::max_output_values];
-
-    Vec3 f, mm, F, M;
-    for (std::size_t j = 0; j < e.elements().size(); ++j) {
-        const Element& el = *e.elements()[j];
-        const EntityDesc& d = el.desc();
-        if (!d.output) continue;
-        const int src = static_cast<int>(j);
-        if (d.category == "joint") {
-            if (el.reaction(f, mm, F, M)) add_entity(joints, d, src);
-        } else if (d.category == "force" && el.output_file()) {
-            bool internal = d.type.find("internal") != std::string::npos;
-            if (starts_with(d.type, "total"))
-                add_entity(tforces, d, src);
-            else
-                add_entity(internal ? iforces : forces, d, src);
-        } else if (d.category == "couple" && el.output_file()) {
-            add_entity(d.type.find("internal") != std::string::npos ? icouples : couples, d, src);
-        } else if ((d.category == "beam3" || d.category == "beam" || d.category == "beam2") &&
-                   el.output_file()) {
-            Group& g = d.category == "beam2" ? beams2 : beams3;
-            add_entity(g, d, src);
-            g.orientation.push_back(
-                d.props.get_or<std::string>("orientation description", default_orientation));
-            g.points.push_back(dynamic_cast<const BeamPoints*>(&el));
-            (d.category == "beam2" ? beam2_flags : beam3_flags)
-                .push_back(
-                    d.props.get_or<long>("custom output flags", beam_output_bits::ep_default));
-        } else if (d.category == "userdefined" && el.output_file()) {
-            const int nv = el.output_values(v0);
-            if (nv <= 0) continue;
-            add_entity(loadables, d, src);
-            loadable_values = std::max(loadable_values, nv);
-        }
-    }
-    add_beam_custom(beams3, beam3_flags, 2);
-    add_beam_custom(beams2, beam2_flags, 1);
-    if (loadable_values > 0)
-        loadables.quantities = {
-            q("output", loadable_values, "-", "",
-              "values of the element's .usr line (meaning defined by its module)", 0)};
-    for (Group* g : {&nodes, &accels, &momenta, &joints, &forces, &iforces, &couples, &icouples,
-                     &tforces, &beams3, &beams2, &loadables})
+    for (Group* g : {&nodes, &accels, &momenta})
         if (g->size() > 0) groups_.push_back(std::move(*g));
+    add_element_groups(e, default_orientation);
 
     std::size_t row_bytes = 4 * sizeof(double);
     for (const Group& g : groups_)
@@ -319,6 +145,64 @@ void Results::init(const Model& m, const Engine& e, int capacity, std::size_t ma
     first_row_ = 0;
     last_flush_ = std::chrono::steady_clock::now();
     if (allocate) this->allocate();
+}
+
+// The elements' groups, as each element's output_schema() declares them (core/element.hpp), by
+// increasing order, then first appearance. A group's quantities are those its elements declare
+// (the same list for all), with one column or a column per element (-1: not this element's),
+// left out when no element has them (values only), as wide as the widest element's.
+void Results::add_element_groups(const Engine& e, const std::string& default_orientation) {
+    struct Pending {
+        Group g;
+        int order;
+        std::vector<std::vector<OutputQuantity>> declared;  // per element
+    };
+    std::vector<Pending> pending;
+    for (std::size_t j = 0; j < e.elements().size(); ++j) {
+        const Element& el = *e.elements()[j];
+        OutputSchema s;
+        if (!el.desc().output || !el.output_schema(s)) continue;
+        auto p = std::find_if(pending.begin(), pending.end(),
+                              [&](const Pending& x) { return x.g.name == s.group; });
+        if (p == pending.end()) {
+            const bool reaction = s.source == OutputSchema::Source::reaction;
+            pending.push_back({group(reaction ? Group::Kind::joints : Group::Kind::element_values,
+                                     s.group, s.nc_prefix),
+                               s.order,
+                               {}});
+            p = pending.end() - 1;
+        }
+        add_entity(p->g, el.desc(), static_cast<int>(j));
+        p->g.orientation.push_back(s.orientation.empty() ? default_orientation : s.orientation);
+        p->declared.push_back(std::move(s.quantities));
+    }
+    std::stable_sort(pending.begin(), pending.end(),
+                     [](const Pending& a, const Pending& b) { return a.order < b.order; });
+    for (Pending& p : pending) {
+        const std::vector<OutputQuantity>& first = p.declared.front();
+        for (std::size_t i = 0; i < first.size(); ++i) {
+            const OutputQuantity& d = first[i];
+            Quantity x = q("", 0, d.units, d.frame, d.description, d.column);
+            x.name = d.name;
+            x.point = d.point;
+            x.orientation = d.orientation;
+            x.where = d.where;
+            bool any = p.g.kind == Group::Kind::joints, uniform = true;
+            for (const auto& qs : p.declared) {
+                if (qs.size() != first.size() || qs[i].name != d.name)
+                    throw std::logic_error("output group " + p.g.name +
+                                           ": its elements declare different quantities");
+                x.columns.push_back(qs[i].column);
+                x.ncomp = std::max(x.ncomp, qs[i].ncomp);
+                any = any || qs[i].column >= 0;
+                uniform = uniform && qs[i].column == d.column;
+            }
+            if (!any) continue;
+            if (uniform) x.columns.clear();
+            p.g.quantities.push_back(std::move(x));
+        }
+        groups_.push_back(std::move(p.g));
+    }
 }
 
 void Results::Unmap::operator()(void* p) const { munmap(p, bytes); }
@@ -354,8 +238,8 @@ void Results::record(const Engine& e, const StepInfo& s) {
     step_[r] = s.step;
     iter_[r] = s.iterations;
     double v[Element::max_output_values];
-    Vec3 px[BeamPoints::max_points];
-    Mat3 pR[BeamPoints::max_points];
+    Vec3 px[Element::max_output_points];
+    Mat3 pR[Element::max_output_points];
     const double nan = std::nan("");
     for (Group& g : groups_) {
         const int n = g.size();
@@ -407,7 +291,7 @@ void Results::record(const Engine& e, const StepInfo& s) {
                         double* p = at(x, k);
                         const int col = x.columns.empty() ? x.column : x.columns[k];
                         if (x.point >= 0) {
-                            if (np < 0) np = g.points[k] ? g.points[k]->points(px, pR) : 0;
+                            if (np < 0) np = e.elements()[g.source[k]]->output_points(px, pR);
                             const bool ok = col >= 0 && x.point < np;
                             if (x.ncomp == 3)
                                 for (int c = 0; c < 3; ++c) put(p + c, ok ? px[x.point][c] : nan);

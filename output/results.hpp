@@ -10,16 +10,21 @@
 //                   (their time derivatives; G = GP = 0 for a displacement-only node) of the
 //                   dynamic nodes with `output inertia, yes`
 //                   (MBDyn's .ine values); NetCDF node.struct.<L>.B, .G, .BP, .GP
+// The element groups are declared by the elements (Element::output_schema(), core/element.hpp,
+// next to each one's output_values()); today:
 //   joints          f [N], m [Nm] (joint frame), F [N], M [Nm] (global): Element::reaction()
+//                   (el::reaction_schema, elements/misc/element_util.hpp)
 //   forces          F [N], Arm [m] (application point, global), from the .frc columns
 //   internal_forces F1, Arm1 (on node 1), F2, Arm2 (on node 2)
 //   couples         M [Nm];  internal_couples: M1, M2
 //   total_forces    f [N], m [Nm]: the drive values in the force and moment frames
+//                   (StructuralLoad, elements/forces/structural_force_element.cpp)
 //   beam3, beam2    F_I, M_I [, F_II, M_II]: the .act columns (section frame), and nu_I, k_I,
 //                   nuP_I, kP_I [, ..._II] of the beams whose `custom output` selects them;
 //                   X_I [m], R_I (row-major 3x3 section frame) [, ..._II] (global; not in .act)
 //                   of the beams whose `custom output` has `position`, `orientation`
-//   user_defined    output: the values of a module element's .usr line
+//                   (Beam, elements/beams/beam_element.cpp)
+//   user_defined    output: the values of a module element's .usr line (PluginElement)
 // No NetCDF or HDF5 type appears here: the sinks map these buffers to their files.
 #pragma once
 
@@ -29,10 +34,6 @@
 #include <vector>
 
 #include "solvers/dae/simulation.hpp"
-
-namespace mbs {
-class BeamPoints;
-}
 
 namespace mbs::output {
 
@@ -46,7 +47,7 @@ struct Quantity {
     // Per entity instead of `column` when not empty (-1: the entity has no such values; NaN in
     // HDF5, no variable in NetCDF), e.g. the beams' custom output strains.
     std::vector<int> columns;
-    // Element groups: the evaluation point (BeamPoints, beam.hpp) whose position (ncomp 3) or
+    // Element groups: the evaluation point (Element::output_points()) whose position (ncomp 3) or
     // orientation (ncomp 9) this is; -1: the values are output_values columns.
     int point = -1;
     // A rotation matrix (9, row-major): NetCDF writes it as the entity's Group::orientation asks,
@@ -65,9 +66,8 @@ struct Group {
     std::vector<long> labels;
     std::vector<std::string> names;        // the entity's `name` or "<category> <label>"
     std::vector<std::string> types;        // "dynamic", "revolute hinge", "absolute internal", ...
-    std::vector<std::string> orientation;  // nodes, beams: description from the card or the default
+    std::vector<std::string> orientation;  // description from the card or the default
     std::vector<int> source;               // index in Engine::nodes() or Engine::elements()
-    std::vector<const BeamPoints*> points;  // beams: the element's evaluation points
     std::vector<Quantity> quantities;
     int size() const { return static_cast<int>(labels.size()); }
 };
@@ -138,6 +138,7 @@ class Results {
     const std::vector<int>& iterations() const { return iter_; }
 
   private:
+    void add_element_groups(const Engine& e, const std::string& default_orientation);
     struct Unmap {
         std::size_t bytes;
         void operator()(void* p) const;

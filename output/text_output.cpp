@@ -69,8 +69,8 @@ void TextOutput::end_line() {
 
 void TextOutput::begin(const Engine& e) {
     for (const auto& n : e.nodes()) {
-        std::string od =
-            n.desc().props.get_or<std::string>("orientation description", default_orientation_);
+        const std::string& od =
+            n.orientation_description.empty() ? default_orientation_ : n.orientation_description;
         orientation_.push_back(od == "orientation matrix"   ? Orientation::matrix
                                : od == "orientation vector" ? Orientation::vector
                                : od == "euler313"           ? Orientation::euler313

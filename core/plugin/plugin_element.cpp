@@ -229,6 +229,20 @@ class PluginElement final : public Element, public PluginElementAccess {
         int n = type_->output(inst_, &state_, v, max_output_values);
         return std::clamp(n, 0, max_output_values);
     }
+    // NetCDF/HDF5: the values of the .usr line as one quantity, MBDyn's elem.loadable.<L>.output,
+    // as many components as the line has at the start (the group takes the longest line's
+    // width; shorter lines are padded with NaN). None if the line is empty.
+    bool output_schema(OutputSchema& s) const override {
+        double v[max_output_values];
+        const int nv = output_file() ? output_values(v) : 0;
+        if (nv <= 0) return false;
+        s.group = "user_defined";
+        s.nc_prefix = "elem.loadable";
+        s.order = 110;
+        s.quantities = {{"output", nv, "-", "",
+                         "values of the element's .usr line (meaning defined by its module)", 0}};
+        return true;
+    }
 
   private:
     struct Pair {

@@ -1,5 +1,5 @@
-// Shared between the beam card reader (beam.cpp), the runtime beams (beam_element.cpp) and the
-// NetCDF/HDF5 results (output/results.cpp).
+// Shared between the beam card reader (beam.cpp) and the runtime beams (beam_element.cpp, which
+// declares the NetCDF/HDF5 quantities these flags select: Beam::output_schema()).
 #pragma once
 
 #include "core/math.hpp"
@@ -28,18 +28,5 @@ enum : long {
 };
 
 }  // namespace beam_output_bits
-
-// The evaluation points of a runtime beam, for the NetCDF/HDF5 results (MBDyn's X_I, R_I, ...;
-// not in the text file): global position x[s] and section frame R[s] (x_global = x + R x_section,
-// axis 1 along the beam) of each point at the last converged step. Returns the number of points
-// (2 for beam3, 1 for beam2).
-class BeamPoints {
-  public:
-    static constexpr int max_points = 2;
-    virtual int points(Vec3* x, Mat3* R) const = 0;
-
-  protected:
-    ~BeamPoints() = default;
-};
 
 }  // namespace mbs

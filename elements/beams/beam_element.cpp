@@ -147,7 +147,7 @@ struct SecK {
 
 // NN nodes, NN - 1 evaluation points.
 template <int NN>
-class Beam final : public Element, public BeamPoints {
+class Beam final : public Element {
   public:
     static constexpr int NS = NN - 1;
     static constexpr int ref = 1;  // reference node: the middle node (beam3), node 2 (beam2)
@@ -550,9 +550,78 @@ class Beam final : public Element, public BeamPoints {
     }
 
     // NetCDF/HDF5 only (MBDyn's X_I, R_I, ...): p and R of each point at the converged step.
-    int points(Vec3* x, Mat3* R) const override {
+    int output_points(Vec3* x, Mat3* R) const override {
         for (int s = 0; s < NS; ++s) x[s] = out_x_[s], R[s] = out_R_[s];
         return NS;
+    }
+
+    // NetCDF/HDF5 (docs/deck-language.md 8): point by point as MBDyn's Beam::OutputPrepare
+    // defines its variables, X_I, R_I (or Phi_I, E_I), F_I, M_I, nu_I, k_I, nuP_I, kP_I, then the
+    // same for _II; each has column -1 unless `custom output` selects it:
+    //   X, R   the evaluation point (output_points(), not in the text file);
+    //   F, M   the .act columns 6 s, 6 s + 3 (selected unless `custom output` has `none`);
+    //   nu, k, nuP, kP  after the forces and moments of the NS points, each selected strain has
+    //          its 3 values at every point, in this order (output_values()).
+    bool output_schema(OutputSchema& out) const override {
+        using namespace beam_output_bits;
+        struct Strain {
+            long bit;
+            const char* name;
+            const char* units;
+            const char* what;
+        };
+        static const Strain strains[4] = {
+            {ep_nu, "nu", "-", "linear strain (axial, shear 2, shear 3)"},
+            {ep_k, "k", "1/m", "angular strain (torsion, bending 2, bending 3)"},
+            {ep_nup, "nuP", "1/s", "linear strain rate (axial, shear 2, shear 3)"},
+            {ep_kp, "kP", "1/(m s)", "angular strain rate (torsion, bending 2, bending 3)"}};
+        static const char* point_name[2] = {"I", "II"};
+        out.group = NN == 3 ? "beam3" : "beam2";
+        out.nc_prefix = "elem.beam";
+        out.order = NN == 3 ? 90 : 100;
+        out.orientation = orientation_description_;
+        const long f = out_flags_;
+        auto on = [&](long bit, int col) { return f & bit ? col : -1; };
+        for (int s = 0; s < NS; ++s) {
+            const std::string sfx = std::string("_") + point_name[s];
+            const std::string ep = std::string("evaluation point ") + point_name[s] + " ";
+            OutputQuantity x{"X" + sfx,  3, "m", "global", ep + "global position vector (X, Y, Z)",
+                             on(ep_x, 0)};
+            x.point = s;
+            OutputQuantity r{"R" + sfx,
+                             9,
+                             "-",
+                             "global",
+                             ep +
+                                 "global orientation matrix of the section, row-major (R11, R12, "
+                                 "R13, R21, ...): x_global = X" +
+                                 sfx + " + R" + sfx + " x_section",
+                             on(ep_r, 0)};
+            r.point = s;
+            r.orientation = true;
+            r.where = ep;
+            out.quantities.push_back(std::move(x));
+            out.quantities.push_back(std::move(r));
+            out.quantities.push_back({"F" + sfx, 3, "N", "local",
+                                      std::string("internal force at evaluation point ") +
+                                          point_name[s] +
+                                          ", section frame (axial, shear 2, shear 3)",
+                                      on(ep_f, 6 * s)});
+            out.quantities.push_back({"M" + sfx, 3, "Nm", "local",
+                                      std::string("internal moment at evaluation point ") +
+                                          point_name[s] +
+                                          ", section frame (torsion, bending 2, bending 3)",
+                                      on(ep_m, 6 * s + 3)});
+            int col = 6 * NS;
+            for (const Strain& k : strains) {
+                out.quantities.push_back({k.name + sfx, 3, k.units, "local",
+                                          std::string(k.what) + " at evaluation point " +
+                                              point_name[s] + ", section frame",
+                                          on(k.bit, col + 3 * s)});
+                if (f & k.bit) col += 3 * NS;
+            }
+        }
+        return true;
     }
 
     // MBDyn's .log line: "beam3: L n1 f1 n2 f2 n3 f3" (beam2: two nodes), f_i the offsets in
@@ -569,6 +638,7 @@ class Beam final : public Element, public BeamPoints {
     }
 
     void set_output_flags(long f) { out_flags_ = f; }
+    void set_orientation_description(std::string d) { orientation_description_ = std::move(d); }
     void set_in_assembly(bool on) { in_assembly_ = on; }
     bool in_assembly() const override { return in_assembly_; }
 
@@ -750,6 +820,7 @@ class Beam final : public Element, public BeamPoints {
     Vec3 out_x_[NS];
     Mat3 out_R_[NS];
     long out_flags_ = 0;
+    std::string orientation_description_;  // "": the control data's `default orientation`
     bool in_assembly_ = false;
     mutable Kin kin_;
     mutable const CscMatrix* slots_of_ = nullptr;  // the matrix col_slot_ belongs to
@@ -812,6 +883,7 @@ std::unique_ptr<Element> make_beam(const EntityDesc& d, BuildContext& ctx) {
     beam->set_clock(ctx.drive_env().clock);
     beam->set_output_flags(
         d.props.get_or<long>("custom output flags", beam_output_bits::ep_default));
+    beam->set_orientation_description(d.props.get_or<std::string>("orientation description", ""));
     beam->set_in_assembly(el::used_in_assembly(ctx, "beams"));
     return beam;
 }

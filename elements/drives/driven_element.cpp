@@ -120,6 +120,9 @@ class Driven final : public Element {
 
     const char* output_file() const override { return in_->output_file(); }
     int output_values(double* v) const override { return in_->output_values(v); }
+    // The wrapped element's NetCDF/HDF5 schema. Its evaluation points (output_points()) are not
+    // forwarded: a driven beam's X_I, R_I are NaN, as they were before the schema moved here.
+    bool output_schema(OutputSchema& s) const override { return in_->output_schema(s); }
     bool reaction(Vec3& f, Vec3& m, Vec3& F, Vec3& M) const override {
         return in_->reaction(f, m, F, M);
     }

@@ -165,6 +165,46 @@ class StructuralLoad final : public Element {
 
     const char* output_file() const override { return "frc"; }
 
+    // NetCDF/HDF5 (docs/deck-language.md 8): the .frc columns below, without the node labels.
+    bool output_schema(OutputSchema& s) const override {
+        const bool internal = nsides_ == 2;
+        switch (spec_.output) {
+            case OutputForm::total:
+                s = {"total_forces", "elem.force", 80};
+                s.quantities = {{"f", 3, "N", "local",
+                                 "force (drive value) in the force orientation of node 1", 0},
+                                {"m", 3, "Nm", "local",
+                                 "couple (drive value) in the moment orientation of node 1", 3}};
+                break;
+            case OutputForm::force:
+                if (internal) {
+                    s = {"internal_forces", "elem.force", 50};
+                    s.quantities = {
+                        {"F1", 3, "N", "global", "global force on node 1", 1},
+                        {"Arm1", 3, "m", "global", "global application point on node 1", 4},
+                        {"F2", 3, "N", "global", "global force on node 2", 8},
+                        {"Arm2", 3, "m", "global", "global application point on node 2", 11}};
+                } else {
+                    s = {"forces", "elem.force", 40};
+                    s.quantities = {
+                        {"F", 3, "N", "global", "global force (F_X, F_Y, F_Z)", 1},
+                        {"Arm", 3, "m", "global", "global application point of the force", 4}};
+                }
+                break;
+            case OutputForm::couple:
+                if (internal) {
+                    s = {"internal_couples", "elem.couple", 70};
+                    s.quantities = {{"M1", 3, "Nm", "global", "global couple on node 1", 1},
+                                    {"M2", 3, "Nm", "global", "global couple on node 2", 5}};
+                } else {
+                    s = {"couples", "elem.couple", 60};
+                    s.quantities = {{"M", 3, "Nm", "global", "global couple (M_X, M_Y, M_Z)", 1}};
+                }
+                break;
+        }
+        return true;
+    }
+
     int output_values(double* out) const override {
         int n = 0;
         auto put = [&](const Vec3& a) {

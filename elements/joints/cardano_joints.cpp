@@ -106,6 +106,7 @@ class CardanoJoint final : public Element {
         mu_ = lam[k];
     }
     const char* output_file() const override { return "jnt"; }
+    bool output_schema(OutputSchema& s) const override { return el::reaction_schema(*this, s); }
     bool reaction(Vec3& f, Vec3& m, Vec3& F, Vec3& M) const override {
         if (kind_ == Kind::revolute_rotation) {
             const Mat3 Rb = e_[1].frame();

@@ -58,6 +58,7 @@ class Clamp final : public Element {
     }
 
     const char* output_file() const override { return "jnt"; }
+    bool output_schema(OutputSchema& s) const override { return el::reaction_schema(*this, s); }
     bool reaction(Vec3& f, Vec3& m, Vec3& F, Vec3& M) const override {
         return el::reported_reaction(el::Reported::on_end2, F_, M_, n_->R, n_->R, f, m, F, M);
     }

@@ -44,6 +44,7 @@ class DistanceJoint final : public Element {
         F_ = s.yp[first_dof()];
     }
     const char* output_file() const override { return "jnt"; }
+    bool output_schema(OutputSchema& s) const override { return el::reaction_schema(*this, s); }
     bool reaction(Vec3& f, Vec3& m, Vec3& F, Vec3& M) const override {
         f = Vec3(F_, 0.0, 0.0);
         F = F_ * direction();

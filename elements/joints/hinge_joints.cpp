@@ -80,6 +80,7 @@ class HingeJoint final : public Element, public el::Hintable {
         }
     }
     const char* output_file() const override { return "jnt"; }
+    bool output_schema(OutputSchema& s) const override { return el::reaction_schema(*this, s); }
     bool reaction(Vec3& f, Vec3& m, Vec3& F, Vec3& M) const override {
         const Mat3 R = local_frame();
         return el::reported_reaction(el::Reported::on_end2, F_, M_, R, R, f, m, F, M);

@@ -75,6 +75,7 @@ class PointOnJoint final : public Element {
         for (int i = 0; i < rows_; ++i) lam_[i] = lam[i];
     }
     const char* output_file() const override { return "jnt"; }
+    bool output_schema(OutputSchema& s) const override { return el::reaction_schema(*this, s); }
     bool reaction(Vec3& f, Vec3& m, Vec3& F, Vec3& M) const override {
         Mat3 Ra = e_[0].frame();
         F.setZero();
@@ -177,6 +178,7 @@ class PrismaticJoint final : public Element {
         for (int i = 0; i < 3; ++i) M_ += lam[i] * Ra.col((i + 1) % 3).cross(Rb.col((i + 2) % 3));
     }
     const char* output_file() const override { return "jnt"; }
+    bool output_schema(OutputSchema& s) const override { return el::reaction_schema(*this, s); }
     bool reaction(Vec3& f, Vec3& m, Vec3& F, Vec3& M) const override {
         const Mat3 Ra = e_[0].frame();
         el::reported_reaction(el::Reported::on_end2, Vec3::Zero(), M_, Ra, Ra, f, m, F, M);

@@ -105,6 +105,7 @@ class Rod final : public Element {
     }
 
     const char* output_file() const override { return "jnt"; }
+    bool output_schema(OutputSchema& s) const override { return el::reaction_schema(*this, s); }
     bool reaction(Vec3& f, Vec3& m, Vec3& F, Vec3& M) const override {
         f = Vec3(T_, 0.0, 0.0);
         m.setZero();

@@ -309,6 +309,7 @@ class TotalJoint final : public Element, public el::Hintable {
     }
 
     const char* output_file() const override { return "jnt"; }
+    bool output_schema(OutputSchema& s) const override { return el::reaction_schema(*this, s); }
     bool reaction(Vec3& f, Vec3& m, Vec3& F, Vec3& M) const override {
         Kin q = kinematics(time_);
         if (k_.style == Style::axial_rotation)

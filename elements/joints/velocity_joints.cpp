@@ -118,6 +118,7 @@ class VelocityJoint final : public Element {
         lam_ = s.yp[first_dof() + (accel_ ? 1 : 0)];
     }
     const char* output_file() const override { return "jnt"; }
+    bool output_schema(OutputSchema& s) const override { return el::reaction_schema(*this, s); }
     bool reaction(Vec3& f, Vec3& m, Vec3& F, Vec3& M) const override {
         const double r = -lam_;  // reported: the force the node applies (see the file comment)
         Vec3 local(r, 0.0, 0.0), global = r * direction();

@@ -80,6 +80,7 @@ class ViscousBody final : public Element {
     }
 
     const char* output_file() const override { return "jnt"; }
+    bool output_schema(OutputSchema& s) const override { return el::reaction_schema(*this, s); }
     bool reaction(Vec3& f, Vec3& m, Vec3& F, Vec3& M) const override {
         return el::law_reaction(fl_, Ra_, Ra_, f, m, F, M);
     }

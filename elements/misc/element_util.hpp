@@ -123,4 +123,20 @@ inline int put_reaction(const Element& e, double* v) {
     return 12;
 }
 
+// A joint's NetCDF/HDF5 schema: its reaction() (put_reaction's four vectors) in the "joints"
+// group (elem.joint.<L>.f, m, F, M); false, no output there, if it has none.
+inline bool reaction_schema(const Element& e, OutputSchema& s) {
+    Vec3 f, m, F, M;
+    if (!e.reaction(f, m, F, M)) return false;
+    s.group = "joints";
+    s.nc_prefix = "elem.joint";
+    s.order = 30;
+    s.source = OutputSchema::Source::reaction;
+    s.quantities = {{"f", 3, "N", "local", "local reaction force (f_x, f_y, f_z), joint frame"},
+                    {"m", 3, "Nm", "local", "local reaction moment (m_x, m_y, m_z), joint frame"},
+                    {"F", 3, "N", "global", "global reaction force (F_X, F_Y, F_Z)"},
+                    {"M", 3, "Nm", "global", "global reaction moment (M_X, M_Y, M_Z)"}};
+    return true;
+}
+
 }  // namespace mbs::el
