@@ -1,0 +1,94 @@
+// The deck builder's own declarations, shared by its source files: parser/builder.cpp (card
+// dispatch, blocks, counts, entry points), builder_global.cpp (cards allowed anywhere),
+// builder_problem.cpp (the problem block into Model::solver), builder_control.cpp (control data
+// into Model::control) and builder_entities.cpp (nodes, elements, driven, output).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/analysis.hpp"
+#include "parser/build_state.hpp"
+#include "parser/builder.hpp"
+
+namespace mbs::parser {
+
+// Problems of the relative-coordinate path (solvers/reduced, core/analysis.hpp): their block
+// takes the initial value block's cards (times, tolerance).
+inline bool reduced_problem_block(const std::string& b) {
+    return analysis_for_problem(b) != nullptr;
+}
+
+enum class Block {
+    start,
+    data,
+    after_data,
+    problem,
+    after_problem,
+    control,
+    after_control,
+    nodes,
+    after_nodes,
+    drivers,
+    after_drivers,
+    elements,
+    done
+};
+
+const char* block_name(Block b);
+
+// Control-data counters (docs/deck-language.md 2.2).
+const std::vector<std::string>& counter_names();
+
+// Resource bounds (issue 8): counts and run lengths beyond these are refused as input errors.
+constexpr long max_entity_count = 10'000'000;
+constexpr double max_time_steps = 1e10;
+
+bool is_node_counter(const std::string& c);
+
+// `$NAME` and `${NAME}` replaced by the environment's values.
+std::string expand_env(const std::string& s);
+
+class Builder {
+  public:
+    explicit Builder(BuildState& st) : st_(st) {}
+
+    void run_file(const std::string& path, const SourceLoc& included_from);
+    void run_text(const std::string& name, std::string text);
+    void finish(const SourceLoc& eof);
+
+  private:
+    void run(const SourceFile& file);
+    void card(const SourceFile& file, const ast::Card& c);
+    bool global_card(const std::string& name, DeckReader& r, const SourceFile& file,
+                     const ast::Card& c);
+    void begin_block(DeckReader& r);
+    void end_block(DeckReader& r);
+    void problem_card(const std::string& name, DeckReader& r);
+    void control_card(const std::string& name, DeckReader& r);
+    void node_card(const std::string& name, DeckReader& r);
+    void element_card(const std::string& name, DeckReader& r);
+    void driven_card(DeckReader& r);
+    void output_card(DeckReader& r, bool nodes);
+    void reference_card(DeckReader& r);
+    void check_counts(DeckReader& r, bool nodes);
+    void count(DeckReader& r, const std::string& counter, const SourceLoc& at);
+    void claim_label(const std::string& space, long label, const SourceLoc& at,
+                     const std::string& what);
+    void store_raw(Props& p, const std::string& key, DeckReader& r);
+    void ignore_card(DeckReader& r, const SourceLoc& at, const std::string& what,
+                     const std::string& why);
+    void read_line_search_options(Props& s, DeckReader& r);
+
+    void check_run_length(const SourceLoc& end_card);
+
+    BuildState& st_;
+    Block block_ = Block::start;
+    // in the options-only 'begin: equilibrium;' block (docs/relative-coordinates.md 4)
+    bool equilibrium_options_ = false;
+    SourceLoc final_time_loc_, time_step_loc_;  // for the run-length bound
+    std::string cwd_;  // directory relative file names resolve against (changed by chdir)
+    std::vector<std::string> loadable_paths_;  // `loadable path:` folders, in order
+};
+
+}  // namespace mbs::parser
