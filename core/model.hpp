@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/math.hpp"
+#include "core/settings.hpp"
 #include "core/source.hpp"
 
 namespace mbs {
@@ -117,8 +118,8 @@ struct ReferenceFrame {
 struct Model {
     std::string deck_path;
     std::string problem = "initial value";
-    Props solver;                                 // the initial value block, as given
-    Props control;                                // control data flags and options
+    ProblemSettings solver;                       // the problem block (core/settings.hpp)
+    ControlSettings control;                      // control data, apart from the counters
     std::map<std::string, long> declared_counts;  // control-data counters, e.g. "structural nodes"
     std::vector<EntityDesc> nodes;
     std::vector<EntityDesc> elements;
@@ -133,5 +134,10 @@ struct Model {
     const EntityDesc* find_node(std::string_view category, long label) const;
     const EntityDesc* find_element(std::string_view category, long label) const;
 };
+
+// The settings as (key, value) pairs in the deck's order: the generic view --dump-model prints
+// (core/settings.cpp).
+Props settings_view(const ProblemSettings& s);
+Props settings_view(const ControlSettings& c);
 
 }  // namespace mbs

@@ -114,8 +114,7 @@ struct Formats {
 
 Formats result_formats(const mbs::Model& model, const mbs::cli::Options& opt) {
     Formats f;
-    std::string deck = model.control.get_or<std::string>("output results", "");
-    auto has = [&](const char* w) { return deck.find(w) != std::string::npos; };
+    auto has = [&](const char* w) { return model.control.output_result(w); };
     f.sync = has("sync");
     if (!opt.formats.empty()) {
         f.text = std::find(opt.formats.begin(), opt.formats.end(), "text") != opt.formats.end();
@@ -177,10 +176,9 @@ int run(const mbs::Model& model, const mbs::cli::Options& opt) {
     // Output steps: `output meter` (a drive, non-zero = output) or the deprecated `output
     // frequency`.
     mbs::DrivePtr meter;
-    if (const auto* v = model.control.find("output meter"))
-        meter = mbs::make_drive(*std::get<std::shared_ptr<const mbs::DriveSpec>>(*v),
-                                sim.engine().drive_env());
-    long every = model.control.get_or<long>("output frequency", 1);
+    if (model.control.output_meter.given())
+        meter = mbs::make_drive(*model.control.output_meter.value, sim.engine().drive_env());
+    long every = model.control.output_frequency.value_or(1);
     sim.is_output_step = [meter, every](long step, double t) {
         if (meter) return meter->value(t) != 0.0;
         return every <= 1 || step % every == 0;

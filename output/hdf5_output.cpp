@@ -174,7 +174,7 @@ void Hdf5Output::define(const Results& res) {
     attr_long(file_, "schema_version", schema_version);
     attr_text(file_, "mbsolve_version", opt.version);
     attr_text(file_, "deck", opt.deck);
-    attr_text(file_, "title", model().control.get_or<std::string>("title", ""));
+    attr_text(file_, "title", model().control.title.value_or(""));
     attr_text(file_, "units", "SI: m, kg, s, N, Nm, rad (Euler angles are not stored)");
     attr_text(
         file_, "orientation_convention",

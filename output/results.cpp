@@ -80,8 +80,7 @@ bool node_momenta_output(const StructNode& n, bool text) {
 void Results::init(const Model& m, const Engine& e, int capacity, std::size_t max_bytes,
                    bool allocate) {
     groups_.clear();
-    const std::string default_orientation =
-        m.control.get_or<std::string>("default orientation", "euler123");
+    const std::string default_orientation = m.control.orientation();
 
     Group nodes = group(
         Group::Kind::nodes, "nodes", "node.struct",

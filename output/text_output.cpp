@@ -16,8 +16,8 @@ namespace mbs {
 TextOutput::TextOutput(const Model& m, std::string prefix, bool entities)
     : model_(&m), prefix_(std::move(prefix)), entities_(entities) {
     // At most 17 significant digits are meaningful; the cap also bounds a number's width.
-    precision_ = std::clamp(static_cast<int>(m.control.get_or<long>("output precision", 6)), 1, 17);
-    default_orientation_ = m.control.get_or<std::string>("default orientation", "euler123");
+    precision_ = m.control.precision();
+    default_orientation_ = m.control.orientation();
 }
 
 TextOutput::~TextOutput() {

@@ -366,7 +366,7 @@ void Builder::finish(const SourceLoc& eof) {
     bool any_elements = false;
     for (const auto& [c, n] : st_.model.declared_counts)
         if (!is_node_counter(c) && c != "file drivers" && n > 0) any_elements = true;
-    if (st_.model.control.has("gravity")) any_elements = true;
+    if (st_.model.control.gravity.given()) any_elements = true;
     if (block_ < Block::after_control)
         throw InputError(eof, "end of file before the control data block");
     if (any_elements)
@@ -388,7 +388,7 @@ void Builder::check_counts(DeckReader& r, bool nodes) {
                 c + ": " + std::to_string(n) + " declared, " + std::to_string(got) + " defined",
                 "the count in control data must match the number of cards");
     }
-    if (!nodes && st_.model.control.has("gravity") && !st_.defined_counts["gravity"])
+    if (!nodes && st_.model.control.gravity.given() && !st_.defined_counts["gravity"])
         r.error_at(r.card_loc(),
                    "gravity: declared in control data but no gravity card in the elements block");
 }
@@ -400,7 +400,7 @@ void Builder::count(DeckReader& r, const std::string& counter, const SourceLoc& 
     long n = ++st_.defined_counts[counter];
     if (counter == "bind") return;  // bind cards are not counted in control data (MBDyn)
     if (counter == "gravity") {
-        if (!st_.model.control.has("gravity"))
+        if (!st_.model.control.gravity.given())
             throw InputError(at, "gravity card without 'gravity;' in control data",
                              "add 'gravity;' to control data");
         if (n > 1) throw InputError(at, "gravity is defined twice");

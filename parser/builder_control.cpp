@@ -1,12 +1,52 @@
 // Control data (`begin: control data;`) into the counters (Model::declared_counts) and the typed
 // settings Model::control (core/settings.hpp).
+#include <algorithm>
+
 #include "parser/builder_impl.hpp"
 
 namespace mbs::parser {
 
-void Builder::control_card(const std::string& name, DeckReader& r) {
-    Props& c = st_.model.control;
-    SourceLoc at = r.card_loc();
+// Control data's cards other than the counters: keyword and reader. Every card accepted here is
+// stored in ControlSettings, or refused ("not supported yet"), or warned about and dropped where
+// MBDyn treats it as cosmetic (parser/test/settings_keywords_test.cpp).
+const std::vector<Builder::CardReader>& Builder::control_cards() {
+    using B = Builder;
+    auto flag = &B::control_flag_card, assembly = &B::assembly_card, out = &B::output_control_card,
+         other = &B::control_misc_card;
+    static const std::vector<CardReader> v = {
+        {"gravity", flag},
+        {"air properties", other},
+        {"skip initial joint assembly", flag},
+        {"use", [](B& b, const std::string&, DeckReader& r) { b.use_in_assembly_card(r); }},
+        {"initial stiffness", assembly},
+        {"stiffness", assembly},
+        {"omega rotates", other},
+        {"tolerance", assembly},
+        {"initial tolerance", assembly},
+        {"max iterations", assembly},
+        {"max initial iterations", assembly},
+        {"epsilon", other},
+        {"default output",
+         [](B& b, const std::string&, DeckReader& r) { b.default_output_card(r); }},
+        {"output frequency", out},
+        {"output meter", out},
+        {"output precision", out},
+        {"output results", out},
+        {"default orientation", out},
+        {"model", flag},
+        {"title", out},
+        {"print", other},
+        {"default scale", other},
+        {"default aerodynamic output", other},
+        {"default beam output", other},
+        {"make restart file", other},
+        {"rigid body kinematics", other},
+    };
+    return v;
+}
+
+// A control-data counter (`joints: 3;`); false if `name` is none.
+bool Builder::counter_card(const std::string& name, DeckReader& r) {
     for (const auto& counter : counter_names()) {
         if (normalize_keyword(counter) != name) continue;
         long n = 0;
@@ -21,127 +61,174 @@ void Builder::control_card(const std::string& name, DeckReader& r) {
                                  " is more than mbsolve accepts (" +
                                  std::to_string(max_entity_count) + ")",
                              "check the count; decks with more entities are not supported");
+        // The drivers block is refused (Builder::card()); a count without it would be dropped.
+        if (counter == "file drivers" && n > 0)
+            throw InputError(r.card_loc(), "'file drivers' are not supported yet",
+                             "remove 'file drivers:' and the drivers block");
         std::string key = counter == "rotors" ? "induced velocity elements" : counter;
         if (st_.model.declared_counts.count(key))
-            throw InputError(at, "'" + counter + "' is given twice");
+            throw InputError(r.card_loc(), "'" + counter + "' is given twice");
         st_.model.declared_counts[key] = n;
-        r.finish();
-        return;
+        return true;
     }
-    if (name == "gravity" || name == "airproperties") {
-        c.set(name == "gravity" ? "gravity" : "air properties", true);
+    return false;
+}
+
+// gravity, skip initial joint assembly, model: static.
+void Builder::control_flag_card(const std::string& name, DeckReader& r) {
+    ControlSettings& c = st_.model.control;
+    SourceLoc at = r.card_loc();
+    if (name == "gravity") {
+        c.order.set(c.gravity, true, at);
     } else if (name == "skipinitialjointassembly") {
-        c.set("skip initial joint assembly", true);
-    } else if (name == "use") {
-        // Rigid bodies (with their gravity load), forces and beams take part in the initial
-        // assembly when listed; the other kinds have nothing that could (no such element is
-        // supported) or act only through the bodies, and are named in a warning.
-        std::string list;
-        std::vector<std::pair<std::string, SourceLoc>> items;
-        while (!r.at_end() && !r.peek("in assembly")) {
-            SourceLoc a = r.loc();
-            items.emplace_back(r.keyword({"rigid bodies", "gravity", "forces", "beams", "plates",
-                                          "aerodynamic elements", "loadable elements"},
-                                         "element type"),
-                               a);
-            list += (list.empty() ? "" : ", ") + items.back().first;
-        }
-        r.expect("in assembly");
-        const bool bodies = list.find("rigid bodies") != std::string::npos;
-        for (const auto& [k, a] : items) {
-            if (k == "gravity" && !bodies)
-                r.warn_at(a,
-                          "'gravity' in assembly is ignored: gravity acts in the initial assembly "
-                          "through the rigid "
-                          "bodies; list 'rigid bodies' as well");
-            else if (k == "plates" || k == "aerodynamic elements" || k == "loadable elements")
-                r.warn_at(a, "'" + k +
-                                 "' in assembly is ignored: no such element takes part in the "
-                                 "initial assembly");
-        }
-        c.set("use in assembly", list);
-    } else if (name == "initialstiffness" || name == "stiffness") {
-        double kp = r.nonnegative("position stiffness");
-        c.set("initial stiffness", kp);
-        c.set("initial velocity stiffness", r.at_end() ? kp : r.nonnegative("velocity stiffness"));
-    } else if (name == "omegarotates") {
-        throw InputError(at, "'omega rotates' is not supported yet", "remove the card");
-    } else if (name == "tolerance" || name == "initialtolerance") {
-        c.set("assembly tolerance", r.nonnegative("initial assembly tolerance"));
-    } else if (name == "maxiterations" || name == "maxinitialiterations") {
-        c.set("assembly max iterations", r.integer("initial assembly max iterations"));
-    } else if (name == "epsilon") {
-        throw InputError(at, "'epsilon' of the initial assembly is not supported yet",
-                         "remove the card");
-    } else if (name == "defaultoutput") {
-        std::string list;
-        while (!r.at_end()) {
-            SourceLoc a = r.loc();
-            if (r.accept("reference frames") || r.accept("drive callers")) {
-                r.warn_at(a,
-                          "this output type is ignored: mbsolve writes no reference-frame (.rfm) "
-                          "or drive-caller (.drv) file");
-                continue;
-            }
-            list += (list.empty() ? "" : ", ") + r.keyword({"all",
-                                                            "none",
-                                                            "structural nodes",
-                                                            "electric nodes",
-                                                            "abstract nodes",
-                                                            "hydraulic nodes",
-                                                            "parameter nodes",
-                                                            "thermal nodes",
-                                                            "rigid bodies",
-                                                            "joints",
-                                                            "beams",
-                                                            "plates",
-                                                            "forces",
-                                                            "genels",
-                                                            "gravity",
-                                                            "inertia",
-                                                            "aerodynamic elements",
-                                                            "induced velocity elements",
-                                                            "electric elements",
-                                                            "hydraulic elements",
-                                                            "bulk elements",
-                                                            "loadable elements",
-                                                            "output elements",
-                                                            "reference frames",
-                                                            "accelerations",
-                                                            "drive callers"},
-                                                           "output type");
-        }
-        c.set("default output", list);
-    } else if (name == "outputfrequency") {
-        r.warn_at(at, "'output frequency' is deprecated; use 'output meter'");
+        c.order.set(c.skip_initial_joint_assembly, true, at);
+    } else {
         SourceLoc a = r.loc();
+        r.keyword({"static"}, "model type");
+        c.order.set(c.static_model, true, a);
+    }
+}
+
+// use: <kind>, ..., in assembly;
+void Builder::use_in_assembly_card(DeckReader& r) {
+    ControlSettings& c = st_.model.control;
+    // Rigid bodies (with their gravity load), forces and beams take part in the initial
+    // assembly when listed; the other kinds have nothing that could (no such element is
+    // supported) or act only through the bodies, and are named in a warning.
+    std::vector<std::string> list;
+    std::vector<SourceLoc> locs;
+    SourceLoc first = r.loc();
+    while (!r.at_end() && !r.peek("in assembly")) {
+        locs.push_back(r.loc());
+        list.push_back(r.keyword({"rigid bodies", "gravity", "forces", "beams", "plates",
+                                  "aerodynamic elements", "loadable elements"},
+                                 "element type"));
+    }
+    r.expect("in assembly");
+    const bool bodies = std::find(list.begin(), list.end(), "rigid bodies") != list.end();
+    for (std::size_t i = 0; i < list.size(); ++i) {
+        const std::string& k = list[i];
+        if (k == "gravity" && !bodies)
+            r.warn_at(locs[i],
+                      "'gravity' in assembly is ignored: gravity acts in the initial assembly "
+                      "through the rigid "
+                      "bodies; list 'rigid bodies' as well");
+        else if (k == "plates" || k == "aerodynamic elements" || k == "loadable elements")
+            r.warn_at(locs[i], "'" + k +
+                                   "' in assembly is ignored: no such element takes part in the "
+                                   "initial assembly");
+    }
+    c.order.set(c.use_in_assembly, std::move(list), first);
+}
+
+// initial stiffness (stiffness), tolerance (initial tolerance), max iterations (max initial
+// iterations): the initial assembly's.
+void Builder::assembly_card(const std::string& name, DeckReader& r) {
+    ControlSettings& c = st_.model.control;
+    SourceLoc a = r.loc();
+    if (name == "initialstiffness" || name == "stiffness") {
+        double kp = r.nonnegative("position stiffness");
+        c.order.set(c.initial_stiffness, kp, a);
+        SourceLoc b = r.loc();
+        c.order.set(c.initial_velocity_stiffness,
+                    r.at_end() ? kp : r.nonnegative("velocity stiffness"), r.at_end() ? a : b);
+    } else if (name == "tolerance" || name == "initialtolerance") {
+        c.order.set(c.assembly_tolerance, r.nonnegative("initial assembly tolerance"), a);
+    } else {
+        c.order.set(c.assembly_max_iterations, r.integer("initial assembly max iterations"), a);
+    }
+}
+
+// default output: <type>, ...;
+void Builder::default_output_card(DeckReader& r) {
+    ControlSettings& c = st_.model.control;
+    std::vector<std::string> list;
+    SourceLoc first = r.loc();
+    while (!r.at_end()) {
+        SourceLoc a = r.loc();
+        if (r.accept("reference frames") || r.accept("drive callers")) {
+            r.warn_at(a,
+                      "this output type is ignored: mbsolve writes no reference-frame (.rfm) "
+                      "or drive-caller (.drv) file");
+            continue;
+        }
+        list.push_back(r.keyword({"all",
+                                  "none",
+                                  "structural nodes",
+                                  "electric nodes",
+                                  "abstract nodes",
+                                  "hydraulic nodes",
+                                  "parameter nodes",
+                                  "thermal nodes",
+                                  "rigid bodies",
+                                  "joints",
+                                  "beams",
+                                  "plates",
+                                  "forces",
+                                  "genels",
+                                  "gravity",
+                                  "inertia",
+                                  "aerodynamic elements",
+                                  "induced velocity elements",
+                                  "electric elements",
+                                  "hydraulic elements",
+                                  "bulk elements",
+                                  "loadable elements",
+                                  "output elements",
+                                  "reference frames",
+                                  "accelerations",
+                                  "drive callers"},
+                                 "output type"));
+    }
+    c.order.set(c.default_output, std::move(list), first);
+}
+
+// output frequency, output meter, output precision, output results, default orientation, title.
+void Builder::output_control_card(const std::string& name, DeckReader& r) {
+    ControlSettings& c = st_.model.control;
+    SourceLoc at = r.card_loc();
+    SourceLoc a = r.loc();
+    if (name == "outputfrequency") {
+        r.warn_at(at, "'output frequency' is deprecated; use 'output meter'");
         long every = r.integer("output frequency");
         if (every < 1)
             throw InputError(a, "output frequency must be at least 1 (every step), got " +
                                     std::to_string(every));
-        c.set("output frequency", every);
+        c.order.set(c.output_frequency, every, a);
     } else if (name == "outputmeter") {
-        c.set("output meter", r.drive("output meter"));
+        c.order.set(c.output_meter, r.drive("output meter"), a);
     } else if (name == "outputprecision") {
-        SourceLoc a = r.loc();
         long p = r.integer("output precision");
         if (p < 1 || p > 17)
             throw InputError(a, "output precision must be between 1 and 17 digits");
-        c.set("output precision", p);
+        c.order.set(c.output_precision, p, a);
     } else if (name == "outputresults") {
-        std::string list;
+        std::vector<std::string> list;
         while (!r.at_end())
-            list += (list.empty() ? "" : ", ") +
-                    r.keyword({"netcdf", "sync", "no text", "notext", "hdf5"}, "output format");
-        c.set("output results", list);
+            list.push_back(
+                r.keyword({"netcdf", "sync", "no text", "notext", "hdf5"}, "output format"));
+        c.order.set(c.output_results, std::move(list), a);
     } else if (name == "defaultorientation") {
-        c.set("default orientation", r.keyword({"euler123", "euler313", "euler321",
-                                                "orientation vector", "orientation matrix"},
-                                               "orientation description"));
-    } else if (name == "model") {
-        c.set("model", r.keyword({"static"}, "model type"));
-    } else if (name == "title") {
-        c.set("title", r.string("title"));
+        c.order.set(c.default_orientation,
+                    r.keyword({"euler123", "euler313", "euler321", "orientation vector",
+                               "orientation matrix"},
+                              "orientation description"),
+                    a);
+    } else {
+        c.order.set(c.title, r.string("title"), a);
+    }
+}
+
+// The cards that take a message of their own: cosmetic ones dropped with a warning, and refusals.
+void Builder::control_misc_card(const std::string& name, DeckReader& r) {
+    SourceLoc at = r.card_loc();
+    if (name == "airproperties") {
+        ignore_card(r, at, "air properties", "aerodynamic elements are not supported");
+    } else if (name == "omegarotates") {
+        throw InputError(at, "'omega rotates' is not supported yet", "remove the card");
+    } else if (name == "epsilon") {
+        throw InputError(at, "'epsilon' of the initial assembly is not supported yet",
+                         "remove the card");
     } else if (name == "print") {
         ignore_card(r, at, "print",
                     "mbsolve does not print MBDyn's degree-of-freedom and equation tables");
@@ -155,20 +242,31 @@ void Builder::control_card(const std::string& name, DeckReader& r) {
                          "give 'custom output' on each beam instead");
     } else if (name == "makerestartfile") {
         throw InputError(at, "'make restart file' is not supported yet", "remove the card");
-    } else if (name == "rigidbodykinematics") {
-        throw InputError(at, "'rigid body kinematics' is not supported yet", "remove the card");
     } else {
-        std::vector<std::string> known = counter_names();
-        for (const char* k : {"gravity", "air properties", "skip initial joint assembly", "use",
-                              "initial stiffness", "omega rotates", "tolerance", "max iterations",
-                              "epsilon", "default output", "output meter", "output precision",
-                              "output results", "default orientation", "model", "title", "print"})
-            known.emplace_back(k);
-        std::string near = closest_match(name, known);
-        throw InputError(at, "unknown card '" + name + "' in the control data block",
-                         near.empty() ? "" : "did you mean '" + near + "'?");
+        throw InputError(at, "'rigid body kinematics' is not supported yet", "remove the card");
     }
-    r.finish();
+}
+
+void Builder::control_card(const std::string& name, DeckReader& r) {
+    if (counter_card(name, r)) {
+        r.finish();
+        return;
+    }
+    for (const auto& c : control_cards())
+        if (normalize_keyword(c.keyword) == name) {
+            c.read(*this, name, r);
+            r.finish();
+            return;
+        }
+    std::vector<std::string> known = counter_names();
+    for (const char* k : {"gravity", "air properties", "skip initial joint assembly", "use",
+                          "initial stiffness", "omega rotates", "tolerance", "max iterations",
+                          "epsilon", "default output", "output meter", "output precision",
+                          "output results", "default orientation", "model", "title", "print"})
+        known.emplace_back(k);
+    std::string near = closest_match(name, known);
+    throw InputError(r.card_loc(), "unknown card '" + name + "' in the control data block",
+                     near.empty() ? "" : "did you mean '" + near + "'?");
 }
 
 }  // namespace mbs::parser

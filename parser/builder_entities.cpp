@@ -62,32 +62,6 @@ void Builder::output_card(DeckReader& r, bool nodes) {
     r.finish();
 }
 
-namespace {
-
-// Whether entities of a counter are output by default (control data `default output`).
-bool default_output(const Props& control, const std::string& counter) {
-    const auto* v = control.find("default output");
-    if (!v) return counter != "gravity";
-    std::string list = std::get<std::string>(*v);
-    bool on = counter != "gravity";
-    std::size_t pos = 0;
-    while (pos < list.size()) {
-        std::size_t e = list.find(", ", pos);
-        std::string item = list.substr(pos, e == std::string::npos ? std::string::npos : e - pos);
-        if (item == "all")
-            on = true;
-        else if (item == "none")
-            on = false;
-        else if (item == counter)
-            on = true;
-        if (e == std::string::npos) break;
-        pos = e + 2;
-    }
-    return on;
-}
-
-}  // namespace
-
 void Builder::node_card(const std::string& name, DeckReader& r) {
     SourceLoc at = r.card_loc();
     if (name == "output") return output_card(r, true);
@@ -130,7 +104,7 @@ void Builder::node_card(const std::string& name, DeckReader& r) {
                     near.empty() ? "expected one of " + list : "did you mean '" + near + "'?");
         }
     }
-    e.output = default_output(st_.model.control, counter);
+    e.output = st_.model.control.outputs_by_default(counter);
     fn(r, e);
     if (r.accept("output")) e.output = r.boolean("output flag");
     r.finish();
@@ -271,7 +245,7 @@ void Builder::element_card(const std::string& name, DeckReader& r) {
     }
     if (!fn) throw InputError(at, "'" + name + "' elements are not supported yet");
     e.output =
-        default_output(st_.model.control, info.count.empty() ? info.label_space : info.count);
+        st_.model.control.outputs_by_default(info.count.empty() ? info.label_space : info.count);
     fn(r, e);
     if (r.accept("output")) e.output = r.boolean("output flag");
     r.finish();

@@ -4,6 +4,7 @@
 // into Model::control) and builder_entities.cpp (nodes, elements, driven, output).
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -57,6 +58,15 @@ class Builder {
     void run_text(const std::string& name, std::string text);
     void finish(const SourceLoc& eof);
 
+    // A block's cards: the keyword as users write it and its reader (builder_problem.cpp,
+    // builder_control.cpp). The unit test parser/test/settings_keywords_test.cpp walks them.
+    struct CardReader {
+        const char* keyword;
+        std::function<void(Builder&, const std::string&, DeckReader&)> read;
+    };
+    static const std::vector<CardReader>& problem_cards();
+    static const std::vector<CardReader>& control_cards();
+
   private:
     void run(const SourceFile& file);
     void card(const SourceFile& file, const ast::Card& c);
@@ -65,7 +75,23 @@ class Builder {
     void begin_block(DeckReader& r);
     void end_block(DeckReader& r);
     void problem_card(const std::string& name, DeckReader& r);
+    void equilibrium_card(const std::string& name, DeckReader& r);
+    void time_card(const std::string& name, DeckReader& r);
+    void convergence_card(const std::string& name, DeckReader& r);
+    void method_card(DeckReader& r);
+    void solver_card(const std::string& name, DeckReader& r);
+    void derivatives_card(const std::string& name, DeckReader& r);
+    void dummy_steps_card(const std::string& name, DeckReader& r);
+    void strategy_card(DeckReader& r);
+    void problem_misc_card(const std::string& name, DeckReader& r);
     void control_card(const std::string& name, DeckReader& r);
+    bool counter_card(const std::string& name, DeckReader& r);
+    void control_flag_card(const std::string& name, DeckReader& r);
+    void use_in_assembly_card(DeckReader& r);
+    void assembly_card(const std::string& name, DeckReader& r);
+    void default_output_card(DeckReader& r);
+    void output_control_card(const std::string& name, DeckReader& r);
+    void control_misc_card(const std::string& name, DeckReader& r);
     void node_card(const std::string& name, DeckReader& r);
     void element_card(const std::string& name, DeckReader& r);
     void driven_card(DeckReader& r);
@@ -78,7 +104,7 @@ class Builder {
     void store_raw(Props& p, const std::string& key, DeckReader& r);
     void ignore_card(DeckReader& r, const SourceLoc& at, const std::string& what,
                      const std::string& why);
-    void read_line_search_options(Props& s, DeckReader& r);
+    void read_line_search_options(DeckReader& r);
 
     void check_run_length(const SourceLoc& end_card);
 
@@ -86,7 +112,6 @@ class Builder {
     Block block_ = Block::start;
     // in the options-only 'begin: equilibrium;' block (docs/relative-coordinates.md 4)
     bool equilibrium_options_ = false;
-    SourceLoc final_time_loc_, time_step_loc_;  // for the run-length bound
     std::string cwd_;  // directory relative file names resolve against (changed by chdir)
     std::vector<std::string> loadable_paths_;  // `loadable path:` folders, in order
 };

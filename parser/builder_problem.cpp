@@ -8,31 +8,25 @@
 namespace mbs::parser {
 
 // A run of more than max_time_steps steps is refused before anything is built (with the
-// engine's defaults: initial time 0, final time initial + 1, time step 1e-3).
+// engine's defaults, ProblemSettings: initial time 0, final time initial + 1, time step 1e-3).
 void Builder::check_run_length(const SourceLoc& end_card) {
-    const Props& s = st_.model.solver;
-    auto real = [&](const char* key, double fallback) {
-        const PropValue* v = s.find(key);
-        if (const double* x = v ? std::get_if<double>(v) : nullptr) return *x;
-        if (const long* l = v ? std::get_if<long>(v) : nullptr) return static_cast<double>(*l);
-        return fallback;
-    };
-    if (s.get_or<std::string>("final time", "") == "forever") return;
-    double t0 = real("initial time", 0.0);
-    double tf = real("final time", t0 + 1.0);
-    double dt = real("time step", 1e-3);
+    const ProblemSettings& s = st_.model.solver;
+    if (s.forever()) return;
+    double t0 = s.t0();
+    double tf = s.tf_or(t0 + ProblemSettings::default_duration);
+    double dt = s.dt();
     // A final time before the initial one used to run no step at all and exit 0 (issue 20).
     if (tf < t0) {
         char msg[160];
         std::snprintf(msg, sizeof msg, "final time %g is before initial time %g", tf, t0);
-        throw InputError(final_time_loc_.valid() ? final_time_loc_ : end_card, msg,
+        throw InputError(s.final_time.given() ? s.final_time.loc : end_card, msg,
                          "the run goes from the initial time forward to the final time");
     }
     double steps = (tf - t0) / dt;
     if (!(steps > max_time_steps)) return;
-    SourceLoc at = time_step_loc_.valid()    ? time_step_loc_
-                   : final_time_loc_.valid() ? final_time_loc_
-                                             : end_card;
+    SourceLoc at = s.time_step.given()    ? s.time_step.loc
+                   : s.final_time.given() ? s.final_time.loc
+                                          : end_card;
     char buf[200];
     std::snprintf(buf, sizeof buf,
                   "initial time %g, final time %g and time step %g make %.3g steps, more than "
@@ -44,16 +38,20 @@ void Builder::check_run_length(const SourceLoc& end_card) {
 }
 
 // `nonlinear solver: line search [, modified, n], <keyword>, <value>, ...`
-// (docs/deck-language.md 2.1): each option as "line search <keyword>"; the solver checks none of
-// them again.
-void Builder::read_line_search_options(Props& s, DeckReader& r) {
+// (docs/deck-language.md 2.1) into ProblemSettings::line_search; the solver checks none of them
+// again.
+void Builder::read_line_search_options(DeckReader& r) {
+    ProblemSettings& ps = st_.model.solver;
+    LineSearchSettings& s = ps.line_search;
+    SettingsOrder& o = ps.order;
     // `, yes|no` (or a number) after a flag; a bare flag means yes.
-    auto yes_no = [&](const char* key) {
+    auto yes_no = [&](Setting<bool>& field, const char* key) {
+        SourceLoc a = r.loc();
         bool v = r.at_end() || !(r.peek("yes") || r.peek("no") || r.peek("true") ||
                                  r.peek("false") || r.next_is_value())
                      ? true
                      : r.boolean(key);
-        s.set(std::string("line search ") + key, v);
+        o.set(field, v, a);
     };
     while (!r.at_end()) {
         SourceLoc at = r.loc();
@@ -65,190 +63,239 @@ void Builder::read_line_search_options(Props& s, DeckReader& r) {
             "line search option");
         if (k == "keep jacobian matrix" || k == "keep jacobian" || k == "honor element requests")
             throw InputError(at, "line search option '" + k + "' is not supported", "remove it");
-        std::string key = "line search " + k;
-        if (k == "tolerance x" || k == "tolerance min" || k == "alpha" || k == "max step") {
-            s.set(key, r.nonnegative(k));
+        SourceLoc a = r.loc();
+        if (k == "tolerance x") {
+            o.set(s.tolerance_x, r.nonnegative(k), a);
+        } else if (k == "tolerance min") {
+            o.set(s.tolerance_min, r.nonnegative(k), a);
+        } else if (k == "alpha") {
+            o.set(s.alpha, r.nonnegative(k), a);
+        } else if (k == "max step") {
+            o.set(s.max_step, r.nonnegative(k), a);
         } else if (k == "max iterations") {
-            SourceLoc a = r.loc();
             long n = r.integer(k);
             if (n < 1) throw InputError(a, "line search max iterations must be at least 1");
-            s.set(key, n);
+            o.set(s.max_iterations, n, a);
         } else if (k == "lambda min") {
-            SourceLoc a = r.loc();
             double v = r.nonnegative(k);
             if (v > 1.0) throw InputError(a, "lambda min must be in [0, 1]");
-            s.set(key, v);
-            if (r.accept("relative")) yes_no("lambda min relative");
+            o.set(s.lambda_min, v, a);
+            if (r.accept("relative")) yes_no(s.lambda_min_relative, "lambda min relative");
         } else if (k == "lambda factor min") {
-            SourceLoc a = r.loc();
             double v = r.real(k);
             if (!(v > 0.0 && v < 1.0)) throw InputError(a, "lambda factor min must be in (0, 1)");
-            s.set(key, v);
+            o.set(s.lambda_factor_min, v, a);
         } else if (k == "zero gradient") {
             r.expect("continue");
-            yes_no("zero gradient continue");
+            yes_no(s.zero_gradient_continue, "zero gradient continue");
         } else if (k == "divergence check") {
-            yes_no("divergence check");
+            yes_no(s.divergence_check, "divergence check");
+            SourceLoc f = r.loc();
             if (r.accept("factor"))
-                s.set("line search divergence factor", r.positive("divergence check factor"));
+                o.set(s.divergence_factor, r.positive("divergence check factor"), f);
         } else if (k == "algorithm") {
-            s.set(key, r.keyword({"cubic", "factor"}, "line search algorithm"));
+            o.set(s.algorithm,
+                  r.keyword({"cubic", "factor"}, "line search algorithm") == "cubic"
+                      ? LineSearchAlgorithm::cubic
+                      : LineSearchAlgorithm::factor,
+                  a);
         } else if (k == "scale newton step") {
-            yes_no("scale newton step");
+            yes_no(s.scale_newton_step, "scale newton step");
             if (r.accept("min scale")) {
-                SourceLoc a = r.loc();
+                SourceLoc m = r.loc();
                 double v = r.nonnegative("min scale");
-                if (v > 1.0) throw InputError(a, "min scale must be in [0, 1]");
-                s.set("line search min scale", v);
+                if (v > 1.0) throw InputError(m, "min scale must be in [0, 1]");
+                o.set(s.min_scale, v, m);
             }
+        } else if (k == "print convergence info") {
+            yes_no(s.print_convergence_info, "print convergence info");
+        } else if (k == "verbose") {
+            yes_no(s.verbose, "verbose");
         } else {
-            yes_no(k.c_str());  // print convergence info, verbose, abort at lambda min
+            yes_no(s.abort_at_lambda_min, "abort at lambda min");
         }
     }
 }
 
-void Builder::problem_card(const std::string& name, DeckReader& r) {
-    Props& s = st_.model.solver;
-    auto at = r.card_loc();
-    // Options of the relative-coordinate equilibrium (`exchange:`, `extra:`, `spin:`; read by
-    // solvers/reduced/equilibrium.cpp): kept as located records, "equilibrium card <n>" = a
-    // DriveSpec with type = the card name, loc = the card, params "1", "2", ... = its arguments
-    // (words as strings, expressions evaluated to numbers).
-    // The same cards (and `time:`) in a `problem: modal;` deck's block and in the options-only
-    // equilibrium block of any other deck, which takes nothing else.
-    const bool eq_card = name == "exchange" || name == "extra" || name == "spin" || name == "time";
-    if (equilibrium_options_ && !eq_card)
-        throw InputError(
-            at, "'" + name + "' is not an equilibrium option",
-            "this 'begin: equilibrium;' block takes exchange, extra, spin and time cards; the '" +
-                st_.model.problem + "' problem's cards go in its own block");
-    if ((st_.model.problem == "equilibrium" || st_.model.problem == "modal" ||
-         equilibrium_options_) &&
-        eq_card) {
-        auto rec = std::make_shared<DriveSpec>();
-        rec->type = name;
-        rec->loc = at;
-        int n = 0;
-        while (!r.at_end()) {
-            if (r.peek_empty()) {
-                r.skip();
-                continue;
-            }
-            std::string w = r.peek_word();
-            if (!w.empty() && !r.next_is_value()) {
-                rec->params.set(std::to_string(++n), w);
-                r.skip();
-                continue;
-            }
-            Value v = r.value(name);
-            if (v.type == Type::string)
-                rec->params.set(std::to_string(++n), v.s);
-            else
-                rec->params.set(std::to_string(++n), v.as_real());
+// Options of the relative-coordinate equilibrium (`exchange:`, `extra:`, `spin:`, `time:`; read
+// by solvers/reduced/equilibrium.cpp): kept as located records of their arguments (words as
+// strings, expressions evaluated to numbers), in ProblemSettings::equilibrium_cards.
+void Builder::equilibrium_card(const std::string& name, DeckReader& r) {
+    ProblemSettings& s = st_.model.solver;
+    EquilibriumCard card;
+    card.name = name;
+    card.loc = r.card_loc();
+    card.seq = ++s.order.last;
+    while (!r.at_end()) {
+        if (r.peek_empty()) {
+            r.skip();
+            continue;
         }
-        long k = 0;
-        for (const auto& item : s.items()) k += item.first.rfind("equilibrium card ", 0) == 0;
-        s.set("equilibrium card " + std::to_string(k + 1), std::shared_ptr<const DriveSpec>(rec));
-        r.finish();
-        return;
-    }
-    if (name == "initialtime")
-        s.set("initial time", r.real("initial time"));
-    else if (name == "finaltime") {
-        final_time_loc_ = r.loc();
-        if (r.accept("forever"))
-            s.set("final time", std::string("forever"));
+        std::string w = r.peek_word();
+        if (!w.empty() && !r.next_is_value()) {
+            card.args.emplace_back(w);
+            r.skip();
+            continue;
+        }
+        Value v = r.value(name);
+        if (v.type == Type::string)
+            card.args.emplace_back(v.s);
         else
-            s.set("final time", r.real("final time"));
+            card.args.emplace_back(v.as_real());
+    }
+    s.equilibrium_cards.push_back(std::move(card));
+}
+
+// initial time, final time, time step, min time step, max time step.
+void Builder::time_card(const std::string& name, DeckReader& r) {
+    ProblemSettings& s = st_.model.solver;
+    SettingsOrder& o = s.order;
+    SourceLoc a = r.loc();
+    if (name == "initialtime") {
+        o.set(s.initial_time, r.real("initial time"), a);
+    } else if (name == "finaltime") {
+        FinalTime f;
+        if (r.accept("forever"))
+            f.forever = true;
+        else
+            f.t = r.real("final time");
+        o.set(s.final_time, f, a);
     } else if (name == "timestep") {
-        SourceLoc a = r.loc();
-        time_step_loc_ = a;
         double dt = r.real("time step");
         if (dt == 0.0) throw InputError(a, "time step must not be zero");
         if (dt < 0) r.warn_at(a, "negative time step replaced by its absolute value");
-        s.set("time step", std::fabs(dt));
-    } else if (name == "mintimestep")
-        s.set("min time step", r.positive("min time step"));
-    else if (name == "maxtimestep") {
+        o.set(s.time_step, std::fabs(dt), a);
+    } else if (name == "mintimestep") {
+        o.set(s.min_time_step, r.positive("min time step"), a);
+    } else {  // max time step
+        MaxTimeStep m;
         if (r.accept("unlimited"))
-            s.set("max time step", std::string("unlimited"));
+            m.unlimited = true;
         else
-            s.set("max time step", r.drive("max time step"));
-        SourceLoc a = r.loc();
+            m.drive = r.drive("max time step");
+        o.set(s.max_time_step, m, a);
+        SourceLoc h = r.loc();
         if (r.accept("hard limit"))
-            throw InputError(a, "'hard limit' of the max time step is not supported yet",
+            throw InputError(h, "'hard limit' of the max time step is not supported yet",
                              "remove it");
-    } else if (name == "maxiterations") {
-        SourceLoc a = r.loc();
+    }
+}
+
+// max iterations, tolerance.
+void Builder::convergence_card(const std::string& name, DeckReader& r) {
+    ProblemSettings& s = st_.model.solver;
+    SettingsOrder& o = s.order;
+    SourceLoc a = r.loc();
+    if (name == "maxiterations") {
         long n = r.integer("max iterations");
         if (n < 1) throw InputError(a, "max iterations must be at least 1");
-        s.set("max iterations", n);
+        o.set(s.max_iterations, n, a);
         SourceLoc b = r.loc();
         if (r.accept("at most"))
             r.warn_at(b, "'at most' is ignored: a step that has not converged after " +
                              std::to_string(n) +
                              " iterations stops the run (or is retried with a smaller step under "
                              "'strategy: factor')");
-    } else if (name == "tolerance") {
-        // tolerance: {null|res} [, test, {norm|minmax|none} [, scale]] [, {null|sol} [, test, ...]]
-        if (r.accept("null"))
-            s.set("residual tolerance", 0.0);
-        else
-            s.set("residual tolerance", r.nonnegative("residual tolerance"));
+        return;
+    }
+    // tolerance: {null|res} [, test, {norm|minmax|none} [, scale]] [, {null|sol} [, test, ...]]
+    o.set(s.residual_tolerance, r.accept("null") ? 0.0 : r.nonnegative("residual tolerance"), a);
+    if (r.accept("test")) {
+        SourceLoc t = r.loc();
+        std::string k = r.keyword({"norm", "minmax", "none"}, "residual test");
+        o.set(s.residual_test,
+              k == "norm"     ? ResidualTest::norm
+              : k == "minmax" ? ResidualTest::minmax
+                              : ResidualTest::none,
+              t);
+        SourceLoc sc = r.loc();
+        if (r.accept("scale"))
+            throw InputError(sc, "a scaled residual test ('test, ..., scale') is not supported yet",
+                             "remove 'scale': the residual is tested unscaled");
+    }
+    if (!r.at_end()) {
+        SourceLoc b = r.loc();
+        o.set(s.solution_tolerance, r.accept("null") ? 0.0 : r.nonnegative("solution tolerance"),
+              b);
         if (r.accept("test")) {
-            s.set("residual test", r.keyword({"norm", "minmax", "none"}, "residual test"));
-            SourceLoc a = r.loc();
-            if (r.accept("scale"))
-                throw InputError(a,
-                                 "a scaled residual test ('test, ..., scale') is not supported yet",
-                                 "remove 'scale': the residual is tested unscaled");
+            SourceLoc t = r.loc();
+            if (r.keyword({"norm", "minmax", "none"}, "solution test") != "norm")
+                throw InputError(t, "only the 'norm' solution test is supported yet",
+                                 "write 'test, norm' or omit the test");
         }
-        if (!r.at_end()) {
-            if (r.accept("null"))
-                s.set("solution tolerance", 0.0);
-            else
-                s.set("solution tolerance", r.nonnegative("solution tolerance"));
-            if (r.accept("test")) {
-                SourceLoc a = r.loc();
-                if (r.keyword({"norm", "minmax", "none"}, "solution test") != "norm")
-                    throw InputError(a, "only the 'norm' solution test is supported yet",
-                                     "write 'test, norm' or omit the test");
-            }
+    }
+}
+
+// Spectral radii are drive callers restricted to constants in [0, 1] (docs/deck-language.md
+// 2.1), checked here so that --check finds a bad one; errors point at the drive.
+std::shared_ptr<const DriveSpec> spectral_radius(DeckReader& r, const char* what) {
+    auto d = r.drive(what);
+    double rho = d->type == "const"                        ? d->params.get<double>("value")
+                 : d->type == "null"                       ? 0.0
+                 : (d->type == "unit" || d->type == "one") ? 1.0
+                                                           : -1.0;
+    if (d->type != "const" && rho < 0.0)
+        throw InputError(d->loc, "the spectral radius must be a constant",
+                         "write a number in [0, 1]");
+    if (rho < 0.0 || rho > 1.0)
+        throw InputError(d->loc, "spectral radius " + std::to_string(rho) + " is outside [0, 1]");
+    return d;
+}
+
+void Builder::method_card(DeckReader& r) {
+    ProblemSettings& s = st_.model.solver;
+    SettingsOrder& o = s.order;
+    SourceLoc at = r.card_loc();
+    SourceLoc ma = r.loc();
+    std::string m = r.keyword({"ms", "nostro", "hope", "crank nicolson", "crank nicholson", "bdf",
+                               "implicit euler", "third order"},
+                              "integration method");
+    if (m == "crank nicholson")
+        r.warn_at(at, "'crank nicholson' is a misspelling of 'crank nicolson'"),
+            m = "crank nicolson";
+    if (m == "nostro") r.warn_at(at, "'nostro' is a deprecated alias of 'ms'"), m = "ms";
+    if (m == "third order")
+        throw InputError(ma, "integration method 'third order' is not supported yet",
+                         "use ms, hope, bdf, implicit euler or crank nicolson");
+    const IntegrationMethod kind = m == "ms"               ? IntegrationMethod::ms
+                                   : m == "hope"           ? IntegrationMethod::hope
+                                   : m == "crank nicolson" ? IntegrationMethod::crank_nicolson
+                                   : m == "bdf"            ? IntegrationMethod::bdf
+                                                           : IntegrationMethod::implicit_euler;
+    o.set(s.method, kind, ma);
+    if (kind == IntegrationMethod::ms || kind == IntegrationMethod::hope) {
+        SourceLoc a = r.loc();
+        auto rho = spectral_radius(r, "spectral radius");
+        o.set(s.rho, rho, a);
+        SourceLoc b = r.loc();
+        o.set(s.rho_algebraic, r.at_end() ? rho : spectral_radius(r, "algebraic spectral radius"),
+              r.at_end() ? a : b);
+    } else if (kind == IntegrationMethod::bdf) {
+        long order = 2;
+        SourceLoc a = r.loc();
+        if (r.accept("order")) {
+            a = r.loc();
+            order = r.integer("bdf order");
+            if (order != 1 && order != 2) throw InputError(a, "bdf order must be 1 or 2");
         }
-    } else if (name == "method") {
-        SourceLoc ma = r.loc();
-        std::string m = r.keyword({"ms", "nostro", "hope", "crank nicolson", "crank nicholson",
-                                   "bdf", "implicit euler", "third order"},
-                                  "integration method");
-        if (m == "crank nicholson")
-            r.warn_at(at, "'crank nicholson' is a misspelling of 'crank nicolson'"),
-                m = "crank nicolson";
-        if (m == "nostro") r.warn_at(at, "'nostro' is a deprecated alias of 'ms'"), m = "ms";
-        s.set("method", m);
-        if (m == "ms" || m == "hope") {
-            auto rho = r.drive("spectral radius");
-            s.set("rho", rho);
-            s.set("rho algebraic", r.at_end() ? rho : r.drive("algebraic spectral radius"));
-        } else if (m == "bdf") {
-            long order = 2;
-            if (r.accept("order")) {
-                SourceLoc a = r.loc();
-                order = r.integer("bdf order");
-                if (order != 1 && order != 2) throw InputError(a, "bdf order must be 1 or 2");
-            }
-            s.set("bdf order", order);
-        } else if (m == "third order") {
-            throw InputError(ma, "integration method 'third order' is not supported yet",
-                             "use ms, hope, bdf, implicit euler or crank nicolson");
-        }
-    } else if (name == "linearsolver" || name == "solver") {
+        o.set(s.bdf_order, order, a);
+    }
+}
+
+// linear solver (solver), nonlinear solver, newton raphson.
+void Builder::solver_card(const std::string& name, DeckReader& r) {
+    ProblemSettings& s = st_.model.solver;
+    SettingsOrder& o = s.order;
+    SourceLoc at = r.card_loc();
+    SourceLoc a = r.loc();
+    if (name == "linearsolver" || name == "solver") {
         std::string ls = r.keyword(
             {"naive", "umfpack", "klu", "y12", "lapack", "superlu", "taucs", "watson", "empty"},
             "linear solver");
         if (ls != "naive" && ls != "umfpack" && ls != "klu")
             r.warn_at(at, "linear solver '" + ls + "' is not available; klu is used instead"),
                 ls = "klu";
-        s.set("linear solver", ls);
+        o.set(s.linear_solver, ls, a);
         // MBDyn's options choose storage, ordering, pivoting and threads (e.g. 'umfpack, cc',
         // 'naive, colamd'): they change the factorization's cost, not the solution.
         if (!r.at_end())
@@ -256,94 +303,196 @@ void Builder::problem_card(const std::string& name, DeckReader& r) {
                         "mbsolve orders and pivots " + ls +
                             " itself; the solution does not depend on them");
     } else if (name == "nonlinearsolver") {
-        SourceLoc ns_at = r.loc();
         std::string ns = r.keyword({"default", "newton raphson", "line search", "matrix free"},
                                    "nonlinear solver");
         if (ns == "matrix free")
-            throw InputError(ns_at, "nonlinear solver 'matrix free' is not supported",
+            throw InputError(a, "nonlinear solver 'matrix free' is not supported",
                              "use newton raphson or line search");
-        s.set("nonlinear solver", ns);
+        o.set(s.nonlinear_solver,
+              ns == "default"          ? NonlinearSolverKind::default_solver
+              : ns == "newton raphson" ? NonlinearSolverKind::newton_raphson
+                                       : NonlinearSolverKind::line_search,
+              a);
         if (r.accept("modified")) {
-            s.set("newton modified iterations", r.integer("iterations between Jacobian updates"));
+            SourceLoc m = r.loc();
+            o.set(s.newton_modified_iterations, r.integer("iterations between Jacobian updates"),
+                  m);
         } else {
             r.accept("true");
         }
         if (ns == "line search")
-            read_line_search_options(s, r);
+            read_line_search_options(r);
         else if (!r.at_end())
             throw InputError(r.loc(), "these nonlinear solver options are not supported yet",
                              "'modified, N' is; remove the rest");
-    } else if (name == "newtonraphson") {
-        if (r.accept("modified"))
-            s.set("newton modified iterations", r.at_end() ? 1L : r.integer("iterations"));
-        else
+    } else {  // newton raphson
+        if (r.accept("modified")) {
+            SourceLoc m = r.loc();
+            o.set(s.newton_modified_iterations, r.at_end() ? 1L : r.integer("iterations"), m);
+        } else {
             r.accept("true");
+        }
         r.accept("keep jacobian");
-    } else if (name == "derivativestolerance")
-        s.set("derivatives tolerance", r.nonnegative("derivatives tolerance"));
-    else if (name == "derivativesmaxiterations")
-        s.set("derivatives max iterations", r.integer("derivatives max iterations"));
-    else if (name == "derivativescoefficient") {
+    }
+}
+
+// derivatives tolerance, derivatives max iterations, derivatives coefficient.
+void Builder::derivatives_card(const std::string& name, DeckReader& r) {
+    ProblemSettings& s = st_.model.solver;
+    SettingsOrder& o = s.order;
+    SourceLoc a = r.loc();
+    if (name == "derivativestolerance") {
+        o.set(s.derivatives_tolerance, r.nonnegative("derivatives tolerance"), a);
+    } else if (name == "derivativesmaxiterations") {
+        o.set(s.derivatives_max_iterations, r.integer("derivatives max iterations"), a);
+    } else {
         if (!r.peek("auto"))
-            s.set("derivatives coefficient", r.positive("derivatives coefficient"));
+            o.set(s.derivatives_coefficient, r.positive("derivatives coefficient"), a);
+        SourceLoc b = r.loc();
         if (r.accept("auto")) {
             // `auto [, max iterations, n] [, factor, f]`: on failure the coefficient grows by f, n
             // times.
-            s.set("derivatives coefficient auto", true);
+            o.set(s.derivatives_coefficient_auto, true, b);
             while (!r.at_end()) {
+                SourceLoc c = r.loc();
                 if (r.accept("max iterations"))
-                    s.set("derivatives coefficient max iterations", r.integer("max iterations"));
+                    o.set(s.derivatives_coefficient_max_iterations, r.integer("max iterations"), c);
                 else if (r.accept("factor"))
-                    s.set("derivatives coefficient factor", r.positive("factor"));
+                    o.set(s.derivatives_coefficient_factor, r.positive("factor"), c);
                 else
                     r.keyword({"max iterations", "factor"}, "derivatives coefficient option");
             }
         }
-    } else if (name.rfind("dummysteps", 0) == 0 || name.rfind("fictitioussteps", 0) == 0) {
-        std::string what = name.substr(name.rfind("steps") + 5);
-        if (name[0] == 'f')
-            r.warn_at(at, "'fictitious steps' is a deprecated alias of 'dummy steps'");
-        if (what == "method") {
-            throw InputError(at, "'dummy steps method' is not supported yet",
-                             "remove it: dummy steps use the integration method of the run");
-        } else if (what == "number" || what == "maxiterations") {
-            s.set("dummy steps " + std::string(what == "number" ? "number" : "max iterations"),
-                  r.integer("dummy steps"));
-        } else if (what == "ratio" || what == "tolerance") {
-            s.set("dummy steps " + what, r.nonnegative("dummy steps " + what));
-        } else {
-            throw InputError(at, "unknown card 'dummy steps " + what + "'",
-                             "number, ratio, tolerance, max iterations or method");
-        }
-    } else if (name == "strategy") {
-        std::string k = r.keyword({"factor", "change", "no change"}, "strategy");
-        s.set("strategy", k);
-        if (k == "factor") {
-            SourceLoc a = r.loc();
-            double red = r.real("reduction factor");
-            if (!(red > 0 && red < 1))
-                throw InputError(a, "strategy reduction factor must be in (0, 1)");
-            s.set("strategy reduction factor", red);
-            s.set("strategy steps before reduction", r.integer("steps before reduction"));
-            SourceLoc b = r.loc();
-            double raise = r.real("raise factor");
-            if (!(raise >= 1)) throw InputError(b, "strategy raise factor must be at least 1");
-            s.set("strategy raise factor", raise);
-            s.set("strategy steps before raise", r.integer("steps before raise"));
-            s.set("strategy min iterations", r.integer("min iterations"));
-            if (!r.at_end()) s.set("strategy max iterations", r.integer("max iterations"));
-        } else if (k == "change") {
-            throw InputError(at,
-                             "'strategy: change' (the time step from a drive) is not supported yet",
-                             "remove it for a fixed step, or use 'strategy: factor, ...'");
-        }
-    } else if (name == "output") {
+    }
+}
+
+// dummy steps number | ratio | tolerance | max iterations | method (and `fictitious steps ...`).
+void Builder::dummy_steps_card(const std::string& name, DeckReader& r) {
+    ProblemSettings& s = st_.model.solver;
+    SettingsOrder& o = s.order;
+    SourceLoc at = r.card_loc();
+    std::string what = name.substr(name.rfind("steps") + 5);
+    if (name[0] == 'f') r.warn_at(at, "'fictitious steps' is a deprecated alias of 'dummy steps'");
+    SourceLoc a = r.loc();
+    if (what == "method") {
+        throw InputError(at, "'dummy steps method' is not supported yet",
+                         "remove it: dummy steps use the integration method of the run");
+    } else if (what == "number") {
+        o.set(s.dummy_steps_number, r.integer("dummy steps"), a);
+    } else if (what == "maxiterations") {
+        o.set(s.dummy_steps_max_iterations, r.integer("dummy steps"), a);
+    } else if (what == "ratio") {
+        o.set(s.dummy_steps_ratio, r.nonnegative("dummy steps ratio"), a);
+    } else if (what == "tolerance") {
+        o.set(s.dummy_steps_tolerance, r.nonnegative("dummy steps tolerance"), a);
+    } else {
+        throw InputError(at, "unknown card 'dummy steps " + what + "'",
+                         "number, ratio, tolerance, max iterations or method");
+    }
+}
+
+// strategy: factor, <reduction factor>, <steps before reduction>, <raise factor>, <steps before
+// raise>, <min iterations> [, <max iterations>] (MBDyn's base/TimeStepControl.cc, class Factor).
+void Builder::strategy_card(DeckReader& r) {
+    ProblemSettings& s = st_.model.solver;
+    SettingsOrder& o = s.order;
+    SourceLoc at = r.card_loc();
+    SourceLoc k_at = r.loc();
+    std::string k = r.keyword({"factor", "change", "no change"}, "strategy");
+    if (k == "change")
+        throw InputError(at, "'strategy: change' (the time step from a drive) is not supported yet",
+                         "remove it for a fixed step, or use 'strategy: factor, ...'");
+    o.set(s.strategy, k == "factor" ? StepStrategy::factor : StepStrategy::no_change, k_at);
+    if (k != "factor") return;
+    SourceLoc a = r.loc();
+    double red = r.real("reduction factor");
+    if (!(red > 0 && red < 1)) throw InputError(a, "strategy reduction factor must be in (0, 1)");
+    o.set(s.strategy_reduction_factor, red, a);
+    a = r.loc();
+    long before_red = r.integer("steps before reduction");
+    if (before_red < 1) throw InputError(a, "strategy steps before reduction must be at least 1");
+    o.set(s.strategy_steps_before_reduction, before_red, a);
+    a = r.loc();
+    double raise = r.real("raise factor");
+    if (!(raise >= 1)) throw InputError(a, "strategy raise factor must be at least 1");
+    o.set(s.strategy_raise_factor, raise, a);
+    a = r.loc();
+    o.set(s.strategy_steps_before_raise, r.integer("steps before raise"), a);
+    a = r.loc();
+    o.set(s.strategy_min_iterations, r.integer("min iterations"), a);
+    if (!r.at_end()) {
+        a = r.loc();
+        long max_it = r.integer("max iterations");
+        if (max_it <= s.strategy_min_iterations.value)
+            throw InputError(a, "strategy max iterations must be more than min iterations (" +
+                                    std::to_string(s.strategy_min_iterations.value) + ")");
+        o.set(s.strategy_max_iterations, max_it, a);
+    }
+}
+
+// The problem block's cards: keyword (as users write it) and the reader that takes it. Every
+// card accepted here is stored in ProblemSettings, or refused ("not supported yet"), or warned
+// about and dropped where MBDyn treats it as cosmetic (parser/test/settings_keywords_test.cpp).
+const std::vector<Builder::CardReader>& Builder::problem_cards() {
+    using B = Builder;
+    auto time = &B::time_card, conv = &B::convergence_card, solver = &B::solver_card,
+         der = &B::derivatives_card, dummy = &B::dummy_steps_card, other = &B::problem_misc_card;
+    static const std::vector<CardReader> v = {
+        {"initial time", time},
+        {"final time", time},
+        {"time step", time},
+        {"min time step", time},
+        {"max time step", time},
+        {"max iterations", conv},
+        {"tolerance", conv},
+        {"method", [](B& b, const std::string&, DeckReader& r) { b.method_card(r); }},
+        {"linear solver", solver},
+        {"solver", solver},
+        {"nonlinear solver", solver},
+        {"newton raphson", solver},
+        {"derivatives tolerance", der},
+        {"derivatives max iterations", der},
+        {"derivatives coefficient", der},
+        {"dummy steps number", dummy},
+        {"dummy steps ratio", dummy},
+        {"dummy steps tolerance", dummy},
+        {"dummy steps max iterations", dummy},
+        {"dummy steps method", dummy},
+        {"fictitious steps number", dummy},
+        {"fictitious steps ratio", dummy},
+        {"fictitious steps tolerance", dummy},
+        {"fictitious steps max iterations", dummy},
+        {"fictitious steps method", dummy},
+        {"strategy", [](B& b, const std::string&, DeckReader& r) { b.strategy_card(r); }},
+        {"output", other},
+        {"abort after", other},
+        {"output meter", other},
+        {"threads", other},
+        {"eigenanalysis", other},
+        {"modify residual test", other},
+        {"enforce constraint equations", other},
+    };
+    return v;
+}
+
+// The cards that take a message of their own: cosmetic ones dropped with a warning, and refusals.
+void Builder::problem_misc_card(const std::string& name, DeckReader& r) {
+    ProblemSettings& s = st_.model.solver;
+    SourceLoc at = r.card_loc();
+    if (name == "output") {
         ignore_card(
             r, at, "output",
             "mbsolve does not print MBDyn's solver diagnostics (iterations, residual, ...)");
     } else if (name == "abortafter") {
-        s.set("abort after",
-              r.keyword({"input", "assembly", "derivatives", "dummy steps"}, "abort phase"));
+        SourceLoc a = r.loc();
+        std::string k =
+            r.keyword({"input", "assembly", "derivatives", "dummy steps"}, "abort phase");
+        s.order.set(s.abort_after,
+                    k == "input"         ? AbortAfter::input
+                    : k == "assembly"    ? AbortAfter::assembly
+                    : k == "derivatives" ? AbortAfter::derivatives
+                                         : AbortAfter::dummy_steps,
+                    a);
     } else if (name == "outputmeter") {
         throw InputError(
             at, "'output meter' belongs in the control data block, not in the initial value block",
@@ -354,7 +503,7 @@ void Builder::problem_card(const std::string& name, DeckReader& r) {
         throw InputError(at, "'eigenanalysis' is not supported yet",
                          "remove the card; 'mbsolve --analysis modal' gives the modes of the "
                          "relative-coordinate model");
-    } else if (name == "modifyresidualtest" || name == "enforceconstraintequations") {
+    } else {
         throw InputError(
             at,
             "'" +
@@ -362,36 +511,61 @@ void Builder::problem_card(const std::string& name, DeckReader& r) {
                                                          : "enforce constraint equations") +
                 "' is not supported yet",
             "remove the card");
-    } else {
-        static const std::vector<std::string> known = {"initial time",
-                                                       "final time",
-                                                       "time step",
-                                                       "min time step",
-                                                       "max time step",
-                                                       "max iterations",
-                                                       "tolerance",
-                                                       "method",
-                                                       "linear solver",
-                                                       "nonlinear solver",
-                                                       "newton raphson",
-                                                       "derivatives tolerance",
-                                                       "derivatives max iterations",
-                                                       "derivatives coefficient",
-                                                       "dummy steps number",
-                                                       "dummy steps ratio",
-                                                       "dummy steps tolerance",
-                                                       "dummy steps max iterations",
-                                                       "strategy",
-                                                       "output",
-                                                       "abort after",
-                                                       "eigenanalysis",
-                                                       "threads",
-                                                       "modify residual test"};
-        std::string near = closest_match(name, known);
-        throw InputError(at, "unknown card '" + name + "' in the initial value block",
-                         near.empty() ? "" : "did you mean '" + near + "'?");
     }
-    r.finish();
+}
+
+void Builder::problem_card(const std::string& name, DeckReader& r) {
+    auto at = r.card_loc();
+    // The equilibrium cards in a `problem: equilibrium;` or `problem: modal;` deck's block and in
+    // the options-only equilibrium block of any other deck, which takes nothing else.
+    const bool eq_card = name == "exchange" || name == "extra" || name == "spin" || name == "time";
+    if (equilibrium_options_ && !eq_card)
+        throw InputError(
+            at, "'" + name + "' is not an equilibrium option",
+            "this 'begin: equilibrium;' block takes exchange, extra, spin and time cards; the '" +
+                st_.model.problem + "' problem's cards go in its own block");
+    if ((st_.model.problem == "equilibrium" || st_.model.problem == "modal" ||
+         equilibrium_options_) &&
+        eq_card) {
+        equilibrium_card(name, r);
+        r.finish();
+        return;
+    }
+    for (const auto& c : problem_cards())
+        if (normalize_keyword(c.keyword) == name) {
+            c.read(*this, name, r);
+            r.finish();
+            return;
+        }
+    if (name.rfind("dummysteps", 0) == 0 || name.rfind("fictitioussteps", 0) == 0)
+        return dummy_steps_card(name, r);  // refused there, naming the option
+    static const std::vector<std::string> known = {"initial time",
+                                                   "final time",
+                                                   "time step",
+                                                   "min time step",
+                                                   "max time step",
+                                                   "max iterations",
+                                                   "tolerance",
+                                                   "method",
+                                                   "linear solver",
+                                                   "nonlinear solver",
+                                                   "newton raphson",
+                                                   "derivatives tolerance",
+                                                   "derivatives max iterations",
+                                                   "derivatives coefficient",
+                                                   "dummy steps number",
+                                                   "dummy steps ratio",
+                                                   "dummy steps tolerance",
+                                                   "dummy steps max iterations",
+                                                   "strategy",
+                                                   "output",
+                                                   "abort after",
+                                                   "eigenanalysis",
+                                                   "threads",
+                                                   "modify residual test"};
+    std::string near = closest_match(name, known);
+    throw InputError(at, "unknown card '" + name + "' in the initial value block",
+                     near.empty() ? "" : "did you mean '" + near + "'?");
 }
 
 }  // namespace mbs::parser

@@ -127,11 +127,13 @@ void dump_model(const Model& m, std::ostream& os) {
     os << "# mbsolve model dump\n";
     os << "problem: " << m.problem << "\n";
     os << "solver\n";
-    for (const auto& [k, v] : m.solver.items())
+    const Props solver = settings_view(m.solver);
+    for (const auto& [k, v] : solver.items())
         os << "  " << k << " = " << std::visit(ValueText{}, v) << "\n";
     os << "control\n";
     for (const auto& [k, v] : m.declared_counts) os << "  " << k << " = " << v << "\n";
-    for (const auto& [k, v] : m.control.items())
+    const Props control = settings_view(m.control);
+    for (const auto& [k, v] : control.items())
         os << "  " << k << " = " << std::visit(ValueText{}, v) << "\n";
     for (const auto& [l, f] : m.references) {
         os << "reference " << l << (f.name.empty() ? "" : " name=\"" + f.name + "\"") << "\n";

@@ -82,8 +82,7 @@ MassData read_mass(Reader& r, const EntityDesc& node, bool rotations, bool allow
 void check_body_node(Reader& r, const SourceLoc& at, const EntityDesc& node) {
     if (node.type == "dynamic" || node.type == "dynamic displacement" || node.type == "modal")
         return;
-    const Props& c = r.model().control;
-    bool static_model = c.get_or<std::string>("model", "") == "static";
+    bool static_model = r.model().control.static_model.given();
     if (static_model && (node.type == "static" || node.type == "static displacement")) return;
     r.error_at(
         at,

@@ -60,11 +60,7 @@ class TimeScope {
 // fed by another drive or by model data).
 inline double run_start(const DriveEnv& env) {
     if (!env.time_input || !env.model) return std::numeric_limits<double>::quiet_NaN();
-    const PropValue* v = env.model->solver.find("initial time");
-    if (!v) return 0.0;
-    if (const auto* d = std::get_if<double>(v)) return *d;
-    if (const auto* l = std::get_if<long>(v)) return static_cast<double>(*l);
-    return std::numeric_limits<double>::quiet_NaN();
+    return env.model->solver.t0();
 }
 
 // The derivative at a kink of a drive, between the one-sided slopes `left` and `right` (ramp

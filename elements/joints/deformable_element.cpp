@@ -420,9 +420,8 @@ std::unique_ptr<Element> make_deformable(const EntityDesc& d, BuildContext& ctx)
         ctx.error(d, "an " + d.type +
                          " takes elastic laws only (as in MBDyn); use the non-invariant joint "
                          "for a viscous or viscoelastic law");
-    const std::string od = d.props.get_or<std::string>(
-        "orientation description",
-        ctx.model().control.get_or<std::string>("default orientation", "euler123"));
+    const std::string od =
+        d.props.get_or<std::string>("orientation description", ctx.model().control.orientation());
     auto el = std::make_unique<Deformable<N, Md>>(d, nodes, f, Rh, std::move(law), parse_od(od));
     el->set_clock(ctx.drive_env().clock);
     return el;

@@ -19,14 +19,7 @@ using Mat66 = Eigen::Matrix<double, 6, 6>;
 // Whether control data's `use: ..., <kind>, ... in assembly;` lists `kind` ("rigid bodies",
 // "forces", ...): such elements add their loads to the initial assembly.
 inline bool used_in_assembly(const BuildContext& ctx, std::string_view kind) {
-    std::string list = ctx.model().control.get_or<std::string>("use in assembly", "");
-    for (std::size_t a = 0; a < list.size();) {
-        std::size_t b = list.find(", ", a);
-        if (b == std::string::npos) b = list.size();
-        if (std::string_view(list).substr(a, b - a) == kind) return true;
-        a = b + 2;
-    }
-    return false;
+    return ctx.model().control.uses_in_assembly(kind);
 }
 
 inline StructNode& node_prop(BuildContext& ctx, const EntityDesc& e, const char* key) {

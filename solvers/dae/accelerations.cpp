@@ -88,19 +88,7 @@ namespace mbs {
 namespace {
 
 bool default_output_has_accelerations(const Model& m) {
-    const auto* v = m.control.find("default output");
-    if (!v) return false;
-    const std::string& list = std::get<std::string>(*v);
-    std::size_t pos = 0;
-    while (pos <= list.size()) {
-        std::size_t e = list.find(", ", pos);
-        if (list.compare(pos, e == std::string::npos ? std::string::npos : e - pos,
-                         "accelerations") == 0)
-            return true;
-        if (e == std::string::npos) break;
-        pos = e + 2;
-    }
-    return false;
+    return m.control.default_output_lists("accelerations");
 }
 
 // Whether the node's accelerations can be defined (see accelerations.hpp), from its kind.

@@ -29,8 +29,7 @@ void Engine::error(const EntityDesc& e, const std::string& what, const std::stri
 // gravity load (body_element.cpp).
 void Engine::build_nodes() {
     const auto& mn = model_->nodes;
-    const Props& ctl = model_->control;
-    static_model_ = ctl.get_or<std::string>("model", "") == "static";
+    static_model_ = model_->control.static_model.given();
     node_index_.assign(mn.size(), -1);
     nodes_.reserve(mn.size());
     for (std::size_t i = 0; i < mn.size(); ++i) {

@@ -19,12 +19,13 @@ namespace mbs {
 
 // Solver settings from the `initial value` block (docs/deck-language.md 2.1).
 struct SolverSettings {
-    double t0 = 0.0, tf = 1.0, dt = 1e-3;
+    double t0 = 0.0, tf = 1.0, dt = ProblemSettings::default_time_step;
     bool forever = false;
     double min_dt = 0.0, max_dt = std::numeric_limits<double>::infinity();
     Method method;
     double tol = 1e-6;
-    enum class Test { norm, minmax, none } test = Test::norm;
+    using Test = ResidualTest;
+    Test test = Test::norm;
     double sol_tol = 0.0;
     int max_iter = 1;
     int modified_newton = 0;  // keep the factorization for this many iterations (0: full Newton)

@@ -15,13 +15,6 @@
 namespace mbs::reduced {
 
 namespace {
-double solver_real(const Model& model, const char* key, double fallback) {
-    const PropValue* v = model.solver.find(key);
-    if (!v) return fallback;
-    if (const double* d = std::get_if<double>(v)) return *d;
-    throw std::invalid_argument(std::string("the reduced path needs a numeric '") + key + "'");
-}
-
 std::string coord_name(const ReducedModel& rm, int i) {
     const Link& l = rm.links[static_cast<std::size_t>(i)];
     char b[64];
@@ -39,7 +32,7 @@ std::string coord_name(const ReducedModel& rm, int i) {
 
 std::unique_ptr<Setup> make_setup(const Model& model, const std::vector<int>& independent) {
     auto s = std::make_unique<Setup>();
-    s->t0 = solver_real(model, "initial time", 0.0);
+    s->t0 = model.solver.t0();
     s->clock.time = s->t0;
     s->rm = build_reduced_model(model, &s->clock);
     s->rm.clock = &s->clock;
@@ -138,9 +131,8 @@ namespace {
 class MovWriter {
   public:
     MovWriter(const Model& model, const std::string& prefix) {
-        precision_ =
-            std::clamp(static_cast<int>(model.control.get_or<long>("output precision", 6)), 1, 17);
-        default_od_ = model.control.get_or<std::string>("default orientation", "euler123");
+        precision_ = model.control.precision();
+        default_od_ = model.control.orientation();
         mov_ = std::fopen((prefix + ".mov").c_str(), "w");
         out_ = std::fopen((prefix + ".out").c_str(), "w");
         if (!mov_ || !out_)
@@ -211,9 +203,9 @@ class OutputSelector {
         DriveEnv env;
         env.clock = &clock;
         env.model = &model;
-        if (const auto* v = model.control.find("output meter"))
-            meter_ = make_drive(*std::get<std::shared_ptr<const DriveSpec>>(*v), env);
-        every_ = model.control.get_or<long>("output frequency", 1);
+        if (model.control.output_meter.given())
+            meter_ = make_drive(*model.control.output_meter.value, env);
+        every_ = model.control.output_frequency.value_or(1);
     }
     bool operator()(long k, double t) const {
         return meter_ ? meter_->value(t) != 0.0 : (every_ <= 1 || k % every_ == 0);
@@ -472,11 +464,11 @@ class DynamicsLoop {
 
 DynamicsStats run_reduced_dynamics(const Model& model, Setup& s, const std::string& prefix,
                                    ReducedMethod method, double rho, double tol) {
-    const PropValue* tfv = model.solver.find("final time");
-    if (tfv && std::holds_alternative<std::string>(*tfv))
-        throw std::invalid_argument("reduced dynamics needs a finite 'final time'");
-    const double t0 = s.t0, tf = solver_real(model, "final time", t0);
-    const double dt = solver_real(model, "time step", 1e-3);
+    if (model.solver.forever())
+        throw InputError(model.solver.final_time.loc,
+                         "reduced dynamics needs a finite 'final time'");
+    const double t0 = s.t0, tf = model.solver.tf_or(t0);
+    const double dt = model.solver.dt();
     const ReducedModel& rm = s.rm;
     Workspace& ws = s.ws;
     const OutputSelector selector(model, s.clock);
@@ -670,9 +662,9 @@ ModalColumns modal_columns(const ModalResult& r, const ReducedModel& rm) {
 }
 
 InverseStats run_inverse_dynamics(const Model& model, Setup& s, const std::string& prefix) {
-    const PropValue* tfv = model.solver.find("final time");
-    if (tfv && std::holds_alternative<std::string>(*tfv))
-        throw std::invalid_argument("inverse dynamics needs a finite 'final time'");
+    if (model.solver.forever())
+        throw InputError(model.solver.final_time.loc,
+                         "inverse dynamics needs a finite 'final time'");
     const ReducedModel& rm = s.rm;
     Workspace& ws = s.ws;
     const Partition& p = s.part;
@@ -680,16 +672,14 @@ InverseStats run_inverse_dynamics(const Model& model, Setup& s, const std::strin
         throw std::invalid_argument(
             "inverse dynamics needs the whole motion prescribed: " + std::to_string(p.u.size()) +
             " degree(s) of freedom are not driven (add driven joints, e.g. axial rotation)");
-    const double t0 = s.t0, tf = solver_real(model, "final time", t0),
-                 dt = solver_real(model, "time step", 1e-3);
+    const double t0 = s.t0, tf = model.solver.tf_or(t0), dt = model.solver.dt();
     const int nq = rm.nq(), nv = static_cast<int>(p.v.size());
     const OutputSelector is_output(model, s.clock);
     MovWriter writer(model, prefix);
     std::FILE* act = std::fopen((prefix + ".act").c_str(), "w");
     std::FILE* lam = std::fopen((prefix + ".lam").c_str(), "w");
     if (!act || !lam) throw std::invalid_argument("cannot write '" + prefix + ".act' / '.lam'");
-    const int prec =
-        std::clamp(static_cast<int>(model.control.get_or<long>("output precision", 6)), 1, 17);
+    const int prec = model.control.precision();
     InverseStats st;
     VecX q = s.q, qd = s.qd, qdd = VecX::Zero(nq), lambda = VecX::Zero(rm.n_constraints);
     ReducedState rs;

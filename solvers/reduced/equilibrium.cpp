@@ -11,31 +11,30 @@ namespace mbs::reduced {
 
 namespace {
 
-// The arguments of one located deck card ("equilibrium card <n>", see parser/builder.cpp), read
-// in order; every error points at the card.
+// The arguments of one located deck card (ProblemSettings::equilibrium_cards, core/settings.hpp),
+// read in order; every error points at the card.
 class CardArgs {
   public:
-    explicit CardArgs(const DriveSpec& rec) : rec_(rec) {}
+    explicit CardArgs(const EquilibriumCard& rec) : rec_(rec) {}
     [[noreturn]] void fail(const std::string& what, const std::string& hint = {}) const {
-        throw InputError(rec_.loc, "'" + rec_.type + "': " + what, hint);
+        throw InputError(rec_.loc, "'" + rec_.name + "': " + what, hint);
     }
-    bool at_end() const { return !rec_.params.has(std::to_string(next_ + 1)); }
-    const PropValue* peek() const { return rec_.params.find(std::to_string(next_ + 1)); }
+    bool at_end() const { return next_ >= rec_.args.size(); }
     std::string word(const char* what) {
-        const PropValue* v = peek();
-        if (!v || !std::holds_alternative<std::string>(*v)) fail(std::string("expected ") + what);
+        const auto* w = at_end() ? nullptr : std::get_if<std::string>(&rec_.args[next_]);
+        if (!w) fail(std::string("expected ") + what);
         ++next_;
-        return std::get<std::string>(*v);
+        return *w;
     }
     double number(const char* what) {
-        const PropValue* v = peek();
-        if (!v || !std::holds_alternative<double>(*v)) fail(std::string("expected ") + what);
+        const auto* x = at_end() ? nullptr : std::get_if<double>(&rec_.args[next_]);
+        if (!x) fail(std::string("expected ") + what);
         ++next_;
-        return std::get<double>(*v);
+        return *x;
     }
     bool accept(const char* w) {
-        const PropValue* v = peek();
-        if (v && std::holds_alternative<std::string>(*v) && std::get<std::string>(*v) == w) {
+        const auto* v = at_end() ? nullptr : std::get_if<std::string>(&rec_.args[next_]);
+        if (v && *v == w) {
             ++next_;
             return true;
         }
@@ -46,8 +45,8 @@ class CardArgs {
     }
 
   private:
-    const DriveSpec& rec_;
-    int next_ = 0;
+    const EquilibriumCard& rec_;
+    std::size_t next_ = 0;
 };
 
 // <coordinate> ::= joint, L [, coordinate, NAME]: the coordinate of joint L (its only one, or the
@@ -177,20 +176,20 @@ double get_parameter(const Setup& s, const EquilibriumSpec::Param& p, double spi
 //                 time: <t>;
 EquilibriumSpec read_equilibrium_spec(const Model& model, const Setup& s) {
     EquilibriumSpec sp;
-    std::vector<std::pair<const DriveSpec*, std::string>> spin_params;
-    for (const auto& [key, value] : model.solver.items()) {
-        if (key.rfind("equilibrium card ", 0) != 0) continue;
-        const DriveSpec& rec = *std::get<std::shared_ptr<const DriveSpec>>(value);
+    std::vector<std::pair<const EquilibriumCard*, std::string>> spin_params;
+    const EquilibriumCard* spin_card = nullptr;
+    for (const EquilibriumCard& rec : model.solver.equilibrium_cards) {
         CardArgs a(rec);
-        if (rec.type == "time") {
+        if (rec.name == "time") {
             if (sp.has_time) a.fail("the equilibrium time is given twice");
             sp.time = a.number("the time [s] of the loads and of the held driven coordinates");
             sp.has_time = true;
             a.finish();
             continue;
         }
-        if (rec.type == "spin") {
+        if (rec.name == "spin") {
             if (sp.spin >= 0) a.fail("only one spinning coordinate");
+            spin_card = &rec;
             sp.spin = read_coordinate(a, s);
             if (a.accept("unknown")) {
                 sp.spin_unknown = true;
@@ -202,7 +201,7 @@ EquilibriumSpec read_equilibrium_spec(const Model& model, const Setup& s) {
             continue;
         }
         EquilibriumSpec::Param p;
-        if (rec.type == "exchange") {
+        if (rec.name == "exchange") {
             const int c = read_coordinate(a, s);
             const double v = a.number("the value the coordinate is held at [rad or m]");
             if (std::find(sp.fixed.begin(), sp.fixed.end(), c) != sp.fixed.end())
@@ -239,11 +238,11 @@ EquilibriumSpec read_equilibrium_spec(const Model& model, const Setup& s) {
             CardArgs(*rec).fail("the spin rate is not unknown",
                                 "declare it with 'spin: joint, L, unknown, <guess>;'");
     if (sp.spin_unknown && spin_params.empty())
-        throw InputError(SourceLoc{},
+        throw InputError(spin_card->loc,
                          "'spin: ..., unknown' needs an exchange or extra equation "
                          "whose parameter is 'spin'");
     for (int c : sp.fixed)
-        if (c == sp.spin) throw InputError(SourceLoc{}, "the spinning coordinate is exchanged");
+        if (c == sp.spin) throw InputError(spin_card->loc, "the spinning coordinate is exchanged");
     return sp;
 }
 

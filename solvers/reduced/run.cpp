@@ -41,14 +41,11 @@ void run_dynamics(const Run& run) {
     // The implicit two-step method takes the deck's spectral radius ('method: ms, rho').
     // (a 'problem: reduced dynamics;' deck with 'method: ms, rho' also selects it).
     const bool implicit = a.name == "reduced-dynamics-implicit" ||
-                          (model.problem == "reduced dynamics" &&
-                           model.solver.get_or<std::string>("method", "") == "ms");
+                          (model.problem == "reduced dynamics" && model.solver.method.given() &&
+                           model.solver.method.value == IntegrationMethod::ms);
     double rho = 0.6;
-    if (const PropValue* v = model.solver.find("rho")) {
-        if (const auto* d = std::get_if<std::shared_ptr<const DriveSpec>>(v);
-            d && (*d)->type == "const")
-            rho = (*d)->params.get_or<double>("value", 0.6);
-    }
+    if (model.solver.rho.given() && model.solver.rho.value->type == "const")
+        rho = model.solver.rho.value->params.get_or<double>("value", 0.6);
     DynamicsStats st = run_reduced_dynamics(
         model, *s, prefix, implicit ? ReducedMethod::two_step : ReducedMethod::rk4, rho);
     if (!quiet)
@@ -146,10 +143,8 @@ void run_modal_analysis(const Run& run) {
     ModalResult r = run_modal(model, *s, prefix, read_equilibrium_spec(model, *s));
     // --format's list, else the deck's `output results: ...` (as the DAE's formats).
     auto wanted = [&](const char* fmt) {
-        return formats.empty()
-                   ? model.control.get_or<std::string>("output results", "").find(fmt) !=
-                         std::string::npos
-                   : std::find(formats.begin(), formats.end(), fmt) != formats.end();
+        return formats.empty() ? model.control.output_result(fmt)
+                               : std::find(formats.begin(), formats.end(), fmt) != formats.end();
     };
     const bool h5 = wanted("hdf5"), nc = wanted("netcdf");
     if (h5) write_modal_hdf5(model, *s, r, prefix + ".h5");
