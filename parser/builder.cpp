@@ -190,8 +190,6 @@ void Builder::run_text(const std::string& name, std::string text) {
     st_.include_stack.pop_back();
 }
 
-namespace {
-
 void Builder::run(const SourceFile& file) {
     check_text(file);
     std::size_t pos = 0;
