@@ -27,6 +27,10 @@ StructNode::StructNode(const EntityDesc& d) : desc_(&d) {
     accel_output = d.props.get_or<bool>("accelerations", false);
     orientation_description = d.props.get_or<std::string>("orientation description", "");
     if (d.props.has("output inertia")) output_inertia = d.props.get<bool>("output inertia");
+    if (d.props.has("assembly position stiffness"))
+        assembly_position_stiffness = d.props.get<double>("assembly position stiffness");
+    if (d.props.has("assembly velocity stiffness"))
+        assembly_velocity_stiffness = d.props.get<double>("assembly velocity stiffness");
     if (kind_ == Kind::dummy) {
         dummy_offset = d.props.get_or<Vec3>("offset", Vec3::Zero());
         dummy_R = d.props.get_or<Mat3>("relative orientation", Mat3::Identity());

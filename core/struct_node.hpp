@@ -113,10 +113,12 @@ class StructNode {
     // `default orientation`) and `output inertia` (empty: not given).
     std::string orientation_description;
     std::optional<bool> output_inertia;
+    // The card's `assembly` stiffnesses (empty: the control data's `initial stiffness`).
+    std::optional<double> assembly_position_stiffness, assembly_velocity_stiffness;
     // A `node` drive reads an acceleration of this node (set when the drive is built).
     mutable bool accel_read = false;
     // Lumped inertia of the bodies on the node, node frame: mass, static moment m xc, inertia
-    // about the node (set by the first update_node_accelerations()).
+    // about the node (each body adds its own when it is built).
     double inertia_m = 0.0;
     Vec3 inertia_s = Vec3::Zero();
     Mat3 inertia_J = Mat3::Zero();

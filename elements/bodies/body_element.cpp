@@ -27,6 +27,12 @@ class Body final : public Element {
             Jn_ = d.props.get<Mat3>("inertia") +
                   m_ * (xc.squaredNorm() * Mat3::Identity() - xc * xc.transpose());
         }
+        // The node's lumped inertia (node accelerations for output, solvers/dae/accelerations).
+        if (n.is_dynamic()) {
+            n.inertia_m += m_;
+            n.inertia_s += s_;
+            n.inertia_J += Jn_;
+        }
     }
 
     void declare(PatternBuilder& p) override {

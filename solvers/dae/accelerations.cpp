@@ -100,26 +100,9 @@ bool has_accelerations(const StructNode& n) {
     return true;
 }
 
+// The bodies added their inertia to their nodes when they were built (elements/bodies).
 void setup_inertia(Engine& e) {
     auto& nodes = e.nodes();
-    std::unordered_map<long, StructNode*> by_label;
-    for (auto& n : nodes) by_label[n.label()] = &n;
-    for (const EntityDesc& d : e.model().elements) {
-        if (d.category != "body") continue;
-        const auto* ref = d.props.find("node");
-        if (!ref) continue;
-        auto it = by_label.find(std::get<EntityRef>(*ref).label);
-        if (it == by_label.end() || !it->second->is_dynamic()) continue;
-        StructNode& n = *it->second;
-        const double m = d.props.get<double>("mass");
-        n.inertia_m += m;
-        if (n.has_rotation()) {
-            Vec3 xc = d.props.get<Vec3>("center of mass");
-            n.inertia_s += m * xc;
-            n.inertia_J += d.props.get<Mat3>("inertia") +
-                           m * (xc.squaredNorm() * Mat3::Identity() - xc * xc.transpose());
-        }
-    }
     for (auto& n : nodes) {
         n.inertia_ready = true;
         n.accel_output = node_accelerations_output(e.model(), n);
@@ -210,8 +193,7 @@ void dummy_node(StructNode& n) {
 
 bool node_accelerations_output(const Model& m, const StructNode& n) {
     if (!has_accelerations(n)) return false;
-    return n.desc().props.get_or<bool>("accelerations", false) ||
-           default_output_has_accelerations(m);
+    return n.accel_output || default_output_has_accelerations(m);
 }
 
 namespace {

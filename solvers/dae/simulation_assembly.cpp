@@ -30,8 +30,7 @@ int Simulation::assemble() {
     if (!any) return 0;
     for (const auto& nd : e.nodes()) {
         if (nd.is_dummy()) continue;
-        double k =
-            nd.desc().props.get_or<double>("assembly position stiffness", set_.assembly_stiffness);
+        double k = nd.assembly_position_stiffness.value_or(set_.assembly_stiffness);
         for (int i = 0; i < nd.pos_cols(); ++i) {
             active[nd.first_dof() + i] = 1;
             kp[nd.first_dof() + i] = k;
@@ -137,8 +136,7 @@ void Simulation::assemble_velocities(const std::vector<char>& assembly_active, b
     std::vector<double> kv(n, 0.0), v0(n, 0.0), rt(n, 0.0);
     for (const auto& nd : e.nodes()) {
         if (nd.is_dummy()) continue;
-        double k = nd.desc().props.get_or<double>("assembly velocity stiffness",
-                                                  set_.assembly_vel_stiffness);
+        double k = nd.assembly_velocity_stiffness.value_or(set_.assembly_vel_stiffness);
         for (int i = 0; i < nd.pos_cols(); ++i) {
             node_col[nd.first_dof() + i] = 1;
             kv[nd.first_dof() + i] = k;
