@@ -66,12 +66,32 @@ class Builder {
     };
     static const std::vector<CardReader>& problem_cards();
     static const std::vector<CardReader>& control_cards();
+    // The cards allowed anywhere (builder_global.cpp); they see the file and card they come from.
+    struct GlobalCardReader {
+        const char* keyword;
+        std::function<void(Builder&, DeckReader&, const SourceFile&, const ast::Card&)> read;
+    };
+    static const std::vector<GlobalCardReader>& global_cards();
 
   private:
     void run(const SourceFile& file);
     void card(const SourceFile& file, const ast::Card& c);
     bool global_card(const std::string& name, DeckReader& r, const SourceFile& file,
                      const ast::Card& c);
+    void set_card(DeckReader& r, const SourceFile& file, const ast::Card& c);
+    void remark_card(DeckReader& r, const SourceFile& file, const ast::Card& c);
+    void include_card(DeckReader& r, const SourceFile& file, const ast::Card& c);
+    void exit_card(DeckReader& r, const SourceFile& file, const ast::Card& c);
+    void chdir_card(DeckReader& r, const SourceFile& file, const ast::Card& c);
+    void setenv_card(DeckReader& r, const SourceFile& file, const ast::Card& c);
+    void print_symbol_table_card(DeckReader& r, const SourceFile& file, const ast::Card& c);
+    void drive_caller_card(DeckReader& r, const SourceFile& file, const ast::Card& c);
+    void template_drive_caller_card(DeckReader& r, const SourceFile& file, const ast::Card& c);
+    void constitutive_law_card(DeckReader& r, const SourceFile& file, const ast::Card& c);
+    void scalar_function_card(DeckReader& r, const SourceFile& file, const ast::Card& c);
+    void module_load_card(DeckReader& r, const SourceFile& file, const ast::Card& c);
+    void loadable_path_card(DeckReader& r, const SourceFile& file, const ast::Card& c);
+    void out_of_scope_card(DeckReader& r, const SourceFile& file, const ast::Card& c);
     void begin_block(DeckReader& r);
     void end_block(DeckReader& r);
     void problem_card(const std::string& name, DeckReader& r);
