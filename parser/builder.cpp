@@ -265,6 +265,12 @@ void Builder::begin_block(DeckReader& r) {
         throw InputError(at, "'begin: " + b + "' is out of order",
                          std::string("expected ") + expected);
     };
+    // A block left open: its 'end:' card is missing (not a block out of order).
+    std::string open = equilibrium_options_ ? "equilibrium" : block_name(block_);
+    if (!open.empty() && !(b == open && b == "data"))
+        throw InputError(
+            at, "'begin: " + b + "' inside the " + open + " block: 'end: " + open + ";' is missing",
+            "add 'end: " + open + ";' before this card");
     if (block_ == Block::start) {
         if (b != "data")
             throw InputError(at, "a deck must start with 'begin: data;'",
@@ -351,6 +357,24 @@ void Builder::end_block(DeckReader& r) {
         default:
             break;
     }
+}
+
+void Builder::check_exit(const SourceLoc& at) {
+    if (block_ == Block::done || block_ == Block::start) return;  // start: finish() says why
+    std::string open = equilibrium_options_ ? "equilibrium" : block_name(block_);
+    std::string where = open.empty() ? "between blocks" : "inside the '" + open + "' block";
+    std::vector<std::string> unread;
+    if (block_ <= Block::data) unread.emplace_back("problem");
+    if (block_ <= Block::problem) unread.emplace_back("control data");
+    if (block_ <= Block::nodes) unread.emplace_back("nodes");
+    unread.emplace_back(block_ == Block::elements ? "rest of the elements" : "elements");
+    std::string list;
+    for (std::size_t i = 0; i < unread.size(); ++i)
+        list += (i == 0 ? "" : i + 1 == unread.size() ? " and " : ", ") + unread[i];
+    throw InputError(at,
+                     "'exit' ends the input " + where + ": the " + list + " block" +
+                         (unread.size() > 1 ? "s are" : " is") + " never read",
+                     "MBDyn stops reading at 'exit'; remove it, or put it after 'end: elements;'");
 }
 
 void Builder::finish(const SourceLoc& eof) {

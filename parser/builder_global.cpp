@@ -82,7 +82,12 @@ void Builder::include_card(DeckReader& r, const SourceFile& file, const ast::Car
     run_file(path.lexically_normal().string(), at);
 }
 
-void Builder::exit_card(DeckReader&, const SourceFile&, const ast::Card&) { st_.stop = true; }
+// MBDyn stops reading at `exit`. Before 'end: elements;' that leaves blocks unread, and the
+// model would run incomplete: refused at the card.
+void Builder::exit_card(DeckReader& r, const SourceFile&, const ast::Card&) {
+    check_exit(r.card_loc());
+    st_.stop = true;
+}
 
 void Builder::chdir_card(DeckReader& r, const SourceFile&, const ast::Card&) {
     SourceLoc at = r.loc();

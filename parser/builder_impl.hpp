@@ -92,6 +92,7 @@ class Builder {
     void module_load_card(DeckReader& r, const SourceFile& file, const ast::Card& c);
     void loadable_path_card(DeckReader& r, const SourceFile& file, const ast::Card& c);
     void out_of_scope_card(DeckReader& r, const SourceFile& file, const ast::Card& c);
+    void check_exit(const SourceLoc& at);
     void begin_block(DeckReader& r);
     void end_block(DeckReader& r);
     void problem_card(const std::string& name, DeckReader& r);
