@@ -65,7 +65,9 @@ const char* usage() {
            "  -h, --help               print this help\n"
            "\n"
            "exit status: 0 ok, 1 internal error, 2 bad input, 3 solver failure,\n"
-           "             130 interrupted (SIGINT), 143 terminated (SIGTERM)\n";
+           "             130 interrupted (SIGINT), 143 terminated (SIGTERM), 129 hung up "
+           "(SIGHUP),\n"
+           "             4 forced stop (second signal), 5 killed (third signal)\n";
 }
 
 Options parse(int argc, char** argv) {

@@ -1,5 +1,6 @@
 // mbsolve: read a deck, build the model, run the analysis. Exit status: 0 ok, 1 internal error,
-// 2 bad input, 3 solver failure, 128 + signal when stopped by SIGINT (130) or SIGTERM (143).
+// 2 bad input, 3 solver failure, 128 + signal when stopped by SIGINT (130), SIGTERM (143) or
+// SIGHUP (129), 4 forced stop (a second signal), 5 killed by a third signal.
 #include <unistd.h>
 
 #include <algorithm>
@@ -30,12 +31,34 @@
 
 namespace {
 
-// SIGINT/SIGTERM stop the time loop after the current step; every output is then closed
-// normally and mbsolve exits with 128 + the signal (130, 143). A second signal exits at once.
-volatile std::sig_atomic_t g_stop = 0;
+// Termination signals, one handler for all (README "Exit status"):
+//  - the first SIGINT, SIGTERM or SIGHUP (a closed terminal or ssh session) stops the time loop
+//    after the current step; every output is closed normally; exit 128 + the signal (130, 143,
+//    129);
+//  - a second one forces the stop: the step in progress is abandoned at its next Newton
+//    iteration (Simulation::abandon), the outputs are still closed at the last completed step,
+//    and the exit status is 4, so that a script can tell it from a clean stop;
+//  - a third one exits at once (status 5) without closing anything: the last resort when
+//    closing the files itself hangs (a dead network file system).
+constexpr int exit_forced_stop = 4;
+constexpr int exit_killed = 5;
+volatile std::sig_atomic_t g_stop = 0;   // the first signal
+volatile std::sig_atomic_t g_force = 0;  // the second one
 extern "C" void on_stop_signal(int sig) {
-    if (g_stop != 0) std::_Exit(128 + sig);
-    g_stop = sig;
+    if (g_stop == 0) {
+        g_stop = sig;
+        return;
+    }
+    if (g_force == 0) {
+        g_force = sig;
+        static const char msg[] =
+            "\nmbsolve: second signal: abandoning the current step and closing the output files "
+            "(a third signal exits at once and leaves them incomplete)\n";
+        ssize_t n = write(STDERR_FILENO, msg, sizeof msg - 1);
+        (void)n;
+        return;
+    }
+    std::_Exit(exit_killed);
 }
 
 void install_stop_handlers() {
@@ -44,11 +67,18 @@ void install_stop_handlers() {
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, nullptr);
     sigaction(SIGTERM, &sa, nullptr);
+    sigaction(SIGHUP, &sa, nullptr);
 }
 
 std::string stop_reason() {
-    return g_stop == SIGINT ? "interrupted (SIGINT)" : "terminated (SIGTERM)";
+    std::string r = g_stop == SIGINT   ? "interrupted (SIGINT)"
+                    : g_stop == SIGHUP ? "hung up (SIGHUP)"
+                                       : "terminated (SIGTERM)";
+    if (g_force) r += ", forced by a second signal";
+    return r;
 }
+
+int stop_status() { return g_force ? exit_forced_stop : g_stop ? 128 + g_stop : 0; }
 
 // Output prefix: -o, else the deck path without its extension (MBDyn's rule).
 // The prefix of the output files: -o PREFIX, else the deck's path without its extension. As in
@@ -173,6 +203,7 @@ int run(const mbs::Model& model, const mbs::cli::Options& opt) {
 
     install_stop_handlers();
     sim.keep_going = [](double) { return g_stop == 0; };
+    sim.abandon = &g_force;
     // Output steps: `output meter` (a drive, non-zero = output) or the deprecated `output
     // frequency`.
     mbs::DrivePtr meter;
@@ -194,9 +225,10 @@ int run(const mbs::Model& model, const mbs::cli::Options& opt) {
         if (reports) reports->finish("ok", "", opt.quiet);
         double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         if (!opt.quiet)
-            mbs::output::print_summary(stdout, st, wall, files(),
-                                       g_stop ? stop_reason() + " after the current step" : "");
-        return g_stop ? 128 + g_stop : 0;
+            mbs::output::print_summary(
+                stdout, st, wall, files(),
+                g_stop ? stop_reason() + (g_force ? "" : " after the current step") : "");
+        return stop_status();
     } catch (const mbs::SolverFailure& f) {
         std::cerr << "mbsolve: solver failure: " << f.what() << "\n";
         if (reports) reports->finish("failed", f.what(), true);

@@ -453,6 +453,9 @@ Record collect_case(const Plan& p, int row, int ws, double wall_s) {
             case 3:
                 r.status = "failed";
                 break;
+            case 4:    // forced stop (second signal)
+            case 5:    // killed by a third signal
+            case 129:  // SIGHUP
             case 130:
             case 143:
                 r.status = "interrupted";

@@ -183,6 +183,7 @@ RunStats Simulation::run() {
             floor_ok_ =
                 !(set_.strategy_factor && hs * set_.red_factor >= set_.min_dt * (1.0 - 1e-12));
             if (!step(hs, info)) {
+                if (abandon && *abandon) break;  // a forced stop: end at the last converged step
                 ++stats_.rejected;
                 if (set_.strategy_factor && hs * set_.red_factor >= set_.min_dt * (1.0 - 1e-12)) {
                     h = hs * set_.red_factor;

@@ -2,6 +2,7 @@
 // control (`strategy: factor`) and output sinks fed once per step.
 #pragma once
 
+#include <csignal>
 #include <cstdio>
 #include <functional>
 #include <limits>
@@ -114,6 +115,10 @@ class Simulation {
     void add_sink(OutputSink* s) { sinks_.push_back(s); }
     // Called before each step with the current time; returning false stops the run cleanly.
     std::function<bool(double)> keep_going;
+    // When non-null and *abandon becomes non-zero (a second SIGINT/SIGTERM/SIGHUP), the time step
+    // in progress is given up at its next Newton iteration and the run ends at the last
+    // converged step, as if keep_going had returned false before it. Read once per iteration.
+    const volatile std::sig_atomic_t* abandon = nullptr;
     // Whether step n (at time t) is an output step (default: all).
     std::function<bool(long, double)> is_output_step;
     // Warnings of the run (redundant constraints); default: printed to stderr.

@@ -117,6 +117,10 @@ bool Simulation::newton(const StepContext& c, const StepCoefficients& cd,
     double best = HUGE_VAL;      // smallest residual norm of the step so far (iterations >= 1)
     bool stalled = false;        // an iteration >= 2 did not improve on it
     for (int it = 0;; ++it) {
+        if (abandon && *abandon && c.phase == Phase::dynamic) {
+            fail_reason_ = "abandoned";
+            return false;  // step() restores the last converged state
+        }
         if (!have_residual) {
             e.update(c.time, c.dt);
             e.residual(c, r_.data());
