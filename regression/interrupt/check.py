@@ -185,25 +185,29 @@ for sig, code, name in ((signal.SIGINT, 130, 'SIGINT'), (signal.SIGTERM, 143, 'S
     mov_rows = sum(1 for line in open(prefix + '.mov') if line.split()[0] == '2')
     close(f'{name}: .mov rows of node 2 - .out output steps', mov_rows - len(t), 0, 0)
 
+def signal_while_stopped(p, sigs, what, code):
+    """Sends `sigs` while the process is stopped, so that all arrive before it can finish the
+    clean stop the first one asks for (a few ms); different signals, as pending signals of one
+    kind merge into one. Checks the exit code and that it exits within 2 s."""
+    p.send_signal(signal.SIGSTOP)
+    for sig in sigs:
+        p.send_signal(sig)
+    p.send_signal(signal.SIGCONT)
+    t0 = time.time()
+    try:
+        p.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.communicate()
+    close(f'{what}: exit code', p.returncode, code, 0)
+    close(f'{what}: seconds to exit', time.time() - t0, 0.0, 2.0)
+
+
 # A second SIGINT forces the stop: the step in progress is abandoned, the files are closed.
 stamp('double signal')
 prefix, p = start('double_sigint', 'text,hdf5')
 wait_for_steps(prefix, 2000)
-# Sent while the process is stopped, so that both arrive before it can finish the clean stop
-# the first one asks for (a few ms): two different signals, as pending signals of one kind
-# merge into one.
-p.send_signal(signal.SIGSTOP)
-p.send_signal(signal.SIGINT)
-p.send_signal(signal.SIGTERM)
-p.send_signal(signal.SIGCONT)
-t0 = time.time()
-try:
-    p.communicate(timeout=10)
-except subprocess.TimeoutExpired:
-    p.kill()
-    p.communicate()
-close('second signal: exit code (forced stop)', p.returncode, 4, 0)
-close('second signal: seconds to exit', time.time() - t0, 0.0, 2.0)
+signal_while_stopped(p, (signal.SIGINT, signal.SIGTERM), 'second signal', 4)
 t, last = out_times(prefix)
 ok = last.startswith('# run stopped: ') and 'forced by a second signal' in last
 print(f"{'ok  ' if ok else 'FAIL'} second signal: .out ends with the reason: {last.strip()}")
@@ -216,18 +220,7 @@ with h5py.File(prefix + '.h5', 'r') as f:  # no SWMR: the file was closed
 stamp('triple signal')
 prefix, p = start('triple_sigint', 'text')
 wait_for_steps(prefix, 2000)
-p.send_signal(signal.SIGSTOP)
-for sig in (signal.SIGHUP, signal.SIGINT, signal.SIGTERM):
-    p.send_signal(sig)
-p.send_signal(signal.SIGCONT)
-t0 = time.time()
-try:
-    p.communicate(timeout=10)
-except subprocess.TimeoutExpired:
-    p.kill()
-    p.communicate()
-close('third signal: exit code', p.returncode, 5, 0)
-close('third signal: seconds to exit', time.time() - t0, 0.0, 2.0)
+signal_while_stopped(p, (signal.SIGHUP, signal.SIGINT, signal.SIGTERM), 'third signal', 5)
 
 # SIGKILL as soon as the .h5 file appears: it opens. It is written as NAME.h5.part until its
 # datasets are defined, and renamed then (CI once killed a run at .out's header and found a
