@@ -48,7 +48,9 @@ void throw_unsupported_drive(const DriveSpec& spec, const std::string& hint) {
 DrivePtr make_drive(const DriveSpec& spec, const DriveEnv& env) {
     auto it = factories().find(normalize_keyword(spec.type));
     if (it == factories().end()) throw_unsupported_drive(spec);
-    return it->second(spec, env);
+    DrivePtr d = it->second(spec, env);
+    if (env.sites && env.time_input && d) env.sites->push_back({d, &spec});
+    return d;
 }
 
 // --- template drive callers --------------------------------------------------------------------

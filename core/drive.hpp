@@ -55,6 +55,13 @@ struct ModelData {
     const std::vector<double>* yp = nullptr;
 };
 
+// A drive built for the run and the card it came from: when the residual turns non-finite,
+// the run names the drive that did it (Engine::non_finite_drive) at its file:line:col.
+struct DriveSite {
+    DrivePtr drive;
+    const DriveSpec* spec = nullptr;
+};
+
 // What a drive may need from the run, besides its spec.
 struct DriveEnv {
     const SimClock* clock = nullptr;
@@ -65,6 +72,8 @@ struct DriveEnv {
     // period began). Time drives take the one-sided derivative at the run's initial time (the
     // model's `initial time`), see elements/drives/runtime_util.hpp.
     bool time_input = true;
+    // When set, make_drive() records every drive of time it builds (children first).
+    std::vector<DriveSite>* sites = nullptr;
 };
 
 // Builds the runtime drive of `spec` (children included). Throws InputError at spec.loc when the

@@ -5,7 +5,8 @@ nan_gravity.mbd (a NaN load after t = 0.05 s), no_convergence.mbd (unreachable t
 derivatives_auto.mbd (unreachable derivatives tolerance with `derivatives coefficient: auto`:
 two retries, coefficient 1e-6 -> 1e-4 -> 1e-2).
 Checks: exit status 3; the message names time, step, iteration and residual norm, and the
-node/unknown or equation at fault; the .out log and .mov file hold every step before the failure
+node/unknown or equation at fault, and for a non-finite residual the drive that produced it at its
+file:line:col; the .out log and .mov file hold every step before the failure
 (and end with the '# run stopped' line); the same NaN run written as NetCDF and HDF5 leaves
 both files readable (netCDF4-python or h5py), with the steps before the failure (as many rows as
 the .mov, equal X) and the reason in their run_status attribute.
@@ -36,6 +37,8 @@ expect('singular: names an unknown of node 2', "' of structural node 2" in r.std
 r = Run(exe, 'nan_gravity.mbd', work, 'nan', expect_rc=3)
 expect('NaN: message', 'non-finite residual at t = 0.06 (step 6' in r.stderr)
 expect('NaN: names an equation', 'worst equation: structural node 1' in r.stderr)
+# ... and the drive that produced it, at its card (the 'string' keyword of the gravity card).
+expect('NaN: names the drive', "cause: drive caller 'string' at nan_gravity.mbd:13:36 gives" in r.stderr)
 steps = [l for l in open(r.prefix + '.out') if l.startswith('Step')]
 close('NaN: steps logged before the failure (0..5)', len(steps), 6, 0)
 close('NaN: node rows in .mov (steps 0..5)', len(r.rows('mov', 1)), 6, 0)

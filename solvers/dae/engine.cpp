@@ -2,6 +2,8 @@
 #include "solvers/dae/engine.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 
 #include "core/source.hpp"
 
@@ -11,6 +13,7 @@ Engine::Engine(const Model& m, const std::string& linear_solver) : model_(&m) {
     drive_env_.clock = &clock_;
     drive_env_.model = model_;
     drive_env_.data = {&nodes_, &elements_, &y, &yp};
+    drive_env_.sites = &drive_sites_;
     build_nodes();
     build_elements();
     number_dofs();
@@ -228,6 +231,17 @@ void Engine::initialize_momenta(const StepContext& c, double* r) {
             for (int i = 0; i < n.ndofs() - n.pos_cols(); ++i)
                 y[n.momentum_dof() + i] = r[n.momentum_dof() + i];
     update(c.time, c.dt);
+}
+
+std::string Engine::non_finite_drive(double t) const {
+    for (const DriveSite& site : drive_sites_) {
+        const double v = site.drive->value(t);
+        if (std::isfinite(v)) continue;
+        char buf[96];
+        std::snprintf(buf, sizeof buf, " gives %g at t = %.9g", v, t);
+        return "drive caller '" + site.spec->type + "' at " + site.spec->loc.where() + buf;
+    }
+    return {};
 }
 
 }  // namespace mbs

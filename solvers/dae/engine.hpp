@@ -31,6 +31,9 @@ class Engine final : public BuildContext {
     const Model& model() const override { return *model_; }
     StructNode& struct_node(const EntityRef& ref, const EntityDesc& user) override;
     const DriveEnv& drive_env() const override { return drive_env_; }
+    // The first drive of time (innermost first) whose value at t is not finite, as
+    // "drive caller 'TYPE' at FILE:LINE:COL gives VALUE at t = T"; empty if none.
+    std::string non_finite_drive(double t) const;
     const Vec3* gravity() const override { return &gravity_now_; }
     void set_gravity(const TplDrive<3>& g) override;
     std::unique_ptr<Element> take_element(const EntityRef& ref) override;
@@ -98,6 +101,7 @@ class Engine final : public BuildContext {
     std::unique_ptr<LinearSolver> lin_;
     SimClock clock_;
     DriveEnv drive_env_;
+    std::vector<DriveSite> drive_sites_;  // every drive of time built for the run
     bool has_gravity_ = false;
     TplDrive<3> gravity_drive_;
     Vec3 gravity_now_ = Vec3::Zero();

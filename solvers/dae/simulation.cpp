@@ -55,6 +55,12 @@ std::string Simulation::describe_failure(const std::string& what, const StepInfo
                       e.owner.c_str(), e.name.c_str(), r_[worst]);
         s += buf;
     }
+    // A non-finite residual is most often a drive (division by zero, sqrt or log of a negative
+    // number in a string drive): name it at its card.
+    if (engine_->size() > 0 && !std::isfinite(r_[worst])) {
+        const std::string d = engine_->non_finite_drive(info.time);
+        if (!d.empty()) s += "\n  cause: " + d;
+    }
     return s;
 }
 
