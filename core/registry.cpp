@@ -40,6 +40,7 @@ Registration::Registration(KindTable t, const char* card, const char* subtype,
         if (!k.no_read) k.no_read = old->no_read;
         if (!k.make) k.make = old->make;
         if (!k.no_make) k.no_make = old->no_make;
+        if (!k.reduced.edge && !k.reduced.load && !k.reduced.node) k.reduced = old->reduced;
     }
     table.add(subtype, k);
 }

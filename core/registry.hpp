@@ -1,7 +1,8 @@
 // Self-registering keyword tables: an element or node kind registers itself, once, from the file
 // that holds its reader and its runtime, so adding one touches no central switch:
 //   MBS_REGISTER_ELEMENT_KIND("joint", "revolute hinge",
-//                             {.read = read_revolute_hinge, .make = make_hinge<true>});
+//                             {.read = read_revolute_hinge, .make = make_hinge<true>,
+//                              .reduced = {.edge = revolute_hinge_edge}});
 #pragma once
 
 #include <map>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "core/reader.hpp"
+#include "core/tree_edge.hpp"
 
 namespace mbs {
 
@@ -22,8 +24,8 @@ using EntityReaderFn = void (*)(Reader&, EntityDesc&);
 using ElementFactoryFn = std::unique_ptr<Element> (*)(const EntityDesc&, BuildContext&);
 
 // Everything mbsolve knows about one element or node kind, keyed by its card and subtype. An
-// aggregate, so that a kind names only the members it has (designated initializers); members
-// for the reduced path and the output schema are to come here too.
+// aggregate, so that a kind names only the members it has (designated initializers); the output
+// schema is the element's output_schema() (core/element.hpp).
 struct ElementKind {
     // The card reader (Builder::element_card / node_card): the card's arguments into the
     // EntityDesc's props.
@@ -38,6 +40,11 @@ struct ElementKind {
     // integrator yet"); a node without one is a structural node (Engine::build_nodes) or
     // refused there.
     const char* no_make = nullptr;
+    // The relative-coordinate path's adapter (core/tree_edge.hpp): the kind as a tree edge, a
+    // load or a node state, for example .reduced = {.edge = revolute_hinge_edge}. Without one,
+    // tree::find_adapter() falls back to the card's "*" adapter (which says what the path
+    // supports) or to none.
+    tree::Adapter reduced{};
 };
 using DriveReaderFn = void (*)(Reader&, DriveSpec&);
 using LawReaderFn = void (*)(Reader&, LawSpec&);
@@ -113,7 +120,8 @@ struct Registration {
     static const ::mbs::Registration MBS_UNIQUE(mbs_reg_)(::mbs::KindTable::node, card, subtype, \
                                                           ::mbs::ElementKind __VA_ARGS__)
 // Transitional, until every kind is registered with MBS_REGISTER_ELEMENT_KIND: the reader and
-// the runtime of one kind registered apart, merged into the same ElementKind.
+// the runtime of one kind registered apart, merged into the same ElementKind. Used by the kinds
+// not migrated yet (docs/architecture.md 9).
 #define MBS_REGISTER_ELEMENT(card, subtype, fn)                                            \
     static const ::mbs::Registration MBS_UNIQUE(mbs_reg_)(::mbs::KindTable::element, card, \
                                                           subtype, ::mbs::ElementKind{.read = fn})

@@ -4,6 +4,7 @@
 
 #include <map>
 
+#include "core/registry.hpp"
 #include "core/source.hpp"
 
 namespace mbs::tree {
@@ -42,6 +43,12 @@ void slide_and_ball(Growth& g, int first, int n) {
 }
 
 const Adapter* find_adapter(std::string_view category, std::string_view type) {
+    // The kind's own adapter (ElementKind::reduced), else one registered apart
+    // (MBS_REGISTER_TREE_*), else the card's "*" fallback.
+    if (const ElementKind* k = find_element_kind(category, type)) {
+        const Adapter& a = k->reduced;
+        if (a.edge || a.load || a.node) return &a;
+    }
     const auto& t = table();
     auto it = t.find(key(category, type));
     if (it == t.end()) it = t.find(key(category, "*"));

@@ -2,10 +2,11 @@
 // a joint as an edge of the tree (its two ends, the 1-DOF motions it becomes, the equations it
 // gives when it closes a loop, its drives), a clamp, a structural node's initial state, a body, a
 // load, a link force (rod, deformable hinge). Each element kind fills these from its EntityDesc in
-// an adapter registered next to its card reader (MBS_REGISTER_TREE_EDGE, _LOAD, _NODE below), in
-// the spirit of Drake's Joint::MakeMobilizerForJoint; solvers/reduced builds the tree from them
-// without knowing any element type. The adapter table is keyed like the card readers
-// (category/type); it is meant to become one field of the element kind's single registration.
+// an adapter, in the spirit of Drake's Joint::MakeMobilizerForJoint; solvers/reduced builds the
+// tree from them without knowing any element type. The adapter is a field of the kind's one
+// registration (ElementKind::reduced, core/registry.hpp); kinds not migrated to it yet, the node
+// kinds and the cards' "*" fallbacks register it apart (MBS_REGISTER_TREE_EDGE, _LOAD, _NODE
+// below), keyed like the card readers (category/type).
 #pragma once
 
 #include <cmath>

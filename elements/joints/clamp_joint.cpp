@@ -1,3 +1,11 @@
+// Card reader for `joint: L, clamp` (docs/deck-language.md 5.2): fixes a node's position and
+// orientation.
+//   clamp, node, [position,] {node | <Vec3 abs>}, [orientation,] {node | <OrMat abs>}
+// `node` keeps the node's current value; absolute data is read with the node as context, so
+// `reference, node, null` also means the node's position.
+// Props: "node", "position" (global), "orientation" (global).
+// Relative-coordinate path: the node becomes part of the ground.
+//
 // Clamp joint: fixes a node's position x0 and orientation R0 (absolute).
 // Unknowns: reaction force F and moment M applied to the node (global frame).
 //   node rows:        r_F += F,  r_M += M
@@ -7,10 +15,38 @@
 // Reported reaction (MBDyn's ClampJoint, genj.cc, whose node receives -F): minus the
 // multipliers, the force and moment the node applies to the ground, locally in the node's frame
 // R (R^T F, R^T M), globally as they are.
+#include "core/registry.hpp"
+#include "core/tree_edge.hpp"
 #include "elements/joints/joint_kit.hpp"
+#include "elements/misc/card_helpers.hpp"
 
 namespace mbs {
 namespace {
+
+void read_clamp(Reader& r, EntityDesc& e) {
+    const EntityDesc& n = cards::read_structural_node(r, "node", "clamp");
+    e.props.set("node", cards::node_ref(n));
+
+    r.accept("position");
+    Vec3 x = r.accept("node") ? cards::node_position(n) : r.position_abs("clamp position", &n);
+    r.accept("orientation");
+    Mat3 R =
+        r.accept("node") ? cards::node_orientation(n) : r.orientation_abs("clamp orientation", &n);
+    e.props.set("position", x);
+    e.props.set("orientation", R);
+}
+
+// The node is the ground, at the clamp's pose.
+tree::EdgePart clamp_edge(const EntityDesc& d, const tree::Context&) {
+    tree::Clamp c;
+    c.node.node = d.props.get<EntityRef>("node");
+    c.node.key = "node";
+    if (const PropValue* v = d.props.find("position"); v && std::holds_alternative<Vec3>(*v))
+        c.position = std::get<Vec3>(*v);
+    if (const PropValue* v = d.props.find("orientation"); v && std::holds_alternative<Mat3>(*v))
+        c.orientation = std::get<Mat3>(*v);
+    return c;
+}
 
 class Clamp final : public Element {
   public:
@@ -83,6 +119,7 @@ std::unique_ptr<Element> make(const EntityDesc& d, BuildContext& ctx) {
 
 }  // namespace
 
-MBS_REGISTER_ELEMENT_RUNTIME("joint", "clamp", make);
+MBS_REGISTER_ELEMENT_KIND("joint", "clamp",
+                          {.read = read_clamp, .make = make, .reduced = {.edge = clamp_edge}});
 
 }  // namespace mbs

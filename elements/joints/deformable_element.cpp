@@ -1,7 +1,22 @@
+// Card readers for the deformable joints (docs/deck-language.md 5.2).
+//   deformable hinge, n1 [, position, v (ignored)] [, orientation, R1], n2 [, position, v]
+//       [, orientation, R2], <3D CL> [, orientation description, od]
+//   deformable displacement joint, n1, [position,] off1 [, orientation, R1], n2, [position,] off2
+//       [, orientation, R2], <3D CL>
+//   deformable joint, n1, [position,] off1 [, {orientation|hinge}, R1], n2, [position,] off2
+//       [, ..., R2], <6D CL> [, orientation description, od]
+//   deformable axial joint: as deformable hinge, with a 1D law (the relative rotation about
+//       axis 3).
+// `invariant deformable hinge|displacement joint|joint` take the same arguments;
+// `deformable displacement hinge` is a deprecated alias of the displacement joint.
+// Props: "node1", ["offset1"], "orientation1", "node2", ["offset2"], "orientation2" (node
+// frames; no offsets for the hinges), "law", "orientation description".
+// Relative-coordinate path (deformable hinge): a link moment (linear isotropic laws only).
+//
 // Runtime deformable hinge (3D law on the relative rotation), deformable displacement joint (3D
 // law on the relative position), deformable joint (6D law on both) and deformable axial joint
 // (1D law on the third component of the relative rotation) (docs/deck-language.md 5.2;
-// reader: deformable.cpp). One formulation, MBDyn's (vehj.cc, vehj2.cc, vehj3.cc); the 3D
+// reader: above). One formulation, MBDyn's (vehj.cc, vehj2.cc, vehj3.cc); the 3D
 // elements use the first or the last three of its six strains.
 //
 // Kinematics (global frame). End k: node x_k, R_k, offset f_k, hinge frame Rh_k; a_k = R_k f_k,
@@ -65,12 +80,63 @@
 #include <vector>
 
 #include "core/constitutive_law.hpp"
+#include "core/registry.hpp"
 #include "core/rotations.hpp"
+#include "core/tree_edge.hpp"
+#include "elements/joints/joint_ends.hpp"
 #include "elements/joints/joint_kit.hpp"
+#include "elements/misc/card_helpers.hpp"
 #include "elements/misc/element_util.hpp"
 
 namespace mbs {
 namespace {
+
+void read_ends(Reader& r, EntityDesc& e, std::string_view element, cards::Offset offset,
+               bool store_offsets) {
+    cards::EndOptions opt;
+    opt.offset = offset;
+    auto end1 = cards::read_end1(r, element, opt);
+    auto end2 = cards::read_end2(r, end1, element, opt);
+    cards::store_end(e, end1, 1, store_offsets, true);
+    cards::store_end(e, end2, 2, store_offsets, true);
+}
+
+void read_deformable_hinge(Reader& r, EntityDesc& e) {
+    read_ends(r, e, "deformable hinge", cards::Offset::keyword, false);
+    e.props.set("law", r.law(3, "deformable hinge constitutive law"));
+    cards::read_optional_orientation_description(r, e);
+}
+
+void read_deformable_axial_joint(Reader& r, EntityDesc& e) {
+    read_ends(r, e, "deformable axial joint", cards::Offset::keyword, false);
+    e.props.set("law", r.law(1, "deformable axial joint constitutive law"));
+}
+
+void read_deformable_displacement_joint(Reader& r, EntityDesc& e) {
+    read_ends(r, e, "deformable displacement joint", cards::Offset::mandatory, true);
+    e.props.set("law", r.law(3, "deformable displacement joint constitutive law"));
+}
+
+void read_deformable_displacement_hinge(Reader& r, EntityDesc& e) {
+    r.warn("'deformable displacement hinge' is deprecated; use 'deformable displacement joint'");
+    read_deformable_displacement_joint(r, e);
+}
+
+void read_deformable_joint(Reader& r, EntityDesc& e) {
+    read_ends(r, e, "deformable joint", cards::Offset::mandatory, true);
+    e.props.set("law", r.law(6, "deformable joint constitutive law"));
+    cards::read_optional_orientation_description(r, e);
+}
+
+// A link moment about the hinge frames.
+tree::LoadPart deformable_hinge_force(const EntityDesc& d, const tree::Context&) {
+    tree::LinkForce f;
+    cards::tree_linear_law(d, f);
+    f.a = cards::tree_end(d, "node1", "offset1", "orientation1");
+    f.b = cards::tree_end(d, "node2", "offset2", "orientation2");
+    f.hinge = true;
+    return f;
+}
 
 using el::Mat63;
 using Mat6 = Eigen::Matrix<double, 6, 6>;
@@ -429,18 +495,29 @@ std::unique_ptr<Element> make_deformable(const EntityDesc& d, BuildContext& ctx)
 
 }  // namespace
 
-MBS_REGISTER_ELEMENT_RUNTIME("joint", "deformable hinge", (make_deformable<3, Mode::hinge>));
-MBS_REGISTER_ELEMENT_RUNTIME("joint", "deformable axial joint", (make_deformable<1, Mode::axial>));
-MBS_REGISTER_ELEMENT_RUNTIME("joint", "invariant deformable hinge",
-                             (make_deformable<3, Mode::invariant_hinge>));
-MBS_REGISTER_ELEMENT_RUNTIME("joint", "deformable displacement joint",
-                             (make_deformable<3, Mode::displacement>));
-MBS_REGISTER_ELEMENT_RUNTIME("joint", "deformable displacement hinge",
-                             (make_deformable<3, Mode::displacement>));
-MBS_REGISTER_ELEMENT_RUNTIME("joint", "invariant deformable displacement joint",
-                             (make_deformable<3, Mode::invariant_displacement>));
-MBS_REGISTER_ELEMENT_RUNTIME("joint", "deformable joint", (make_deformable<6, Mode::joint>));
-MBS_REGISTER_ELEMENT_RUNTIME("joint", "invariant deformable joint",
-                             (make_deformable<6, Mode::invariant_joint>));
+MBS_REGISTER_ELEMENT_KIND("joint", "deformable hinge",
+                          {.read = read_deformable_hinge,
+                           .make = make_deformable<3, Mode::hinge>,
+                           .reduced = {.load = deformable_hinge_force}});
+MBS_REGISTER_ELEMENT_KIND("joint", "deformable axial joint",
+                          {.read = read_deformable_axial_joint,
+                           .make = make_deformable<1, Mode::axial>});
+MBS_REGISTER_ELEMENT_KIND("joint", "invariant deformable hinge",
+                          {.read = read_deformable_hinge,
+                           .make = make_deformable<3, Mode::invariant_hinge>});
+MBS_REGISTER_ELEMENT_KIND("joint", "deformable displacement joint",
+                          {.read = read_deformable_displacement_joint,
+                           .make = make_deformable<3, Mode::displacement>});
+MBS_REGISTER_ELEMENT_KIND("joint", "deformable displacement hinge",
+                          {.read = read_deformable_displacement_hinge,
+                           .make = make_deformable<3, Mode::displacement>});
+MBS_REGISTER_ELEMENT_KIND("joint", "invariant deformable displacement joint",
+                          {.read = read_deformable_displacement_joint,
+                           .make = make_deformable<3, Mode::invariant_displacement>});
+MBS_REGISTER_ELEMENT_KIND("joint", "deformable joint",
+                          {.read = read_deformable_joint, .make = make_deformable<6, Mode::joint>});
+MBS_REGISTER_ELEMENT_KIND("joint", "invariant deformable joint",
+                          {.read = read_deformable_joint,
+                           .make = make_deformable<6, Mode::invariant_joint>});
 
 }  // namespace mbs

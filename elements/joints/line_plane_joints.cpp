@@ -1,3 +1,24 @@
+// Card reader for `joint: L, in line` (docs/deck-language.md 5.2): a point of node 2 stays on a
+// line fixed to node 1.
+//   in line, n1, [position,] <rel point>, [orientation,] <rel R (axis 3 = line)>, n2
+//       [, offset, <rel off2>] [, friction, ...]
+// Props: "node1", "offset1" (a point of the line), "orientation1" (axis 3 = line direction),
+// "node2", "offset2" (only with `offset`; `reference, other ...` frames allowed).
+// Relative-coordinate path: a translation along the line and a ball; as a cut, 2 rows.
+//
+// Card reader for `joint: L, in plane` (docs/deck-language.md 5.2): a point of node 2 stays on a
+// plane fixed to node 1.
+//   in plane, n1, [position,] <rel point>, <Vec3 rel normal>, n2 [, offset, <rel off2>]
+// Props: "node1", "offset1" (a point of the plane), "normal" (unit, node-1 frame), "node2",
+// "offset2" (only with `offset`).
+// Relative-coordinate path: two translations in the plane and a ball; as a cut, 1 row.
+//
+// Card reader for `joint: L, prismatic` (docs/deck-language.md 5.2): constrains the relative
+// orientation only.
+//   prismatic, n1 [, orientation, R1h], n2 [, orientation, R2h]
+// Props: "node1", "orientation1", "node2", "orientation2" (node frames).
+// Relative-coordinate path: three translations; as a cut, the 3 orientation rows.
+//
 // In-line, in-plane and prismatic joints (docs/deck-language.md 5.2) on the joint kit.
 //
 // in line:   a point p2 = x2 + R2 f2 of node 2 (f2 = 0 without `offset`) stays on the line through
@@ -18,11 +39,115 @@
 //              and F n global;
 //   prismatic: the couple on node 2, minus ours (PrismaticJoint, prismj.cc: node 1 receives
 //              -M), in the frame R1 R1h and global.
+#include "core/registry.hpp"
 #include "core/rotations.hpp"
+#include "core/tree_edge.hpp"
+#include "elements/joints/joint_ends.hpp"
 #include "elements/joints/joint_kit.hpp"
+#include "elements/misc/card_helpers.hpp"
 
 namespace mbs {
 namespace {
+
+void read_in_line(Reader& r, EntityDesc& e) {
+    const EntityDesc& n1 = cards::read_structural_node(r, "node 1", "in line joint");
+    r.accept("position");
+    Vec3 p = r.position_rel(n1, "point of the line");
+    r.accept("orientation");
+    Mat3 R = r.orientation_rel(n1, "line orientation");
+    SourceLoc at2 = r.loc();
+    const EntityDesc& n2 = cards::read_structural_node(r, "node 2", "in line joint");
+    cards::check_distinct_nodes(r, at2, n1, n2, "in line joint");
+    e.props.set("node1", cards::node_ref(n1));
+    e.props.set("offset1", p);
+    e.props.set("orientation1", R);
+    e.props.set("node2", cards::node_ref(n2));
+    if (r.accept("offset"))
+        e.props.set("offset2", r.position_rel_other(n2, n1, p, "offset of node 2"));
+    if (r.peek("friction"))
+        r.error("in line joint friction is not supported yet", "remove the friction block");
+}
+
+// The point of node 2 moves along axis 3 of the line frame and turns freely.
+tree::EdgePart in_line_edge(const EntityDesc& d, const tree::Context&) {
+    tree::Edge e;
+    e.a = cards::tree_end(d, "node1", "offset1", "orientation1");
+    e.b = cards::tree_end(d, "node2", "offset2", nullptr);
+    e.cut_cost = 2;
+    e.tree_capable = true;
+    e.grow = [](tree::Growth& g, const tree::Context&) { tree::slide_and_ball(g, 2, 1); };
+    e.cut = [](tree::CutEquations& c, bool, const tree::Context&) {
+        c.kind = tree::CutKind::in_line, c.rows = 2;
+    };
+    return e;
+}
+
+void read_in_plane(Reader& r, EntityDesc& e) {
+    const EntityDesc& n1 = cards::read_structural_node(r, "node 1", "in plane joint");
+    r.accept("position");
+    Vec3 p = r.position_rel(n1, "point of the plane");
+    SourceLoc at_v = r.loc();
+    Vec3 v = r.direction_rel(n1, "plane normal");
+    if (!(v.norm() > 0.0)) r.error_at(at_v, "the plane normal is a null vector");
+    SourceLoc at2 = r.loc();
+    const EntityDesc& n2 = cards::read_structural_node(r, "node 2", "in plane joint");
+    cards::check_distinct_nodes(r, at2, n1, n2, "in plane joint");
+    e.props.set("node1", cards::node_ref(n1));
+    e.props.set("offset1", p);
+    e.props.set("normal", Vec3(v.normalized()));
+    e.props.set("node2", cards::node_ref(n2));
+    if (r.accept("offset"))
+        e.props.set("offset2", r.position_rel_other(n2, n1, p, "offset of node 2"));
+}
+
+// The point of node 2 moves along axes 1 and 2 of a frame whose axis 3 is the normal, and turns
+// freely.
+tree::EdgePart in_plane_edge(const EntityDesc& d, const tree::Context&) {
+    tree::Edge e;
+    e.a = cards::tree_end(d, "node1", "offset1", nullptr);
+    Vec3 n = d.props.get<Vec3>("normal").normalized();
+    Vec3 t1 = std::abs(n.x()) < 0.9 ? Vec3(n.cross(Vec3::UnitX()).normalized())
+                                    : Vec3(n.cross(Vec3::UnitY()).normalized());
+    e.a.R.col(0) = t1;
+    e.a.R.col(1) = n.cross(t1);
+    e.a.R.col(2) = n;
+    e.b = cards::tree_end(d, "node2", "offset2", nullptr);
+    e.cut_cost = 1;
+    e.tree_capable = true;
+    e.grow = [](tree::Growth& g, const tree::Context&) { tree::slide_and_ball(g, 0, 2); };
+    e.cut = [](tree::CutEquations& c, bool, const tree::Context&) {
+        c.kind = tree::CutKind::in_plane, c.rows = 1;
+    };
+    return e;
+}
+
+void read_prismatic(Reader& r, EntityDesc& e) {
+    cards::EndOptions opt;
+    opt.offset = cards::Offset::none;
+    auto end1 = cards::read_end1(r, "prismatic joint", opt);
+    auto end2 = cards::read_end2(r, end1, "prismatic joint", opt);
+    cards::store_end(e, end1, 1, false, true);
+    cards::store_end(e, end2, 2, false, true);
+}
+
+// Three translations along the axes of frame 1 (the frames sit at the nodes: no position
+// constraint); the relative orientation is fixed.
+tree::EdgePart prismatic_edge(const EntityDesc& d, const tree::Context&) {
+    tree::Edge e;
+    e.a = cards::tree_end(d, "node1", "offset1", "orientation1");
+    e.b = cards::tree_end(d, "node2", "offset2", "orientation2");
+    e.a.o.setZero();
+    e.b.o.setZero();
+    e.cut_cost = 3;
+    e.tree_capable = true;
+    e.grow = [](tree::Growth& g, const tree::Context&) {
+        for (int j = 0; j < 3; ++j) g.steps.push_back(tree::translation(j, g.d0[j]));
+    };
+    e.cut = [](tree::CutEquations& c, bool, const tree::Context&) {
+        c.kind = tree::CutKind::prismatic, c.rows = 3;
+    };
+    return e;
+}
 
 using el::End;
 
@@ -204,8 +329,17 @@ std::unique_ptr<Element> make_prismatic(const EntityDesc& d, BuildContext& ctx) 
 
 }  // namespace
 
-MBS_REGISTER_ELEMENT_RUNTIME("joint", "in line", make_in_line);
-MBS_REGISTER_ELEMENT_RUNTIME("joint", "in plane", make_in_plane);
-MBS_REGISTER_ELEMENT_RUNTIME("joint", "prismatic", make_prismatic);
+MBS_REGISTER_ELEMENT_KIND("joint", "in line",
+                          {.read = read_in_line,
+                           .make = make_in_line,
+                           .reduced = {.edge = in_line_edge}});
+MBS_REGISTER_ELEMENT_KIND("joint", "in plane",
+                          {.read = read_in_plane,
+                           .make = make_in_plane,
+                           .reduced = {.edge = in_plane_edge}});
+MBS_REGISTER_ELEMENT_KIND("joint", "prismatic",
+                          {.read = read_prismatic,
+                           .make = make_prismatic,
+                           .reduced = {.edge = prismatic_edge}});
 
 }  // namespace mbs

@@ -1,3 +1,43 @@
+// Card readers for `joint: L, total joint` and `total pin joint` (docs/deck-language.md 5.2).
+//   total joint, n1 [, position, f1] [, position orientation, R1p] [, rotation orientation, R1r],
+//                n2 [, position, f2] [, position orientation, R2p] [, rotation orientation, R2r]
+//                [, position constraint, s1, s2, s3, <TplDC Vec3>]
+//                [, orientation constraint, s1, s2, s3, <TplDC Vec3>]
+//   total pin joint, node [, position, f] [, position orientation, Rp] [, rotation orientation, Rr]
+//                [, position, <x>] [, position orientation, <Rp>] [, rotation orientation, <Rr>]
+//                [constraint blocks as above]
+// Position status: {inactive | active | position | velocity | <bool>}; orientation status:
+// {inactive | active | rotation | angular velocity | <bool>}. The imposed relative position is
+// expressed in the frame R1 R1p (pin: Rp, global), the imposed rotation vector (radians) in the
+// frame R1 R1r (pin: Rr). With `single, reference, <frame>, v, <dc>` the vector is resolved to
+// that frame. In inverse dynamics (problem: inverse dynamics) each block takes three template
+// drives: value, first and second derivative.
+// Props (total joint): "node1", "offset1", "position orientation1", "rotation orientation1",
+// then the same with 2, "status position" (e.g. "position, inactive, velocity"),
+// ["position drive"], "status orientation" (e.g. "rotation, rotation, angular velocity"),
+// ["orientation drive"]. Pin: "node", "offset", "position orientation", "rotation orientation"
+// (node frame), "position", "ground position orientation", "ground rotation orientation"
+// (global), then the constraint props.
+// Relative-coordinate path: elements/joints/total_tree_edge.cpp.
+//
+// Card reader for `joint: L, drive hinge` (docs/deck-language.md 5.2): imposes the relative
+// rotation.
+//   drive hinge, n1 [, orientation, R1h], n2 [, orientation, R2h], <TplDC Vec3 rotation vector>
+// Props: "node1", "orientation1", "node2", "orientation2" (node frames), "drive" (the relative
+// rotation vector, radians, in the frame R1 R1h; its norm must stay below pi).
+// Relative-coordinate path: a total joint with the rotation imposed (total_tree_edge.cpp).
+//
+// Card readers for `joint: L, drive displacement` and `drive displacement pin`
+// (docs/deck-language.md 5.2): impose the relative position of two points.
+//   drive displacement, n1, [position,] off1, n2, [position,] off2, <TplDC Vec3>
+//   drive displacement pin, node, [position,] off, [position,] <abs x>, <TplDC Vec3>
+// The imposed vector is the position of point 2 relative to point 1 (pin: of the node point
+// relative to x), in the node-1 frame (pin: the global frame).
+// Props: "node1", "offset1", "node2", "offset2", "drive"; pin: "node", "offset", "position",
+// "drive".
+// Relative-coordinate path: a total (pin) joint with the position imposed
+// (total_tree_edge.cpp).
+//
 // Runtime total joint and the joints that are special cases of it (docs/deck-language.md 5.2):
 // `total joint`, `total pin joint`, `drive hinge`, `drive displacement`, `drive displacement pin`
 // and `axial rotation`. Each component of the relative position and of the relative rotation is
@@ -51,14 +91,183 @@
 #include <array>
 #include <cmath>
 #include <sstream>
+#include <string>
 #include <vector>
 
+#include "core/registry.hpp"
 #include "core/rotations.hpp"
 #include "elements/drives/driven_hints.hpp"
+#include "elements/joints/joint_ends.hpp"
 #include "elements/joints/joint_kit.hpp"
+#include "elements/joints/total_tree_edge.hpp"
+#include "elements/misc/card_helpers.hpp"
 
 namespace mbs {
 namespace {
+
+struct Side {
+    Vec3 f = Vec3::Zero();
+    Mat3 Rp = Mat3::Identity();
+    Mat3 Rr = Mat3::Identity();
+};
+
+// The absolute frame, as a "node" at the origin: lets the ground side of the pin use the
+// `reference, other ...` forms relative to the node, as MBDyn's GetPosRel(AbsRefFrame, ...).
+EntityDesc ground_frame() {
+    EntityDesc g;
+    g.category = "structural";
+    g.type = "static";
+    g.props.set("position", Vec3(Vec3::Zero()));
+    g.props.set("orientation", Mat3(Mat3::Identity()));
+    return g;
+}
+
+Side read_side(Reader& r, const EntityDesc& n, const EntityDesc* first, const Side* first_side,
+               const std::string& what) {
+    Side s;
+    if (r.accept("position"))
+        s.f = first ? r.position_rel_other(n, *first, first_side->f, "offset " + what)
+                    : r.position_rel(n, "offset " + what);
+    if (r.accept("position orientation"))
+        s.Rp = first ? r.orientation_rel_other(n, *first, first_side->Rp,
+                                               "position orientation " + what)
+                     : r.orientation_rel(n, "position orientation " + what);
+    if (r.accept("rotation orientation"))
+        s.Rr = first ? r.orientation_rel_other(n, *first, first_side->Rr,
+                                               "rotation orientation " + what)
+                     : r.orientation_rel(n, "rotation orientation " + what);
+    return s;
+}
+
+std::string read_statuses(Reader& r, bool position) {
+    std::string out;
+    for (int k = 0; k < 3; ++k) {
+        std::string s;
+        if (r.accept("inactive"))
+            s = "inactive";
+        else if (r.accept("active"))
+            s = position ? "position" : "rotation";
+        else if (position && r.accept("position"))
+            s = "position";
+        else if (position && r.accept("velocity"))
+            s = "velocity";
+        else if (!position && r.accept("rotation"))
+            s = "rotation";
+        else if (!position && r.accept("angular velocity"))
+            s = "angular velocity";
+        else {
+            if (r.at_end() || r.peek_empty())
+                r.error(std::string("missing status of ") +
+                            (position ? "position" : "orientation") + " component " +
+                            std::to_string(k + 1),
+                        "all three components must be given");
+            // Anything else is a boolean expression (true: position/rotation imposed).
+            bool on = r.boolean(std::string(position ? "position" : "orientation") +
+                                " status (inactive, active, " +
+                                (position ? "position, velocity" : "rotation, angular velocity") +
+                                " or a boolean)");
+            s = on ? (position ? "position" : "rotation") : "inactive";
+        }
+        out += (k ? ", " : "") + s;
+    }
+    return out;
+}
+
+// The constraint blocks; `R_pos` and `R_rot` are the absolute frames the imposed vectors
+// are written in, `context` the node that `reference, node` refers to.
+void read_constraints(Reader& r, EntityDesc& e, const EntityDesc& context, const Mat3& R_pos,
+                      const Mat3& R_rot) {
+    bool inverse = r.model().problem == "inverse dynamics";
+    bool got_position = false, got_orientation = false;
+    std::string pos_status = "inactive, inactive, inactive";
+    std::string rot_status = pos_status;
+    std::shared_ptr<const TplDriveSpec> pos_drive[3], rot_drive[3];
+    if (r.accept("position constraint")) {
+        got_position = true;
+        pos_status = read_statuses(r, true);
+        for (int k = 0; k < (inverse ? 3 : 1); ++k)
+            pos_drive[k] = cards::read_tpl_vec3(r, "imposed relative position", &context, &R_pos);
+    }
+    if (r.accept("orientation constraint")) {
+        got_orientation = true;
+        rot_status = read_statuses(r, false);
+        for (int k = 0; k < (inverse ? 3 : 1); ++k)
+            rot_drive[k] = cards::read_tpl_vec3(r, "imposed relative rotation", &context, &R_rot);
+    }
+    if (!got_position && !got_orientation)
+        r.warn("total joint without constraint blocks constrains nothing");
+    static const char* suffix[3] = {"", " derivative", " second derivative"};
+    e.props.set("status position", pos_status);
+    for (int k = 0; k < 3; ++k)
+        if (pos_drive[k]) e.props.set(std::string("position drive") + suffix[k], pos_drive[k]);
+    e.props.set("status orientation", rot_status);
+    for (int k = 0; k < 3; ++k)
+        if (rot_drive[k]) e.props.set(std::string("orientation drive") + suffix[k], rot_drive[k]);
+}
+
+void read_total_joint(Reader& r, EntityDesc& e) {
+    const EntityDesc& n1 = cards::read_structural_node(r, "node 1", "total joint");
+    Side s1 = read_side(r, n1, nullptr, nullptr, "of node 1");
+    SourceLoc at2 = r.loc();
+    const EntityDesc& n2 = cards::read_structural_node(r, "node 2", "total joint");
+    cards::check_distinct_nodes(r, at2, n1, n2, "total joint");
+    Side s2 = read_side(r, n2, &n1, &s1, "of node 2");
+    e.props.set("node1", cards::node_ref(n1));
+    e.props.set("offset1", s1.f);
+    e.props.set("position orientation1", s1.Rp);
+    e.props.set("rotation orientation1", s1.Rr);
+    e.props.set("node2", cards::node_ref(n2));
+    e.props.set("offset2", s2.f);
+    e.props.set("position orientation2", s2.Rp);
+    e.props.set("rotation orientation2", s2.Rr);
+    Mat3 R1 = cards::node_orientation(n1);
+    read_constraints(r, e, n1, R1 * s1.Rp, R1 * s1.Rr);
+}
+
+void read_total_pin_joint(Reader& r, EntityDesc& e) {
+    const EntityDesc& n = cards::read_structural_node(r, "node", "total pin joint");
+    Side sn = read_side(r, n, nullptr, nullptr, "of the node");
+    EntityDesc ground = ground_frame();
+    Side sg = read_side(r, ground, &n, &sn, "of the ground");
+    e.props.set("node", cards::node_ref(n));
+    e.props.set("offset", sn.f);
+    e.props.set("position orientation", sn.Rp);
+    e.props.set("rotation orientation", sn.Rr);
+    e.props.set("position", sg.f);
+    e.props.set("ground position orientation", sg.Rp);
+    e.props.set("ground rotation orientation", sg.Rr);
+    read_constraints(r, e, n, sg.Rp, sg.Rr);
+}
+
+void read_drive_hinge(Reader& r, EntityDesc& e) {
+    cards::EndOptions opt;
+    opt.offset = cards::Offset::none;
+    auto end1 = cards::read_end1(r, "drive hinge", opt);
+    auto end2 = cards::read_end2(r, end1, "drive hinge", opt);
+    cards::store_end(e, end1, 1, false, true);
+    cards::store_end(e, end2, 2, false, true);
+    e.props.set("drive", r.tpl_drive(3, "imposed relative rotation"));
+}
+
+void read_drive_displacement(Reader& r, EntityDesc& e) {
+    cards::EndOptions opt;
+    opt.orientation = false;
+    auto end1 = cards::read_end1(r, "drive displacement joint", opt);
+    auto end2 = cards::read_end2(r, end1, "drive displacement joint", opt);
+    cards::store_end(e, end1, 1, true, false);
+    cards::store_end(e, end2, 2, true, false);
+    e.props.set("drive", r.tpl_drive(3, "imposed relative displacement"));
+}
+
+void read_drive_displacement_pin(Reader& r, EntityDesc& e) {
+    const EntityDesc& n = cards::read_structural_node(r, "node", "drive displacement pin");
+    e.props.set("node", cards::node_ref(n));
+    r.accept("position");
+    e.props.set("offset", r.position_rel(n, "offset"));
+    r.accept("position");
+    e.props.set("position", r.position_abs("ground point", &n));
+    e.props.set("drive", r.tpl_drive(3, "imposed displacement"));
+}
 
 using el::End;
 using el::Mat63;
@@ -624,13 +833,45 @@ std::unique_ptr<Element> make_axial_rotation(const EntityDesc& d, BuildContext& 
     return finish(d, ctx, k);
 }
 
+// The relative-coordinate path: one form of cards::total_tree_edge (total_tree_edge.cpp) per kind.
+tree::EdgePart total_edge(const EntityDesc& d, const tree::Context& c) {
+    return cards::total_tree_edge(d, c, cards::TotalForm::total);
+}
+tree::EdgePart total_pin_edge(const EntityDesc& d, const tree::Context& c) {
+    return cards::total_tree_edge(d, c, cards::TotalForm::total_pin);
+}
+tree::EdgePart drive_hinge_edge(const EntityDesc& d, const tree::Context& c) {
+    return cards::total_tree_edge(d, c, cards::TotalForm::drive_hinge);
+}
+tree::EdgePart drive_displacement_edge(const EntityDesc& d, const tree::Context& c) {
+    return cards::total_tree_edge(d, c, cards::TotalForm::drive_displacement);
+}
+tree::EdgePart drive_displacement_pin_edge(const EntityDesc& d, const tree::Context& c) {
+    return cards::total_tree_edge(d, c, cards::TotalForm::drive_displacement_pin);
+}
 }  // namespace
 
-MBS_REGISTER_ELEMENT_RUNTIME("joint", "total joint", make_total);
-MBS_REGISTER_ELEMENT_RUNTIME("joint", "total pin joint", make_total_pin);
-MBS_REGISTER_ELEMENT_RUNTIME("joint", "drive hinge", make_drive_hinge);
-MBS_REGISTER_ELEMENT_RUNTIME("joint", "drive displacement", make_drive_displacement);
-MBS_REGISTER_ELEMENT_RUNTIME("joint", "drive displacement pin", make_drive_displacement_pin);
+MBS_REGISTER_ELEMENT_KIND("joint", "total joint",
+                          {.read = read_total_joint,
+                           .make = make_total,
+                           .reduced = {.edge = total_edge}});
+MBS_REGISTER_ELEMENT_KIND("joint", "total pin joint",
+                          {.read = read_total_pin_joint,
+                           .make = make_total_pin,
+                           .reduced = {.edge = total_pin_edge}});
+MBS_REGISTER_ELEMENT_KIND("joint", "drive hinge",
+                          {.read = read_drive_hinge,
+                           .make = make_drive_hinge,
+                           .reduced = {.edge = drive_hinge_edge}});
+MBS_REGISTER_ELEMENT_KIND("joint", "drive displacement",
+                          {.read = read_drive_displacement,
+                           .make = make_drive_displacement,
+                           .reduced = {.edge = drive_displacement_edge}});
+MBS_REGISTER_ELEMENT_KIND("joint", "drive displacement pin",
+                          {.read = read_drive_displacement_pin,
+                           .make = make_drive_displacement_pin,
+                           .reduced = {.edge = drive_displacement_pin_edge}});
+
 MBS_REGISTER_ELEMENT_RUNTIME("joint", "axial rotation", make_axial_rotation);
 
 }  // namespace mbs

@@ -1,3 +1,9 @@
+// Card readers for `joint: L, {linear|angular} {velocity|acceleration}`
+// (docs/deck-language.md 5.2): impose the component of a node's (angular) velocity or acceleration
+// along a direction.
+//   linear velocity, node, <Vec3 rel direction>, <DriveCaller>
+// Props: "node", "direction" (unit, node frame), "drive".
+//
 // Imposed velocity and acceleration components (docs/deck-language.md 5.2): `linear velocity`,
 // `angular velocity`, `linear acceleration`, `angular acceleration`. One velocity-level row and one
 // multiplier each (docs/formulation.md 2: A ydot = b); the acceleration joints add a differential
@@ -31,10 +37,22 @@
 // or w(t) (columns 14-17), for the acceleration joints the imposed value a(t) (column 14). (MBDyn
 // prints the angular acceleration joint's global moment as M d; here it is M u, the moment actually
 // applied.)
+#include "core/registry.hpp"
 #include "elements/joints/joint_kit.hpp"
+#include "elements/misc/card_helpers.hpp"
 
 namespace mbs {
 namespace {
+
+void read_imposed_motion(Reader& r, EntityDesc& e) {
+    const EntityDesc& n = cards::read_structural_node(r, "node", e.type);
+    e.props.set("node", cards::node_ref(n));
+    SourceLoc at = r.loc();
+    Vec3 v = r.direction_rel(n, "direction");
+    if (!(v.norm() > 0.0)) r.error_at(at, "the direction is a null vector");
+    e.props.set("direction", Vec3(v.normalized()));
+    e.props.set("drive", r.drive("imposed value"));
+}
 
 using el::End;
 using el::Mat63;
@@ -164,9 +182,13 @@ std::unique_ptr<Element> make_velocity(const EntityDesc& d, BuildContext& ctx) {
 
 }  // namespace
 
-MBS_REGISTER_ELEMENT_RUNTIME("joint", "linear velocity", (make_velocity<false, false>));
-MBS_REGISTER_ELEMENT_RUNTIME("joint", "angular velocity", (make_velocity<true, false>));
-MBS_REGISTER_ELEMENT_RUNTIME("joint", "linear acceleration", (make_velocity<false, true>));
-MBS_REGISTER_ELEMENT_RUNTIME("joint", "angular acceleration", (make_velocity<true, true>));
+MBS_REGISTER_ELEMENT_KIND("joint", "linear velocity",
+                          {.read = read_imposed_motion, .make = make_velocity<false, false>});
+MBS_REGISTER_ELEMENT_KIND("joint", "angular velocity",
+                          {.read = read_imposed_motion, .make = make_velocity<true, false>});
+MBS_REGISTER_ELEMENT_KIND("joint", "linear acceleration",
+                          {.read = read_imposed_motion, .make = make_velocity<false, true>});
+MBS_REGISTER_ELEMENT_KIND("joint", "angular acceleration",
+                          {.read = read_imposed_motion, .make = make_velocity<true, true>});
 
 }  // namespace mbs

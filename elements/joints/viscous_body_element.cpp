@@ -1,4 +1,11 @@
-// Runtime viscous body (docs/deck-language.md 5.2; reader: viscous_body.cpp): a 6D viscous law
+// Card reader for `joint: L, viscous body` (docs/deck-language.md 5.2): a viscous law between a
+// node and the ground.
+//   viscous body, node, [position,] off [, {orientation|hinge}, R], <6D viscous CL>
+//       [, orientation description, od]
+// Only viscous laws are accepted.
+// Props: "node", "offset", "hinge orientation" (node frame), "law", "orientation description".
+//
+// Runtime viscous body (docs/deck-language.md 5.2; reader: above): a 6D viscous law
 // between a node and the ground, on the absolute velocity of a point of the node in a frame
 // attached to it (MBDyn's vb.cc).
 //
@@ -15,11 +22,30 @@
 #include <memory>
 
 #include "core/constitutive_law.hpp"
+#include "core/registry.hpp"
 #include "elements/joints/joint_kit.hpp"
+#include "elements/misc/card_helpers.hpp"
 #include "elements/misc/element_util.hpp"
 
 namespace mbs {
 namespace {
+
+void read_viscous_body(Reader& r, EntityDesc& e) {
+    const EntityDesc& n = cards::read_structural_node(r, "node", "viscous body");
+    e.props.set("node", cards::node_ref(n));
+    r.accept("position");
+    e.props.set("offset", r.position_rel(n, "offset"));
+    Mat3 R = cards::accept_orientation_keyword(r) ? r.orientation_rel(n, "orientation")
+                                                  : Mat3::Identity();
+    e.props.set("hinge orientation", R);
+    SourceLoc at = r.loc();
+    auto law = r.law(6, "viscous body constitutive law");
+    if (cards::law_kind(*law) != cards::LawKind::viscous)
+        r.error_at(at, "viscous body needs a viscous constitutive law, got '" + law->type + "'",
+                   "e.g. 'linear viscous generic, diag, ...'");
+    e.props.set("law", law);
+    cards::read_optional_orientation_description(r, e);
+}
 
 using el::Mat63;
 using Mat6 = Eigen::Matrix<double, 6, 6>;
@@ -127,6 +153,7 @@ std::unique_ptr<Element> make_viscous_body(const EntityDesc& d, BuildContext& ct
 
 }  // namespace
 
-MBS_REGISTER_ELEMENT_RUNTIME("joint", "viscous body", make_viscous_body);
+MBS_REGISTER_ELEMENT_KIND("joint", "viscous body",
+                          {.read = read_viscous_body, .make = make_viscous_body});
 
 }  // namespace mbs

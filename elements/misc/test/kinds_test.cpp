@@ -1,10 +1,12 @@
 // Every registered element and node kind (core/registry.hpp) has its two halves or says why
-// not: a reader or a `no_read` reason, a DAE runtime or a `no_make` reason, never both.
+// not: a reader or a `no_read` reason, a DAE runtime or a `no_make` reason, never both; a kind's
+// relative-coordinate adapter is found through its registration.
 #include <gtest/gtest.h>
 
 #include <string>
 
 #include "core/registry.hpp"
+#include "core/tree_edge.hpp"
 
 namespace {
 
@@ -53,6 +55,27 @@ TEST(ElementKinds, OneLookupForBuilderAndEngine) {
     ASSERT_NE(n, nullptr);
     EXPECT_NE(n->make, nullptr);  // the automatic structural element
     EXPECT_EQ(mbs::find_node_kind("structural", "static")->make, nullptr);
+}
+
+// The relative-coordinate path asks the kind's registration for its adapter (ElementKind::reduced),
+// else the card's "*" fallback.
+TEST(ElementKinds, TreeAdapterIsAMemberOfTheKind) {
+    const ElementKind* k = mbs::find_element_kind("joint", "revolute hinge");
+    ASSERT_NE(k, nullptr);
+    EXPECT_NE(k->reduced.edge, nullptr);
+    EXPECT_EQ(mbs::tree::find_adapter("joint", "Revolute Hinge"), &k->reduced);
+    const ElementKind* rod = mbs::find_element_kind("joint", "rod");
+    ASSERT_NE(rod, nullptr);
+    EXPECT_NE(rod->reduced.load, nullptr);
+    EXPECT_EQ(mbs::tree::find_adapter("joint", "rod"), &rod->reduced);
+    // No adapter of its own: the card's fallback, which explains what the path supports.
+    const ElementKind* plane = mbs::find_element_kind("joint", "plane hinge");
+    ASSERT_NE(plane, nullptr);
+    const mbs::tree::Adapter* fallback = mbs::tree::find_adapter("joint", "plane hinge");
+    ASSERT_NE(fallback, nullptr);
+    EXPECT_NE(fallback, &plane->reduced);
+    EXPECT_EQ(fallback, mbs::tree::find_adapter("joint", "no such joint"));
+    EXPECT_NE(fallback->edge, nullptr);
 }
 
 }  // namespace
