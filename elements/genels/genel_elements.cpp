@@ -1,7 +1,28 @@
-// Runtime genels on scalar dofs and abstract forces (docs/deck-language.md 5.4, 5.5; readers in
-// genel.cpp and elements/forces/abstract_force.cpp). A dof is the unknown of an abstract node
-// or a position component of a structural node (scalar_dof.hpp): q = its value x (order 0) or
-// derivative x' (order 1), with dq/dy' = s (dCoef for a differential value, else 1).
+// Card readers for scalar genels (docs/deck-language.md 5.5): elements acting on single degrees of
+// freedom written as NodeDof = node_label, node_type [, dof_index] [, {algebraic|differential}].
+//   genel: L, clamp, <NodeDof>, <DriveCaller>             (imposes the dof value or derivative)
+//   genel: L, distance, <NodeDof 1>, <NodeDof 2>, <DriveCaller>
+//   genel: L, spring, <NodeDof 1>, <NodeDof 2>, <1D CL>   (elastic laws only)
+//   genel: L, spring support, <NodeDof>, <1D CL> [, position, {from node | x0}]
+//   genel: L, cross spring support, <NodeDof row>, <NodeDof col>, <1D CL>
+//   genel: L, mass, <NodeDof>, <DriveCaller mass>
+// The order keyword picks the value (`algebraic`, the default) or its derivative
+// (`differential`); MBDyn requires it for differential dofs, we default to the value.
+// Spring supports act on the value of a differential dof; masses need a differential dof.
+// Props: "node", "dof", "order" (suffixes 1 and 2 for two dofs), then "drive" | "law" | "mass",
+// "position" (spring support reference value).
+//
+// Card readers for `force: L, abstract` and `abstract internal` (docs/deck-language.md 5.4): a
+// scalar generalized force on one degree of freedom (or equal and opposite on two).
+//   force: L, abstract, <NodeDof>, <DriveCaller>
+//   force: L, abstract internal, <NodeDof 1>, <NodeDof 2>, <DriveCaller>
+// NodeDof = node_label, node_type [, dof_index (structural nodes)].
+// Props: "node", "dof", "drive"; internal: "node1", "dof1", "node2", "dof2", "drive".
+//
+// Runtime genels on scalar dofs and abstract forces (docs/deck-language.md 5.4, 5.5; readers
+// above). A dof is the unknown of an abstract node or a position component of a structural node
+// (scalar_dof.hpp): q = its value x (order 0) or derivative x' (order 1), with dq/dy' = s (dCoef
+// for a differential value, else 1).
 //
 // genel clamp, <dof>, <f>: one multiplier lambda (algebraic):
 //   dof row:  + lambda                          own row:  (f(t) - q) / s
@@ -25,12 +46,105 @@
 // force, abstract, <dof>, <f>:               dof row: + f(t)
 // force, abstract internal, <dof 1>, <dof 2>, <f>: dof 1 row + f, dof 2 row - f.
 // None takes part in the initial assembly (their rows are frozen there).
+#include <string>
+
 #include "core/constitutive_law.hpp"
 #include "core/registry.hpp"
 #include "elements/genels/scalar_dof.hpp"
+#include "elements/misc/card_helpers.hpp"
 
 namespace mbs {
 namespace {
+
+cards::NodeDof dof(Reader& r, EntityDesc& e, const std::string& suffix) {
+    return cards::read_node_dof(r, e, suffix, "genel " + e.type);
+}
+
+void read_clamp(Reader& r, EntityDesc& e) {
+    dof(r, e, "");
+    e.props.set("drive", r.drive("imposed value"));
+}
+
+void read_distance(Reader& r, EntityDesc& e) {
+    dof(r, e, "1");
+    dof(r, e, "2");
+    e.props.set("drive", r.drive("imposed difference"));
+}
+
+void read_spring(Reader& r, EntityDesc& e) {
+    dof(r, e, "1");
+    dof(r, e, "2");
+    SourceLoc at = r.loc();
+    auto law = r.law(1, "spring constitutive law");
+    if (cards::law_kind(*law) != cards::LawKind::elastic)
+        r.error_at(at,
+                   "genel spring accepts elastic constitutive laws only, got '" + law->type + "'",
+                   "use 'spring support' or a rod for viscous laws");
+    e.props.set("law", law);
+}
+
+// The value (order 0) of a differential dof.
+void require_value_of_differential(Reader& r, const SourceLoc& at, const cards::NodeDof& d) {
+    bool algebraic_node = d.node->category == "abstract" &&
+                          (d.node->props.get_or<bool>("algebraic", false) ||
+                           d.node->props.get_or<std::string>("kind", "") == "algebraic" ||
+                           d.node->props.get_or<std::string>("order", "") == "algebraic");
+    if (d.order != 0 || algebraic_node)
+        r.error_at(at,
+                   "genel " + std::string(d.order != 0
+                                              ? "needs the value ('algebraic') of the dof, not its "
+                                                "derivative"
+                                              : "needs a differential dof"));
+}
+
+void read_spring_support(Reader& r, EntityDesc& e) {
+    SourceLoc at = r.loc();
+    auto d = dof(r, e, "");
+    require_value_of_differential(r, at, d);
+    e.props.set("law", r.law(1, "spring support constitutive law"));
+    if (r.accept("position")) {
+        double x0 = 0.0;
+        if (r.accept("from node")) {
+            x0 = d.node->props.get_or<double>("value", 0.0);
+            if (d.node->category == "structural") {
+                Vec3 x = cards::node_position(*d.node);
+                x0 = d.index <= 3 ? x[d.index - 1] : 0.0;
+            }
+        } else {
+            x0 = r.real("reference value");
+        }
+        e.props.set("position", x0);
+    }
+}
+
+void read_cross_spring_support(Reader& r, EntityDesc& e) {
+    dof(r, e, "1");
+    SourceLoc at = r.loc();
+    auto d = dof(r, e, "2");
+    require_value_of_differential(r, at, d);
+    e.props.set("law", r.law(1, "cross spring support constitutive law"));
+}
+
+void read_mass(Reader& r, EntityDesc& e) {
+    SourceLoc at = r.loc();
+    auto d = dof(r, e, "");
+    bool algebraic_node = d.node->category == "abstract" &&
+                          (d.node->props.get_or<bool>("algebraic", false) ||
+                           d.node->props.get_or<std::string>("kind", "") == "algebraic");
+    if (algebraic_node) r.error_at(at, "genel mass needs a differential dof");
+    e.props.set("mass", r.drive("mass"));
+}
+
+void read_abstract(Reader& r, EntityDesc& e) {
+    cards::read_node_dof(r, e, "", "abstract force", false);
+    e.props.set("drive", r.drive("force value"));
+}
+
+void read_abstract_internal(Reader& r, EntityDesc& e) {
+    cards::read_node_dof(r, e, "1", "abstract internal force", false);
+    cards::read_node_dof(r, e, "2", "abstract internal force", false);
+    e.props.set("drive", r.drive("force value"));
+}
 
 using genels::ScalarDof;
 using M11 = Eigen::Matrix<double, 1, 1>;
@@ -334,13 +448,17 @@ std::unique_ptr<Element> make_abstract_internal(const EntityDesc& d, BuildContex
 
 }  // namespace
 
-MBS_REGISTER_ELEMENT_RUNTIME("genel", "clamp", make_clamp);
-MBS_REGISTER_ELEMENT_RUNTIME("genel", "spring support", make_spring_support);
-MBS_REGISTER_ELEMENT_RUNTIME("genel", "mass", make_mass);
-MBS_REGISTER_ELEMENT_RUNTIME("genel", "distance", make_distance);
-MBS_REGISTER_ELEMENT_RUNTIME("genel", "spring", make_spring);
-MBS_REGISTER_ELEMENT_RUNTIME("genel", "cross spring support", make_cross_spring_support);
-MBS_REGISTER_ELEMENT_RUNTIME("force", "abstract", make_abstract_force);
-MBS_REGISTER_ELEMENT_RUNTIME("force", "abstract internal", make_abstract_internal);
+MBS_REGISTER_ELEMENT_KIND("genel", "clamp", {.read = read_clamp, .make = make_clamp});
+MBS_REGISTER_ELEMENT_KIND("genel", "distance", {.read = read_distance, .make = make_distance});
+MBS_REGISTER_ELEMENT_KIND("genel", "spring", {.read = read_spring, .make = make_spring});
+MBS_REGISTER_ELEMENT_KIND("genel", "spring support",
+                          {.read = read_spring_support, .make = make_spring_support});
+MBS_REGISTER_ELEMENT_KIND("genel", "cross spring support",
+                          {.read = read_cross_spring_support, .make = make_cross_spring_support});
+MBS_REGISTER_ELEMENT_KIND("genel", "mass", {.read = read_mass, .make = make_mass});
+MBS_REGISTER_ELEMENT_KIND("force", "abstract",
+                          {.read = read_abstract, .make = make_abstract_force});
+MBS_REGISTER_ELEMENT_KIND("force", "abstract internal",
+                          {.read = read_abstract_internal, .make = make_abstract_internal});
 
 }  // namespace mbs
