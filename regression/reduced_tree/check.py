@@ -88,4 +88,13 @@ ok = re.search(r'drive_hinge\.mbd:\d+:\d+: error: joint 4 \(drive hinge\): not s
 print(f"{'ok  ' if ok else 'FAIL'} drive_hinge.mbd: error names the element: {err.splitlines()[0] if err else ''}")
 if not ok:
     failures.append('unsupported element message')
+# Decks with no free coordinate to fit initial velocities to (only abstract nodes, or every
+# coordinate driven): --tree printed nothing and crashed (SIGSEGV in Eigen's QR of an empty
+# matrix, fit_velocities) before the guard.
+for deck in ('scalar_functions.mbd', 'stateful_drives.mbd', 'axial_rotation.mbd'):
+    rc, out, err = tree(deck)
+    ok = rc == 0 and field(out, 'degrees of freedom') == 0
+    print(f"{'ok  ' if ok else 'FAIL'} {deck}: --tree exits 0 with 0 degrees of freedom (exit {rc})")
+    if not ok:
+        failures.append(f'{deck} --tree')
 finish()

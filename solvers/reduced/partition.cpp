@@ -309,6 +309,9 @@ VecX fit_velocities(const ReducedModel& m, Workspace& ws, const VecX& q, double 
     }
     b -= A * qd;  // driven part known
     std::vector<int> fc = free_columns(m);
+    // No free coordinate or no node to fit (a model without structural nodes on the tree, e.g.
+    // only abstract nodes): nothing to solve (Eigen's decompositions crash on an empty matrix).
+    if (fc.empty() || nn == 0) return qd;
     MatX Af(6 * nn, static_cast<int>(fc.size()));
     for (std::size_t j = 0; j < fc.size(); ++j) Af.col(static_cast<int>(j)) = A.col(fc[j]);
     const VecX x = Af.completeOrthogonalDecomposition().solve(b);
