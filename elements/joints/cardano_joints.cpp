@@ -49,19 +49,12 @@
 namespace mbs {
 namespace {
 
-void read_pair(Reader& r, EntityDesc& e, std::string_view element, bool offsets) {
-    cards::EndOptions opt;
-    opt.offset = offsets ? cards::Offset::mandatory : cards::Offset::keyword;
-    auto end1 = cards::read_end1(r, element, opt);
-    auto end2 = cards::read_end2(r, end1, element, opt);
-    cards::store_end(e, end1, 1, offsets, true);
-    cards::store_end(e, end2, 2, offsets, true);
+void read_cardano_hinge(Reader& r, EntityDesc& e) {
+    cards::read_end_pair(r, e, "cardano hinge", true);
 }
 
-void read_cardano_hinge(Reader& r, EntityDesc& e) { read_pair(r, e, "cardano hinge", true); }
-
 void read_cardano_rotation(Reader& r, EntityDesc& e) {
-    read_pair(r, e, "cardano rotation", false);
+    cards::read_end_pair(r, e, "cardano rotation", false);
     cards::read_optional_orientation_description(r, e);
 }
 

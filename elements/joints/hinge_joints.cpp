@@ -106,17 +106,8 @@ void read_optional_initial_theta(Reader& r, EntityDesc& e) {
     if (r.accept("initial theta")) e.props.set("initial theta", r.real("initial theta"));
 }
 
-void read_hinge_pair(Reader& r, EntityDesc& e, std::string_view element, bool offsets) {
-    cards::EndOptions opt;
-    opt.offset = offsets ? cards::Offset::mandatory : cards::Offset::keyword;
-    auto end1 = cards::read_end1(r, element, opt);
-    auto end2 = cards::read_end2(r, end1, element, opt);
-    cards::store_end(e, end1, 1, offsets, true);
-    cards::store_end(e, end2, 2, offsets, true);
-}
-
 void read_revolute_hinge(Reader& r, EntityDesc& e) {
-    read_hinge_pair(r, e, "revolute hinge", true);
+    cards::read_end_pair(r, e, "revolute hinge", true);
     cards::read_optional_orientation_description(r, e);
     cards::read_optional_output(r, e);
     read_optional_initial_theta(r, e);
@@ -129,12 +120,12 @@ void read_plane_hinge(Reader& r, EntityDesc& e) {
 }
 
 void read_revolute_rotation(Reader& r, EntityDesc& e) {
-    read_hinge_pair(r, e, "revolute rotation", false);
+    cards::read_end_pair(r, e, "revolute rotation", false);
     cards::read_optional_orientation_description(r, e);
 }
 
 void read_axial_rotation(Reader& r, EntityDesc& e) {
-    read_hinge_pair(r, e, "axial rotation", true);
+    cards::read_end_pair(r, e, "axial rotation", true);
     e.props.set("omega", r.drive("imposed relative angular velocity"));
     cards::read_optional_orientation_description(r, e);
     cards::read_optional_output(r, e);

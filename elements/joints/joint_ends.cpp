@@ -78,6 +78,15 @@ JointEnd read_end2(Reader& r, const JointEnd& end1, std::string_view element,
     return end;
 }
 
+void read_end_pair(Reader& r, EntityDesc& e, std::string_view element, bool offsets) {
+    EndOptions opt;
+    opt.offset = offsets ? Offset::mandatory : Offset::keyword;
+    auto end1 = read_end1(r, element, opt);
+    auto end2 = read_end2(r, end1, element, opt);
+    store_end(e, end1, 1, offsets, true);
+    store_end(e, end2, 2, offsets, true);
+}
+
 const EntityDesc& read_pin(Reader& r, EntityDesc& e, std::string_view element) {
     const EntityDesc& n = read_structural_node(r, "node", element);
     e.props.set("node", node_ref(n));

@@ -43,6 +43,11 @@ JointEnd read_end2(Reader& r, const JointEnd& end1, std::string_view element,
 // and "orientation" (global). Returns the node.
 const EntityDesc& read_pin(Reader& r, EntityDesc& e, std::string_view element);
 
+// The two ends of a hinge-like joint (node1, [position,] off1 [, orientation, R1], node2, ...),
+// offsets mandatory (`offsets`) or after the `position` keyword only; stores node<k>,
+// offset<k> (with `offsets`) and orientation<k> for k = 1, 2.
+void read_end_pair(Reader& r, EntityDesc& e, std::string_view element, bool offsets);
+
 // Stores "node<k>", then "offset<k>" (when `offset`) and "orientation<k>" (when `orientation`).
 void store_end(EntityDesc& e, const JointEnd& end, int k, bool offset, bool orientation);
 
