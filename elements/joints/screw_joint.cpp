@@ -1,0 +1,258 @@
+// Card reader for `joint: L, screw` (docs/deck-language.md 5.2; MBDyn's ScrewJoint, screwjoint.cc,
+// read in joint.cc): the relative rotation about an axis and the relative displacement along it
+// are tied by the pitch. One equation: the screw alone leaves the other five relative motions
+// free (MBDyn models a nut on a screw with an `in line` and a `revolute rotation` beside it).
+//   screw, n1, [position,] <rel p1>, [orientation,] <rel R1h (axis 3 = screw axis)>,
+//       n2 [, offset, <rel f2>], pitch, <p> [, output, ...] [, friction, ...]
+// Props: "node1", "offset1", "orientation1" (node-1 frame), "node2", "offset2" (only with
+// `offset`; `reference, other ...` frames allowed), "pitch" (length per turn; any sign).
+// `friction` is refused. Relative-coordinate path: none (the "*" fallback refuses the card).
+//
+// Screw joint. With a = R1h e3 (the axis in node 1's frame), e = R1 a (global), the points
+// p_k = x_k + R_k f_k, D = p2 - p1, d = e.D, the relative rotation vector Theta = log(R1^T R2)
+// (node-1 frame, |Theta| <= pi), theta = a.Theta unwrapped across +-pi (nearest branch to the
+// last converged value) and h = pitch / (2 pi), the constraint is MBDyn's
+//   phi = h (theta - theta0) - (d - d0) = 0
+// with theta0, d0 those of the nodes as read (so phi = 0 in the deck's configuration). One
+// multiplier mu; the ends receive mu grad(phi), so mu e is the force on end 1 and -mu e the one
+// on end 2 (MBDyn's lambda = -mu).
+// MBDyn's manual (tecman-screw.tex) defines theta = R1h3 . Theta as here; its code takes
+// e . Theta, mixing frames, which is the same value whenever node 1's rotation keeps the axis
+// (R1 a = a: node 1 fixed or turning about the screw axis). Here the manual's definition is used.
+#include <cmath>
+#include <string>
+
+#include "core/registry.hpp"
+#include "core/rotations.hpp"
+#include "elements/joints/joint_kit.hpp"
+#include "elements/misc/card_helpers.hpp"
+
+namespace mbs {
+namespace {
+
+void read_screw(Reader& r, EntityDesc& e) {
+    const EntityDesc& n1 = cards::read_structural_node(r, "node 1", "screw joint");
+    r.accept("position");
+    Vec3 p = r.position_rel(n1, "point of the screw axis");
+    r.accept("orientation");
+    Mat3 R = r.orientation_rel(n1, "screw orientation (axis 3 = screw axis)");
+    SourceLoc at2 = r.loc();
+    const EntityDesc& n2 = cards::read_structural_node(r, "node 2", "screw joint");
+    cards::check_distinct_nodes(r, at2, n1, n2, "screw joint");
+    e.props.set("node1", cards::node_ref(n1));
+    e.props.set("offset1", p);
+    e.props.set("orientation1", R);
+    e.props.set("node2", cards::node_ref(n2));
+    if (r.accept("offset"))
+        e.props.set("offset2", r.position_rel_other(n2, n1, p, "offset of node 2"));
+    r.expect("pitch");
+    e.props.set("pitch", r.real("pitch"));
+    cards::read_optional_output(r, e);
+    if (r.peek("friction"))
+        r.error("screw joint friction is not supported yet", "remove the friction block");
+}
+
+using el::End;
+
+// (1 - (t/2) cot(t/2)) / t^2 and its derivative divided by t, t = |Theta| (series below 0.1,
+// where the closed forms cancel; both series to O(t^8), relative error below 1e-14 there).
+void gamma_coefs(double t, double& c, double& dc_t) {
+    const double t2 = t * t;
+    if (t < 0.1) {
+        c = 1.0 / 12.0 + t2 * (1.0 / 720.0 + t2 * (1.0 / 30240.0 + t2 / 1209600.0));
+        dc_t = 1.0 / 360.0 + t2 * (1.0 / 7560.0 + t2 * (1.0 / 201600.0 + t2 / 5987520.0));
+        return;
+    }
+    const double s = std::sin(0.5 * t), co = std::cos(0.5 * t);
+    const double hh = 0.5 * t * co / s;                   // (t/2) cot(t/2)
+    const double dh = 0.5 * co / s - 0.25 * t / (s * s);  // d/dt of it
+    c = (1.0 - hh) / t2;
+    dc_t = -dh / (t2 * t) - 2.0 * (1.0 - hh) / (t2 * t2);
+}
+
+class ScrewJoint final : public Element {
+  public:
+    ScrewJoint(const EntityDesc& d, End e1, End e2, double pitch, double theta0, double d0)
+        : Element(d), h_(pitch / (2.0 * M_PI)), theta0_(theta0), d0_(d0), theta_prev_(theta0) {
+        e_[0] = e1;
+        e_[1] = e2;
+    }
+    int own_dofs() const override { return 1; }
+    std::string own_dof_name(int) const override { return "screw pitch relation"; }
+    bool in_assembly() const override { return true; }
+
+    void declare(PatternBuilder& p) override { b_.declare(p, e_, 2, first_dof(), 1); }
+
+    // Translational part: joint_kit's project_* with u = e and F = mu (phi's -(d - d0) is
+    // e.(p1 - p2) + d0; e turns with node 1).
+    // Rotational part, with g_k the virtual rotations (global) and J_l the left Jacobian of the
+    // rotation vector (dR R^T = skew(J_l dTheta) for R = exp(skew(Theta))):
+    //   dTheta = J_l^-1 R1^T (g2 - g1),  dtheta = W.(g2 - g1),  W = R1 w,  w = J_l^-T a
+    //   J_l^-T a = a + Theta x a / 2 + c(t) Theta x (Theta x a),  c = (1 - (t/2) cot(t/2)) / t^2
+    //   rows: end 1 moment -mu h W, end 2 moment +mu h W; constraint row h theta (+ d0 - h theta0)
+    //   (all / dCoef in the dynamic phase)
+    //   dW = -skew(W) g1 + Q (g2 - g1),  Q = R1 (dw/dTheta) J_l^-1 R1^T, with v = Theta (Theta.a)
+    //   - t^2 a:  dw/dTheta = -skew(a)/2 + (c'/t) v Theta^T + c ((Theta.a) I + Theta a^T
+    //   - 2 a Theta^T)
+    //   blocks: moment 1 / g1 += mu h (skew(W) + Q), moment 1 / g2 += -mu h Q,
+    //           moment 2 / g1 += -mu h (skew(W) + Q), moment 2 / g2 += mu h Q;
+    //           moment rows / mu -+ h W; constraint row / g1, g2 -+ h W^T.
+    void residual(const StepContext& c, const StateView& s, double* r) const override {
+        const double mu = s.yp[first_dof()];
+        double* rc = r + first_dof();
+        const Rel q = relative();
+        el::project_residual(e_, q.e, mu, c.dCoef, r, rc);
+        const Vec3 W = e_[0].node ? Vec3(e_[0].node->R * q.w) : q.w;
+        if (!e_[0].ground()) el::add_wrench(r, *e_[0].node, Vec3::Zero(), -mu * h_ * W);
+        if (!e_[1].ground()) el::add_wrench(r, *e_[1].node, Vec3::Zero(), mu * h_ * W);
+        *rc += (d0_ + h_ * (q.theta - theta0_)) / c.dCoef;
+    }
+
+    void jacobian(const StepContext& c, const StateView& s, Jacobian& J) const override {
+        const double mu = s.yp[first_dof()];
+        const Rel q = relative();
+        el::JointJac jj;
+        el::project_jacobian(e_, q.e, mu, 0, 0, jj);
+        const Mat3 R1 = e_[0].node ? e_[0].node->R : Mat3(Mat3::Identity());
+        const Vec3 W = R1 * q.w;
+        const Mat3 Q = R1 * q.dw * q.Jinv * R1.transpose();
+        const Mat3 K1 = mu * h_ * (skew(W) + Q), K2 = mu * h_ * Q;
+        const bool n1 = !e_[0].ground(), n2 = !e_[1].ground();
+        if (n1) {
+            jj.nDth[0][0].block<3, 3>(3, 0) += K1;
+            if (n2) jj.nDth[0][1].block<3, 3>(3, 0) += -K2;
+            jj.nl[0].block<3, 1>(3, 0) += -h_ * W;
+            jj.lDth[0].block<1, 3>(0, 0) += -h_ * W.transpose();
+        }
+        if (n2) {
+            if (n1) jj.nDth[1][0].block<3, 3>(3, 0) += -K1;
+            jj.nDth[1][1].block<3, 3>(3, 0) += K2;
+            jj.nl[1].block<3, 1>(3, 0) += h_ * W;
+            jj.lDth[1].block<1, 3>(0, 0) += h_ * W.transpose();
+        }
+        jj.flush(e_, b_, c, J);
+    }
+
+    void after_step(const StepContext&, const StateView& s) override {
+        const double mu = s.yp[first_dof()];
+        const Rel q = relative();
+        theta_prev_ = q.theta;
+        reported(mu, q, F_, M_);
+        out_theta_ = q.theta;
+        out_d_ = q.e.dot(q.D);
+        out_Theta_ = q.Theta;
+        out_D_ = q.D;
+    }
+
+    // Reaction (MBDyn's ScrewJoint::Output and AssRes): its node 2 receives +F1 lambda, F1 = e,
+    // and node 1 -C1 lambda with C1 = dphi/dg1: the reported force is the one on end 2, -mu e,
+    // and the reported moment minus the whole moment on end 1 (arm terms included), C1 lambda =
+    // mu (h W + e x b1), b1 = p2 - x1. Local columns in the screw frame R1 R1h; MBDyn writes the
+    // global vectors there and R1 R1h times them in the global columns, the same numbers when
+    // R1 R1h = I (docs/reactions.md).
+    const char* output_file() const override { return "jnt"; }
+    bool output_schema(OutputSchema& s) const override { return el::reaction_schema(*this, s); }
+    bool reaction(Vec3& f, Vec3& m, Vec3& F, Vec3& M) const override {
+        const Mat3 Rs = e_[0].frame();
+        F = F_;
+        M = M_;
+        f = Rs.transpose() * F;
+        m = Rs.transpose() * M;
+        return true;
+    }
+    // After the reaction, MBDyn's columns: theta (degrees, unwrapped, not minus theta0), d = e.D,
+    // Theta (3, node-1 frame, rad), D (3, global).
+    int output_values(double* v) const override {
+        el::put_reaction(*this, v);
+        v[12] = out_theta_ * (180.0 / M_PI);
+        v[13] = out_d_;
+        for (int i = 0; i < 3; ++i) v[14 + i] = out_Theta_[i], v[17 + i] = out_D_[i];
+        return 20;
+    }
+
+    // Private data as MBDyn's ScrewJoint: Fx..Fz the reported force (global), Mx..Mz the
+    // reported moment (global), d = e.D and r = theta (rad), at the current iterate.
+    int private_data_count() const override { return 8; }
+    const char* private_data_name(int i) const override {
+        static const char* nm[] = {"Fx", "Fy", "Fz", "Mx", "My", "Mz", "d", "r"};
+        return nm[i];
+    }
+    double private_data(int i, const StateView& s) const override {
+        const Rel q = relative();
+        if (i == 6) return q.e.dot(q.D);
+        if (i == 7) return q.theta;
+        Vec3 F, M;
+        reported(s.yp[first_dof()], q, F, M);
+        return i < 3 ? F[i] : M[i - 3];
+    }
+
+  private:
+    // Relative kinematics at the current node state.
+    struct Rel {
+        Vec3 e, D, Theta, w;  // axis (global), p2 - p1, log(R1^T R2), J_l^-T a
+        Mat3 Jinv, dw;        // J_l^-1(Theta), dw/dTheta
+        double theta;         // a.Theta, unwrapped
+    };
+    Rel relative() const {
+        Rel q;
+        const Mat3 R1 = e_[0].node ? e_[0].node->R : Mat3(Mat3::Identity());
+        const Mat3 R2 = e_[1].node ? e_[1].node->R : Mat3(Mat3::Identity());
+        const Vec3 a = e_[0].Rh.col(2);
+        q.e = R1 * a;
+        q.D = e_[1].point() - e_[0].point();
+        q.Theta = matrix_to_rotation_vector(R1.transpose() * R2);
+        const double t = q.Theta.norm(), ta = q.Theta.dot(a);
+        double c, dc_t;
+        gamma_coefs(t, c, dc_t);
+        const Mat3 K = skew(q.Theta);
+        q.Jinv = Mat3::Identity() - 0.5 * K + c * K * K;
+        const Vec3 v = q.Theta * ta - t * t * a;
+        q.w = a + 0.5 * q.Theta.cross(a) + c * v;
+        q.dw =
+            -0.5 * skew(a) + dc_t * v * q.Theta.transpose() +
+            c * (ta * Mat3::Identity() + q.Theta * a.transpose() - 2.0 * a * q.Theta.transpose());
+        q.theta = ta + 2.0 * M_PI * std::round((theta_prev_ - ta) / (2.0 * M_PI));
+        return q;
+    }
+    // The reaction MBDyn reports: F = -mu e (on end 2), M = mu (h W + e x b1).
+    void reported(double mu, const Rel& q, Vec3& F, Vec3& M) const {
+        const Mat3 R1 = e_[0].node ? e_[0].node->R : Mat3(Mat3::Identity());
+        const Vec3 b1 = e_[1].point() - el::gap_origin(e_[0]);
+        F = -mu * q.e;
+        M = mu * (h_ * (R1 * q.w) + q.e.cross(b1));
+    }
+
+    End e_[2];
+    double h_, theta0_, d0_;
+    double theta_prev_;  // theta at the last converged step (unwrapping)
+    el::JointBlocks b_;
+    Vec3 F_ = Vec3::Zero(), M_ = Vec3::Zero();
+    double out_theta_ = 0.0, out_d_ = 0.0;
+    Vec3 out_Theta_ = Vec3::Zero(), out_D_ = Vec3::Zero();
+};
+
+std::unique_ptr<Element> make_screw(const EntityDesc& d, BuildContext& ctx) {
+    End e[2];
+    for (int k = 0; k < 2; ++k) {
+        const std::string s = std::to_string(k + 1);
+        e[k].node = &ctx.struct_node(d.props.get<EntityRef>("node" + s), d);
+        e[k].f = el::vec3_or_zero(d, ("offset" + s).c_str());
+        if (!e[k].node->has_rotation()) ctx.error(d, "a screw joint needs nodes with rotations");
+    }
+    e[0].Rh = d.props.get<Mat3>("orientation1");
+    // theta0 and d0 from the nodes as read (MBDyn's constructor).
+    const EntityDesc& n1 = e[0].node->desc();
+    const EntityDesc& n2 = e[1].node->desc();
+    const Mat3 R1 = cards::node_orientation(n1), R2 = cards::node_orientation(n2);
+    const Vec3 a = e[0].Rh.col(2);
+    const double theta0 = a.dot(matrix_to_rotation_vector(R1.transpose() * R2));
+    const Vec3 D = cards::node_position(n2) + R2 * e[1].f - cards::node_position(n1) - R1 * e[0].f;
+    const double d0 = (R1 * a).dot(D);
+    return std::make_unique<ScrewJoint>(d, e[0], e[1], d.props.get<double>("pitch"), theta0, d0);
+}
+
+}  // namespace
+
+MBS_REGISTER_ELEMENT_KIND("joint", "screw", {.read = read_screw, .make = make_screw});
+
+}  // namespace mbs

@@ -1,0 +1,82 @@
+// The screw joint (screw_joint.cpp): its card reader (props stored, errors located at the
+// argument), its Jacobian against finite differences at random states with large relative
+// rotations (solvers/dae/test/jacobian_check.hpp), in the dynamic phase and in the initial
+// assembly, and its pitch relation in a short run.
+#include <cmath>
+#include <string>
+
+#include "solvers/dae/test/jacobian_check.hpp"
+
+namespace mbs::test {
+namespace {
+
+// One static rigid node, two dynamic rigid nodes with bodies and a displacement-only node;
+// `joints` joint cards follow.
+std::string deck(int joints, const std::string& elements) {
+    return deck_head + "begin: control data; structural nodes: 4; rigid bodies: 2; joints: " +
+           std::to_string(joints) +
+           "; end: control data;\n"
+           "begin: nodes;\n"
+           "structural: 1, static, 0.1, 0.2, 0.3, euler123, 0.1, 0.2, 0.3, null, null;\n"
+           "structural: 2, dynamic, 1., 0.5, -0.2, euler123, -0.4, 0.3, 1.1,"
+           " 0.3, -0.1, 0.2, 0.5, 0.4, -0.6;\n"
+           "structural: 3, dynamic, 0.3, -1., 0.7, euler123, 0.7, -0.2, 0.4,"
+           " -0.2, 0.6, 0.1, -0.3, 0.8, 0.2;\n"
+           "structural: 4, dynamic displacement, 3., 0., 0., null;\n"
+           "end: nodes;\nbegin: elements;\n"
+           "body: 101, 2, 2.5, 0.1, -0.2, 0.3, diag, 1., 2., 3.;\n"
+           "body: 102, 3, 1.5, -0.3, 0.2, 0.1, diag, 0.5, 0.7, 0.9;\n" +
+           elements + "end: elements;\n";
+}
+
+const std::string screw23 =
+    "joint: 1, screw, 2, 0.1, -0.2, 0.3, euler123, 0.2, -0.5, 0.3,"
+    " 3, offset, -0.2, 0.1, 0.4, pitch, 0.7;\n";
+
+TEST(ScrewJoint, ReaderStoresTheCard) {
+    Model m = build(deck(1, screw23));
+    const EntityDesc& e = element(m, "joint", 1);
+    EXPECT_EQ(e.type, "screw");
+    EXPECT_EQ(e.props.get<EntityRef>("node1").label, 2);
+    EXPECT_EQ(e.props.get<EntityRef>("node2").label, 3);
+    EXPECT_DOUBLE_EQ(e.props.get<double>("pitch"), 0.7);
+    EXPECT_TRUE(e.props.get<Vec3>("offset1").isApprox(Vec3(0.1, -0.2, 0.3)));
+    EXPECT_TRUE(e.props.get<Vec3>("offset2").isApprox(Vec3(-0.2, 0.1, 0.4)));
+    EXPECT_TRUE(e.props.has("orientation1"));
+    // Without `offset` node 2's point is the node; `output, no` is read.
+    m = build(deck(1, "joint: 1, screw, 1, null, eye, 2, pitch, -0.1, output, no;\n"));
+    EXPECT_FALSE(element(m, "joint", 1).props.has("offset2"));
+    EXPECT_FALSE(element(m, "joint", 1).output);
+}
+
+TEST(ScrewJoint, ErrorsPointAtTheArgument) {
+    std::string msg;
+    std::string t = deck(1, "joint: 1, screw, 1, null, eye, 2, 0.1;\n");
+    EXPECT_EQ(error_at(t, &msg), where_of(t, "0.1;"));
+    EXPECT_NE(msg.find("pitch"), std::string::npos) << msg;
+    t = deck(1, "joint: 1, screw, 1, null, eye, 2, pitch, 0.1, friction, 0.2;\n");
+    EXPECT_EQ(error_at(t, &msg), where_of(t, "friction"));
+    EXPECT_NE(msg.find("not supported yet"), std::string::npos) << msg;
+    t = deck(1, "joint: 1, screw, 2, null, eye, 2, pitch, 0.1;\n");
+    EXPECT_EQ(error_at(t), where_of(t, "2, pitch"));
+    t = deck(1, "joint: 1, screw, 1, null, eye, 4, pitch, 0.1;\n");
+    EXPECT_EQ(error_at(t), where_of(t, "4, pitch"));
+}
+
+TEST(ScrewJointJacobian, TwoDynamicNodesWithOffsets) { expect_exact_jacobian(deck(1, screw23)); }
+
+TEST(ScrewJointJacobian, StaticNodeOne) {
+    expect_exact_jacobian(deck(
+        1, "joint: 1, screw, 1, -0.3, 0.2, 0.1, euler123, -0.3, 0.4, 0.1, 3, pitch, -0.25;\n"));
+}
+
+TEST(ScrewJointJacobian, InitialAssembly) {
+    for (unsigned seed = 1; seed <= 3; ++seed) {
+        JacobianCheck r = check_jacobian(deck(1, screw23), seed, 1.0, 1e-6, Phase::assembly);
+        EXPECT_LT(r.rel(), 1e-6) << "state " << seed << ": max |J - FD| = " << r.max_abs_err
+                                 << " at " << r.where;
+    }
+}
+
+}  // namespace
+}  // namespace mbs::test
