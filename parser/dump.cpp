@@ -197,9 +197,11 @@ long count_unknowns(const Model& m) {
         if (e.category == "userdefined") n += e.props.get_or<long>("own unknowns", 0);  // modules
         if (e.category != "joint") continue;
         auto it = joint_eqs.find(e.type);
+        // Joints not in the table say how many multipliers they own in their reader's
+        // "constraint equations" prop (a new joint needs no line here).
         if (it != joint_eqs.end())
             n += it->second;
-        else if (e.type == "total joint" || e.type == "total pin joint")
+        else
             n += e.props.get_or<long>("constraint equations", 0);
     }
     return n;
