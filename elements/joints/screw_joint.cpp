@@ -5,7 +5,8 @@
 //   screw, n1, [position,] <rel p1>, [orientation,] <rel R1h (axis 3 = screw axis)>,
 //       n2 [, offset, <rel f2>], pitch, <p> [, output, ...] [, friction, ...]
 // Props: "node1", "offset1", "orientation1" (node-1 frame), "node2", "offset2" (only with
-// `offset`; `reference, other ...` frames allowed), "pitch" (length per turn; any sign).
+// `offset`; `reference, other ...` frames allowed), "pitch" (length per turn; any sign),
+// "constraint equations" (1: the multipliers `--check` counts, parser/dump.cpp).
 // `friction` is refused. Relative-coordinate path: none (the "*" fallback refuses the card).
 //
 // Screw joint. With a = R1h e3 (the axis in node 1's frame), e = R1 a (global), the points
@@ -47,6 +48,7 @@ void read_screw(Reader& r, EntityDesc& e) {
         e.props.set("offset2", r.position_rel_other(n2, n1, p, "offset of node 2"));
     r.expect("pitch");
     e.props.set("pitch", r.real("pitch"));
+    e.props.set("constraint equations", 1L);
     cards::read_optional_output(r, e);
     if (r.peek("friction"))
         r.error("screw joint friction is not supported yet", "remove the friction block");
