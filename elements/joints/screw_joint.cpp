@@ -139,7 +139,7 @@ class ScrewJoint final : public Element {
         const double mu = s.yp[first_dof()];
         const Rel q = relative();
         theta_prev_ = q.theta;
-        reported(mu, q, F_, M_);
+        end1_wrench(mu, q, F1_, M1_);
         out_theta_ = q.theta;
         out_d_ = q.e.dot(q.D);
         out_Theta_ = q.Theta;
@@ -149,18 +149,15 @@ class ScrewJoint final : public Element {
     // Reaction (MBDyn's ScrewJoint::Output and AssRes): its node 2 receives +F1 lambda, F1 = e,
     // and node 1 -C1 lambda with C1 = dphi/dg1: the reported force is the one on end 2, -mu e,
     // and the reported moment minus the whole moment on end 1 (arm terms included), C1 lambda =
-    // mu (h W + e x b1), b1 = p2 - x1. Local columns in the screw frame R1 R1h; MBDyn writes the
-    // global vectors there and R1 R1h times them in the global columns, the same numbers when
-    // R1 R1h = I (docs/reactions.md).
+    // mu (h W + e x b1), b1 = p2 - x1: el::reported_reaction(on_end2) of end 1's force and
+    // moment. Local columns in the screw frame R1 R1h; MBDyn writes the global vectors there and
+    // R1 R1h times them in the global columns, the same numbers when R1 R1h = I
+    // (docs/reactions.md).
     const char* output_file() const override { return "jnt"; }
     bool output_schema(OutputSchema& s) const override { return el::reaction_schema(*this, s); }
     bool reaction(Vec3& f, Vec3& m, Vec3& F, Vec3& M) const override {
         const Mat3 Rs = e_[0].frame();
-        F = F_;
-        M = M_;
-        f = Rs.transpose() * F;
-        m = Rs.transpose() * M;
-        return true;
+        return el::reported_reaction(el::Reported::on_end2, F1_, M1_, Rs, Rs, f, m, F, M);
     }
     // After the reaction, MBDyn's columns: theta (degrees, unwrapped, not minus theta0), d = e.D,
     // Theta (3, node-1 frame, rad), D (3, global).
@@ -183,8 +180,10 @@ class ScrewJoint final : public Element {
         const Rel q = relative();
         if (i == 6) return q.e.dot(q.D);
         if (i == 7) return q.theta;
-        Vec3 F, M;
-        reported(s.yp[first_dof()], q, F, M);
+        Vec3 F1, M1, f, m, F, M;
+        end1_wrench(s.yp[first_dof()], q, F1, M1);
+        const Mat3 Rs = e_[0].frame();
+        el::reported_reaction(el::Reported::on_end2, F1, M1, Rs, Rs, f, m, F, M);
         return i < 3 ? F[i] : M[i - 3];
     }
 
@@ -216,19 +215,19 @@ class ScrewJoint final : public Element {
         q.theta = ta + 2.0 * M_PI * std::round((theta_prev_ - ta) / (2.0 * M_PI));
         return q;
     }
-    // The reaction MBDyn reports: F = -mu e (on end 2), M = mu (h W + e x b1).
-    void reported(double mu, const Rel& q, Vec3& F, Vec3& M) const {
+    // The force and moment (about x1) the joint applies to end 1: mu e, -mu (h W + e x b1).
+    void end1_wrench(double mu, const Rel& q, Vec3& F1, Vec3& M1) const {
         const Mat3 R1 = e_[0].node ? e_[0].node->R : Mat3(Mat3::Identity());
         const Vec3 b1 = e_[1].point() - el::gap_origin(e_[0]);
-        F = -mu * q.e;
-        M = mu * (h_ * (R1 * q.w) + q.e.cross(b1));
+        F1 = mu * q.e;
+        M1 = -mu * (h_ * (R1 * q.w) + q.e.cross(b1));
     }
 
     End e_[2];
     double h_, theta0_, d0_;
     double theta_prev_;  // theta at the last converged step (unwrapping)
     el::JointBlocks b_;
-    Vec3 F_ = Vec3::Zero(), M_ = Vec3::Zero();
+    Vec3 F1_ = Vec3::Zero(), M1_ = Vec3::Zero();  // end 1's force and moment, last step
     double out_theta_ = 0.0, out_d_ = 0.0;
     Vec3 out_Theta_ = Vec3::Zero(), out_D_ = Vec3::Zero();
 };
