@@ -78,5 +78,32 @@ TEST(ScrewJointJacobian, InitialAssembly) {
     }
 }
 
+// Private data (MBDyn's names) against the .jnt line at a random state: Fx..Mz the global
+// reaction columns, d and r the extra columns (r in degrees there).
+TEST(ScrewJoint, PrivateDataAreTheOutputColumns) {
+    Model m = build(deck(1, screw23));
+    Engine e(m, "naive");
+    randomize_state(e, 2);
+    e.update(0.3, 1e-3);
+    for (const auto& el : e.elements()) {
+        if (el->desc().type != "screw") continue;
+        el->after_step(StepContext{0.3, 1e-3, 0.37, Phase::dynamic}, e.state());
+        double v[Element::max_output_values];
+        ASSERT_EQ(el->output_values(v), 20);
+        const char* names[] = {"Fx", "Fy", "Fz", "Mx", "My", "Mz", "d", "r"};
+        const double expect[] = {v[6], v[7], v[8], v[9], v[10], v[11], v[13], v[12] * M_PI / 180.0};
+        for (int i = 0; i < 8; ++i) {
+            const int k = el->private_data_index(names[i]);
+            ASSERT_EQ(k, i) << names[i];
+            EXPECT_NEAR(el->private_data(k, e.state()), expect[i],
+                        1e-12 * (1.0 + std::fabs(expect[i])))
+                << names[i];
+        }
+        EXPECT_NE(v[8], 0.0);
+        return;
+    }
+    FAIL() << "no screw joint";
+}
+
 }  // namespace
 }  // namespace mbs::test
