@@ -20,6 +20,8 @@
 // MBDyn's manual (tecman-screw.tex) defines theta = R1h3 . Theta as here; its code takes
 // e . Theta, mixing frames, which is the same value whenever node 1's rotation keeps the axis
 // (R1 a = a: node 1 fixed or turning about the screw axis). Here the manual's definition is used.
+// The joint takes part in the initial assembly (positions and velocities); MBDyn's adds no
+// equation there, which gives the same start when the deck's nodes already satisfy it.
 #include <cmath>
 #include <string>
 
