@@ -104,6 +104,11 @@ void collection(std::string& out, const char* name, bool lines, const std::strin
         out += "        <Geometry GeometryType=\"XYZ\">\n";
         hyperslab(out, h5, "/nodes/X", t, steps, n, 3, "          ");
         out += "        </Geometry>\n";
+        // The node data on the points only: the lines' grids have the geometry alone.
+        if (lines) {
+            out += "      </Grid>\n";
+            continue;
+        }
         std::snprintf(buf, sizeof buf,
                       "        <Attribute Name=\"label\" AttributeType=\"Scalar\" Center=\"Node\">\n"
                       "          <DataItem Dimensions=\"%zu\" NumberType=\"Int\" Precision=\"8\" "
