@@ -248,7 +248,11 @@ void Hdf5Output::define(const Results& res) {
     attr_text(file_, "mbsolve_version", opt.version);
     attr_text(file_, "deck", opt.deck);
     attr_text(file_, "title", model().control.title.value_or(""));
-    attr_text(file_, "units", "SI: m, kg, s, N, Nm, rad (Euler angles are not stored)");
+    // Decks are unit-free: nothing is converted. The datasets' `units` are MBDyn's (SI) names.
+    attr_text(file_, "units",
+              "the deck's units (decks are unit-free; nothing is converted): each dataset's "
+              "units attribute names the SI unit, right for a deck written in m, kg, s; angles "
+              "in rad (Euler angles are not stored)");
     attr_text(
         file_, "orientation_convention",
         "R is the 3x3 rotation matrix of the node frame in the global frame, stored row-major "
