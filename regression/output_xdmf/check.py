@@ -21,6 +21,7 @@ Decks: input-examples/output_formats.mbd (double pendulum: 3 nodes, clamp + 2 re
    = the .out times); groups nodes, joints, forces have dims (time, node|joint|force,
    component), coordinates node = labels, component = x, y, z, matrix_component xx..zz; values
    equal NetCDF node.struct.<L>.X, elem.joint.<L>.F (bit for bit); no phony_dim anywhere.
+   netCDF4-python (NetCDF-C) sees the same dimensions (time unlimited) and values.
 3. h5py: every attribute of every object of the results file and of a modal file
    (--analysis modal) is str (or a number), apart from the HDF5 dimension-scale attributes
    CLASS, NAME, REFERENCE_LIST, DIMENSION_LIST, whose type the HDF5 specification fixes.
@@ -187,6 +188,16 @@ with h5py.File(pend + '.nc', 'r') as nc:
     phony = sorted(d for d in dims_seen if str(d).startswith('phony_dim'))
     print(f'     dimensions seen: {sorted(map(str, dims_seen))}')
     close('xarray: no phony_dim in any group', len(phony), 0, 0)
+
+# netCDF4-python (NetCDF-C) reads the same dimensions.
+try:
+    import netCDF4
+    with netCDF4.Dataset(pend + '.h5') as d:
+        close('netCDF4: nodes/X dims == (time, node, component)',
+              0 if d['nodes']['X'].dimensions == ('time', 'node', 'component') and d.dimensions['time'].isunlimited() else 1, 0, 0)
+        close('netCDF4: nodes/X vs h5py', float(np.abs(d['nodes']['X'][:] - g['X'].values).max()), 0.0, 0.0)
+except ImportError:
+    print('     (python3-netcdf4 not installed: netCDF4 read skipped)')
 
 # --- 3. h5py: str attributes
 modal = os.path.join(work, 'modal')
