@@ -213,9 +213,9 @@ hid_t Hdf5Output::component_scale(hid_t gid, const Group& g, int ncomp,
     set_scale(d, dim.c_str());
     attr_text(d, "description",
               columns ? "column of the element's .usr line (1: the first value after the label)"
-                      : ncomp == 3 ? "vector component in the quantity's frame"
-                      : ncomp == 9 ? "3x3 matrix component, row-major (xy: row x, column y)"
-                                   : "component number (1..n)");
+              : ncomp == 3 ? "vector component in the quantity's frame"
+              : ncomp == 9 ? "3x3 matrix component, row-major (xy: row x, column y)"
+                           : "component number (1..n)");
     made[ncomp] = d;
     return d;
 }
@@ -312,7 +312,8 @@ void Hdf5Output::define(const Results& res) {
         H5Sclose(space);
         std::vector<hid_t> per_entity = {lab, strings(gid, "names", g.names),
                                          strings(gid, "types", g.types)};
-        attr_text(per_entity[1], "description", "the entity's name in the deck, else category and label");
+        attr_text(per_entity[1], "description",
+                  "the entity's name in the deck, else category and label");
         attr_text(per_entity[2], "description", "card type");
         if (g.kind == Group::Kind::nodes) {
             per_entity.push_back(strings(gid, "orientation_description", g.orientation));
@@ -448,7 +449,9 @@ void Hdf5Output::finish(const std::string& status) {
         hsize_t n = 0;
         H5Sget_simple_extent_dims(space, &n, nullptr);
         times.resize(n);
-        if (n > 0) check(H5Dread(t, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, times.data()), "/time (read)");
+        if (n > 0)
+            check(H5Dread(t, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, times.data()),
+                  "/time (read)");
         H5Sclose(space);
         H5Dclose(t);
     }

@@ -16,12 +16,23 @@ std::string xml_escape(const std::string& s) {
     std::string r;
     for (char c : s) {
         switch (c) {
-            case '&': r += "&amp;"; break;
-            case '<': r += "&lt;"; break;
-            case '>': r += "&gt;"; break;
-            case '"': r += "&quot;"; break;
-            case '\'': r += "&apos;"; break;
-            default: r += c;
+            case '&':
+                r += "&amp;";
+                break;
+            case '<':
+                r += "&lt;";
+                break;
+            case '>':
+                r += "&gt;";
+                break;
+            case '"':
+                r += "&quot;";
+                break;
+            case '\'':
+                r += "&apos;";
+                break;
+            default:
+                r += c;
         }
     }
     return r;
@@ -87,8 +98,8 @@ std::string step_grid(const char* name, bool lines, bool first, const std::strin
         if (lines) {
             for (std::size_t k = 0; k < mesh.segments.size(); ++k) {
                 if (k) out += ' ';
-                out += std::to_string(mesh.segments[k][0]) + ' ' +
-                       std::to_string(mesh.segments[k][1]);
+                out +=
+                    std::to_string(mesh.segments[k][0]) + ' ' + std::to_string(mesh.segments[k][1]);
             }
         } else {
             for (std::size_t k = 0; k < n; ++k) {
@@ -219,8 +230,8 @@ void write_xdmf(const std::string& xmf_path, const std::string& h5_path, const X
     const std::string part = xmf_path + ".part";
     std::FILE* f = std::fopen(part.c_str(), "wb");
     if (!f)
-        throw std::runtime_error("XDMF output '" + xmf_path + "': cannot create the file: " +
-                                 std::strerror(errno));
+        throw std::runtime_error("XDMF output '" + xmf_path +
+                                 "': cannot create the file: " + std::strerror(errno));
     const bool ok = std::fwrite(out.data(), 1, out.size(), f) == out.size();
     const int err = errno;
     if (std::fclose(f) != 0 || !ok) {

@@ -13,8 +13,8 @@
 namespace mbs::output {
 
 struct XdmfMesh {
-    std::vector<long> node_labels;                 // the HDF5 /nodes entity axis, in order
-    std::vector<std::array<int, 2>> segments;      // lines between node indices (0-based)
+    std::vector<long> node_labels;                  // the HDF5 /nodes entity axis, in order
+    std::vector<std::array<int, 2>> segments;       // lines between node indices (0-based)
     std::vector<std::pair<std::string, int>> data;  // /nodes quantities as point data: name, ncomp
 };
 
