@@ -2,14 +2,18 @@
 #include "output/hdf5_output.hpp"
 
 #include <hdf5.h>
+#include <hdf5_hl.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <limits>
+#include <map>
 #include <stdexcept>
 
 #include "output/block_sink.hpp"
 #include "output/hdf5_error.hpp"
 #include "output/output_error.hpp"
+#include "output/xdmf_output.hpp"
 
 namespace mbs::output {
 
@@ -54,6 +58,7 @@ class Hdf5Output final : public BlockSink {
         }
         return id;
     }
+    // A scalar attribute, a variable-length UTF-8 string (h5py reads it as str).
     void attr_text(hid_t obj, const char* name, const std::string& value);
     // A scalar attribute: `value` of memory type `mem`, stored as `file_type`.
     void attr_scalar(hid_t obj, const char* name, hid_t file_type, hid_t mem, const void* value);
@@ -66,7 +71,13 @@ class Hdf5Output final : public BlockSink {
     // A dataset (time, dims...) of `type`, extendible along time, chunked and compressed.
     hid_t series(hid_t parent, const char* name, hid_t type, int rank, const hsize_t* dims,
                  int chunk_rows);
-    void strings(hid_t parent, const char* name, const std::vector<std::string>& v);
+    hid_t strings(hid_t parent, const char* name, const std::vector<std::string>& v);
+    // Dimension scales (the HDF5 DS API, as NetCDF-4 and h5netcdf/xarray read them): `scale`
+    // becomes dimension `dim`, attached to axis `axis` of `d`.
+    void set_scale(hid_t scale, const char* dim);
+    void attach(hid_t d, hid_t scale, unsigned axis, const char* what);
+    // The coordinate of a group's component axis of size ncomp (created once per group).
+    hid_t component_scale(hid_t gid, const Group& g, int ncomp, std::map<int, hid_t>& made);
     void append(const Results& r, hid_t dset, hid_t memtype, int rank, const hsize_t* dims,
                 const void* data);
     void close();
@@ -77,16 +88,30 @@ class Hdf5Output final : public BlockSink {
     std::vector<std::vector<hid_t>> dsets_;  // [group][quantity]
     mutable bool failed_ = false;            // a write failed: the file is not closed (close())
     std::vector<hid_t> groups_;
+    bool xdmf_ = false;  // PREFIX.xmf is written at the end (the model has structural nodes)
+    XdmfMesh mesh_;
 };
+
+// The name of a group's entity dimension, also its coordinate variable (the entities' labels):
+// node, joint, force, internal_force, couple, ..., beam, element (module elements).
+std::string entity_dimension(const Group& g) {
+    if (g.kind == Group::Kind::nodes || g.kind == Group::Kind::node_accelerations ||
+        g.kind == Group::Kind::node_momenta)
+        return "node";
+    if (g.name.rfind("beam", 0) == 0) return "beam";
+    if (g.name.size() > 1 && g.name.back() == 's') return g.name.substr(0, g.name.size() - 1);
+    return "element";
+}
 
 void Hdf5Output::attr_text(hid_t obj, const char* name, const std::string& value) {
     if (H5Aexists(obj, name) > 0) H5Adelete(obj, name);
     hid_t type = H5Tcopy(H5T_C_S1);
-    H5Tset_size(type, std::max<std::size_t>(value.size(), 1));
+    H5Tset_size(type, H5T_VARIABLE);
     H5Tset_cset(type, H5T_CSET_UTF8);
     hid_t space = H5Screate(H5S_SCALAR);
     hid_t a = check(H5Acreate2(obj, name, type, space, H5P_DEFAULT, H5P_DEFAULT), name);
-    H5Awrite(a, type, value.c_str());  // an empty value: one NUL byte
+    const char* p = value.c_str();
+    H5Awrite(a, type, &p);
     H5Aclose(a);
     H5Sclose(space);
     H5Tclose(type);
@@ -133,7 +158,7 @@ hid_t Hdf5Output::series(hid_t parent, const char* name, hid_t type, int rank, c
     return d;
 }
 
-void Hdf5Output::strings(hid_t parent, const char* name, const std::vector<std::string>& v) {
+hid_t Hdf5Output::strings(hid_t parent, const char* name, const std::vector<std::string>& v) {
     hid_t type = H5Tcopy(H5T_C_S1);
     H5Tset_size(type, H5T_VARIABLE);
     H5Tset_cset(type, H5T_CSET_UTF8);
@@ -143,10 +168,56 @@ void Hdf5Output::strings(hid_t parent, const char* name, const std::vector<std::
         check(H5Dcreate2(parent, name, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), name);
     std::vector<const char*> p;
     for (const auto& s : v) p.push_back(s.c_str());
-    H5Dwrite(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, p.data());
-    H5Dclose(d);
+    if (!p.empty()) H5Dwrite(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, p.data());
     H5Sclose(space);
     H5Tclose(type);
+    return d;
+}
+
+void Hdf5Output::set_scale(hid_t scale, const char* dim) {
+    check(H5DSset_scale(scale, dim), std::string("dimension scale ") + dim);
+}
+
+void Hdf5Output::attach(hid_t d, hid_t scale, unsigned axis, const char* what) {
+    check(H5DSattach_scale(d, scale, axis), std::string("dimension scale of ") + what);
+}
+
+// 3: `component` (x, y, z); 9: `matrix_component` (xx, xy, ..., row-major as R); module
+// elements' output: `column` (1..n, the .usr columns); other widths: `component_<n>` (1..n).
+hid_t Hdf5Output::component_scale(hid_t gid, const Group& g, int ncomp,
+                                  std::map<int, hid_t>& made) {
+    if (auto it = made.find(ncomp); it != made.end()) return it->second;
+    const bool columns = g.name == "user_defined";
+    hid_t d = -1;
+    std::string dim;
+    if (!columns && (ncomp == 3 || ncomp == 9)) {
+        dim = ncomp == 3 ? "component" : "matrix_component";
+        const char* xyz[3] = {"x", "y", "z"};
+        std::vector<std::string> names;
+        for (int i = 0; i < (ncomp == 3 ? 1 : 3); ++i)
+            for (int j = 0; j < 3; ++j)
+                names.push_back(ncomp == 3 ? std::string(xyz[j]) : std::string(xyz[i]) + xyz[j]);
+        d = strings(gid, dim.c_str(), names);
+    } else {
+        dim = columns ? "column" : "component_" + std::to_string(ncomp);
+        hsize_t n = static_cast<hsize_t>(ncomp);
+        std::vector<long> index(static_cast<std::size_t>(ncomp));
+        for (int i = 0; i < ncomp; ++i) index[static_cast<std::size_t>(i)] = i + 1;
+        hid_t space = H5Screate_simple(1, &n, nullptr);
+        d = check(H5Dcreate2(gid, dim.c_str(), H5T_STD_I64LE, space, H5P_DEFAULT, H5P_DEFAULT,
+                             H5P_DEFAULT),
+                  dim);
+        H5Dwrite(d, H5T_NATIVE_LONG, H5S_ALL, H5S_ALL, H5P_DEFAULT, index.data());
+        H5Sclose(space);
+    }
+    set_scale(d, dim.c_str());
+    attr_text(d, "description",
+              columns ? "column of the element's .usr line (1: the first value after the label)"
+              : ncomp == 3 ? "vector component in the quantity's frame"
+              : ncomp == 9 ? "3x3 matrix component, row-major (xy: row x, column y)"
+                           : "component number (1..n)");
+    made[ncomp] = d;
+    return d;
 }
 
 // The latest file format (HDF5 1.10), needed by SWMR.
@@ -161,6 +232,8 @@ void Hdf5Output::create() {
     // setting of each thread: again in define(), on the writer thread).
     H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
     hid_t fapl = latest_format();
+    // A previous run's .xmf would describe another file: it goes now, the new one comes at the end.
+    std::remove(xdmf_path(path()).c_str());
     file_ = H5Fcreate(file_path().c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
     H5Pclose(fapl);
     check(file_, "the file");
@@ -175,7 +248,11 @@ void Hdf5Output::define(const Results& res) {
     attr_text(file_, "mbsolve_version", opt.version);
     attr_text(file_, "deck", opt.deck);
     attr_text(file_, "title", model().control.title.value_or(""));
-    attr_text(file_, "units", "SI: m, kg, s, N, Nm, rad (Euler angles are not stored)");
+    // Decks are unit-free: nothing is converted. The datasets' `units` are MBDyn's (SI) names.
+    attr_text(file_, "units",
+              "the deck's units (decks are unit-free; nothing is converted): each dataset's "
+              "units attribute names the SI unit, right for a deck written in m, kg, s; angles "
+              "in rad (Euler angles are not stored)");
     attr_text(
         file_, "orientation_convention",
         "R is the 3x3 rotation matrix of the node frame in the global frame, stored row-major "
@@ -208,6 +285,9 @@ void Hdf5Output::define(const Results& res) {
     attr_text(dt_, "description", "size of the step that reached this time");
     iter_ = series(file_, "iterations", H5T_STD_I32LE, 1, none, rows);
     attr_text(iter_, "description", "Newton iterations of the step");
+    // /time is the coordinate of the `time` dimension (unlimited) of every series.
+    set_scale(time_, "time");
+    for (hid_t d : {step_, dt_, iter_}) attach(d, time_, 0, "/step");
 
     for (const Group& g : res.groups()) {
         hid_t gid =
@@ -215,24 +295,56 @@ void Hdf5Output::define(const Results& res) {
         groups_.push_back(gid);
         hsize_t n = static_cast<hsize_t>(g.size());
         hid_t space = H5Screate_simple(1, &n, nullptr);
+        // The entity axis: a coordinate variable named after the dimension (node, joint, ...)
+        // holding the labels, and `labels` with the same values (schema 1's name).
+        const std::string dim = entity_dimension(g);
+        hid_t coord = check(H5Dcreate2(gid, dim.c_str(), H5T_STD_I64LE, space, H5P_DEFAULT,
+                                       H5P_DEFAULT, H5P_DEFAULT),
+                            dim);
+        if (n > 0) H5Dwrite(coord, H5T_NATIVE_LONG, H5S_ALL, H5S_ALL, H5P_DEFAULT, g.labels.data());
+        set_scale(coord, dim.c_str());
+        attr_text(coord, "description", "deck label of the entity");
         hid_t lab = check(
             H5Dcreate2(gid, "labels", H5T_STD_I64LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
             "labels");
-        H5Dwrite(lab, H5T_NATIVE_LONG, H5S_ALL, H5S_ALL, H5P_DEFAULT, g.labels.data());
-        H5Dclose(lab);
+        if (n > 0) H5Dwrite(lab, H5T_NATIVE_LONG, H5S_ALL, H5S_ALL, H5P_DEFAULT, g.labels.data());
+        attr_text(lab, "description", "deck label of the entity (the same as " + dim + ")");
         H5Sclose(space);
-        strings(gid, "names", g.names);
-        strings(gid, "types", g.types);
-        if (g.kind == Group::Kind::nodes) strings(gid, "orientation_description", g.orientation);
+        std::vector<hid_t> per_entity = {lab, strings(gid, "names", g.names),
+                                         strings(gid, "types", g.types)};
+        attr_text(per_entity[1], "description",
+                  "the entity's name in the deck, else category and label");
+        attr_text(per_entity[2], "description", "card type");
+        if (g.kind == Group::Kind::nodes) {
+            per_entity.push_back(strings(gid, "orientation_description", g.orientation));
+            attr_text(per_entity.back(), "description",
+                      "orientation description of the node (text and NetCDF files)");
+        }
+        for (hid_t d : per_entity) {
+            attach(d, coord, 0, "labels");
+            H5Dclose(d);
+        }
         attr_text(gid, "netcdf_prefix", g.nc_prefix);
         auto& ds = dsets_.emplace_back();
+        std::map<int, hid_t> components;
         for (const Quantity& q : g.quantities) {
             hsize_t dims[2] = {n, static_cast<hsize_t>(q.ncomp)};
             hid_t d = series(gid, q.name.c_str(), H5T_IEEE_F64LE, 3, dims, rows);
             attr_text(d, "units", q.units);
             attr_text(d, "frame", q.frame);
             attr_text(d, "description", q.description);
+            attach(d, time_, 0, q.name.c_str());
+            attach(d, coord, 1, q.name.c_str());
+            attach(d, component_scale(gid, g, q.ncomp, components), 2, q.name.c_str());
             ds.push_back(d);
+        }
+        for (const auto& [ncomp, d] : components) H5Dclose(d);
+        H5Dclose(coord);
+        if (g.kind == Group::Kind::nodes) {
+            xdmf_ = true;
+            mesh_.node_labels = g.labels;
+            mesh_.segments = xdmf_segments(model(), g.labels);
+            for (const Quantity& q : g.quantities) mesh_.data.emplace_back(q.name, q.ncomp);
         }
     }
     // Everything is defined: from now on the file is written in SWMR mode, in which HDF5 orders
@@ -330,8 +442,29 @@ void Hdf5Output::finish(const std::string& status) {
     H5Pclose(fapl);
     check(file_, "the file (reopened for the run status)");
     attr_text(file_, "run_status", status.empty() ? "completed" : status);
+    std::vector<double> times;
+    if (xdmf_) {
+        hid_t t = check(H5Dopen2(file_, "time", H5P_DEFAULT), "/time (reopened)");
+        hid_t space = H5Dget_space(t);
+        hsize_t n = 0;
+        H5Sget_simple_extent_dims(space, &n, nullptr);
+        times.resize(n);
+        if (n > 0)
+            check(H5Dread(t, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, times.data()),
+                  "/time (read)");
+        H5Sclose(space);
+        H5Dclose(t);
+    }
     H5Fclose(file_);
     file_ = -1;
+    // The XDMF description of the file's steps (nodes and links, docs/hdf5-schema.md).
+    if (xdmf_) {
+        try {
+            write_xdmf(xdmf_path(path()), path(), mesh_, times);
+        } catch (const std::runtime_error& e) {
+            throw OutputError(e.what());
+        }
+    }
 }
 
 }  // namespace

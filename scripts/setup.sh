@@ -8,6 +8,7 @@ MBS_DEB_PACKAGES=(build-essential cmake pkg-config libsuitesparse-dev libeigen3-
                   libhdf5-dev libnetcdf-dev libgtest-dev python3 python3-numpy
                   python3-h5py python3-netcdf4 python3-matplotlib netcdf-bin
                   python3-scipy  # regression/rotation_update: DOP853 reference of a torque-free top
+                  python3-meshio python3-xarray python3-h5netcdf  # regression/output_xdmf
                   clang-format   # style.clang_format (scripts/check_format.sh)
                   libopenmpi-dev openmpi-bin)  # MPI sweeps (mbsolve --sweep under mpirun)
 

@@ -32,6 +32,18 @@ def datasets(f):
     return out
 
 
+def along_time(name, d, time):
+    """Whether dataset d has a row per output step: /time, and the datasets whose first axis is
+    its dimension scale (docs/hdf5-schema.md "Dimensions"); in files without dimension scales
+    (before them), a first axis of the length of /time, apart from the entity lists."""
+    if name == 'time':
+        return True
+    if h5py.h5ds.is_scale(time.id):
+        return bool(d.shape) and len(d.dims[0]) > 0 and d.dims[0][0].name == '/time'
+    return bool(d.shape) and d.shape[0] == time.shape[0] and \
+        name.split('/')[-1] not in ('labels', 'names', 'types', 'orientation_description')
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[1])
     ap.add_argument('dir')
@@ -47,8 +59,7 @@ def main():
     first = datasets(files[0])
     n_rows = np.array([f['time'].shape[0] for f in files])
     tmax = int(n_rows.max())
-    per_step = {n for n, d in first.items() if d.shape and d.shape[0] == files[0]['time'].shape[0]
-                and n.split('/')[-1] not in ('labels', 'names', 'types', 'orientation_description')}
+    per_step = {n for n, d in first.items() if along_time(n, d, files[0]['time'])}
     with h5py.File(out_path, 'w') as out:
         for k, v in files[0].attrs.items():
             out.attrs[k] = v

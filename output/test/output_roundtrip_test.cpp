@@ -175,10 +175,14 @@ TEST(Hdf5Output, RoundTripIsExact) {
     // The run status written at the end.
     hid_t a = H5Aopen(f, "run_status", H5P_DEFAULT);
     ASSERT_GE(a, 0);
+    // A variable-length UTF-8 string, as every attribute of the file (h5py reads it as str).
     hid_t type = H5Aget_type(a);
-    std::string status(H5Tget_size(type), '\0');
-    H5Aread(a, type, status.data());
-    EXPECT_EQ(status, "completed");
+    EXPECT_GT(H5Tis_variable_str(type), 0);
+    EXPECT_EQ(H5Tget_cset(type), H5T_CSET_UTF8);
+    char* status = nullptr;
+    H5Aread(a, type, &status);
+    EXPECT_STREQ(status, "completed");
+    H5free_memory(status);
     H5Tclose(type);
     H5Aclose(a);
     H5Fclose(f);

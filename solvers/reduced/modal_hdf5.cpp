@@ -22,12 +22,15 @@ struct Handle {
     }
 };
 
+// A variable-length UTF-8 string attribute (h5py reads it as str, as the results file's).
 void attr_string(hid_t obj, const char* name, const std::string& value) {
     Handle type{H5Tcopy(H5T_C_S1), H5Tclose};
-    H5Tset_size(type.id, value.size() + 1);
+    H5Tset_size(type.id, H5T_VARIABLE);
+    H5Tset_cset(type.id, H5T_CSET_UTF8);
     Handle space{H5Screate(H5S_SCALAR), H5Sclose};
     Handle a{H5Acreate2(obj, name, type.id, space.id, H5P_DEFAULT, H5P_DEFAULT), H5Aclose};
-    H5Awrite(a.id, type.id, value.c_str());
+    const char* p = value.c_str();
+    H5Awrite(a.id, type.id, &p);
 }
 
 // A float64 or int64 dataset of the given shape (row-major data), with units and description.
@@ -85,6 +88,7 @@ void write_modal_hdf5(const Model& model, const Setup& s, const ModalResult& r,
     Handle type{H5Tcopy(H5T_C_S1), H5Tclose};
     H5Tset_size(type.id, 8);
     H5Tset_strpad(type.id, H5T_STR_NULLPAD);
+    H5Tset_cset(type.id, H5T_CSET_UTF8);
     const hsize_t dims[1] = {nq};
     Handle space{H5Screate_simple(1, dims, nullptr), H5Sclose};
     Handle d{H5Dcreate2(c.id, "axes", type.id, space.id, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
