@@ -117,8 +117,13 @@ std::string node_log_line(const StructNode& n, const std::string& default_orient
     Mat3 R;
     node_pose(n, x, R);
     Line l;
-    l.word("structural node:").label(n.label()).vec(x);
-    if (!n.has_rotation()) return l.s + " ";  // MBDyn's line ends with the blank too
+    // MBDyn names the dummy nodes of type `relative frame` apart (DummyStructNode's reader).
+    const bool relative_frame =
+        n.is_dummy() && n.desc().props.get_or<std::string>("dummy type", "") == "relative frame";
+    l.word(relative_frame ? "relative frame structural node:" : "structural node:");
+    l.label(n.label()).vec(x);
+    // Displacement-only nodes: no orientation, MBDyn's line ends with the blank too.
+    if (!n.has_rotation() && !n.is_dummy()) return l.s + " ";
     const std::string& od =
         n.orientation_description.empty() ? default_orientation : n.orientation_description;
     if (od == "orientation matrix") return l.word("mat").mat(R).s;
@@ -143,8 +148,16 @@ std::string element_log_line(const Element& el, const Engine& e) {
     if (d.category == "joint") {
         if (t == "clamp") {
             const long n = node_label(p, "node");
-            return Line().word("clamp:").label(d.label).label(n).vec(zero).mat(eye).label(n).vec(
-                zero).mat(eye).s;
+            return Line()
+                .word("clamp:")
+                .label(d.label)
+                .label(n)
+                .vec(zero)
+                .mat(eye)
+                .label(n)
+                .vec(zero)
+                .mat(eye)
+                .s;
         }
         if (t == "spherical hinge") return two_ends("sphericalhinge", d, true, true);
         if (t == "revolute hinge" || t == "plane hinge")
@@ -188,8 +201,16 @@ std::string element_log_line(const Element& el, const Engine& e) {
         if (t == "spherical pin" || t == "pin") {
             const long n = node_label(p, "node");
             const Vec3 off = vec(p, "offset");
-            return Line().word("sphericalpin:").label(d.label).label(n).vec(off).mat(eye).label(
-                n).vec(off).mat(eye).s;
+            return Line()
+                .word("sphericalpin:")
+                .label(d.label)
+                .label(n)
+                .vec(off)
+                .mat(eye)
+                .label(n)
+                .vec(off)
+                .mat(eye)
+                .s;
         }
         if (t == "revolute pin" || t == "plane pin") return pin("revolutepin", d, e, true);
         if (t == "cardano pin" || t == "universal pin") return pin("cardanopin", d, e, true);

@@ -3,6 +3,7 @@
 // parse them):
 //   structural node: <L> <x y z> <euler123|euler313|euler321|phi> <3 values>   (mat: 9 values)
 //   structural node: <L> <x y z>                  (displacement-only node: no orientation)
+//   relative frame structural node: <L> ...       (dummy node of type `relative frame`)
 //   revolutehinge: <L> <n1> <f1> <R1h row-major> <n2> <f2> <R2h>   (and the other hinges)
 //   body: <L> <node> <mass> <centre of mass> <inertia about it, row-major>
 //   beam3: <L> <n1> <f1> <n2> <f2> <n3> <f3>, rod: <L> <n1> <f1> <n2> <f2>, ...
