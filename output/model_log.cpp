@@ -110,6 +110,157 @@ void total_flags(Line& l, const Props& p) {
         for (int i = 0; i < 3; ++i) l.label(f[i] ? 1 : 0);
 }
 
+// MBDyn's line of a joint (struct/joint.cc), empty if MBDyn writes none for its kind.
+std::string joint_log_line(const EntityDesc& d, const Engine& e) {
+    const Props& p = d.props;
+    const std::string& t = d.type;
+    if (t == "clamp") {
+        const long n = node_label(p, "node");
+        return Line()
+            .word("clamp:")
+            .label(d.label)
+            .label(n)
+            .vec(zero)
+            .mat(eye)
+            .label(n)
+            .vec(zero)
+            .mat(eye)
+            .s;
+    }
+    if (t == "spherical hinge") return two_ends("sphericalhinge", d, true, true);
+    if (t == "revolute hinge" || t == "plane hinge")
+        return two_ends("revolutehinge", d, true, true);
+    if (t == "revolute rotation") return two_ends("revoluterotation", d, false, true);
+    if (t == "axial rotation") return two_ends("axialrotation", d, true, true);
+    if (t == "cardano hinge" || t == "universal hinge")
+        return two_ends("cardanohinge", d, true, true);
+    if (t == "cardano rotation" || t == "universal rotation")
+        return two_ends("cardanorotation", d, false, true);
+    if (t == "prismatic") return two_ends("prismatic", d, false, true);
+    if (t == "deformable hinge" || t == "invariant deformable hinge")
+        return two_ends("deformablehinge", d, true, true);
+    if (t == "deformable displacement joint" || t == "deformable displacement hinge" ||
+        t == "invariant deformable displacement joint")
+        return two_ends("deformabledisplacementjoint", d, true, true);
+    if (t == "deformable axial joint") return two_ends("deformableaxialjoint", d, true, true);
+    if (t == "deformable joint" || t == "invariant deformable joint")
+        return two_ends("deformablejoint", d, true, true);
+    if (t == "in line") {
+        Line l;
+        l.word("inline:").label(d.label).label(node_label(p, "node1")).vec(vec(p, "offset1"));
+        l.mat(mat(p, "orientation1")).label(node_label(p, "node2")).vec(vec(p, "offset2"));
+        return l.mat(eye).s;
+    }
+    if (t == "in plane") {
+        // MBDyn's line: R1^T Rot(e3 x v * asin|e3 x v|), v the normal (node 1 frame).
+        Mat3 R1 = eye;
+        Vec3 x1;
+        if (const StructNode* n1 = find_node(e, node_label(p, "node1"))) node_pose(*n1, x1, R1);
+        Vec3 rel = Vec3::UnitZ().cross(vec(p, "normal"));
+        rel *= std::asin(std::min(1.0, rel.norm()));
+        const double a = rel.norm();
+        const Mat3 Rr = a > 0 ? Mat3(Eigen::AngleAxisd(a, rel / a).toRotationMatrix()) : Mat3(eye);
+        Line l;
+        l.word("inplane:").label(d.label).label(node_label(p, "node1")).vec(vec(p, "offset1"));
+        l.mat(R1.transpose() * Rr).label(node_label(p, "node2")).vec(vec(p, "offset2"));
+        return l.mat(eye).s;
+    }
+    if (t == "spherical pin" || t == "pin") {
+        const long n = node_label(p, "node");
+        const Vec3 off = vec(p, "offset");
+        return Line()
+            .word("sphericalpin:")
+            .label(d.label)
+            .label(n)
+            .vec(off)
+            .mat(eye)
+            .label(n)
+            .vec(off)
+            .mat(eye)
+            .s;
+    }
+    if (t == "revolute pin" || t == "plane pin") return pin("revolutepin", d, e, true);
+    if (t == "cardano pin" || t == "universal pin") return pin("cardanopin", d, e, true);
+    if (t == "distance" || t == "distance with offset" || t == "rod" || t == "rod with offset") {
+        Line l;
+        l.word(t[0] == 'd' ? "distance:" : "rod:").label(d.label);
+        l.label(node_label(p, "node1")).vec(vec(p, "offset1"));
+        return l.label(node_label(p, "node2")).vec(vec(p, "offset2")).s;
+    }
+    if (t == "total joint") {
+        Line l;
+        l.word("totaljoint:").label(d.label);
+        for (const char* k : {"1", "2"}) {
+            const std::string s(k);
+            l.label(node_label(p, "node" + s)).vec(vec(p, "offset" + s));
+            l.mat(mat(p, "position orientation" + s)).mat(mat(p, "rotation orientation" + s));
+        }
+        total_flags(l, p);
+        return l.s;
+    }
+    if (t == "total pin joint") {
+        Line l;
+        l.word("totalpinjoint:").label(d.label).label(node_label(p, "node"));
+        l.vec(vec(p, "offset")).mat(mat(p, "position orientation"));
+        l.mat(mat(p, "rotation orientation")).vec(vec(p, "position"));
+        l.mat(mat(p, "ground position orientation")).mat(mat(p, "ground rotation orientation"));
+        total_flags(l, p);
+        return l.s;
+    }
+    if (t == "drive displacement") {
+        Line l;
+        l.word("drivedisplacement:").label(d.label);
+        l.label(node_label(p, "node1")).vec(vec(p, "offset1"));
+        return l.label(node_label(p, "node2")).vec(vec(p, "offset2")).s;
+    }
+    if (t == "drive displacement pin") {
+        Line l;
+        l.word("drivedisplacementpin:").label(d.label).label(node_label(p, "node"));
+        return l.vec(vec(p, "offset")).vec(vec(p, "position")).s;
+    }
+    if (t == "viscous body") {
+        Line l;
+        l.word("viscousbody:").label(d.label).label(node_label(p, "node"));
+        return l.vec(vec(p, "offset")).mat(mat(p, "hinge orientation")).s;
+    }
+    if (t == "linear velocity" || t == "angular velocity" || t == "linear acceleration" ||
+        t == "angular acceleration") {
+        std::string name;
+        for (char c : t)
+            if (c != ' ') name += c;
+        Line l;
+        l.word(name + ":").label(d.label).label(node_label(p, "node"));
+        return l.vec(vec(p, "direction")).s;
+    }
+    return {};
+}
+
+// MBDyn's line of a structural force or couple (struct/strforce.cc, ReadStructuralForce):
+// "structural [internal] {follower|absolute [displacement]} {force|couple}: L n1 arm1
+// [n2 arm2] [output_relative]"; empty for the total and abstract forces (no MBDyn line).
+std::string force_log_line(const EntityDesc& d) {
+    const Props& p = d.props;
+    const std::string& t = d.type;
+    if (t.rfind("total", 0) == 0 || t.rfind("abstract", 0) == 0) return {};
+    const bool internal = t.find("internal") != std::string::npos;
+    const bool follower = t.rfind("follower", 0) == 0;
+    std::string head = "structural";
+    if (internal) head += " internal";
+    head += follower ? " follower" : " absolute";
+    if (!follower && t.find("displacement") != std::string::npos) head += " displacement";
+    head += d.category == "couple" ? " couple:" : " force:";
+    Line l;
+    l.word(head).label(d.label);
+    if (internal) {
+        l.label(node_label(p, "node1")).vec(vec(p, "offset1"));
+        l.label(node_label(p, "node2")).vec(vec(p, "offset2"));
+    } else {
+        l.label(node_label(p, "node")).vec(vec(p, "offset"));
+    }
+    if (follower && p.get_or<bool>("output relative", false)) l.word("output_relative");
+    return l.s;
+}
+
 }  // namespace
 
 std::string node_log_line(const StructNode& n, const std::string& default_orientation) {
@@ -138,157 +289,16 @@ std::string element_log_line(const Element& el, const Engine& e) {
     if (std::string line = el.log_line(); !line.empty()) return line;
     const EntityDesc& d = el.desc();
     const Props& p = d.props;
-    const std::string& t = d.type;
     if (d.category == "body") {
         Line l;
         l.word("body:").label(d.label).label(node_label(p, "node"));
         l.num(p.get_or<double>("mass", 0.0)).vec(vec(p, "center of mass"));
         return l.mat(p.get_or<Mat3>("inertia", Mat3::Zero())).s;
     }
-    if (d.category == "joint") {
-        if (t == "clamp") {
-            const long n = node_label(p, "node");
-            return Line()
-                .word("clamp:")
-                .label(d.label)
-                .label(n)
-                .vec(zero)
-                .mat(eye)
-                .label(n)
-                .vec(zero)
-                .mat(eye)
-                .s;
-        }
-        if (t == "spherical hinge") return two_ends("sphericalhinge", d, true, true);
-        if (t == "revolute hinge" || t == "plane hinge")
-            return two_ends("revolutehinge", d, true, true);
-        if (t == "revolute rotation") return two_ends("revoluterotation", d, false, true);
-        if (t == "axial rotation") return two_ends("axialrotation", d, true, true);
-        if (t == "cardano hinge" || t == "universal hinge")
-            return two_ends("cardanohinge", d, true, true);
-        if (t == "cardano rotation" || t == "universal rotation")
-            return two_ends("cardanorotation", d, false, true);
-        if (t == "prismatic") return two_ends("prismatic", d, false, true);
-        if (t == "deformable hinge" || t == "invariant deformable hinge")
-            return two_ends("deformablehinge", d, true, true);
-        if (t == "deformable displacement joint" || t == "deformable displacement hinge" ||
-            t == "invariant deformable displacement joint")
-            return two_ends("deformabledisplacementjoint", d, true, true);
-        if (t == "deformable axial joint") return two_ends("deformableaxialjoint", d, true, true);
-        if (t == "deformable joint" || t == "invariant deformable joint")
-            return two_ends("deformablejoint", d, true, true);
-        if (t == "in line") {
-            Line l;
-            l.word("inline:").label(d.label).label(node_label(p, "node1")).vec(vec(p, "offset1"));
-            l.mat(mat(p, "orientation1")).label(node_label(p, "node2")).vec(vec(p, "offset2"));
-            return l.mat(eye).s;
-        }
-        if (t == "in plane") {
-            // MBDyn's line: R1^T Rot(e3 x v * asin|e3 x v|), v the normal (node 1 frame).
-            Mat3 R1 = eye;
-            Vec3 x1;
-            if (const StructNode* n1 = find_node(e, node_label(p, "node1"))) node_pose(*n1, x1, R1);
-            Vec3 rel = Vec3::UnitZ().cross(vec(p, "normal"));
-            rel *= std::asin(std::min(1.0, rel.norm()));
-            const double a = rel.norm();
-            const Mat3 Rr =
-                a > 0 ? Mat3(Eigen::AngleAxisd(a, rel / a).toRotationMatrix()) : Mat3(eye);
-            Line l;
-            l.word("inplane:").label(d.label).label(node_label(p, "node1")).vec(vec(p, "offset1"));
-            l.mat(R1.transpose() * Rr).label(node_label(p, "node2")).vec(vec(p, "offset2"));
-            return l.mat(eye).s;
-        }
-        if (t == "spherical pin" || t == "pin") {
-            const long n = node_label(p, "node");
-            const Vec3 off = vec(p, "offset");
-            return Line()
-                .word("sphericalpin:")
-                .label(d.label)
-                .label(n)
-                .vec(off)
-                .mat(eye)
-                .label(n)
-                .vec(off)
-                .mat(eye)
-                .s;
-        }
-        if (t == "revolute pin" || t == "plane pin") return pin("revolutepin", d, e, true);
-        if (t == "cardano pin" || t == "universal pin") return pin("cardanopin", d, e, true);
-        if (t == "distance" || t == "distance with offset" || t == "rod" ||
-            t == "rod with offset") {
-            Line l;
-            l.word(t[0] == 'd' ? "distance:" : "rod:").label(d.label);
-            l.label(node_label(p, "node1")).vec(vec(p, "offset1"));
-            return l.label(node_label(p, "node2")).vec(vec(p, "offset2")).s;
-        }
-        if (t == "total joint") {
-            Line l;
-            l.word("totaljoint:").label(d.label);
-            for (const char* k : {"1", "2"}) {
-                const std::string s(k);
-                l.label(node_label(p, "node" + s)).vec(vec(p, "offset" + s));
-                l.mat(mat(p, "position orientation" + s)).mat(mat(p, "rotation orientation" + s));
-            }
-            total_flags(l, p);
-            return l.s;
-        }
-        if (t == "total pin joint") {
-            Line l;
-            l.word("totalpinjoint:").label(d.label).label(node_label(p, "node"));
-            l.vec(vec(p, "offset")).mat(mat(p, "position orientation"));
-            l.mat(mat(p, "rotation orientation")).vec(vec(p, "position"));
-            l.mat(mat(p, "ground position orientation")).mat(mat(p, "ground rotation orientation"));
-            total_flags(l, p);
-            return l.s;
-        }
-        if (t == "drive displacement") {
-            Line l;
-            l.word("drivedisplacement:").label(d.label);
-            l.label(node_label(p, "node1")).vec(vec(p, "offset1"));
-            return l.label(node_label(p, "node2")).vec(vec(p, "offset2")).s;
-        }
-        if (t == "drive displacement pin") {
-            Line l;
-            l.word("drivedisplacementpin:").label(d.label).label(node_label(p, "node"));
-            return l.vec(vec(p, "offset")).vec(vec(p, "position")).s;
-        }
-        if (t == "viscous body") {
-            Line l;
-            l.word("viscousbody:").label(d.label).label(node_label(p, "node"));
-            return l.vec(vec(p, "offset")).mat(mat(p, "hinge orientation")).s;
-        }
-        if (t == "linear velocity" || t == "angular velocity" || t == "linear acceleration" ||
-            t == "angular acceleration") {
-            std::string name;
-            for (char c : t)
-                if (c != ' ') name += c;
-            Line l;
-            l.word(name + ":").label(d.label).label(node_label(p, "node"));
-            return l.vec(vec(p, "direction")).s;
-        }
-    }
-    if ((d.category == "force" || d.category == "couple") && t != "total" &&
-        t != "total internal" && t != "abstract" && t != "abstract internal") {
-        // "structural [internal] {follower|absolute [displacement]} {force|couple}: L n1 arm1
-        // [n2 arm2] [output_relative]" (MBDyn's ReadStructuralForce; couples have no arm).
-        const bool internal = t.find("internal") != std::string::npos;
-        const bool follower = t.rfind("follower", 0) == 0;
-        std::string head = "structural";
-        if (internal) head += " internal";
-        head += follower ? " follower" : " absolute";
-        if (!follower && t.find("displacement") != std::string::npos) head += " displacement";
-        head += d.category == "couple" ? " couple:" : " force:";
-        Line l;
-        l.word(head).label(d.label);
-        if (internal) {
-            l.label(node_label(p, "node1")).vec(vec(p, "offset1"));
-            l.label(node_label(p, "node2")).vec(vec(p, "offset2"));
-        } else {
-            l.label(node_label(p, "node")).vec(vec(p, "offset"));
-        }
-        if (follower && p.get_or<bool>("output relative", false)) l.word("output_relative");
-        return l.s;
-    }
+    if (d.category == "joint")
+        if (std::string line = joint_log_line(d, e); !line.empty()) return line;
+    if (d.category == "force" || d.category == "couple")
+        if (std::string line = force_log_line(d); !line.empty()) return line;
     // No MBDyn line (drives, genels, gravity, total forces, ...): mbsolve's.
     return d.category + ": " + std::to_string(d.label) + (d.type.empty() ? "" : " ") + d.type;
 }
