@@ -193,8 +193,9 @@ def nums(ws):
 ZERO, EYE = np.zeros(3), np.eye(3)
 
 
-def expected_line(e):
-    """(keyword, [expected fields as numbers]) of MBDyn's line for dump element e, or None."""
+def expected_line(e, nodes):
+    """(keyword, [expected fields as numbers]) of MBDyn's line for dump element e, or None.
+    nodes: label -> dump node (the pins' ground point goes to the node's frame)."""
     t, p, c = e['type'], e['props'], e['category']
 
     def nl(k):
@@ -264,6 +265,13 @@ def expected_line(e):
     if t in ('spherical pin', 'pin'):
         n = nl('node')
         return 'sphericalpin', [n, *v('offset'), *EYE.ravel(), n, *v('offset'), *EYE.ravel()]
+    if t in ('revolute pin', 'plane pin', 'cardano pin', 'universal pin'):
+        n = nl('node')
+        x = np.asarray(nodes[n]['props']['position'], float)
+        R = np.asarray(nodes[n]['props']['orientation'], float)
+        kw = 'revolutepin' if t in ('revolute pin', 'plane pin') else 'cardanopin'
+        return kw, [n, *v('offset'), *m('hinge orientation').ravel(), n,
+                    *(R.T @ (v('position') - x)), *(m('orientation') @ R.T).ravel()]
     if t == 'total joint':
         f = []
         for s in '12':
@@ -281,7 +289,7 @@ def expected_line(e):
         return 'viscousbody', [nl('node'), *v('offset'), *m('hinge orientation').ravel()]
     if t in ('linear velocity', 'angular velocity', 'linear acceleration', 'angular acceleration'):
         return t.replace(' ', ''), [nl('node'), *v('direction')]
-    return None   # in plane, pins with a ground frame, ...: labels only (below)
+    return None   # in plane (MBDyn's own plane frame), ...: the label only (below)
 
 
 def flags(p):
@@ -408,7 +416,7 @@ def check_log(name, prefix, nodes, elems, model_od):
     for e in elems:
         if e['category'] in ('structural',):
             continue
-        exp = expected_line(e)
+        exp = expected_line(e, {n['label']: n for n in nodes if n['category'] == 'structural'})
         lab = e['label']
         if exp is None:
             if e['category'] not in ('joint', 'body', 'beam3', 'beam2', 'force', 'couple'):
