@@ -152,6 +152,10 @@ struct OutputSchema {
     Source source = Source::values;
     std::vector<OutputQuantity> quantities;
     std::string orientation;  // how `orientation` quantities are written ("euler123", ...)
+    // The `type` attribute of the element's NetCDF variable <nc_prefix>.<label> (MBDyn's name of
+    // the kind, e.g. "revolute hinge", "total", "elastic"); empty: output/results.cpp's from the
+    // deck's type.
+    std::string nc_type;
 };
 
 class Element {

@@ -81,7 +81,19 @@ class NetcdfOutput final : public BlockSink {
     herr_t close_hdf5();
 
     int ncid_ = -1;
-    int dim_time_ = -1, dim_vec3_ = -1;
+    int dim_time_ = -1, dim_vec1_ = -1, dim_vec3_ = -1;
+    // MBDyn's label arrays (node.struct, elem.joint, ...): variable id and the labels, written
+    // once the definitions end.
+    struct LabelVar {
+        int id;
+        std::vector<int> labels;
+    };
+    std::vector<LabelVar> label_vars_;
+    // Defines the label array `name` of `labels` on a dimension of its own.
+    void def_labels(const std::string& name, const std::string& dim, const std::string& desc,
+                    const std::vector<long>& labels);
+    // MBDyn's <prefix>.<label> variable (one char) whose `type` attribute names the kind.
+    void def_entity(const std::string& name, const std::string& type);
     std::map<int, int> dim_n_;  // other component counts (module elements' output): "Vec<n>"
     int var_time_ = -1, var_step_ = -1, var_dt_ = -1;
     std::size_t chunk_ = 1;
@@ -124,6 +136,21 @@ int NetcdfOutput::def_var(const std::string& name, nc_type type, bool vec, int n
     return id;
 }
 
+void NetcdfOutput::def_labels(const std::string& name, const std::string& dim,
+                              const std::string& desc, const std::vector<long>& labels) {
+    int d = -1, id = -1;
+    check(nc_def_dim(ncid_, dim.c_str(), std::max<std::size_t>(labels.size(), 1), &d), dim.c_str());
+    check(nc_def_var(ncid_, name.c_str(), NC_INT, 1, &d, &id), name.c_str());
+    text_att(id, "description", desc);
+    label_vars_.push_back({id, std::vector<int>(labels.begin(), labels.end())});
+}
+
+void NetcdfOutput::def_entity(const std::string& name, const std::string& type) {
+    int id = -1;
+    check(nc_def_var(ncid_, name.c_str(), NC_CHAR, 1, &dim_vec1_, &id), name.c_str());
+    text_att(id, "type", type);
+}
+
 void NetcdfOutput::create() {
     // No HDF5 dimension-scale attachment and no attribute creation order: with thousands of
     // variables on the time dimension both make the definitions quadratic in their number
@@ -142,7 +169,9 @@ void NetcdfOutput::define(const Results& res) {
     int old_fill = 0;
     check(nc_set_fill(ncid_, NC_NOFILL, &old_fill), "fill mode");
     check(nc_def_dim(ncid_, "time", NC_UNLIMITED, &dim_time_), "time dimension");
-    check(nc_def_dim(ncid_, "Vec3", 3, &dim_vec3_), "Vec3 dimension");
+    check(nc_def_dim(ncid_, "vec1", 1, &dim_vec1_), "vec1 dimension");
+    check(nc_def_dim(ncid_, "vec3", 3, &dim_vec3_), "vec3 dimension");
+    label_vars_.clear();
     dim_n_.clear();
     names_.clear();
     text_att(NC_GLOBAL, "source", "mbsolve " + opt.version);
@@ -167,6 +196,8 @@ void NetcdfOutput::define(const Results& res) {
         const Group& g = groups[gi];
         auto& gv = varid_[gi];
         const std::string base = g.nc_prefix + "." + std::to_string(g.labels[k]) + ".";
+        if (g.kind != Group::Kind::node_accelerations && g.kind != Group::Kind::node_momenta)
+            def_entity(base.substr(0, base.size() - 1), g.nc_types[k]);
         for (std::size_t qi = 0; qi < g.quantities.size(); ++qi) {
             const Quantity& q = g.quantities[qi];
             if (!q.columns.empty() && q.columns[k] < 0)
@@ -178,7 +209,9 @@ void NetcdfOutput::define(const Results& res) {
                 std::string desc =
                     matrix           ? q.description
                     : oname == "Phi" ? "global orientation vector (Phi_X, Phi_Y, Phi_Z)"
-                                     : "global orientation Euler angles (" + g.orientation[k] + ")";
+                                     // MBDyn's: "global orientation Euler angles (123) (E_X, ...)"
+                                     : "global orientation Euler angles (" +
+                                           g.orientation[k].substr(5) + ") (E_X, E_Y, E_Z)";
                 if (!matrix) desc = q.where + desc;  // "evaluation point I " for beams
                 const std::string vname = base + oname + q.name.substr(1);  // R_I -> Phi_I
                 gv[qi][k] = def_var(vname, NC_DOUBLE, true, matrix ? 9 : 3,
@@ -204,9 +237,38 @@ void NetcdfOutput::define(const Results& res) {
             accel_of[n] = k;
         }
     }
+    // MBDyn's label arrays: node.struct before the nodes' variables, the elements' (elem.joint,
+    // elem.force with the couples, elem.beam, elem.loadable) after them, each element kind's
+    // labels in the order of its groups.
+    std::vector<std::pair<std::string, std::vector<long>>> elem_labels;
+    for (const Group& g : groups) {
+        if (g.kind == Group::Kind::nodes) {
+            def_labels("node.struct", "struct_node_labels_dim", "Structural nodes labels",
+                       g.labels);
+            continue;
+        }
+        if (g.nc_prefix.rfind("elem.", 0) != 0) continue;
+        std::string kind = g.nc_prefix.substr(5);
+        if (kind == "couple") kind = "force";  // MBDyn's force elements hold the couples
+        auto it = std::find_if(elem_labels.begin(), elem_labels.end(),
+                               [&](const auto& x) { return x.first == kind; });
+        if (it == elem_labels.end()) it = elem_labels.insert(elem_labels.end(), {kind, {}});
+        it->second.insert(it->second.end(), g.labels.begin(), g.labels.end());
+    }
+    bool elem_labels_done = false;
+    auto define_elem_labels = [&] {
+        for (const auto& [kind, labels] : elem_labels) {
+            std::string desc = kind;
+            desc[0] = static_cast<char>(desc[0] - 'a' + 'A');
+            def_labels("elem." + kind, kind + "_elem_labels_dim", desc + " elements labels",
+                       labels);
+        }
+        elem_labels_done = true;
+    };
     for (std::size_t gi = 0; gi < groups.size(); ++gi) {
         const Group& g = groups[gi];
         if (gi == accels) continue;  // with their nodes
+        if (!elem_labels_done && g.kind != Group::Kind::nodes) define_elem_labels();
         for (int k = 0; k < g.size(); ++k) {
             define_entity(gi, k);
             const auto n = static_cast<std::size_t>(g.source[k]);
@@ -214,7 +276,10 @@ void NetcdfOutput::define(const Results& res) {
                 define_entity(accels, accel_of[n]);
         }
     }
+    if (!elem_labels_done) define_elem_labels();
     check(nc_enddef(ncid_), "end of definitions");
+    for (const LabelVar& l : label_vars_)
+        if (!l.labels.empty()) check(nc_put_var_int(ncid_, l.id, l.labels.data()), "labels");
     const int id = ncid_;
     ncid_ = -1;
     check(nc_close(id), "close after the definitions");

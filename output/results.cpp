@@ -46,7 +46,30 @@ Group group(Group::Kind kind, const char* name, const char* nc_prefix,
     return g;
 }
 
-void add_entity(Group& g, const EntityDesc& d, int source) {
+// MBDyn's `type` attribute of a node's or element's NetCDF variable, from the deck's type:
+// "static", "dynamic" (also for the displacement-only nodes), MBDyn's joint names where they
+// differ from the deck's words; elements may set theirs (OutputSchema::nc_type).
+std::string nc_type(const EntityDesc& d, bool node) {
+    const std::string& t = d.type;
+    if (node) return t.substr(0, t.find(' '));
+    static const std::pair<const char*, const char*> names[] = {
+        {"in line", "inline"},
+        {"plane hinge", "revolute hinge"},
+        {"rod with offset", "rod"},
+        {"distance with offset", "distance"},
+        {"universal hinge", "cardano hinge"},
+        {"universal rotation", "cardano rotation"},
+        {"universal pin", "cardano pin"},
+        {"plane pin", "revolute pin"}};
+    for (const auto& [deck, mbdyn] : names)
+        if (t == deck) return mbdyn;
+    return t;
+}
+
+void add_entity(Group& g, const EntityDesc& d, int source, std::string type = {}) {
+    const bool node = g.kind == Group::Kind::nodes || g.kind == Group::Kind::node_accelerations ||
+                      g.kind == Group::Kind::node_momenta;
+    g.nc_types.push_back(type.empty() ? nc_type(d, node) : std::move(type));
     g.labels.push_back(d.label);
     g.names.push_back(entity_name(d, g.kind == Group::Kind::nodes ||
                                          g.kind == Group::Kind::node_accelerations ||
@@ -173,7 +196,7 @@ void Results::add_element_groups(const Engine& e, const std::string& default_ori
                                pending.size()});
             p = pending.end() - 1;
         }
-        add_entity(p->g, el.desc(), static_cast<int>(j));
+        add_entity(p->g, el.desc(), static_cast<int>(j), s.nc_type);
         p->g.orientation.push_back(s.orientation.empty() ? default_orientation : s.orientation);
         p->declared.push_back(std::move(s.quantities));
     }
@@ -183,23 +206,31 @@ void Results::add_element_groups(const Engine& e, const std::string& default_ori
         return a.order != b.order ? a.order < b.order : a.first < b.first;
     });
     for (Pending& p : pending) {
-        const std::vector<OutputQuantity>& first = p.declared.front();
-        for (std::size_t i = 0; i < first.size(); ++i) {
-            const OutputQuantity& d = first[i];
+        // The group's quantities: the union of its elements' (first-appearance order), each
+        // element's column where it declares the quantity, -1 where it does not.
+        std::vector<const OutputQuantity*> all;
+        for (const auto& qs : p.declared)
+            for (const OutputQuantity& d : qs)
+                if (std::none_of(all.begin(), all.end(),
+                                 [&](const OutputQuantity* a) { return a->name == d.name; }))
+                    all.push_back(&d);
+        for (std::size_t i = 0; i < all.size(); ++i) {
+            const OutputQuantity& d = *all[i];
             Quantity x = q("", 0, d.units, d.frame, d.description, d.column);
             x.name = d.name;
             x.point = d.point;
             x.orientation = d.orientation;
             x.where = d.where;
-            bool any = p.g.kind == Group::Kind::joints, uniform = true;
+            // The joints' reaction (the first four) is there for every joint.
+            bool any = p.g.kind == Group::Kind::joints && i < 4, uniform = true;
             for (const auto& qs : p.declared) {
-                if (qs.size() != first.size() || qs[i].name != d.name)
-                    throw std::logic_error("output group " + p.g.name +
-                                           ": its elements declare different quantities");
-                x.columns.push_back(qs[i].column);
-                x.ncomp = std::max(x.ncomp, qs[i].ncomp);
-                any = any || qs[i].column >= 0;
-                uniform = uniform && qs[i].column == d.column;
+                auto it = std::find_if(qs.begin(), qs.end(),
+                                       [&](const OutputQuantity& a) { return a.name == d.name; });
+                const int col = it == qs.end() ? -1 : it->column;
+                if (it != qs.end()) x.ncomp = std::max(x.ncomp, it->ncomp);
+                x.columns.push_back(col);
+                any = any || col >= 0;
+                uniform = uniform && col == d.column;
             }
             if (!any) continue;
             if (uniform) x.columns.clear();
@@ -286,6 +317,17 @@ void Results::record(const Engine& e, const StepInfo& s) {
                     put3(at(g.quantities[1], k), m);
                     put3(at(g.quantities[2], k), F);
                     put3(at(g.quantities[3], k), M);
+                    if (g.quantities.size() == 4) break;
+                    // The joint's own quantities: columns of its output_values().
+                    int nv = -1;
+                    for (std::size_t qi = 4; qi < g.quantities.size(); ++qi) {
+                        Quantity& x = g.quantities[qi];
+                        const int col = x.columns.empty() ? x.column : x.columns[k];
+                        if (col >= 0 && nv < 0) nv = e.elements()[g.source[k]]->output_values(v);
+                        double* p = at(x, k);
+                        for (int c = 0; c < x.ncomp; ++c)
+                            put(p + c, col >= 0 && col + c < nv ? v[col + c] : nan);
+                    }
                     break;
                 }
                 case Group::Kind::element_values: {

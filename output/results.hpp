@@ -13,7 +13,11 @@
 // The element groups are declared by the elements (Element::output_schema(), core/element.hpp,
 // next to each one's output_values()); today:
 //   joints          f [N], m [Nm] (joint frame), F [N], M [Nm] (global): Element::reaction()
-//                   (el::reaction_schema, elements/misc/element_util.hpp)
+//                   (el::reaction_schema, elements/misc/element_util.hpp); then the joint's own
+//                   quantities, columns of its .jnt line, as MBDyn's joints (E, Omega of the
+//                   hinges, X, Phi, V, Omega of total joints, l, lP, v of rods, d, dPrime of
+//                   deformable joints): the union over the group's joints, each one's columns
+//                   (-1: not this joint's; NaN in HDF5, no NetCDF variable)
 //   forces          F [N], Arm [m] (application point, global), from the .frc columns
 //   internal_forces F1, Arm1 (on node 1), F2, Arm2 (on node 2)
 //   couples         M [Nm];  internal_couples: M1, M2
@@ -64,8 +68,11 @@ struct Group {
     std::string name;       // HDF5 group: "nodes", "joints", "forces", ...
     std::string nc_prefix;  // NetCDF variable prefix: "node.struct", "elem.joint", ...
     std::vector<long> labels;
-    std::vector<std::string> names;        // the entity's `name` or "<category> <label>"
-    std::vector<std::string> types;        // "dynamic", "revolute hinge", "absolute internal", ...
+    std::vector<std::string> names;  // the entity's `name` or "<category> <label>"
+    std::vector<std::string> types;  // "dynamic", "revolute hinge", "absolute internal", ...
+    // The `type` attribute of NetCDF's <nc_prefix>.<label> variable: MBDyn's name of the kind
+    // ("static", "dynamic", "revolute hinge", "inline", "total", "elastic", ...).
+    std::vector<std::string> nc_types;
     std::vector<std::string> orientation;  // description from the card or the default
     std::vector<int> source;               // index in Engine::nodes() or Engine::elements()
     std::vector<Quantity> quantities;

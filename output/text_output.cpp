@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "core/rotations.hpp"
+#include "output/model_log.hpp"
 #include "output/output_error.hpp"
 #include "output/results.hpp"
 
@@ -79,19 +80,7 @@ void TextOutput::begin(const Engine& e) {
     }
     element_file_.assign(e.elements().size(), nullptr);
     std::FILE* log = file("log");
-    std::fprintf(log, "mbsolve log file\n");
-    for (const auto& n : e.nodes())
-        std::fprintf(log, "structural node: %ld %s\n", n.label(), n.desc().type.c_str());
-    for (const auto& el : e.elements()) {
-        const EntityDesc& d = el->desc();
-        if (d.category == "structural") continue;
-        if (std::string line = el->log_line(); !line.empty()) {
-            std::fprintf(log, "%s\n", line.c_str());
-            continue;
-        }
-        std::fprintf(log, "%s: %ld%s%s\n", d.category.c_str(), d.label, d.type.empty() ? "" : " ",
-                     d.type.c_str());
-    }
+    output::write_model_log(log, *model_, e);
     std::fflush(log);
     out_ = file("out");
     std::fprintf(out_, "# mbsolve output log\n# Step Time TStep NIter ResErr SolErr SolConv Out\n");

@@ -578,6 +578,7 @@ class Beam final : public Element {
         static const char* point_name[2] = {"I", "II"};
         out.group = NN == 3 ? "beam3" : "beam2";
         out.nc_prefix = "elem.beam";
+        out.nc_type = viscous_ ? "viscoelastic" : "elastic";  // MBDyn's beam type
         out.order = NN == 3 ? 90 : 100;
         out.orientation = orientation_description_;
         const long f = out_flags_;

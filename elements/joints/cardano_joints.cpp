@@ -169,7 +169,13 @@ class CardanoJoint final : public Element {
         mu_ = lam[k];
     }
     const char* output_file() const override { return "jnt"; }
-    bool output_schema(OutputSchema& s) const override { return el::reaction_schema(*this, s); }
+    // NetCDF: MBDyn's E (Euler 123 angles, degrees) and, revolute rotation, Omega.
+    bool output_schema(OutputSchema& s) const override {
+        if (!el::reaction_schema(*this, s)) return false;
+        el::joint_euler(s, 12);
+        if (kind_ == Kind::revolute_rotation) el::joint_omega(s, 15);
+        return true;
+    }
     bool reaction(Vec3& f, Vec3& m, Vec3& F, Vec3& M) const override {
         if (kind_ == Kind::revolute_rotation) {
             const Mat3 Rb = e_[1].frame();

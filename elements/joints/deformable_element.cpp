@@ -336,7 +336,56 @@ class Deformable final : public Element {
     }
 
     const char* output_file() const override { return "jnt"; }
-    bool output_schema(OutputSchema& s) const override { return el::reaction_schema(*this, s); }
+    // NetCDF: MBDyn's DeformableHingeJoint (type "deformable hinge": E/Phi/R, Omega),
+    // DeformableDispJoint ("deformable displacement": d, dPrime) and DeformableJoint
+    // ("deformable joint": d, E/Phi/R, dPrime, Omega) OutputPrepare, from the .jnt extras; the
+    // rates only with a viscous law (the .jnt has them only then), the global D, DPrime not.
+    bool output_schema(OutputSchema& s) const override {
+        if (!el::reaction_schema(*this, s)) return false;
+        if constexpr (Md == Mode::axial) return true;
+        const bool viscous = (law_->kind() & law_viscous) != 0;
+        int col = 12;
+        if constexpr (!hinge) {
+            el::joint_quantity(s, "d", 3, "m", "local",
+                               "relative position in local frame (x, y, z)", col);
+            col += 3;
+        }
+        const bool rot = Md != Mode::displacement && Md != Mode::invariant_displacement;
+        if (rot) {
+            const int nr = od_ == Od::matrix ? 9 : 3;
+            if (od_ == Od::matrix)
+                el::joint_quantity(s, "R", 9, "-", "relative",
+                                   "relative orientation matrix, row-major", col);
+            else if (od_ == Od::vector)
+                el::joint_quantity(s, "Phi", 3, "radian", "relative",
+                                   "relative orientation vector (Phi_X, Phi_Y, Phi_Z)", col);
+            else
+                el::joint_quantity(s, "E", 3, "deg", "relative",
+                                   od_ == Od::euler313   ? "relative orientation Euler angles "
+                                                           "(313) (E_X, E_Y, E_Z)"
+                                   : od_ == Od::euler321 ? "relative orientation Euler angles "
+                                                           "(321) (E_X, E_Y, E_Z)"
+                                                         : "relative orientation Euler angles "
+                                                           "(123) (E_X, E_Y, E_Z)",
+                                   col);
+            col += nr;
+        }
+        if (viscous) {
+            if constexpr (!hinge) {
+                el::joint_quantity(s, "dPrime", 3, "m/s", "local",
+                                   "relative linear velocity in local frame (x, y, z)", col);
+                col += 3;
+            }
+            if (rot) el::joint_omega(s, col);
+        }
+        if constexpr (hinge)
+            s.nc_type = "deformable hinge";
+        else if (rot)
+            s.nc_type = "deformable joint";
+        else
+            s.nc_type = "deformable displacement";
+        return true;
+    }
     bool reaction(Vec3& f, Vec3& m, Vec3& F, Vec3& M) const override {
         return el::law_reaction(fl_, Rd_, Rl_, f, m, F, M);
     }

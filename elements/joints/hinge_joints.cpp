@@ -246,7 +246,13 @@ class HingeJoint final : public Element, public el::Hintable {
         }
     }
     const char* output_file() const override { return "jnt"; }
-    bool output_schema(OutputSchema& s) const override { return el::reaction_schema(*this, s); }
+    // NetCDF: MBDyn's E (Euler 123 angles, degrees) and, revolute, Omega (the .jnt extras).
+    bool output_schema(OutputSchema& s) const override {
+        if (!el::reaction_schema(*this, s)) return false;
+        el::joint_euler(s, 12);
+        if (revolute_) el::joint_omega(s, 15);
+        return true;
+    }
     bool reaction(Vec3& f, Vec3& m, Vec3& F, Vec3& M) const override {
         const Mat3 R = local_frame();
         return el::reported_reaction(el::Reported::on_end2, F_, M_, R, R, f, m, F, M);

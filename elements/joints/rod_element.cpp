@@ -187,7 +187,15 @@ class Rod final : public Element {
     }
 
     const char* output_file() const override { return "jnt"; }
-    bool output_schema(OutputSchema& s) const override { return el::reaction_schema(*this, s); }
+    // NetCDF: MBDyn's Rod::OutputPrepare l, lP, v (the .jnt columns 14, 18, 15-17).
+    bool output_schema(OutputSchema& s) const override {
+        if (!el::reaction_schema(*this, s)) return false;
+        s.nc_type = "rod";
+        el::joint_quantity(s, "l", 1, "m", "", "length of the element", 12);
+        el::joint_quantity(s, "lP", 1, "m/s", "", "lengthening velocity of the element", 16);
+        el::joint_quantity(s, "v", 3, "-", "global", "direction unit vector", 13);
+        return true;
+    }
     bool reaction(Vec3& f, Vec3& m, Vec3& F, Vec3& M) const override {
         f = Vec3(T_, 0.0, 0.0);
         m.setZero();

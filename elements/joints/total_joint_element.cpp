@@ -518,7 +518,31 @@ class TotalJoint final : public Element, public el::Hintable {
     }
 
     const char* output_file() const override { return "jnt"; }
-    bool output_schema(OutputSchema& s) const override { return el::reaction_schema(*this, s); }
+    // NetCDF: MBDyn's TotalJoint/TotalPinJoint::OutputPrepare X, Phi, V, Omega (type "total",
+    // "totalpin"); axial rotation E, Omega as MBDyn's AxialRotationJoint (the .jnt extras).
+    bool output_schema(OutputSchema& s) const override {
+        if (!el::reaction_schema(*this, s)) return false;
+        switch (k_.style) {
+            case Style::total:
+                s.nc_type = desc().type == "total pin joint" ? "totalpin" : "total";
+                el::joint_quantity(s, "X", 3, "m", "local", "local relative position (x, y, z)",
+                                   12);
+                el::joint_quantity(s, "Phi", 3, "radian", "local",
+                                   "local relative orientation vector (Phi_X, Phi_Y, Phi_Z)", 15);
+                el::joint_quantity(s, "V", 3, "m/s", "local", "local relative velocity (x, y, z)",
+                                   18);
+                el::joint_omega(s, 21);
+                break;
+            case Style::axial_rotation:
+                s.nc_type = "axial rotation";
+                el::joint_euler(s, 12);
+                el::joint_omega(s, 16);
+                break;
+            default:
+                break;
+        }
+        return true;
+    }
     bool reaction(Vec3& f, Vec3& m, Vec3& F, Vec3& M) const override {
         Kin q = kinematics(time_);
         if (k_.style == Style::axial_rotation)

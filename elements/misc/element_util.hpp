@@ -125,11 +125,34 @@ inline bool reaction_schema(const Element& e, OutputSchema& s) {
     s.nc_prefix = "elem.joint";
     s.order = 30;
     s.source = OutputSchema::Source::reaction;
-    s.quantities = {{"f", 3, "N", "local", "local reaction force (f_x, f_y, f_z), joint frame"},
-                    {"m", 3, "Nm", "local", "local reaction moment (m_x, m_y, m_z), joint frame"},
-                    {"F", 3, "N", "global", "global reaction force (F_X, F_Y, F_Z)"},
-                    {"M", 3, "Nm", "global", "global reaction moment (M_X, M_Y, M_Z)"}};
+    s.quantities = {{"f", 3, "N", "local", "local reaction force (Fx, Fy, Fz)"},
+                    {"m", 3, "Nm", "local", "local reaction moment (Mx, My, Mz)"},
+                    {"F", 3, "N", "global", "global reaction force (FX, FY, FZ)"},
+                    {"M", 3, "Nm", "global", "global reaction moment (MX, MY, MZ)"}};
     return true;
+}
+
+// A joint's own quantity after the reaction (MBDyn's joint OutputPrepare: elem.joint.<L>.E,
+// .Omega, ...): `ncomp` output_values() columns from `column`.
+inline void joint_quantity(OutputSchema& s, const char* name, int ncomp, const char* units,
+                           const char* frame, const char* description, int column) {
+    OutputQuantity q;
+    q.name = name;
+    q.ncomp = ncomp;
+    q.units = units;
+    q.frame = frame;
+    q.description = description;
+    q.column = column;
+    s.quantities.push_back(std::move(q));
+}
+// The relative orientation as Euler 123 angles in degrees (the .jnt columns), MBDyn's E.
+inline void joint_euler(OutputSchema& s, int column) {
+    joint_quantity(s, "E", 3, "deg", "relative",
+                   "relative orientation Euler angles (123) (E_X, E_Y, E_Z)", column);
+}
+inline void joint_omega(OutputSchema& s, int column) {
+    joint_quantity(s, "Omega", 3, "radian/s", "local", "local relative angular velocity (x, y, z)",
+                   column);
 }
 
 }  // namespace mbs::el
