@@ -20,6 +20,13 @@ const PropValue* Props::find(std::string_view key) const {
 
 bool Props::has(std::string_view key) const { return find(key) != nullptr; }
 
+Props EntityDesc::view() const {
+    if (!spec) return props;
+    Props p;
+    spec->describe(p);
+    return p;
+}
+
 const EntityDesc* Model::find_node(std::string_view category, long label) const {
     for (const auto& n : nodes)
         if (n.category == category && n.label == label) return &n;

@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <variant>
 #include <vector>
@@ -91,6 +92,16 @@ struct LawSpec {
     VecN prestress;
 };
 
+// What a card's reader read, typed, for the kind's runtime and tree adapter (for example the
+// hinge family's HingeSpec: two joint ends, each with node, offset, orientation and the deck
+// location of each field). A kind with a spec leaves EntityDesc::props empty; describe() gives
+// the generic view of its fields (--dump-model), in card order, under the names the props used.
+class ElementSpec {
+  public:
+    virtual ~ElementSpec() = default;
+    virtual void describe(Props& out) const = 0;
+};
+
 // A node or an element, fully resolved.
 struct EntityDesc {
     std::string
@@ -100,8 +111,19 @@ struct EntityDesc {
     long label = 0;
     std::string name;
     SourceLoc loc;
-    Props props;
+    Props props;                                // kinds without a typed spec
+    std::shared_ptr<const ElementSpec> spec;    // kinds with one (ElementSpec)
     bool output = true;
+
+    // The typed spec; a kind asking for the wrong type is a programming error.
+    template <class S>
+    const S& spec_as() const {
+        const auto* s = dynamic_cast<const S*>(spec.get());
+        if (!s) throw std::logic_error("no typed spec of the expected kind for " + category + " " + type);
+        return *s;
+    }
+    // The generic view: the spec's fields, or the props.
+    Props view() const;
 };
 
 // A reference frame from a `reference:` card, absolute.

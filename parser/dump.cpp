@@ -117,7 +117,8 @@ void entity_block(std::ostream& os, const char* kind, const EntityDesc& e) {
     if (!e.type.empty()) os << " " << e.type;
     if (!e.name.empty()) os << " name=\"" << e.name << "\"";
     os << (e.output ? "" : " output=no") << "\n";
-    for (const auto& [k, v] : e.props.items())
+    const Props view = e.view();
+    for (const auto& [k, v] : view.items())
         os << "  " << k << " = " << std::visit(ValueText{}, v) << "\n";
 }
 

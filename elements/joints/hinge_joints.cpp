@@ -4,8 +4,7 @@
 //   spherical pin, node, [position,] off [, orientation, R (ignored)],
 //                  [position,] <abs pin> [, orientation, <abs R> (ignored)]
 // The hinge orientations only affect output.
-// Props (hinge): "node1", "offset1", "orientation1", "node2", "offset2", "orientation2".
-// Props (pin): "node", "offset", "position" (global).
+// Typed specs (below): HingeSpec (hinges), PinSpec (pins).
 // Relative-coordinate path: three rotations (a ball); as a cut, 3 rows.
 //
 // Card readers for the revolute family (docs/deck-language.md 5.2): `revolute hinge`, `revolute
@@ -20,9 +19,9 @@
 //       [, orientation, <abs R>] [, output, ...] [, initial theta, th]
 // Rotation is allowed about axis 3 of the hinge frames. `initial theta` and `friction` come
 // after `output` (MBDyn source order), so these readers read `output` themselves.
-// Props: "node1", "offset1", "orientation1", "node2", "offset2", "orientation2" (node frames),
-// "omega" (axial rotation), "orientation description", "initial theta" (rad);
-// pin: "node", "offset", "hinge orientation", "position", "orientation", "initial theta".
+// Spherical and revolute hinges and pins read into the typed HingeSpec and PinSpec (below).
+// Props (revolute rotation, axial rotation): "node1", "offset1", "orientation1", "node2",
+// "offset2", "orientation2" (node frames), "omega" (axial rotation), "orientation description".
 // Relative-coordinate path (core/tree_edge.hpp): one rotation about axis 3 of the hinge frames,
 // as a cut the 5 rows of a hinge; axial rotation: that rotation driven at velocity level.
 //
@@ -41,6 +40,9 @@
 // (R1Tmp^T F), spherical pin global (F), revolute hinge in end 2's hinge frame R2 R2h
 // (R2Tmp^T F, and MBDyn's M = R2Tmp^T of the couple), revolute pin in the node's hinge frame.
 #include <cmath>
+#include <memory>
+#include <optional>
+#include <string>
 
 #include "core/registry.hpp"
 #include "core/rotations.hpp"
@@ -53,24 +55,70 @@
 namespace mbs {
 namespace {
 
-void read_spherical_hinge(Reader& r, EntityDesc& e) {
+// A spherical, revolute (or plane) hinge: its two ends, offsets and hinge orientations in the
+// node frames.
+struct HingeSpec final : ElementSpec {
+    cards::EndSpec end[2];
+    std::string orientation_description;  // "" when not given
+    std::optional<double> initial_theta;  // revolute only, rad
+    void describe(Props& p) const override {
+        cards::describe_end(p, end[0], "1", true, true);
+        cards::describe_end(p, end[1], "2", true, true);
+        if (!orientation_description.empty())
+            p.set("orientation description", orientation_description);
+        if (initial_theta) p.set("initial theta", *initial_theta);
+    }
+};
+
+// A spherical or revolute (plane) pin: the node's end (offset and hinge orientation in the node
+// frame) against the ground's frame (global). A spherical pin has no hinge frames.
+struct PinSpec final : ElementSpec {
+    cards::EndSpec node;
+    Vec3 position = Vec3::Zero();
+    Mat3 orientation = Mat3::Identity();
+    bool revolute = false;
+    std::optional<double> initial_theta;  // rad
+    void describe(Props& p) const override {
+        p.set("node", node.node);
+        p.set("offset", node.offset);
+        if (revolute) p.set("hinge orientation", node.R);
+        p.set("position", position);
+        if (revolute) p.set("orientation", orientation);
+        if (initial_theta) p.set("initial theta", *initial_theta);
+    }
+};
+
+// The two ends of a hinge (offsets mandatory, `position` optional before them).
+std::shared_ptr<HingeSpec> read_hinge_ends(Reader& r, std::string_view element) {
     cards::EndOptions opt;
-    auto end1 = cards::read_end1(r, "spherical hinge", opt);
-    auto end2 = cards::read_end2(r, end1, "spherical hinge", opt);
-    cards::store_end(e, end1, 1, true, true);
-    cards::store_end(e, end2, 2, true, true);
-    cards::read_optional_orientation_description(r, e);
+    auto end1 = cards::read_end1(r, element, opt);
+    auto end2 = cards::read_end2(r, end1, element, opt);
+    auto s = std::make_shared<HingeSpec>();
+    s->end[0] = cards::end_spec(end1);
+    s->end[1] = cards::end_spec(end2);
+    return s;
+}
+
+void read_spherical_hinge(Reader& r, EntityDesc& e) {
+    auto s = read_hinge_ends(r, "spherical hinge");
+    s->orientation_description = cards::read_orientation_description(r);
+    e.spec = std::move(s);
 }
 
 void read_spherical_pin(Reader& r, EntityDesc& e) {
+    auto s = std::make_shared<PinSpec>();
+    s->node.node_loc = r.loc();
     const EntityDesc& n = cards::read_structural_node(r, "node", "spherical pin");
-    e.props.set("node", cards::node_ref(n));
+    s->node.node = cards::node_ref(n);
     r.accept("position");
-    e.props.set("offset", r.position_rel(n, "offset"));
+    s->node.offset_loc = r.loc();
+    s->node.offset = r.position_rel(n, "offset");
+    s->node.orientation_loc = s->node.node_loc;
     if (r.accept("orientation")) r.orientation_rel(n, "orientation (unused)");
     r.accept("position");
-    e.props.set("position", r.position_abs("pin position", &n));
+    s->position = r.position_abs("pin position", &n);
     if (r.accept("orientation")) r.orientation_abs("pin orientation (unused)", &n);
+    e.spec = std::move(s);
 }
 
 tree::Edge ball_edge(tree::End a, tree::End b) {
@@ -87,14 +135,15 @@ tree::Edge ball_edge(tree::End a, tree::End b) {
 }
 
 tree::EdgePart spherical_hinge_edge(const EntityDesc& d, const tree::Context&) {
-    return ball_edge(cards::tree_end(d, "node1", "offset1", "orientation1"),
-                     cards::tree_end(d, "node2", "offset2", "orientation2"));
+    const auto& s = d.spec_as<HingeSpec>();
+    return ball_edge(cards::tree_end(s.end[0], "node1"), cards::tree_end(s.end[1], "node2"));
 }
 
 tree::EdgePart spherical_pin_edge(const EntityDesc& d, const tree::Context&) {
+    const auto& s = d.spec_as<PinSpec>();
     tree::End ground;
-    ground.o = d.props.get<Vec3>("position");
-    return ball_edge(cards::tree_end(d, "node", "offset", nullptr), ground);
+    ground.o = s.position;
+    return ball_edge(cards::tree_end(s.node, "node"), ground);
 }
 
 void reject_friction(Reader& r) {
@@ -102,16 +151,18 @@ void reject_friction(Reader& r) {
         r.error("hinge friction is not supported yet", "remove the friction block");
 }
 
-void read_optional_initial_theta(Reader& r, EntityDesc& e) {
-    if (r.accept("initial theta")) e.props.set("initial theta", r.real("initial theta"));
+std::optional<double> read_optional_initial_theta(Reader& r) {
+    if (r.accept("initial theta")) return r.real("initial theta");
+    return std::nullopt;
 }
 
 void read_revolute_hinge(Reader& r, EntityDesc& e) {
-    cards::read_end_pair(r, e, "revolute hinge", true);
-    cards::read_optional_orientation_description(r, e);
+    auto s = read_hinge_ends(r, "revolute hinge");
+    s->orientation_description = cards::read_orientation_description(r);
     cards::read_optional_output(r, e);
-    read_optional_initial_theta(r, e);
+    s->initial_theta = read_optional_initial_theta(r);
     reject_friction(r);
+    e.spec = std::move(s);
 }
 
 void read_plane_hinge(Reader& r, EntityDesc& e) {
@@ -133,9 +184,15 @@ void read_axial_rotation(Reader& r, EntityDesc& e) {
 }
 
 void read_revolute_pin(Reader& r, EntityDesc& e) {
-    cards::read_pin(r, e, "revolute pin");
+    auto s = std::make_shared<PinSpec>();
+    s->revolute = true;
+    cards::PinGround g = cards::read_pin_ground(r, "revolute pin");
+    s->node = g.node;
+    s->position = g.position;
+    s->orientation = g.orientation;
     cards::read_optional_output(r, e);
-    read_optional_initial_theta(r, e);
+    s->initial_theta = read_optional_initial_theta(r);
+    e.spec = std::move(s);
 }
 
 void read_plane_pin(Reader& r, EntityDesc& e) {
@@ -161,15 +218,16 @@ tree::Edge hinge_edge(tree::End a, tree::End b) {
 }
 
 tree::EdgePart revolute_hinge_edge(const EntityDesc& d, const tree::Context&) {
-    return hinge_edge(cards::tree_end(d, "node1", "offset1", "orientation1"),
-                      cards::tree_end(d, "node2", "offset2", "orientation2"));
+    const auto& s = d.spec_as<HingeSpec>();
+    return hinge_edge(cards::tree_end(s.end[0], "node1"), cards::tree_end(s.end[1], "node2"));
 }
 
 tree::EdgePart revolute_pin_edge(const EntityDesc& d, const tree::Context&) {
+    const auto& s = d.spec_as<PinSpec>();
     tree::End ground;
-    ground.o = d.props.get<Vec3>("position");
-    ground.R = d.props.get_or<Mat3>("orientation", Mat3::Identity());
-    return hinge_edge(cards::tree_end(d, "node", "offset", "hinge orientation"), ground);
+    ground.o = s.position;
+    ground.R = s.orientation;
+    return hinge_edge(cards::tree_end(s.node, "node"), ground);
 }
 
 // The rotation's rate is the drive; a tree running from node 2 to node 1 turns it the other way.
@@ -330,36 +388,35 @@ class HingeJoint final : public Element, public el::Hintable {
     Vec3 F_ = Vec3::Zero(), M_ = Vec3::Zero();
 };
 
-End node_end(BuildContext& ctx, const EntityDesc& d, const std::string& k, const char* frame_key) {
+// A revolute joint's node without rotations is refused at the node's field.
+End node_end(BuildContext& ctx, const EntityDesc& d, const cards::EndSpec& s, bool revolute) {
     End e;
-    e.node = &ctx.struct_node(d.props.get<EntityRef>("node" + k), d);
-    e.f = el::vec3_or_zero(d, ("offset" + k).c_str());
-    e.Rh = el::mat3_or_identity(d, frame_key);
+    e.node = &ctx.struct_node(s.node, d);
+    if (revolute && !e.node->has_rotation())
+        throw InputError(s.node_loc, "a revolute hinge needs nodes with rotations",
+                         "node " + std::to_string(s.node.label) + " is displacement-only");
+    e.f = s.offset;
+    e.Rh = s.R;
     return e;
-}
-
-End ground_end(const EntityDesc& d) {
-    End g;
-    g.f = d.props.get<Vec3>("position");
-    g.Rh = el::mat3_or_identity(d, "orientation");
-    return g;
 }
 
 template <bool Revolute>
 std::unique_ptr<Element> make_hinge(const EntityDesc& d, BuildContext& ctx) {
-    End e1 = node_end(ctx, d, "1", "orientation1"), e2 = node_end(ctx, d, "2", "orientation2");
-    if (Revolute && (!e1.node->has_rotation() || !e2.node->has_rotation()))
-        ctx.error(d, "a revolute hinge needs nodes with rotations");
+    const auto& s = d.spec_as<HingeSpec>();
+    End e1 = node_end(ctx, d, s.end[0], Revolute), e2 = node_end(ctx, d, s.end[1], Revolute);
     auto j = std::make_unique<HingeJoint>(d, e1, e2, Revolute);
-    j->set_initial_theta(d.props.get_or<double>("initial theta", 0.0));
+    j->set_initial_theta(s.initial_theta.value_or(0.0));
     return j;
 }
 
 template <bool Revolute>
 std::unique_ptr<Element> make_pin(const EntityDesc& d, BuildContext& ctx) {
-    End n = node_end(ctx, d, "", "hinge orientation");
-    auto j = std::make_unique<HingeJoint>(d, n, ground_end(d), Revolute);
-    j->set_initial_theta(d.props.get_or<double>("initial theta", 0.0));
+    const auto& s = d.spec_as<PinSpec>();
+    End ground;
+    ground.f = s.position;
+    ground.Rh = s.orientation;
+    auto j = std::make_unique<HingeJoint>(d, node_end(ctx, d, s.node, false), ground, Revolute);
+    j->set_initial_theta(s.initial_theta.value_or(0.0));
     return j;
 }
 

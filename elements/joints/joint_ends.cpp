@@ -17,6 +17,33 @@ tree::End tree_end(const EntityDesc& e, const char* node, const char* offset,
     return end;
 }
 
+EndSpec end_spec(const JointEnd& e) {
+    EndSpec s;
+    s.node = node_ref(*e.node);
+    s.offset = e.offset;
+    s.R = e.R;
+    s.node_loc = e.node_loc;
+    s.offset_loc = e.has_offset ? e.offset_loc : e.node_loc;
+    s.orientation_loc = e.has_orientation ? e.orientation_loc : e.node_loc;
+    return s;
+}
+
+void describe_end(Props& p, const EndSpec& e, const std::string& k, bool offset,
+                  bool orientation) {
+    p.set("node" + k, e.node);
+    if (offset) p.set("offset" + k, e.offset);
+    if (orientation) p.set("orientation" + k, e.R);
+}
+
+tree::End tree_end(const EndSpec& e, const char* key) {
+    tree::End end;
+    end.node = e.node;
+    end.key = key;
+    end.o = e.offset;
+    end.R = e.R;
+    return end;
+}
+
 namespace {
 
 const EntityDesc& read_end_node(Reader& r, JointEnd& end, std::string_view what,
@@ -49,10 +76,12 @@ JointEnd read_end1(Reader& r, std::string_view element, const EndOptions& opt) {
         if (!has_rotations(n))
             r.error("an offset needs a node with rotations, but node " + std::to_string(n.label) +
                     " is a '" + n.type + "' node");
+        end.offset_loc = r.loc();
         end.offset = r.position_rel(n, "offset of node 1");
         end.has_offset = true;
     }
     if (opt.orientation && accept_orientation_keyword(r)) {
+        end.orientation_loc = r.loc();
         end.R = r.orientation_rel(n, "orientation of node 1");
         end.has_orientation = true;
     }
@@ -68,10 +97,12 @@ JointEnd read_end2(Reader& r, const JointEnd& end1, std::string_view element,
         if (!has_rotations(n) || !has_rotations(*end1.node))
             r.error("offsets need nodes with rotations ('" + end1.node->type + "' and '" + n.type +
                     "' here)");
+        end.offset_loc = r.loc();
         end.offset = r.position_rel_other(n, *end1.node, end1.offset, "offset of node 2");
         end.has_offset = true;
     }
     if (opt.orientation && accept_orientation_keyword(r)) {
+        end.orientation_loc = r.loc();
         end.R = r.orientation_rel_other(n, *end1.node, end1.R, "orientation of node 2");
         end.has_orientation = true;
     }
@@ -87,20 +118,33 @@ void read_end_pair(Reader& r, EntityDesc& e, std::string_view element, bool offs
     store_end(e, end2, 2, offsets, true);
 }
 
-const EntityDesc& read_pin(Reader& r, EntityDesc& e, std::string_view element) {
+PinGround read_pin_ground(Reader& r, std::string_view element) {
+    PinGround g;
+    g.node.node_loc = r.loc();
     const EntityDesc& n = read_structural_node(r, "node", element);
-    e.props.set("node", node_ref(n));
+    g.node.node = node_ref(n);
     r.accept("position");
-    e.props.set("offset", r.position_rel(n, "offset"));
-    Mat3 Rh = accept_orientation_keyword(r) ? r.orientation_rel(n, "hinge orientation")
-                                            : Mat3::Identity();
-    e.props.set("hinge orientation", Rh);
+    g.node.offset_loc = r.loc();
+    g.node.offset = r.position_rel(n, "offset");
+    g.node.orientation_loc = r.loc();
+    if (accept_orientation_keyword(r)) {
+        g.node.orientation_loc = r.loc();
+        g.node.R = r.orientation_rel(n, "hinge orientation");
+    }
     r.accept("position");
-    e.props.set("position", r.position_abs("pin position", &n));
-    Mat3 R0 =
-        accept_orientation_keyword(r) ? r.orientation_abs("pin orientation", &n) : Mat3::Identity();
-    e.props.set("orientation", R0);
-    return n;
+    g.position = r.position_abs("pin position", &n);
+    if (accept_orientation_keyword(r)) g.orientation = r.orientation_abs("pin orientation", &n);
+    return g;
+}
+
+const EntityDesc& read_pin(Reader& r, EntityDesc& e, std::string_view element) {
+    PinGround g = read_pin_ground(r, element);
+    e.props.set("node", g.node.node);
+    e.props.set("offset", g.node.offset);
+    e.props.set("hinge orientation", g.node.R);
+    e.props.set("position", g.position);
+    e.props.set("orientation", g.orientation);
+    return *r.model().find_node(g.node.node.category, g.node.node.label);
 }
 
 void store_end(EntityDesc& e, const JointEnd& end, int k, bool offset, bool orientation) {

@@ -16,6 +16,7 @@ enum class Offset {
     none,       // no offset field
 };
 
+// A joint end as the reader sees it (the node points into Model::nodes, valid while reading).
 struct JointEnd {
     const EntityDesc* node = nullptr;
     SourceLoc node_loc;
@@ -23,7 +24,26 @@ struct JointEnd {
     Mat3 R = Mat3::Identity();   // node frame
     bool has_offset = false;
     bool has_orientation = false;
+    SourceLoc offset_loc, orientation_loc;  // where they were written (else the node's)
 };
+
+// A joint end as a typed spec keeps it (ElementSpec, core/model.hpp): the node by reference, the
+// frame in the node frame, and where each field was written, for errors found after parsing.
+struct EndSpec {
+    EntityRef node;
+    Vec3 offset = Vec3::Zero();
+    Mat3 R = Mat3::Identity();
+    SourceLoc node_loc, offset_loc, orientation_loc;
+};
+EndSpec end_spec(const JointEnd& e);
+
+// The props a spec's describe() gives for an end, under the names the readers used before the
+// specs: "node<k>", then "offset<k>" (when `offset`) and "orientation<k>" (when `orientation`).
+void describe_end(Props& p, const EndSpec& e, const std::string& k, bool offset, bool orientation);
+
+// The relative-coordinate path's end (core/tree_edge.hpp) of a spec's end; `key` names it in
+// messages ("node1").
+tree::End tree_end(const EndSpec& e, const char* key);
 
 struct EndOptions {
     Offset offset = Offset::mandatory;
@@ -37,6 +57,15 @@ JointEnd read_end1(Reader& r, std::string_view element, const EndOptions& opt);
 // Errors when the node is the node of end 1.
 JointEnd read_end2(Reader& r, const JointEnd& end1, std::string_view element,
                    const EndOptions& opt);
+
+// A pin's geometry, typed: the node's end (offset, hinge orientation) and the ground's frame.
+struct PinGround {
+    EndSpec node;
+    Vec3 position = Vec3::Zero();         // global
+    Mat3 orientation = Mat3::Identity();  // global
+};
+// node, [position,] off [, orientation, Rh], [position,] <abs x> [, orientation, <abs R>].
+PinGround read_pin_ground(Reader& r, std::string_view element);
 
 // Pin geometry: node, [position,] off [, orientation, Rh], [position,] <abs x>
 // [, orientation, <abs R>]. Stores "node", "offset", "hinge orientation" (node frame), "position"

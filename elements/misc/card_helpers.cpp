@@ -50,12 +50,16 @@ bool accept_orientation_keyword(Reader& r) {
     return false;
 }
 
+std::string read_orientation_description(Reader& r) {
+    if (!r.accept("orientation description")) return {};
+    return r.keyword(
+        {"euler123", "euler313", "euler321", "orientation vector", "orientation matrix"},
+        "orientation description");
+}
+
 void read_optional_orientation_description(Reader& r, EntityDesc& e) {
-    if (!r.accept("orientation description")) return;
-    std::string od =
-        r.keyword({"euler123", "euler313", "euler321", "orientation vector", "orientation matrix"},
-                  "orientation description");
-    e.props.set("orientation description", od);
+    std::string od = read_orientation_description(r);
+    if (!od.empty()) e.props.set("orientation description", od);
 }
 
 void read_optional_output(Reader& r, EntityDesc& e) {

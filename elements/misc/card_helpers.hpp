@@ -32,6 +32,8 @@ void check_distinct_nodes(Reader& r, const SourceLoc& at, const EntityDesc& n1,
 // `orientation` (or the deprecated `hinge`) keyword, if present.
 bool accept_orientation_keyword(Reader& r);
 
+// `orientation description, <od>` if present: the keyword read, else "".
+std::string read_orientation_description(Reader& r);
 // `orientation description, <od>` if present; stores prop "orientation description".
 void read_optional_orientation_description(Reader& r, EntityDesc& e);
 
