@@ -3,7 +3,7 @@
 //   clamp, node, [position,] {node | <Vec3 abs>}, [orientation,] {node | <OrMat abs>}
 // `node` keeps the node's current value; absolute data is read with the node as context, so
 // `reference, node, null` also means the node's position.
-// Props: "node", "position" (global), "orientation" (global).
+// Typed spec: ClampSpec (the node, the clamp's position and orientation, global).
 // Relative-coordinate path: the node becomes part of the ground.
 //
 // Clamp joint: fixes a node's position x0 and orientation R0 (absolute).
@@ -23,36 +23,46 @@
 namespace mbs {
 namespace {
 
-void read_clamp(Reader& r, EntityDesc& e) {
-    const EntityDesc& n = cards::read_structural_node(r, "node", "clamp");
-    e.props.set("node", cards::node_ref(n));
+struct ClampSpec final : ElementSpec {
+    EntityRef node;
+    Vec3 position = Vec3::Zero();         // global
+    Mat3 orientation = Mat3::Identity();  // global
+    void describe(Props& p) const override {
+        p.set("node", node);
+        p.set("position", position);
+        p.set("orientation", orientation);
+    }
+};
 
+void read_clamp(Reader& r, EntityDesc& e) {
+    auto s = std::make_shared<ClampSpec>();
+    const EntityDesc& n = cards::read_structural_node(r, "node", "clamp");
+    s->node = cards::node_ref(n);
     r.accept("position");
-    Vec3 x = r.accept("node") ? cards::node_position(n) : r.position_abs("clamp position", &n);
+    s->position =
+        r.accept("node") ? cards::node_position(n) : r.position_abs("clamp position", &n);
     r.accept("orientation");
-    Mat3 R =
+    s->orientation =
         r.accept("node") ? cards::node_orientation(n) : r.orientation_abs("clamp orientation", &n);
-    e.props.set("position", x);
-    e.props.set("orientation", R);
+    e.spec = std::move(s);
 }
 
 // The node is the ground, at the clamp's pose.
 tree::EdgePart clamp_edge(const EntityDesc& d, const tree::Context&) {
+    const auto& s = d.spec_as<ClampSpec>();
     tree::Clamp c;
-    c.node.node = d.props.get<EntityRef>("node");
+    c.node.node = s.node;
     c.node.key = "node";
-    if (const PropValue* v = d.props.find("position"); v && std::holds_alternative<Vec3>(*v))
-        c.position = std::get<Vec3>(*v);
-    if (const PropValue* v = d.props.find("orientation"); v && std::holds_alternative<Mat3>(*v))
-        c.orientation = std::get<Mat3>(*v);
+    c.position = s.position;
+    c.orientation = s.orientation;
     return c;
 }
 
 class Clamp final : public Element {
   public:
     Clamp(const EntityDesc& d, StructNode& n) : Element(d), n_(&n) {
-        x0_ = d.props.get<Vec3>("position");
-        R0_ = d.props.get<Mat3>("orientation");
+        x0_ = d.spec_as<ClampSpec>().position;
+        R0_ = d.spec_as<ClampSpec>().orientation;
     }
     int own_dofs() const override { return n_->pos_cols(); }
     std::string own_dof_name(int i) const override {
@@ -114,7 +124,7 @@ class Clamp final : public Element {
 };
 
 std::unique_ptr<Element> make(const EntityDesc& d, BuildContext& ctx) {
-    return std::make_unique<Clamp>(d, el::node_prop(ctx, d, "node"));
+    return std::make_unique<Clamp>(d, ctx.struct_node(d.spec_as<ClampSpec>().node, d));
 }
 
 }  // namespace

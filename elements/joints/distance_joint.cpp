@@ -3,8 +3,8 @@
 //   distance, n1 [, position, off1], n2 [, position, off2], {from nodes | <DriveCaller length>}
 //   distance with offset, n1, [position,] off1, n2, [position,] off2, {from nodes | <dc>}
 // Without offsets, displacement-only nodes are allowed.
-// Props: "node1", "offset1", "node2", "offset2" (offsets only when given), then "length"
-// (double: `from nodes`, the current distance) or "drive" (the imposed distance).
+// Typed spec: DistanceSpec (two ends, offsets only when given, then the length `from nodes`
+// or the imposed distance's drive).
 // Relative-coordinate path: a loop cut only (one row).
 //
 // Distance joint (docs/deck-language.md 5.2): |p2 - p1| = L(t), with p_k = x_k + R_k f_k (f_k = 0
@@ -17,6 +17,8 @@
 //
 // .jnt output: (F, 0, 0) and F e (the reaction on node 1, as MBDyn writes it), no moments, then
 // MBDyn's extra columns: the unit direction e (3) and the imposed distance L(t).
+#include <memory>
+#include <optional>
 #include <string>
 
 #include "core/registry.hpp"
@@ -28,8 +30,22 @@
 namespace mbs {
 namespace {
 
+struct DistanceSpec final : ElementSpec {
+    cards::EndSpec end[2];
+    bool offsets = false;
+    std::optional<double> length;                 // `from nodes`: the distance as read
+    std::shared_ptr<const DriveSpec> drive;       // else the imposed distance
+    void describe(Props& p) const override {
+        cards::describe_end(p, end[0], "1", offsets, false);
+        cards::describe_end(p, end[1], "2", offsets, false);
+        if (length) p.set("length", *length);
+        if (drive) p.set("drive", drive);
+    }
+};
+
 void read_distance_common(Reader& r, EntityDesc& e, std::string_view element,
                           cards::Offset offset) {
+    auto s = std::make_shared<DistanceSpec>();
     cards::EndOptions opt;
     opt.offset = offset;
     opt.orientation = false;
@@ -40,8 +56,9 @@ void read_distance_common(Reader& r, EntityDesc& e, std::string_view element,
     if (offsets && !(cards::has_rotations(*end1.node) && cards::has_rotations(*end2.node)))
         r.error_at(end2.node_loc,
                    std::string(element) + " with offsets needs nodes with rotations");
-    cards::store_end(e, end1, 1, offsets, false);
-    cards::store_end(e, end2, 2, offsets, false);
+    s->end[0] = cards::end_spec(end1);
+    s->end[1] = cards::end_spec(end2);
+    s->offsets = offsets;
     Vec3 d = cards::node_position(*end2.node) + cards::node_orientation(*end2.node) * end2.offset -
              cards::node_position(*end1.node) - cards::node_orientation(*end1.node) * end1.offset;
     SourceLoc at = r.loc();
@@ -50,10 +67,11 @@ void read_distance_common(Reader& r, EntityDesc& e, std::string_view element,
             r.error_at(at,
                        "the two points coincide: a distance joint of zero length has no direction",
                        "use a spherical hinge to join two points");
-        e.props.set("length", d.norm());
+        s->length = d.norm();
     } else {
-        e.props.set("drive", r.drive("imposed distance"));
+        s->drive = r.drive("imposed distance");
     }
+    e.spec = std::move(s);
 }
 
 void read_distance(Reader& r, EntityDesc& e) {
@@ -67,20 +85,18 @@ void read_distance_with_offset(Reader& r, EntityDesc& e) {
 
 // Only a cut: one row |pB - pA| = length (or the drive's value).
 tree::EdgePart distance_edge(const EntityDesc& d, const tree::Context&) {
-    if (!d.props.has("length") && !d.props.has("drive"))
-        tree::unsupported(d, "a distance needs its length or its drive");
+    const auto& s = d.spec_as<DistanceSpec>();
     tree::Edge e;
-    e.a = cards::tree_end(d, "node1", "offset1", nullptr);
-    e.b = cards::tree_end(d, "node2", "offset2", nullptr);
+    e.a = cards::tree_end(s.end[0], "node1");
+    e.b = cards::tree_end(s.end[1], "node2");
     e.cut_cost = 1;
-    e.cut = [&d](tree::CutEquations& c, bool, const tree::Context& ctx) {
+    e.cut = [&s](tree::CutEquations& c, bool, const tree::Context& ctx) {
         c.kind = tree::CutKind::rod;
         c.rows = 1;
-        if (d.props.has("drive"))
-            c.length_drive =
-                make_drive(*d.props.get<std::shared_ptr<const DriveSpec>>("drive"), ctx.env);
+        if (s.drive)
+            c.length_drive = make_drive(*s.drive, ctx.env);
         else
-            c.length = d.props.get<double>("length");
+            c.length = *s.length;
     };
     return e;
 }
@@ -147,19 +163,15 @@ class DistanceJoint final : public Element {
 };
 
 std::unique_ptr<Element> make_distance(const EntityDesc& d, BuildContext& ctx) {
+    const auto& s = d.spec_as<DistanceSpec>();
     End e[2];
     for (int k = 0; k < 2; ++k) {
-        std::string s = std::to_string(k + 1);
-        e[k].node = &ctx.struct_node(d.props.get<EntityRef>("node" + s), d);
-        e[k].f = el::vec3_or_zero(d, ("offset" + s).c_str());
+        e[k].node = &ctx.struct_node(s.end[k].node, d);
+        e[k].f = s.end[k].offset;
     }
-    double length = 0.0;
+    double length = s.length.value_or(0.0);
     DrivePtr drive;
-    if (d.props.has("drive"))
-        drive =
-            make_drive(*d.props.get<std::shared_ptr<const DriveSpec>>("drive"), ctx.drive_env());
-    else
-        length = d.props.get<double>("length");
+    if (s.drive) drive = make_drive(*s.drive, ctx.drive_env());
     return std::make_unique<DistanceJoint>(d, e[0], e[1], length, std::move(drive));
 }
 

@@ -155,7 +155,10 @@ void store_end(EntityDesc& e, const JointEnd& end, int k, bool offset, bool orie
 }
 
 void tree_linear_law(const EntityDesc& e, tree::LinkForce& f) {
-    const auto& law = *e.props.get<std::shared_ptr<const LawSpec>>("law");
+    tree_linear_law(e, *e.props.get<std::shared_ptr<const LawSpec>>("law"), f);
+}
+
+void tree_linear_law(const EntityDesc& e, const LawSpec& law, tree::LinkForce& f) {
     if (law.type != "linearelastic" && law.type != "linearviscoelastic")
         tree::unsupported(e, "only linear elastic and linear viscoelastic laws (isotropic)");
     f.k = law.params.get<double>("stiffness");

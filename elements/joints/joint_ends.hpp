@@ -88,5 +88,7 @@ tree::End tree_end(const EntityDesc& e, const char* node, const char* offset,
 // A link force's (rod, deformable hinge) stiffness k and damping c for the relative-coordinate
 // path, from the "law" property: linear elastic or linear viscoelastic (isotropic) only.
 void tree_linear_law(const EntityDesc& e, tree::LinkForce& f);
+// The same for a typed spec's law; `e` is the element the messages name.
+void tree_linear_law(const EntityDesc& e, const LawSpec& law, tree::LinkForce& f);
 
 }  // namespace mbs::cards

@@ -2,21 +2,22 @@
 // line fixed to node 1.
 //   in line, n1, [position,] <rel point>, [orientation,] <rel R (axis 3 = line)>, n2
 //       [, offset, <rel off2>] [, friction, ...]
-// Props: "node1", "offset1" (a point of the line), "orientation1" (axis 3 = line direction),
-// "node2", "offset2" (only with `offset`; `reference, other ...` frames allowed).
+// Typed spec: PointOnSpec, end 1 the line's point (offset) and frame (axis 3 = line
+// direction), end 2 the point of node 2 (offset only with `offset`; `reference, other ...`
+// frames allowed).
 // Relative-coordinate path: a translation along the line and a ball; as a cut, 2 rows.
 //
 // Card reader for `joint: L, in plane` (docs/deck-language.md 5.2): a point of node 2 stays on a
 // plane fixed to node 1.
 //   in plane, n1, [position,] <rel point>, <Vec3 rel normal>, n2 [, offset, <rel off2>]
-// Props: "node1", "offset1" (a point of the plane), "normal" (unit, node-1 frame), "node2",
-// "offset2" (only with `offset`).
+// Typed spec: PointOnSpec, end 1 a point of the plane, the unit normal (node-1 frame), end 2 the
+// point of node 2 (offset only with `offset`).
 // Relative-coordinate path: two translations in the plane and a ball; as a cut, 1 row.
 //
 // Card reader for `joint: L, prismatic` (docs/deck-language.md 5.2): constrains the relative
 // orientation only.
 //   prismatic, n1 [, orientation, R1h], n2 [, orientation, R2h]
-// Props: "node1", "orientation1", "node2", "orientation2" (node frames).
+// Typed spec: PrismaticSpec, the two hinge orientations (node frames).
 // Relative-coordinate path: three translations; as a cut, the 3 orientation rows.
 //
 // In-line, in-plane and prismatic joints (docs/deck-language.md 5.2) on the joint kit.
@@ -39,6 +40,10 @@
 //              and F n global;
 //   prismatic: the couple on node 2, minus ours (PrismaticJoint, prismj.cc: node 1 receives
 //              -M), in the frame R1 R1h and global.
+#include <memory>
+#include <optional>
+#include <string>
+
 #include "core/registry.hpp"
 #include "core/rotations.hpp"
 #include "core/tree_edge.hpp"
@@ -49,30 +54,61 @@
 namespace mbs {
 namespace {
 
+// An in line (normal empty) or in plane joint: end 1 the line's or plane's point and frame, end
+// 2 the point of node 2.
+struct PointOnSpec final : ElementSpec {
+    cards::EndSpec end[2];
+    std::optional<Vec3> normal;  // in plane: unit, node-1 frame
+    bool offset2 = false;        // end 2's `offset` given
+    void describe(Props& p) const override {
+        p.set("node1", end[0].node);
+        p.set("offset1", end[0].offset);
+        if (normal)
+            p.set("normal", *normal);
+        else
+            p.set("orientation1", end[0].R);
+        p.set("node2", end[1].node);
+        if (offset2) p.set("offset2", end[1].offset);
+    }
+};
+
+// end 1 up to (not including) its orientation or normal, then node 2 and its optional offset.
+void read_point_on_ends(Reader& r, PointOnSpec& s, const EntityDesc& n1, const char* element) {
+    s.end[1].node_loc = r.loc();
+    const EntityDesc& n2 = cards::read_structural_node(r, "node 2", element);
+    cards::check_distinct_nodes(r, s.end[1].node_loc, n1, n2, element);
+    s.end[0].node = cards::node_ref(n1);
+    s.end[1].node = cards::node_ref(n2);
+    s.end[1].offset_loc = s.end[1].orientation_loc = s.end[1].node_loc;
+    if (r.accept("offset")) {
+        s.end[1].offset_loc = r.loc();
+        s.end[1].offset = r.position_rel_other(n2, n1, s.end[0].offset, "offset of node 2");
+        s.offset2 = true;
+    }
+}
+
 void read_in_line(Reader& r, EntityDesc& e) {
+    auto s = std::make_shared<PointOnSpec>();
+    s->end[0].node_loc = r.loc();
     const EntityDesc& n1 = cards::read_structural_node(r, "node 1", "in line joint");
     r.accept("position");
-    Vec3 p = r.position_rel(n1, "point of the line");
+    s->end[0].offset_loc = r.loc();
+    s->end[0].offset = r.position_rel(n1, "point of the line");
     r.accept("orientation");
-    Mat3 R = r.orientation_rel(n1, "line orientation");
-    SourceLoc at2 = r.loc();
-    const EntityDesc& n2 = cards::read_structural_node(r, "node 2", "in line joint");
-    cards::check_distinct_nodes(r, at2, n1, n2, "in line joint");
-    e.props.set("node1", cards::node_ref(n1));
-    e.props.set("offset1", p);
-    e.props.set("orientation1", R);
-    e.props.set("node2", cards::node_ref(n2));
-    if (r.accept("offset"))
-        e.props.set("offset2", r.position_rel_other(n2, n1, p, "offset of node 2"));
+    s->end[0].orientation_loc = r.loc();
+    s->end[0].R = r.orientation_rel(n1, "line orientation");
+    read_point_on_ends(r, *s, n1, "in line joint");
     if (r.peek("friction"))
         r.error("in line joint friction is not supported yet", "remove the friction block");
+    e.spec = std::move(s);
 }
 
 // The point of node 2 moves along axis 3 of the line frame and turns freely.
 tree::EdgePart in_line_edge(const EntityDesc& d, const tree::Context&) {
+    const auto& s = d.spec_as<PointOnSpec>();
     tree::Edge e;
-    e.a = cards::tree_end(d, "node1", "offset1", "orientation1");
-    e.b = cards::tree_end(d, "node2", "offset2", nullptr);
+    e.a = cards::tree_end(s.end[0], "node1");
+    e.b = cards::tree_end(s.end[1], "node2");
     e.cut_cost = 2;
     e.tree_capable = true;
     e.grow = [](tree::Growth& g, const tree::Context&) { tree::slide_and_ball(g, 2, 1); };
@@ -83,35 +119,35 @@ tree::EdgePart in_line_edge(const EntityDesc& d, const tree::Context&) {
 }
 
 void read_in_plane(Reader& r, EntityDesc& e) {
+    auto s = std::make_shared<PointOnSpec>();
+    s->end[0].node_loc = r.loc();
     const EntityDesc& n1 = cards::read_structural_node(r, "node 1", "in plane joint");
     r.accept("position");
-    Vec3 p = r.position_rel(n1, "point of the plane");
+    s->end[0].offset_loc = r.loc();
+    s->end[0].offset = r.position_rel(n1, "point of the plane");
     SourceLoc at_v = r.loc();
+    s->end[0].orientation_loc = at_v;
     Vec3 v = r.direction_rel(n1, "plane normal");
     if (!(v.norm() > 0.0)) r.error_at(at_v, "the plane normal is a null vector");
-    SourceLoc at2 = r.loc();
-    const EntityDesc& n2 = cards::read_structural_node(r, "node 2", "in plane joint");
-    cards::check_distinct_nodes(r, at2, n1, n2, "in plane joint");
-    e.props.set("node1", cards::node_ref(n1));
-    e.props.set("offset1", p);
-    e.props.set("normal", Vec3(v.normalized()));
-    e.props.set("node2", cards::node_ref(n2));
-    if (r.accept("offset"))
-        e.props.set("offset2", r.position_rel_other(n2, n1, p, "offset of node 2"));
+    s->normal = v.normalized();
+    read_point_on_ends(r, *s, n1, "in plane joint");
+    e.spec = std::move(s);
 }
 
 // The point of node 2 moves along axes 1 and 2 of a frame whose axis 3 is the normal, and turns
 // freely.
 tree::EdgePart in_plane_edge(const EntityDesc& d, const tree::Context&) {
+    const auto& s = d.spec_as<PointOnSpec>();
     tree::Edge e;
-    e.a = cards::tree_end(d, "node1", "offset1", nullptr);
-    Vec3 n = d.props.get<Vec3>("normal").normalized();
+    e.a = cards::tree_end(s.end[0], "node1");
+    e.a.R = Mat3::Identity();
+    Vec3 n = s.normal->normalized();
     Vec3 t1 = std::abs(n.x()) < 0.9 ? Vec3(n.cross(Vec3::UnitX()).normalized())
                                     : Vec3(n.cross(Vec3::UnitY()).normalized());
     e.a.R.col(0) = t1;
     e.a.R.col(1) = n.cross(t1);
     e.a.R.col(2) = n;
-    e.b = cards::tree_end(d, "node2", "offset2", nullptr);
+    e.b = cards::tree_end(s.end[1], "node2");
     e.cut_cost = 1;
     e.tree_capable = true;
     e.grow = [](tree::Growth& g, const tree::Context&) { tree::slide_and_ball(g, 0, 2); };
@@ -121,21 +157,33 @@ tree::EdgePart in_plane_edge(const EntityDesc& d, const tree::Context&) {
     return e;
 }
 
+// The two hinge orientations (no offsets).
+struct PrismaticSpec final : ElementSpec {
+    cards::EndSpec end[2];
+    void describe(Props& p) const override {
+        cards::describe_end(p, end[0], "1", false, true);
+        cards::describe_end(p, end[1], "2", false, true);
+    }
+};
+
 void read_prismatic(Reader& r, EntityDesc& e) {
     cards::EndOptions opt;
     opt.offset = cards::Offset::none;
     auto end1 = cards::read_end1(r, "prismatic joint", opt);
     auto end2 = cards::read_end2(r, end1, "prismatic joint", opt);
-    cards::store_end(e, end1, 1, false, true);
-    cards::store_end(e, end2, 2, false, true);
+    auto s = std::make_shared<PrismaticSpec>();
+    s->end[0] = cards::end_spec(end1);
+    s->end[1] = cards::end_spec(end2);
+    e.spec = std::move(s);
 }
 
 // Three translations along the axes of frame 1 (the frames sit at the nodes: no position
 // constraint); the relative orientation is fixed.
 tree::EdgePart prismatic_edge(const EntityDesc& d, const tree::Context&) {
+    const auto& s = d.spec_as<PrismaticSpec>();
     tree::Edge e;
-    e.a = cards::tree_end(d, "node1", "offset1", "orientation1");
-    e.b = cards::tree_end(d, "node2", "offset2", "orientation2");
+    e.a = cards::tree_end(s.end[0], "node1");
+    e.b = cards::tree_end(s.end[1], "node2");
     e.a.o.setZero();
     e.b.o.setZero();
     e.cut_cost = 3;
@@ -151,12 +199,16 @@ tree::EdgePart prismatic_edge(const EntityDesc& d, const tree::Context&) {
 
 using el::End;
 
-End end_of(BuildContext& ctx, const EntityDesc& d, const char* node, const char* offset,
-           const char* frame) {
+// A node without rotations where the joint needs them is refused at the node's field.
+End end_of(BuildContext& ctx, const EntityDesc& d, const cards::EndSpec& s, bool need_rotation,
+           const char* why) {
     End e;
-    e.node = &ctx.struct_node(d.props.get<EntityRef>(node), d);
-    if (offset) e.f = el::vec3_or_zero(d, offset);
-    if (frame) e.Rh = el::mat3_or_identity(d, frame);
+    e.node = &ctx.struct_node(s.node, d);
+    if (need_rotation && !e.node->has_rotation())
+        throw InputError(s.node_loc, why,
+                         "node " + std::to_string(s.node.label) + " is displacement-only");
+    e.f = s.offset;
+    e.Rh = s.R;
     return e;
 }
 
@@ -224,12 +276,12 @@ class PointOnJoint final : public Element {
 };
 
 std::unique_ptr<Element> make_in_line(const EntityDesc& d, BuildContext& ctx) {
-    End e1 = end_of(ctx, d, "node1", "offset1", "orientation1");
-    End e2 = end_of(ctx, d, "node2", "offset2", nullptr);
-    if (!e1.node->has_rotation())
-        ctx.error(d, "the line of an in line joint needs node 1 with rotations");
-    if (d.props.has("offset2") && !e2.node->has_rotation())
-        ctx.error(d, "an in line joint with offset needs node 2 with rotations");
+    const auto& s = d.spec_as<PointOnSpec>();
+    End e1 = end_of(ctx, d, s.end[0], true,
+                    "the line of an in line joint needs node 1 with rotations");
+    End e2 = end_of(ctx, d, s.end[1], s.offset2,
+                    "an in line joint with offset needs node 2 with rotations");
+    e2.Rh = Mat3::Identity();
     return std::make_unique<PointOnJoint>(d, e1, e2, 2);
 }
 
@@ -245,13 +297,13 @@ Mat3 frame_with_axis3(const Vec3& n) {
 }
 
 std::unique_ptr<Element> make_in_plane(const EntityDesc& d, BuildContext& ctx) {
-    End e1 = end_of(ctx, d, "node1", "offset1", nullptr);
-    e1.Rh = frame_with_axis3(d.props.get<Vec3>("normal").normalized());
-    End e2 = end_of(ctx, d, "node2", "offset2", nullptr);
-    if (!e1.node->has_rotation())
-        ctx.error(d, "the plane of an in plane joint needs node 1 with rotations");
-    if (d.props.has("offset2") && !e2.node->has_rotation())
-        ctx.error(d, "an in plane joint with offset needs node 2 with rotations");
+    const auto& s = d.spec_as<PointOnSpec>();
+    End e1 = end_of(ctx, d, s.end[0], true,
+                    "the plane of an in plane joint needs node 1 with rotations");
+    e1.Rh = frame_with_axis3(s.normal->normalized());
+    End e2 = end_of(ctx, d, s.end[1], s.offset2,
+                    "an in plane joint with offset needs node 2 with rotations");
+    e2.Rh = Mat3::Identity();
     return std::make_unique<PointOnJoint>(d, e1, e2, 1);
 }
 
@@ -320,10 +372,10 @@ class PrismaticJoint final : public Element {
 };
 
 std::unique_ptr<Element> make_prismatic(const EntityDesc& d, BuildContext& ctx) {
-    End e1 = end_of(ctx, d, "node1", nullptr, "orientation1");
-    End e2 = end_of(ctx, d, "node2", nullptr, "orientation2");
-    if (!e1.node->has_rotation() || !e2.node->has_rotation())
-        ctx.error(d, "a prismatic joint needs nodes with rotations");
+    const auto& s = d.spec_as<PrismaticSpec>();
+    End e1 = end_of(ctx, d, s.end[0], true, "a prismatic joint needs nodes with rotations");
+    End e2 = end_of(ctx, d, s.end[1], true, "a prismatic joint needs nodes with rotations");
+    e1.f = e2.f = Vec3::Zero();
     return std::make_unique<PrismaticJoint>(d, e1, e2);
 }
 

@@ -49,6 +49,20 @@ double current_length(const cards::JointEnd& a, const cards::JointEnd& b) {
     return d.norm();
 }
 
+// Two ends (offsets only when given), the reference length and the 1D law.
+struct RodSpec final : ElementSpec {
+    cards::EndSpec end[2];
+    bool offsets = false;
+    double l0 = 0.0;
+    std::shared_ptr<const LawSpec> law;
+    void describe(Props& p) const override {
+        cards::describe_end(p, end[0], "1", offsets, false);
+        cards::describe_end(p, end[1], "2", offsets, false);
+        p.set("l0", l0);
+        p.set("law", law);
+    }
+};
+
 void read_rod_common(Reader& r, EntityDesc& e, cards::Offset offset, bool legacy_offsets) {
     cards::EndOptions opt;
     opt.offset = offset;
@@ -67,6 +81,7 @@ void read_rod_common(Reader& r, EntityDesc& e, cards::Offset offset, bool legacy
             "keyword 'offset' after the rod length is deprecated; use 'position' after each node");
         if (end1.has_offset || end2.has_offset) r.error("rod offsets are already defined");
         r.skip();
+        end1.offset_loc = end2.offset_loc = r.loc();
         if (!cards::has_rotations(*end1.node) || !cards::has_rotations(*end2.node))
             r.error("rod offsets need nodes with rotations");
         end1.offset = r.position_rel(*end1.node, "offset of node 1");
@@ -86,10 +101,13 @@ void read_rod_common(Reader& r, EntityDesc& e, cards::Offset offset, bool legacy
                        : "the rod reference length l0 must be positive, got " + std::to_string(l0),
                    "the law's input is the strain (l - l0)/l0");
 
-    cards::store_end(e, end1, 1, offsets, false);
-    cards::store_end(e, end2, 2, offsets, false);
-    e.props.set("l0", l0);
-    e.props.set("law", r.law(1, "rod constitutive law"));
+    auto s = std::make_shared<RodSpec>();
+    s->end[0] = cards::end_spec(end1);
+    s->end[1] = cards::end_spec(end2);
+    s->offsets = offsets;
+    s->l0 = l0;
+    s->law = r.law(1, "rod constitutive law");
+    e.spec = std::move(s);
 }
 
 void read_rod(Reader& r, EntityDesc& e) { read_rod_common(r, e, cards::Offset::keyword, true); }
@@ -101,11 +119,12 @@ void read_rod_with_offset(Reader& r, EntityDesc& e) {
 
 // A link force along the line of the two points.
 tree::LoadPart rod_force(const EntityDesc& d, const tree::Context&) {
+    const auto& s = d.spec_as<RodSpec>();
     tree::LinkForce f;
-    cards::tree_linear_law(d, f);
-    f.a = cards::tree_end(d, "node1", "offset1", nullptr);
-    f.b = cards::tree_end(d, "node2", "offset2", nullptr);
-    f.l0 = d.props.get<double>("l0");
+    cards::tree_linear_law(d, *s.law, f);
+    f.a = cards::tree_end(s.end[0], "node1");
+    f.b = cards::tree_end(s.end[1], "node2");
+    f.l0 = s.l0;
     return f;
 }
 
@@ -269,12 +288,13 @@ class Rod final : public Element {
 };
 
 std::unique_ptr<Element> make_rod(const EntityDesc& d, BuildContext& ctx) {
-    std::array<StructNode*, 2> nodes{&el::node_prop(ctx, d, "node1"),
-                                     &el::node_prop(ctx, d, "node2")};
-    std::array<Vec3, 2> offsets{el::vec3_or_zero(d, "offset1"), el::vec3_or_zero(d, "offset2")};
+    const auto& s = d.spec_as<RodSpec>();
+    std::array<StructNode*, 2> nodes{&ctx.struct_node(s.end[0].node, d),
+                                     &ctx.struct_node(s.end[1].node, d)};
+    std::array<Vec3, 2> offsets{s.end[0].offset, s.end[1].offset};
     LawEnv env{ctx.drive_env()};
-    auto law = make_law<1>(*d.props.get<std::shared_ptr<const LawSpec>>("law"), env);
-    auto rod = std::make_unique<Rod>(d, nodes, offsets, d.props.get<double>("l0"), std::move(law));
+    auto law = make_law<1>(*s.law, env);
+    auto rod = std::make_unique<Rod>(d, nodes, offsets, s.l0, std::move(law));
     rod->set_clock(ctx.drive_env().clock);
     return rod;
 }

@@ -53,9 +53,9 @@ TEST(ElementJoints, ClampNodeNodeTakesTheNodeState) {
     auto m = build(deck("joint: 1, clamp, 2, node, node;\n"));
     const auto& e = joint(m);
     EXPECT_EQ(e.type, "clamp");
-    EXPECT_EQ(e.props.get<EntityRef>("node").label, 2);
-    expect_vec(e.props.get<Vec3>("position"), Vec3(1, 2, 0));
-    expect_mat(e.props.get<Mat3>("orientation"), Rz90());
+    EXPECT_EQ(e.view().get<EntityRef>("node").label, 2);
+    expect_vec(e.view().get<Vec3>("position"), Vec3(1, 2, 0));
+    expect_mat(e.view().get<Mat3>("orientation"), Rz90());
 }
 
 TEST(ElementJoints, ClampAbsoluteDataInTheNodeContext) {
@@ -64,8 +64,8 @@ TEST(ElementJoints, ClampAbsoluteDataInTheNodeContext) {
         build(deck("joint: 1, clamp, 2, position, reference, node, 1., 0., 0., "
                    "orientation, reference, node, euler123, pi/2, 0., 0.;\n"));
     const auto& e = joint(m);
-    expect_vec(e.props.get<Vec3>("position"), Vec3(1, 3, 0));
-    expect_mat(e.props.get<Mat3>("orientation"), Rz90() * Rx90());
+    expect_vec(e.view().get<Vec3>("position"), Vec3(1, 3, 0));
+    expect_mat(e.view().get<Mat3>("orientation"), Rz90() * Rx90());
 }
 
 TEST(ElementJoints, RevoluteHingeGlobalOffsetsOnARotatedNode) {
@@ -75,14 +75,14 @@ TEST(ElementJoints, RevoluteHingeGlobalOffsetsOnARotatedNode) {
              "  1, position, reference, global, null, orientation, reference, global, eye,\n"
              "  2, position, reference, global, null, orientation, reference, global, eye;\n"));
     const auto& e = joint(m);
-    EXPECT_EQ(e.props.get<EntityRef>("node1").label, 1);
-    expect_vec(e.props.get<Vec3>("offset1"), Vec3::Zero());
-    expect_mat(e.props.get<Mat3>("orientation1"), Mat3::Identity());
-    EXPECT_EQ(e.props.get<EntityRef>("node2").label, 2);
-    expect_vec(e.props.get<Vec3>("offset2"), Vec3(-2, 1, 0));
-    expect_mat(e.props.get<Mat3>("orientation2"), Rz90().transpose());
+    EXPECT_EQ(e.view().get<EntityRef>("node1").label, 1);
+    expect_vec(e.view().get<Vec3>("offset1"), Vec3::Zero());
+    expect_mat(e.view().get<Mat3>("orientation1"), Mat3::Identity());
+    EXPECT_EQ(e.view().get<EntityRef>("node2").label, 2);
+    expect_vec(e.view().get<Vec3>("offset2"), Vec3(-2, 1, 0));
+    expect_mat(e.view().get<Mat3>("orientation2"), Rz90().transpose());
     EXPECT_TRUE(e.output);
-    EXPECT_FALSE(e.props.has("initial theta"));
+    EXPECT_FALSE(e.view().has("initial theta"));
 }
 
 TEST(ElementJoints, RevoluteHingeOtherFramesAndTrailingData) {
@@ -97,14 +97,14 @@ TEST(ElementJoints, RevoluteHingeOtherFramesAndTrailingData) {
     Vec3 x1(0, 0, 1), x2(1, 2, 0);
     Mat3 R1 = Rx90(), R2 = Rz90();
     Vec3 f1(0, 1, 0);
-    expect_vec(e.props.get<Vec3>("offset1"), f1);
-    expect_mat(e.props.get<Mat3>("orientation1"), Rz90());
-    expect_vec(e.props.get<Vec3>("offset2"),
+    expect_vec(e.view().get<Vec3>("offset1"), f1);
+    expect_mat(e.view().get<Mat3>("orientation1"), Rz90());
+    expect_vec(e.view().get<Vec3>("offset2"),
                R2.transpose() * (x1 + R1 * (f1 + Vec3(0, 0, 1)) - x2));
-    expect_mat(e.props.get<Mat3>("orientation2"), R2.transpose() * R1 * Rz90());
-    EXPECT_EQ(e.props.get<std::string>("orientation description"), "euler321");
+    expect_mat(e.view().get<Mat3>("orientation2"), R2.transpose() * R1 * Rz90());
+    EXPECT_EQ(e.view().get<std::string>("orientation description"), "euler321");
     EXPECT_FALSE(e.output);
-    EXPECT_DOUBLE_EQ(e.props.get<double>("initial theta"), 0.25);
+    EXPECT_DOUBLE_EQ(e.view().get<double>("initial theta"), 0.25);
 }
 
 TEST(ElementJoints, AxialRotationReadsTheDriveAfterTheGeometry) {
@@ -112,7 +112,7 @@ TEST(ElementJoints, AxialRotationReadsTheDriveAfterTheGeometry) {
         deck("joint: 1, axial rotation, 1, null, 2, reference, other node, null, const, 6.;\n"));
     const auto& e = joint(m);
     // other node: f2 = R2^T (x1 + R1 p - x2) = R2^T (-1, -2, 0).
-    expect_vec(e.props.get<Vec3>("offset2"), Vec3(-2, 1, 0));
+    expect_vec(e.view().get<Vec3>("offset2"), Vec3(-2, 1, 0));
     const auto& omega = e.props.get<std::shared_ptr<const mbs::DriveSpec>>("omega");
     EXPECT_EQ(omega->type, "const");
     EXPECT_DOUBLE_EQ(omega->params.get<double>("value"), 6.0);
@@ -123,11 +123,11 @@ TEST(ElementJoints, RevolutePinGroundData) {
         build(deck("joint: 1, revolute pin, 2, null, orientation, eye, position, 5., 0., 0., "
                    "orientation, euler123, 0., 0., pi/2, initial theta, 1.;\n"));
     const auto& e = joint(m);
-    expect_vec(e.props.get<Vec3>("offset"), Vec3::Zero());
-    expect_mat(e.props.get<Mat3>("hinge orientation"), Mat3::Identity());
-    expect_vec(e.props.get<Vec3>("position"), Vec3(5, 0, 0));
-    expect_mat(e.props.get<Mat3>("orientation"), Rz90());
-    EXPECT_DOUBLE_EQ(e.props.get<double>("initial theta"), 1.0);
+    expect_vec(e.view().get<Vec3>("offset"), Vec3::Zero());
+    expect_mat(e.view().get<Mat3>("hinge orientation"), Mat3::Identity());
+    expect_vec(e.view().get<Vec3>("position"), Vec3(5, 0, 0));
+    expect_mat(e.view().get<Mat3>("orientation"), Rz90());
+    EXPECT_DOUBLE_EQ(e.view().get<double>("initial theta"), 1.0);
 }
 
 TEST(ElementJoints, SphericalHingeAndCardanoRotationWithoutOffsets) {
@@ -136,18 +136,18 @@ TEST(ElementJoints, SphericalHingeAndCardanoRotationWithoutOffsets) {
         "joint: 2, cardano rotation, 1, 2;\n",
         2));
     const auto& s = joint(m, 1);
-    expect_vec(s.props.get<Vec3>("offset2"), Vec3::Zero());
+    expect_vec(s.view().get<Vec3>("offset2"), Vec3::Zero());
     const auto& c = joint(m, 2);
     EXPECT_EQ(c.type, "cardano rotation");
-    EXPECT_FALSE(c.props.has("offset1"));
-    expect_mat(c.props.get<Mat3>("orientation2"), Mat3::Identity());
+    EXPECT_FALSE(c.view().has("offset1"));
+    expect_mat(c.view().get<Mat3>("orientation2"), Mat3::Identity());
 }
 
 TEST(ElementJoints, InPlaneNormalIsNormalised) {
     auto m = build(deck("joint: 1, in plane, 1, null, 0., 0., 2., 2, offset, null;\n"));
     const auto& e = joint(m);
-    expect_vec(e.props.get<Vec3>("normal"), Vec3(0, 0, 1));
-    expect_vec(e.props.get<Vec3>("offset2"), Vec3::Zero());
+    expect_vec(e.view().get<Vec3>("normal"), Vec3(0, 0, 1));
+    expect_vec(e.view().get<Vec3>("offset2"), Vec3::Zero());
 }
 
 TEST(ElementJoints, RodFromNodesAndLegacyOffsets) {
@@ -156,12 +156,12 @@ TEST(ElementJoints, RodFromNodesAndLegacyOffsets) {
              "joint: 2, rod, 1, 2, 2., offset, 0., 0., 1., null, linear viscoelastic, 10., 1.;\n",
              2));
     const auto& a = joint(m, 1);
-    EXPECT_DOUBLE_EQ(a.props.get<double>("l0"), 3.0);
-    EXPECT_FALSE(a.props.has("offset1"));
-    EXPECT_EQ(a.props.get<std::shared_ptr<const mbs::LawSpec>>("law")->dim, 1);
+    EXPECT_DOUBLE_EQ(a.view().get<double>("l0"), 3.0);
+    EXPECT_FALSE(a.view().has("offset1"));
+    EXPECT_EQ(a.view().get<std::shared_ptr<const mbs::LawSpec>>("law")->dim, 1);
     const auto& b = joint(m, 2);
-    EXPECT_DOUBLE_EQ(b.props.get<double>("l0"), 2.0);
-    expect_vec(b.props.get<Vec3>("offset1"), Vec3(0, 0, 1));
+    EXPECT_DOUBLE_EQ(b.view().get<double>("l0"), 2.0);
+    expect_vec(b.view().get<Vec3>("offset1"), Vec3(0, 0, 1));
 }
 
 TEST(ElementJoints, DistanceFromNodesWithOffsets) {
@@ -179,13 +179,13 @@ TEST(ElementJoints, TotalJointStatusesAndDriveFrame) {
                    "    single, reference, global, 1., 0., 0., const, 2.,\n"
                    "  orientation constraint, rotation, true, angular velocity, null;\n"));
     const auto& e = joint(m);
-    EXPECT_EQ(e.props.get<std::string>("status position"), "position, inactive, velocity");
-    EXPECT_EQ(e.props.get<std::string>("status orientation"),
+    EXPECT_EQ(e.view().get<std::string>("status position"), "position, inactive, velocity");
+    EXPECT_EQ(e.view().get<std::string>("status orientation"),
               "rotation, rotation, angular velocity");
     const auto& pd = e.props.get<std::shared_ptr<const mbs::TplDriveSpec>>("position drive");
     EXPECT_EQ(pd->type, "single");
     expect_vec(Vec3(pd->entity[0], pd->entity[1], pd->entity[2]), Vec3(0, -1, 0));
-    EXPECT_EQ(e.props.get<std::shared_ptr<const mbs::TplDriveSpec>>("orientation drive")->type,
+    EXPECT_EQ(e.view().get<std::shared_ptr<const mbs::TplDriveSpec>>("orientation drive")->type,
               "null");
 }
 
@@ -195,10 +195,10 @@ TEST(ElementJoints, TotalPinJointGroundSide) {
                    "  position, reference, other position, null,\n"
                    "  position constraint, 1, 1, 1, null;\n"));
     const auto& e = joint(m);
-    expect_vec(e.props.get<Vec3>("offset"), Vec3(1, 0, 0));
-    expect_vec(e.props.get<Vec3>("position"), Vec3(1, 3, 0));  // x2 + R2 (1, 0, 0)
-    EXPECT_EQ(e.props.get<std::string>("status position"), "position, position, position");
-    EXPECT_EQ(e.props.get<std::string>("status orientation"), "inactive, inactive, inactive");
+    expect_vec(e.view().get<Vec3>("offset"), Vec3(1, 0, 0));
+    expect_vec(e.view().get<Vec3>("position"), Vec3(1, 3, 0));  // x2 + R2 (1, 0, 0)
+    EXPECT_EQ(e.view().get<std::string>("status position"), "position, position, position");
+    EXPECT_EQ(e.view().get<std::string>("status orientation"), "inactive, inactive, inactive");
 }
 
 TEST(ElementJoints, DeformableJointsKeepTheirLaws) {
