@@ -111,15 +111,17 @@ struct EntityDesc {
     long label = 0;
     std::string name;
     SourceLoc loc;
-    Props props;                                // kinds without a typed spec
-    std::shared_ptr<const ElementSpec> spec;    // kinds with one (ElementSpec)
+    Props props;                              // kinds without a typed spec
+    std::shared_ptr<const ElementSpec> spec;  // kinds with one (ElementSpec)
     bool output = true;
 
     // The typed spec; a kind asking for the wrong type is a programming error.
     template <class S>
     const S& spec_as() const {
         const auto* s = dynamic_cast<const S*>(spec.get());
-        if (!s) throw std::logic_error("no typed spec of the expected kind for " + category + " " + type);
+        if (!s)
+            throw std::logic_error("no typed spec of the expected kind for " + category + " " +
+                                   type);
         return *s;
     }
     // The generic view: the spec's fields, or the props.

@@ -203,7 +203,7 @@ long count_unknowns(const Model& m) {
         if (it != joint_eqs.end())
             n += it->second;
         else
-            n += e.props.get_or<long>("constraint equations", 0);
+            n += e.view().get_or<long>("constraint equations", 0);
     }
     return n;
 }

@@ -39,8 +39,7 @@ void read_clamp(Reader& r, EntityDesc& e) {
     const EntityDesc& n = cards::read_structural_node(r, "node", "clamp");
     s->node = cards::node_ref(n);
     r.accept("position");
-    s->position =
-        r.accept("node") ? cards::node_position(n) : r.position_abs("clamp position", &n);
+    s->position = r.accept("node") ? cards::node_position(n) : r.position_abs("clamp position", &n);
     r.accept("orientation");
     s->orientation =
         r.accept("node") ? cards::node_orientation(n) : r.orientation_abs("clamp orientation", &n);

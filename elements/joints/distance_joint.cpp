@@ -33,8 +33,8 @@ namespace {
 struct DistanceSpec final : ElementSpec {
     cards::EndSpec end[2];
     bool offsets = false;
-    std::optional<double> length;                 // `from nodes`: the distance as read
-    std::shared_ptr<const DriveSpec> drive;       // else the imposed distance
+    std::optional<double> length;            // `from nodes`: the distance as read
+    std::shared_ptr<const DriveSpec> drive;  // else the imposed distance
     void describe(Props& p) const override {
         cards::describe_end(p, end[0], "1", offsets, false);
         cards::describe_end(p, end[1], "2", offsets, false);

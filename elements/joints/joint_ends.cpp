@@ -28,8 +28,7 @@ EndSpec end_spec(const JointEnd& e) {
     return s;
 }
 
-void describe_end(Props& p, const EndSpec& e, const std::string& k, bool offset,
-                  bool orientation) {
+void describe_end(Props& p, const EndSpec& e, const std::string& k, bool offset, bool orientation) {
     p.set("node" + k, e.node);
     if (offset) p.set("offset" + k, e.offset);
     if (orientation) p.set("orientation" + k, e.R);

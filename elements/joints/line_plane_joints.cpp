@@ -277,8 +277,8 @@ class PointOnJoint final : public Element {
 
 std::unique_ptr<Element> make_in_line(const EntityDesc& d, BuildContext& ctx) {
     const auto& s = d.spec_as<PointOnSpec>();
-    End e1 = end_of(ctx, d, s.end[0], true,
-                    "the line of an in line joint needs node 1 with rotations");
+    End e1 =
+        end_of(ctx, d, s.end[0], true, "the line of an in line joint needs node 1 with rotations");
     End e2 = end_of(ctx, d, s.end[1], s.offset2,
                     "an in line joint with offset needs node 2 with rotations");
     e2.Rh = Mat3::Identity();

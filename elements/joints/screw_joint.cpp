@@ -4,9 +4,10 @@
 // free (MBDyn models a nut on a screw with an `in line` and a `revolute rotation` beside it).
 //   screw, n1, [position,] <rel p1>, [orientation,] <rel R1h (axis 3 = screw axis)>,
 //       n2 [, offset, <rel f2>], pitch, <p> [, output, ...] [, friction, ...]
-// Props: "node1", "offset1", "orientation1" (node-1 frame), "node2", "offset2" (only with
-// `offset`; `reference, other ...` frames allowed), "pitch" (length per turn; any sign),
-// "constraint equations" (1: the multipliers `--check` counts, parser/dump.cpp).
+// Typed spec: ScrewSpec (below): end 1 the axis' point and frame (node-1 frame), end 2 the point
+// of node 2 (offset only with `offset`; `reference, other ...` frames allowed), the pitch (length
+// per turn; any sign). Its generic view adds "constraint equations" = 1 (the multipliers
+// `--check` counts, parser/dump.cpp).
 // `friction` is refused. Relative-coordinate path: none (the "*" fallback refuses the card).
 //
 // Screw joint. With a = R1h e3 (the axis in node 1's frame), e = R1 a (global), the points
@@ -23,37 +24,61 @@
 // The joint takes part in the initial assembly (positions and velocities); MBDyn's adds no
 // equation there, which gives the same start when the deck's nodes already satisfy it.
 #include <cmath>
+#include <memory>
 #include <string>
 
 #include "core/registry.hpp"
 #include "core/rotations.hpp"
+#include "elements/joints/joint_ends.hpp"
 #include "elements/joints/joint_kit.hpp"
 #include "elements/misc/card_helpers.hpp"
 
 namespace mbs {
 namespace {
 
+struct ScrewSpec final : ElementSpec {
+    cards::EndSpec end[2];  // end 1: the axis (axis 3 of R); end 2: a point of node 2
+    bool offset2 = false;   // `offset` given for node 2
+    double pitch = 0.0;
+    void describe(Props& p) const override {
+        p.set("node1", end[0].node);
+        p.set("offset1", end[0].offset);
+        p.set("orientation1", end[0].R);
+        p.set("node2", end[1].node);
+        if (offset2) p.set("offset2", end[1].offset);
+        p.set("pitch", pitch);
+        p.set("constraint equations", 1L);
+    }
+};
+
 void read_screw(Reader& r, EntityDesc& e) {
+    auto s = std::make_shared<ScrewSpec>();
+    cards::EndSpec& e1 = s->end[0];
+    cards::EndSpec& e2 = s->end[1];
+    e1.node_loc = r.loc();
     const EntityDesc& n1 = cards::read_structural_node(r, "node 1", "screw joint");
     r.accept("position");
-    Vec3 p = r.position_rel(n1, "point of the screw axis");
+    e1.offset_loc = r.loc();
+    e1.offset = r.position_rel(n1, "point of the screw axis");
     r.accept("orientation");
-    Mat3 R = r.orientation_rel(n1, "screw orientation (axis 3 = screw axis)");
-    SourceLoc at2 = r.loc();
+    e1.orientation_loc = r.loc();
+    e1.R = r.orientation_rel(n1, "screw orientation (axis 3 = screw axis)");
+    e2.node_loc = e2.offset_loc = e2.orientation_loc = r.loc();
     const EntityDesc& n2 = cards::read_structural_node(r, "node 2", "screw joint");
-    cards::check_distinct_nodes(r, at2, n1, n2, "screw joint");
-    e.props.set("node1", cards::node_ref(n1));
-    e.props.set("offset1", p);
-    e.props.set("orientation1", R);
-    e.props.set("node2", cards::node_ref(n2));
-    if (r.accept("offset"))
-        e.props.set("offset2", r.position_rel_other(n2, n1, p, "offset of node 2"));
+    cards::check_distinct_nodes(r, e2.node_loc, n1, n2, "screw joint");
+    e1.node = cards::node_ref(n1);
+    e2.node = cards::node_ref(n2);
+    if (r.accept("offset")) {
+        e2.offset_loc = r.loc();
+        e2.offset = r.position_rel_other(n2, n1, e1.offset, "offset of node 2");
+        s->offset2 = true;
+    }
     r.expect("pitch");
-    e.props.set("pitch", r.real("pitch"));
-    e.props.set("constraint equations", 1L);
+    s->pitch = r.real("pitch");
     cards::read_optional_output(r, e);
     if (r.peek("friction"))
         r.error("screw joint friction is not supported yet", "remove the friction block");
+    e.spec = std::move(s);
 }
 
 using el::End;
@@ -235,14 +260,17 @@ class ScrewJoint final : public Element {
 };
 
 std::unique_ptr<Element> make_screw(const EntityDesc& d, BuildContext& ctx) {
+    const auto& spec = d.spec_as<ScrewSpec>();
     End e[2];
     for (int k = 0; k < 2; ++k) {
-        const std::string s = std::to_string(k + 1);
-        e[k].node = &ctx.struct_node(d.props.get<EntityRef>("node" + s), d);
-        e[k].f = el::vec3_or_zero(d, ("offset" + s).c_str());
-        if (!e[k].node->has_rotation()) ctx.error(d, "a screw joint needs nodes with rotations");
+        e[k].node = &ctx.struct_node(spec.end[k].node, d);
+        e[k].f = spec.end[k].offset;
+        if (!e[k].node->has_rotation())
+            throw InputError(
+                spec.end[k].node_loc, "a screw joint needs nodes with rotations",
+                "node " + std::to_string(spec.end[k].node.label) + " is displacement-only");
     }
-    e[0].Rh = d.props.get<Mat3>("orientation1");
+    e[0].Rh = spec.end[0].R;
     // theta0 and d0 from the nodes as read (MBDyn's constructor).
     const EntityDesc& n1 = e[0].node->desc();
     const EntityDesc& n2 = e[1].node->desc();
@@ -251,7 +279,7 @@ std::unique_ptr<Element> make_screw(const EntityDesc& d, BuildContext& ctx) {
     const double theta0 = a.dot(matrix_to_rotation_vector(R1.transpose() * R2));
     const Vec3 D = cards::node_position(n2) + R2 * e[1].f - cards::node_position(n1) - R1 * e[0].f;
     const double d0 = (R1 * a).dot(D);
-    return std::make_unique<ScrewJoint>(d, e[0], e[1], d.props.get<double>("pitch"), theta0, d0);
+    return std::make_unique<ScrewJoint>(d, e[0], e[1], spec.pitch, theta0, d0);
 }
 
 }  // namespace

@@ -2,7 +2,7 @@
 // (docs/deck-language.md 5.2): impose the component of a node's (angular) velocity or acceleration
 // along a direction.
 //   linear velocity, node, <Vec3 rel direction>, <DriveCaller>
-// Props: "node", "direction" (unit, node frame), "drive".
+// Typed spec: ImposedMotionSpec (the node, the unit direction in the node frame, the drive).
 //
 // Imposed velocity and acceleration components (docs/deck-language.md 5.2): `linear velocity`,
 // `angular velocity`, `linear acceleration`, `angular acceleration`. One velocity-level row and one
@@ -37,6 +37,8 @@
 // or w(t) (columns 14-17), for the acceleration joints the imposed value a(t) (column 14). (MBDyn
 // prints the angular acceleration joint's global moment as M d; here it is M u, the moment actually
 // applied.)
+#include <memory>
+
 #include "core/registry.hpp"
 #include "elements/joints/joint_kit.hpp"
 #include "elements/misc/card_helpers.hpp"
@@ -44,14 +46,29 @@
 namespace mbs {
 namespace {
 
+struct ImposedMotionSpec final : ElementSpec {
+    EntityRef node;
+    SourceLoc node_loc;
+    Vec3 direction = Vec3::UnitX();  // unit, node frame
+    std::shared_ptr<const DriveSpec> drive;
+    void describe(Props& p) const override {
+        p.set("node", node);
+        p.set("direction", direction);
+        p.set("drive", drive);
+    }
+};
+
 void read_imposed_motion(Reader& r, EntityDesc& e) {
+    auto s = std::make_shared<ImposedMotionSpec>();
+    s->node_loc = r.loc();
     const EntityDesc& n = cards::read_structural_node(r, "node", e.type);
-    e.props.set("node", cards::node_ref(n));
+    s->node = cards::node_ref(n);
     SourceLoc at = r.loc();
     Vec3 v = r.direction_rel(n, "direction");
     if (!(v.norm() > 0.0)) r.error_at(at, "the direction is a null vector");
-    e.props.set("direction", Vec3(v.normalized()));
-    e.props.set("drive", r.drive("imposed value"));
+    s->direction = v.normalized();
+    s->drive = r.drive("imposed value");
+    e.spec = std::move(s);
 }
 
 using el::End;
@@ -170,14 +187,14 @@ class VelocityJoint final : public Element {
 
 template <bool Angular, bool Accel>
 std::unique_ptr<Element> make_velocity(const EntityDesc& d, BuildContext& ctx) {
-    StructNode& n = el::node_prop(ctx, d, "node");
+    const auto& s = d.spec_as<ImposedMotionSpec>();
+    StructNode& n = ctx.struct_node(s.node, d);
     if (Angular && !n.has_rotation())
-        ctx.error(d, "an angular velocity or acceleration joint needs a node with rotations",
-                  "use a static or dynamic node");
-    DrivePtr drive =
-        make_drive(*d.props.get<std::shared_ptr<const DriveSpec>>("drive"), ctx.drive_env());
-    return std::make_unique<VelocityJoint>(d, n, d.props.get<Vec3>("direction"), std::move(drive),
-                                           Angular, Accel);
+        throw InputError(s.node_loc,
+                         "an angular velocity or acceleration joint needs a node with rotations",
+                         "use a static or dynamic node");
+    DrivePtr drive = make_drive(*s.drive, ctx.drive_env());
+    return std::make_unique<VelocityJoint>(d, n, s.direction, std::move(drive), Angular, Accel);
 }
 
 }  // namespace

@@ -3,7 +3,8 @@
 //   viscous body, node, [position,] off [, {orientation|hinge}, R], <6D viscous CL>
 //       [, orientation description, od]
 // Only viscous laws are accepted.
-// Props: "node", "offset", "hinge orientation" (node frame), "law", "orientation description".
+// Typed spec: ViscousBodySpec (the node's end: offset and frame in the node frame; the law; the
+// orientation description).
 //
 // Runtime viscous body (docs/deck-language.md 5.2; reader: above): a 6D viscous law
 // between a node and the ground, on the absolute velocity of a point of the node in a frame
@@ -20,6 +21,7 @@
 //   force rows: -dF;  moment rows: -[a] dF - [F][a] dth - dM
 // Output (.jnt): label, f, m (local), F, M (global), epsdot(6).
 #include <memory>
+#include <string>
 
 #include "core/constitutive_law.hpp"
 #include "core/registry.hpp"
@@ -30,21 +32,38 @@
 namespace mbs {
 namespace {
 
+struct ViscousBodySpec final : ElementSpec {
+    EntityRef node;
+    SourceLoc node_loc;
+    Vec3 offset = Vec3::Zero();  // node frame
+    Mat3 R = Mat3::Identity();   // node frame
+    std::shared_ptr<const LawSpec> law;
+    std::string orientation_description;  // "" when not given
+    void describe(Props& p) const override {
+        p.set("node", node);
+        p.set("offset", offset);
+        p.set("hinge orientation", R);
+        p.set("law", law);
+        if (!orientation_description.empty())
+            p.set("orientation description", orientation_description);
+    }
+};
+
 void read_viscous_body(Reader& r, EntityDesc& e) {
+    auto s = std::make_shared<ViscousBodySpec>();
+    s->node_loc = r.loc();
     const EntityDesc& n = cards::read_structural_node(r, "node", "viscous body");
-    e.props.set("node", cards::node_ref(n));
+    s->node = cards::node_ref(n);
     r.accept("position");
-    e.props.set("offset", r.position_rel(n, "offset"));
-    Mat3 R = cards::accept_orientation_keyword(r) ? r.orientation_rel(n, "orientation")
-                                                  : Mat3::Identity();
-    e.props.set("hinge orientation", R);
+    s->offset = r.position_rel(n, "offset");
+    if (cards::accept_orientation_keyword(r)) s->R = r.orientation_rel(n, "orientation");
     SourceLoc at = r.loc();
-    auto law = r.law(6, "viscous body constitutive law");
-    if (cards::law_kind(*law) != cards::LawKind::viscous)
-        r.error_at(at, "viscous body needs a viscous constitutive law, got '" + law->type + "'",
+    s->law = r.law(6, "viscous body constitutive law");
+    if (cards::law_kind(*s->law) != cards::LawKind::viscous)
+        r.error_at(at, "viscous body needs a viscous constitutive law, got '" + s->law->type + "'",
                    "e.g. 'linear viscous generic, diag, ...'");
-    e.props.set("law", law);
-    cards::read_optional_orientation_description(r, e);
+    s->orientation_description = cards::read_orientation_description(r);
+    e.spec = std::move(s);
 }
 
 using el::Mat63;
@@ -142,13 +161,14 @@ class ViscousBody final : public Element {
 };
 
 std::unique_ptr<Element> make_viscous_body(const EntityDesc& d, BuildContext& ctx) {
-    StructNode* n = &el::node_prop(ctx, d, "node");
-    if (!n->has_rotation()) ctx.error(d, "a viscous body needs a node with rotations");
+    const auto& s = d.spec_as<ViscousBodySpec>();
+    StructNode* n = &ctx.struct_node(s.node, d);
+    if (!n->has_rotation())
+        throw InputError(s.node_loc, "a viscous body needs a node with rotations",
+                         "node " + std::to_string(s.node.label) + " is displacement-only");
     LawEnv env{ctx.drive_env()};
-    auto law = make_law<6>(*d.props.get<std::shared_ptr<const LawSpec>>("law"), env);
-    return std::make_unique<ViscousBody>(d, n, el::vec3_or_zero(d, "offset"),
-                                         el::mat3_or_identity(d, "hinge orientation"),
-                                         std::move(law));
+    auto law = make_law<6>(*s.law, env);
+    return std::make_unique<ViscousBody>(d, n, s.offset, s.R, std::move(law));
 }
 
 }  // namespace

@@ -168,7 +168,7 @@ TEST(ElementJoints, DistanceFromNodesWithOffsets) {
     // Point 1 = (0, 0, 1); point 2 = x2 + R2 (1, 0, 0) = (1, 3, 0).
     auto m = build(deck(
         "joint: 1, distance, 1, position, 0., 0., 1., 2, position, 1., 0., 0., from nodes;\n"));
-    EXPECT_DOUBLE_EQ(joint(m).props.get<double>("length"), std::sqrt(11.0));
+    EXPECT_DOUBLE_EQ(joint(m).view().get<double>("length"), std::sqrt(11.0));
 }
 
 TEST(ElementJoints, TotalJointStatusesAndDriveFrame) {
@@ -208,11 +208,11 @@ TEST(ElementJoints, DeformableJointsKeepTheirLaws) {
         "joint: 3, deformable joint, 1, null, 2, null, linear elastic, 1.;\n"
         "joint: 4, viscous body, 2, null, linear viscous generic, diag, 1., 1., 1., 1., 1., 1.;\n",
         4));
-    EXPECT_EQ(joint(m, 1).props.get<std::shared_ptr<const mbs::LawSpec>>("law")->dim, 3);
-    EXPECT_FALSE(joint(m, 1).props.has("offset1"));
-    EXPECT_TRUE(joint(m, 2).props.has("offset2"));
-    EXPECT_EQ(joint(m, 3).props.get<std::shared_ptr<const mbs::LawSpec>>("law")->dim, 6);
-    EXPECT_EQ(joint(m, 4).props.get<EntityRef>("node").label, 2);
+    EXPECT_EQ(joint(m, 1).view().get<std::shared_ptr<const mbs::LawSpec>>("law")->dim, 3);
+    EXPECT_FALSE(joint(m, 1).view().has("offset1"));
+    EXPECT_TRUE(joint(m, 2).view().has("offset2"));
+    EXPECT_EQ(joint(m, 3).view().get<std::shared_ptr<const mbs::LawSpec>>("law")->dim, 6);
+    EXPECT_EQ(joint(m, 4).view().get<EntityRef>("node").label, 2);
 }
 
 TEST(ElementJoints, ImposedMotionAndDriveJoints) {
@@ -223,12 +223,12 @@ TEST(ElementJoints, ImposedMotionAndDriveJoints) {
                    "joint: 4, drive displacement pin, 2, null, 1., 2., 0., null;\n"
                    "joint: 5, prismatic, 1, 2, orientation, reference, global, eye;\n",
                    5));
-    expect_vec(joint(m, 1).props.get<Vec3>("direction"), Vec3(0, 0, 1));
-    EXPECT_EQ(joint(m, 2).props.get<std::shared_ptr<const mbs::TplDriveSpec>>("drive")->type,
+    expect_vec(joint(m, 1).view().get<Vec3>("direction"), Vec3(0, 0, 1));
+    EXPECT_EQ(joint(m, 2).view().get<std::shared_ptr<const mbs::TplDriveSpec>>("drive")->type,
               "single");
-    EXPECT_TRUE(joint(m, 3).props.has("offset2"));
-    expect_vec(joint(m, 4).props.get<Vec3>("position"), Vec3(1, 2, 0));
-    expect_mat(joint(m, 5).props.get<Mat3>("orientation2"), Rz90().transpose());
+    EXPECT_TRUE(joint(m, 3).view().has("offset2"));
+    expect_vec(joint(m, 4).view().get<Vec3>("position"), Vec3(1, 2, 0));
+    expect_mat(joint(m, 5).view().get<Mat3>("orientation2"), Rz90().transpose());
 }
 
 TEST(ElementJoints, ErrorsPointAtTheArgument) {

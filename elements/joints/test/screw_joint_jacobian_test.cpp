@@ -1,5 +1,5 @@
-// The screw joint (screw_joint.cpp): its card reader (props stored, errors located at the
-// argument), its Jacobian against finite differences at random states with large relative
+// The screw joint (screw_joint.cpp): its card reader (the spec's generic view, errors located at
+// the argument), its Jacobian against finite differences at random states with large relative
 // rotations (solvers/dae/test/jacobian_check.hpp), in the dynamic phase and in the initial
 // assembly, and its pitch relation in a short run.
 #include <cmath>
@@ -37,15 +37,15 @@ TEST(ScrewJoint, ReaderStoresTheCard) {
     Model m = build(deck(1, screw23));
     const EntityDesc& e = element(m, "joint", 1);
     EXPECT_EQ(e.type, "screw");
-    EXPECT_EQ(e.props.get<EntityRef>("node1").label, 2);
-    EXPECT_EQ(e.props.get<EntityRef>("node2").label, 3);
-    EXPECT_DOUBLE_EQ(e.props.get<double>("pitch"), 0.7);
-    EXPECT_TRUE(e.props.get<Vec3>("offset1").isApprox(Vec3(0.1, -0.2, 0.3)));
-    EXPECT_TRUE(e.props.get<Vec3>("offset2").isApprox(Vec3(-0.2, 0.1, 0.4)));
-    EXPECT_TRUE(e.props.has("orientation1"));
+    EXPECT_EQ(e.view().get<EntityRef>("node1").label, 2);
+    EXPECT_EQ(e.view().get<EntityRef>("node2").label, 3);
+    EXPECT_DOUBLE_EQ(e.view().get<double>("pitch"), 0.7);
+    EXPECT_TRUE(e.view().get<Vec3>("offset1").isApprox(Vec3(0.1, -0.2, 0.3)));
+    EXPECT_TRUE(e.view().get<Vec3>("offset2").isApprox(Vec3(-0.2, 0.1, 0.4)));
+    EXPECT_TRUE(e.view().has("orientation1"));
     // Without `offset` node 2's point is the node; `output, no` is read.
     m = build(deck(1, "joint: 1, screw, 1, null, eye, 2, pitch, -0.1, output, no;\n"));
-    EXPECT_FALSE(element(m, "joint", 1).props.has("offset2"));
+    EXPECT_FALSE(element(m, "joint", 1).view().has("offset2"));
     EXPECT_FALSE(element(m, "joint", 1).output);
 }
 
