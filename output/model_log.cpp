@@ -1,6 +1,7 @@
 // PREFIX.log in MBDyn's format (see model_log.hpp). The field order of each line is the one of
 // MBDyn's readers (struct/strnode.cc, struct/joint.cc, struct/body.cc): node labels, offsets and
-// hinge orientations in the node frames, as the deck gave them (the props the readers stored).
+// hinge orientations in the node frames, as the deck gave them (the generic view of what the
+// readers read, EntityDesc::view()).
 #include "output/model_log.hpp"
 
 #include <Eigen/Geometry>
@@ -54,14 +55,14 @@ const StructNode* find_node(const Engine& e, long label) {
 
 // Initial (deck) position and orientation of a node.
 void node_pose(const StructNode& n, Vec3& x, Mat3& R) {
-    x = n.desc().props.get_or<Vec3>("position", n.x);
-    R = n.desc().props.get_or<Mat3>("orientation", n.R);
+    x = n.desc().view().get_or<Vec3>("position", n.x);
+    R = n.desc().view().get_or<Mat3>("orientation", n.R);
 }
 
 // "<name>: L n1 f1 R1 n2 f2 R2", the layout of MBDyn's hinges; offsets zero where the joint has
 // none (rotations, prismatic), orientations identity where it has none.
 std::string two_ends(const char* name, const EntityDesc& d, bool offsets, bool orientations) {
-    const Props& p = d.props;
+    const Props p = d.view();
     Line l;
     l.word(std::string(name) + ":").label(d.label);
     for (const char* k : {"1", "2"}) {
@@ -75,7 +76,7 @@ std::string two_ends(const char* name, const EntityDesc& d, bool offsets, bool o
 
 // "<name>: L n d Rh n R^T (X0 - x) R0 R^T": a pin, its ground point in the node's frame.
 std::string pin(const char* name, const EntityDesc& d, const Engine& e, bool hinge) {
-    const Props& p = d.props;
+    const Props p = d.view();
     const long n = node_label(p, "node");
     Vec3 x = zero;
     Mat3 R = eye;
@@ -112,7 +113,7 @@ void total_flags(Line& l, const Props& p) {
 
 // MBDyn's line of a joint (struct/joint.cc), empty if MBDyn writes none for its kind.
 std::string joint_log_line(const EntityDesc& d, const Engine& e) {
-    const Props& p = d.props;
+    const Props p = d.view();
     const std::string& t = d.type;
     if (t == "clamp") {
         const long n = node_label(p, "node");
@@ -239,7 +240,7 @@ std::string joint_log_line(const EntityDesc& d, const Engine& e) {
 // "structural [internal] {follower|absolute [displacement]} {force|couple}: L n1 arm1
 // [n2 arm2] [output_relative]"; empty for the total and abstract forces (no MBDyn line).
 std::string force_log_line(const EntityDesc& d) {
-    const Props& p = d.props;
+    const Props p = d.view();
     const std::string& t = d.type;
     if (t.rfind("total", 0) == 0 || t.rfind("abstract", 0) == 0) return {};
     const bool internal = t.find("internal") != std::string::npos;
@@ -270,7 +271,7 @@ std::string node_log_line(const StructNode& n, const std::string& default_orient
     Line l;
     // MBDyn names the dummy nodes of type `relative frame` apart (DummyStructNode's reader).
     const bool relative_frame =
-        n.is_dummy() && n.desc().props.get_or<std::string>("dummy type", "") == "relative frame";
+        n.is_dummy() && n.desc().view().get_or<std::string>("dummy type", "") == "relative frame";
     l.word(relative_frame ? "relative frame structural node:" : "structural node:");
     l.label(n.label()).vec(x);
     // Displacement-only nodes: no orientation, MBDyn's line ends with the blank too.
@@ -288,7 +289,7 @@ std::string node_log_line(const StructNode& n, const std::string& default_orient
 std::string element_log_line(const Element& el, const Engine& e) {
     if (std::string line = el.log_line(); !line.empty()) return line;
     const EntityDesc& d = el.desc();
-    const Props& p = d.props;
+    const Props p = d.view();
     if (d.category == "body") {
         Line l;
         l.word("body:").label(d.label).label(node_label(p, "node"));
