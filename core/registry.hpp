@@ -119,15 +119,6 @@ struct Registration {
 #define MBS_REGISTER_NODE_KIND(card, subtype, ...)                                               \
     static const ::mbs::Registration MBS_UNIQUE(mbs_reg_)(::mbs::KindTable::node, card, subtype, \
                                                           ::mbs::ElementKind __VA_ARGS__)
-// Transitional, until every kind is registered with MBS_REGISTER_ELEMENT_KIND: the reader and
-// the runtime of one kind registered apart, merged into the same ElementKind. Used by the kinds
-// not migrated yet (docs/architecture.md 9).
-#define MBS_REGISTER_ELEMENT(card, subtype, fn)                                            \
-    static const ::mbs::Registration MBS_UNIQUE(mbs_reg_)(::mbs::KindTable::element, card, \
-                                                          subtype, ::mbs::ElementKind{.read = fn})
-#define MBS_REGISTER_ELEMENT_RUNTIME(card, subtype, fn)                                    \
-    static const ::mbs::Registration MBS_UNIQUE(mbs_reg_)(::mbs::KindTable::element, card, \
-                                                          subtype, ::mbs::ElementKind{.make = fn})
 #define MBS_REGISTER_DRIVE(keyword, fn)                            \
     static const ::mbs::Registration MBS_UNIQUE(mbs_reg_)(keyword, \
                                                           static_cast<::mbs::DriveReaderFn>(fn))
