@@ -34,12 +34,12 @@ Registration::Registration(KindTable t, const char* card, const char* subtype,
     (t == KindTable::node ? reg.nodes : reg.elements)[normalize_keyword(card)].add(subtype, kind);
 }
 
-Registration::Registration(const char* keyword, DriveReaderFn fn) {
-    Registry::instance().drives.add(keyword, fn);
+Registration::Registration(const char* keyword, const DriveKind& kind) {
+    Registry::instance().drives.add(keyword, kind);
 }
 
-Registration::Registration(const char* keyword, LawReaderFn fn) {
-    Registry::instance().laws.add(keyword, fn);
+Registration::Registration(const char* keyword, const LawKind& kind) {
+    Registry::instance().laws.add(keyword, kind);
 }
 
 }  // namespace mbs
