@@ -123,6 +123,11 @@ void DeckReader::skip() {
 
 std::string DeckReader::keyword(std::initializer_list<std::string_view> choices,
                                 std::string_view what) {
+    return keyword_of(std::span(choices.begin(), choices.size()), what);
+}
+
+std::string DeckReader::keyword_of(std::span<const std::string_view> choices,
+                                   std::string_view what) {
     std::vector<std::string> names;
     for (auto c : choices) {
         if (accept(c)) return std::string(c);
