@@ -1,8 +1,8 @@
-// Runtime constitutive laws: the keyword -> factory registry, make_law, and the prestress /
-// prestrain wrapper every law gets. The law types live in elements/laws/runtime_*.cpp.
+// Runtime constitutive laws: make_law (through the law kinds of the registry) and the prestress /
+// prestrain wrapper every law gets. The law types live in elements/laws/*_laws.cpp, each
+// registered with its reader (MBS_REGISTER_LAW_KIND).
 #include "core/constitutive_law.hpp"
 
-#include <map>
 #include <string>
 
 #include "core/registry.hpp"
@@ -12,17 +12,6 @@ namespace mbs {
 
 namespace {
 
-struct Factories {
-    LawFactoryFn<1> f1 = nullptr;
-    LawFactoryFn<3> f3 = nullptr;
-    LawFactoryFn<6> f6 = nullptr;
-};
-
-std::map<std::string, Factories>& factories() {
-    static std::map<std::string, Factories> table;
-    return table;
-}
-
 // The keyword as the deck writes it ("linear elastic"), from the reader registry.
 std::string display_name(const std::string& type) {
     for (const std::string& name : Registry::instance().laws.names())
@@ -31,13 +20,13 @@ std::string display_name(const std::string& type) {
 }
 
 template <int N>
-LawFactoryFn<N> pick(const Factories& f) {
+LawFactoryFn<N> pick(const LawFactories& f) {
     if constexpr (N == 1)
-        return f.f1;
+        return f.n1;
     else if constexpr (N == 3)
-        return f.f3;
+        return f.n3;
     else
-        return f.f6;
+        return f.n6;
 }
 
 // F = F0 + F_law(eps - eps0(t), epsdot): the prestress F0 and the prestrain drive eps0(t).
@@ -73,11 +62,6 @@ class Prestressed final : public ConstitutiveLaw<N> {
 
 }  // namespace
 
-LawFactoryRegistration::LawFactoryRegistration(const char* keyword, LawFactoryFn<1> f1,
-                                               LawFactoryFn<3> f3, LawFactoryFn<6> f6) {
-    factories()[normalize_keyword(keyword)] = Factories{f1, f3, f6};
-}
-
 void throw_unsupported_law(const LawSpec& spec, const std::string& hint) {
     throw InputError(spec.loc,
                      "constitutive law '" + display_name(spec.type) + "' of dimension " +
@@ -97,9 +81,9 @@ LawPtr<N> make_law(const LawSpec& spec, const LawEnv& env) {
     if (spec.dim != N)
         throw InputError(spec.loc, "constitutive law of dimension " + std::to_string(spec.dim) +
                                        " where dimension " + std::to_string(N) + " is needed");
-    auto it = factories().find(normalize_keyword(spec.type));
-    if (it == factories().end()) throw_unsupported_law(spec);
-    LawFactoryFn<N> fn = pick<N>(it->second);
+    const LawKind* kind = Registry::instance().laws.find(spec.type);
+    if (!kind) throw_unsupported_law(spec);
+    LawFactoryFn<N> fn = pick<N>(kind->make);
     if (!fn) throw_unsupported_law(spec);
     LawPtr<N> law = fn(spec, env);
     const bool stress = !spec.prestress.empty();

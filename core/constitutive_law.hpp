@@ -61,22 +61,11 @@ int law_kind_bits(const LawSpec& spec);
 // Throws the InputError of make_law for a type without a runtime, with an optional hint.
 [[noreturn]] void throw_unsupported_law(const LawSpec& spec, const std::string& hint = {});
 
-// Self-registration of runtime laws, keyed like the readers ("linear elastic", ...). A factory
-// is given per dimension (nullptr: the type is not defined for that dimension); it builds the
-// law without prestress/prestrain, which make_law adds.
+// The runtime factory of a law keyword for dimension N: registered with its reader as one LawKind
+// (core/registry.hpp, MBS_REGISTER_LAW_KIND; nullptr: the type is not defined for that
+// dimension). It builds the law without prestress/prestrain, which make_law adds.
 template <int N>
 using LawFactoryFn = LawPtr<N> (*)(const LawSpec&, const LawEnv&);
-struct LawFactoryRegistration {
-    LawFactoryRegistration(const char* keyword, LawFactoryFn<1> f1, LawFactoryFn<3> f3,
-                           LawFactoryFn<6> f6);
-};
-#define MBS_LAW_RT_CONCAT2(a, b) a##b
-#define MBS_LAW_RT_CONCAT(a, b) MBS_LAW_RT_CONCAT2(a, b)
-// MBS_REGISTER_LAW_RUNTIME("linear elastic", make_linear) with `make_linear` a function template
-// on N, instantiated for 1, 3 and 6.
-#define MBS_REGISTER_LAW_RUNTIME(keyword, tmpl)                                          \
-    static const ::mbs::LawFactoryRegistration MBS_LAW_RT_CONCAT(mbs_law_rt_, __LINE__)( \
-        keyword, &tmpl<1>, &tmpl<3>, &tmpl<6>)
 
 extern template LawPtr<1> make_law<1>(const LawSpec&, const LawEnv&);
 extern template LawPtr<3> make_law<3>(const LawSpec&, const LawEnv&);

@@ -1,9 +1,8 @@
-// Runtime drive callers: the keyword -> factory registry, make_drive, and the template drive
-// callers TplDrive<N> (instantiated here for N = 1, 3, 6). The drive types themselves live in
-// elements/drives/runtime_*.cpp and register their factories with MBS_REGISTER_DRIVE_RUNTIME.
+// Runtime drive callers: make_drive (through the drive kinds of the registry) and the template
+// drive callers TplDrive<N> (instantiated here for N = 1, 3, 6). The drive types themselves live
+// in elements/drives/*_drives.cpp, each registered with its reader (MBS_REGISTER_DRIVE_KIND).
 #include "core/drive.hpp"
 
-#include <map>
 #include <string>
 
 #include "core/registry.hpp"
@@ -12,11 +11,6 @@
 namespace mbs {
 
 namespace {
-
-std::map<std::string, DriveFactoryFn>& factories() {
-    static std::map<std::string, DriveFactoryFn> table;
-    return table;
-}
 
 // The keyword as the deck writes it ("piecewise linear"), from the reader registry; the
 // normalised type when no reader has it.
@@ -35,10 +29,6 @@ class UnitDrive final : public Drive {
 
 }  // namespace
 
-DriveFactoryRegistration::DriveFactoryRegistration(const char* keyword, DriveFactoryFn fn) {
-    factories()[normalize_keyword(keyword)] = fn;
-}
-
 void throw_unsupported_drive(const DriveSpec& spec, const std::string& hint) {
     throw InputError(
         spec.loc, "drive caller '" + display_name(spec.type) + "' is not supported at run time yet",
@@ -46,9 +36,9 @@ void throw_unsupported_drive(const DriveSpec& spec, const std::string& hint) {
 }
 
 DrivePtr make_drive(const DriveSpec& spec, const DriveEnv& env) {
-    auto it = factories().find(normalize_keyword(spec.type));
-    if (it == factories().end()) throw_unsupported_drive(spec);
-    DrivePtr d = it->second(spec, env);
+    const DriveKind* kind = Registry::instance().drives.find(spec.type);
+    if (!kind || !kind->make) throw_unsupported_drive(spec);
+    DrivePtr d = kind->make(spec, env);
     if (env.sites && env.time_input && d) env.sites->push_back({d, &spec});
     return d;
 }

@@ -84,16 +84,9 @@ DrivePtr make_drive(const DriveSpec& spec, const DriveEnv& env);
 // or what to write instead). Runtime factories use it for types they recognise but cannot run.
 [[noreturn]] void throw_unsupported_drive(const DriveSpec& spec, const std::string& hint = {});
 
+// The runtime factory of a drive caller keyword: registered with its reader as one DriveKind
+// (core/registry.hpp, MBS_REGISTER_DRIVE_KIND), looked up by make_drive.
 using DriveFactoryFn = DrivePtr (*)(const DriveSpec&, const DriveEnv&);
-// Self-registration of runtime drives, keyed like the readers ("sine", "piecewise linear", ...).
-struct DriveFactoryRegistration {
-    DriveFactoryRegistration(const char* keyword, DriveFactoryFn fn);
-};
-#define MBS_REGISTER_DRIVE_RUNTIME(keyword, fn)                                              \
-    static const ::mbs::DriveFactoryRegistration MBS_DRIVE_RT_CONCAT(mbs_drv_rt_, __LINE__)( \
-        keyword, fn)
-#define MBS_DRIVE_RT_CONCAT2(a, b) a##b
-#define MBS_DRIVE_RT_CONCAT(a, b) MBS_DRIVE_RT_CONCAT2(a, b)
 
 // A template drive caller of dimension N (1, 3 or 6): null, single (entity * drive), component
 // (one drive per component; inactive components give 0 and are reported by active()), array

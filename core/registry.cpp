@@ -28,29 +28,18 @@ const ElementKind* find_node_kind(std::string_view card, std::string_view subtyp
     return find_kind(Registry::instance().nodes, card, subtype);
 }
 
-// A kind registered in parts (MBS_REGISTER_ELEMENT and MBS_REGISTER_ELEMENT_RUNTIME, until they
-// are gone) is merged: each part sets the members it has.
 Registration::Registration(KindTable t, const char* card, const char* subtype,
                            const ElementKind& kind) {
     auto& reg = Registry::instance();
-    auto& table = (t == KindTable::node ? reg.nodes : reg.elements)[normalize_keyword(card)];
-    ElementKind k = kind;
-    if (const ElementKind* old = table.find(subtype)) {
-        if (!k.read) k.read = old->read;
-        if (!k.no_read) k.no_read = old->no_read;
-        if (!k.make) k.make = old->make;
-        if (!k.no_make) k.no_make = old->no_make;
-        if (!k.reduced.edge && !k.reduced.load && !k.reduced.node) k.reduced = old->reduced;
-    }
-    table.add(subtype, k);
+    (t == KindTable::node ? reg.nodes : reg.elements)[normalize_keyword(card)].add(subtype, kind);
 }
 
-Registration::Registration(const char* keyword, DriveReaderFn fn) {
-    Registry::instance().drives.add(keyword, fn);
+Registration::Registration(const char* keyword, const DriveKind& kind) {
+    Registry::instance().drives.add(keyword, kind);
 }
 
-Registration::Registration(const char* keyword, LawReaderFn fn) {
-    Registry::instance().laws.add(keyword, fn);
+Registration::Registration(const char* keyword, const LawKind& kind) {
+    Registry::instance().laws.add(keyword, kind);
 }
 
 }  // namespace mbs

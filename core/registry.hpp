@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/constitutive_law.hpp"
 #include "core/reader.hpp"
 #include "core/tree_edge.hpp"
 
@@ -49,6 +50,40 @@ struct ElementKind {
 using DriveReaderFn = void (*)(Reader&, DriveSpec&);
 using LawReaderFn = void (*)(Reader&, LawSpec&);
 
+// Everything mbsolve knows about one drive caller keyword ("sine"; the scalar functions of the
+// `scalar function:` card are registered as "scalar function <type>"): its reader and its
+// runtime, registered once, side by side (elements/drives/*_drives.cpp).
+struct DriveKind {
+    // The drive caller's arguments into the DriveSpec's params (DeckReader::drive).
+    DriveReaderFn read = nullptr;
+    // The runtime drive (make_drive, core/drive.hpp).
+    DriveFactoryFn make = nullptr;
+    // Why there is no runtime (a reader that refuses the keyword, a drive not supported at run
+    // time yet: make_drive then stops at the drive, "... is not supported at run time yet").
+    const char* no_make = nullptr;
+};
+
+// The runtime factories of a constitutive law, one per dimension (nullptr: not defined for that
+// dimension). MBS_LAW_FACTORIES(make_linear): a function template on N, for N = 1, 3, 6.
+struct LawFactories {
+    LawFactoryFn<1> n1 = nullptr;
+    LawFactoryFn<3> n3 = nullptr;
+    LawFactoryFn<6> n6 = nullptr;
+};
+#define MBS_LAW_FACTORIES(tmpl) \
+    ::mbs::LawFactories { &tmpl<1>, &tmpl<3>, &tmpl<6> }
+
+// Everything mbsolve knows about one constitutive law keyword ("linear elastic"): its reader and
+// its runtime (make_law, core/constitutive_law.hpp), registered once, side by side
+// (elements/laws/*_laws.cpp).
+struct LawKind {
+    LawReaderFn read = nullptr;
+    LawFactories make{};
+    // Why there is no runtime: the reader refuses the keyword, or stores the law under another
+    // keyword (the `isotropic` spellings), whose runtime is used.
+    const char* no_make = nullptr;
+};
+
 // Card-level facts about an element card ("joint", "body", ...).
 struct ElementCard {
     std::string count;        // control-data counter it is checked against ("joints"); "" = a flag
@@ -82,8 +117,8 @@ struct Registry {
     std::map<std::string, ElementCard> element_cards;           // by normalised card name
     std::map<std::string, KeywordTable<ElementKind>> elements;  // card -> subtype -> kind
     std::map<std::string, KeywordTable<ElementKind>> nodes;     // card -> subtype -> kind
-    KeywordTable<DriveReaderFn> drives;
-    KeywordTable<LawReaderFn> laws;
+    KeywordTable<DriveKind> drives;  // drive callers and scalar functions
+    KeywordTable<LawKind> laws;      // constitutive laws
 
     static Registry& instance();
 };
@@ -99,8 +134,8 @@ enum class KindTable { element, node };
 struct Registration {
     Registration(const char* card, const ElementCard& info);  // element card
     Registration(KindTable table, const char* card, const char* subtype, const ElementKind& kind);
-    Registration(const char* keyword, DriveReaderFn fn);
-    Registration(const char* keyword, LawReaderFn fn);
+    Registration(const char* keyword, const DriveKind& kind);
+    Registration(const char* keyword, const LawKind& kind);
 };
 
 #define MBS_CONCAT2(a, b) a##b
@@ -119,20 +154,14 @@ struct Registration {
 #define MBS_REGISTER_NODE_KIND(card, subtype, ...)                                               \
     static const ::mbs::Registration MBS_UNIQUE(mbs_reg_)(::mbs::KindTable::node, card, subtype, \
                                                           ::mbs::ElementKind __VA_ARGS__)
-// Transitional, until every kind is registered with MBS_REGISTER_ELEMENT_KIND: the reader and
-// the runtime of one kind registered apart, merged into the same ElementKind. Used by the kinds
-// not migrated yet (docs/architecture.md 9).
-#define MBS_REGISTER_ELEMENT(card, subtype, fn)                                            \
-    static const ::mbs::Registration MBS_UNIQUE(mbs_reg_)(::mbs::KindTable::element, card, \
-                                                          subtype, ::mbs::ElementKind{.read = fn})
-#define MBS_REGISTER_ELEMENT_RUNTIME(card, subtype, fn)                                    \
-    static const ::mbs::Registration MBS_UNIQUE(mbs_reg_)(::mbs::KindTable::element, card, \
-                                                          subtype, ::mbs::ElementKind{.make = fn})
-#define MBS_REGISTER_DRIVE(keyword, fn)                            \
-    static const ::mbs::Registration MBS_UNIQUE(mbs_reg_)(keyword, \
-                                                          static_cast<::mbs::DriveReaderFn>(fn))
-#define MBS_REGISTER_LAW(keyword, fn)                              \
-    static const ::mbs::Registration MBS_UNIQUE(mbs_reg_)(keyword, \
-                                                          static_cast<::mbs::LawReaderFn>(fn))
+// A drive caller, reader and runtime in one registration:
+//   MBS_REGISTER_DRIVE_KIND("sine", {.read = read_sine_cosine, .make = make_sine});
+#define MBS_REGISTER_DRIVE_KIND(keyword, ...) \
+    static const ::mbs::Registration MBS_UNIQUE(mbs_reg_)(keyword, ::mbs::DriveKind __VA_ARGS__)
+// A constitutive law, reader and runtime (per dimension) in one registration:
+//   MBS_REGISTER_LAW_KIND("linear elastic",
+//                         {.read = read_linear_elastic, .make = MBS_LAW_FACTORIES(make_linear)});
+#define MBS_REGISTER_LAW_KIND(keyword, ...) \
+    static const ::mbs::Registration MBS_UNIQUE(mbs_reg_)(keyword, ::mbs::LawKind __VA_ARGS__)
 
 }  // namespace mbs

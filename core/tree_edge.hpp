@@ -4,9 +4,9 @@
 // load, a link force (rod, deformable hinge). Each element kind fills these from its EntityDesc in
 // an adapter, in the spirit of Drake's Joint::MakeMobilizerForJoint; solvers/reduced builds the
 // tree from them without knowing any element type. The adapter is a field of the kind's one
-// registration (ElementKind::reduced, core/registry.hpp); kinds not migrated to it yet, the node
-// kinds and the cards' "*" fallbacks register it apart (MBS_REGISTER_TREE_EDGE, _LOAD, _NODE
-// below), keyed like the card readers (category/type).
+// registration (ElementKind::reduced, core/registry.hpp); the node kinds and the cards' "*"
+// fallbacks register it apart (MBS_REGISTER_TREE_EDGE, _LOAD, _NODE below), keyed like the card
+// readers (category/type).
 #pragma once
 
 #include <cmath>

@@ -4,6 +4,7 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -77,6 +78,8 @@ class DeckReader final : public Reader {
     void expect(std::string_view keyword) override;
     std::string keyword(std::initializer_list<std::string_view> choices,
                         std::string_view what) override;
+    // keyword() over a list built at run time (the builder's tables).
+    std::string keyword_of(std::span<const std::string_view> choices, std::string_view what);
     std::string peek_word() const override;
     bool peek_empty() const override;
     void skip() override;

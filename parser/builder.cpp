@@ -5,6 +5,7 @@
 // in builder_global.cpp, builder_problem.cpp, builder_control.cpp and builder_entities.cpp.
 #include "parser/builder.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
@@ -72,6 +73,48 @@ const std::vector<std::string>& counter_names() {
                                                "file drivers"};
     return v;
 }
+
+namespace {
+
+// The problem blocks of the DAE path (`begin: initial value;`). `inverse dynamics` names a block,
+// as in MBDyn, but is refused as a `problem:`: the DAE path has no inverse dynamics.
+constexpr std::string_view dae_problem_blocks[] = {"initial value", "multistep",
+                                                   "inverse dynamics"};
+
+bool is_dae_problem_block(std::string_view b) {
+    return std::find(std::begin(dae_problem_blocks), std::end(dae_problem_blocks), b) !=
+           std::end(dae_problem_blocks);
+}
+
+// The `problem:` keywords accepted: the DAE's, then the relative-coordinate path's from the
+// analysis table (core/analysis.hpp), in the order of the "expected one of" hint.
+const std::vector<std::string_view>& problem_keywords() {
+    static const std::vector<std::string_view> v = [] {
+        std::vector<std::string_view> k;
+        for (std::string_view b : dae_problem_blocks)
+            if (b != "inverse dynamics") k.push_back(b);
+        for (const AnalysisInfo& a : analyses())
+            if (!a.problem.empty()) k.push_back(a.problem);
+        return k;
+    }();
+    return v;
+}
+
+// The block names of `begin:` and `end:`: data, the problem blocks (DAE and relative-coordinate),
+// then the model's blocks in deck order.
+const std::vector<std::string_view>& block_names() {
+    static const std::vector<std::string_view> v = [] {
+        std::vector<std::string_view> k = {"data"};
+        k.insert(k.end(), std::begin(dae_problem_blocks), std::end(dae_problem_blocks));
+        for (const AnalysisInfo& a : analyses())
+            if (!a.problem.empty()) k.push_back(a.problem);
+        for (std::string_view b : {"control data", "nodes", "drivers", "elements"}) k.push_back(b);
+        return k;
+    }();
+    return v;
+}
+
+}  // namespace
 
 bool is_node_counter(const std::string& c) {
     return c.size() > 6 && c.compare(c.size() - 6, 6, " nodes") == 0;
@@ -208,16 +251,13 @@ void Builder::card(const SourceFile& file, const ast::Card& c) {
         case Block::data:
             if (name == "problem" || name == "integrator") {
                 SourceLoc pa = r.loc();
-                std::string p = r.keyword(
-                    {"initial value", "inverse dynamics", "multistep", "reduced inverse dynamics",
-                     "reduced dynamics", "equilibrium", "modal"},
-                    "problem");
-                if (p == "inverse dynamics")
+                if (r.peek("inverse dynamics"))
                     throw InputError(
                         pa, "'problem: inverse dynamics' is not supported yet by the DAE engine",
                         "'problem: reduced inverse dynamics;' (or --analysis inverse-dynamics) "
                         "runs the "
                         "inverse dynamics of the relative-coordinate model");
+                std::string p = r.keyword_of(problem_keywords(), "problem");
                 st_.model.problem = p == "multistep" ? "initial value" : p;
                 r.finish();
                 return;
@@ -238,16 +278,8 @@ void Builder::card(const SourceFile& file, const ast::Card& c) {
         default:
             break;
     }
-    std::vector<std::string> known = {"begin",
-                                      "end",
-                                      "set",
-                                      "include",
-                                      "reference",
-                                      "remark",
-                                      "drive caller",
-                                      "constitutive law",
-                                      "template drive caller",
-                                      "scalar function"};
+    std::vector<std::string> known = {"begin", "end"};
+    for (const auto& g : global_cards()) known.emplace_back(g.keyword);
     std::string near = closest_match(name, known);
     throw InputError(at, "unexpected card '" + c.description + "' outside of any block",
                      near.empty() ? "cards go between 'begin: <block>;' and 'end: <block>;'"
@@ -256,10 +288,7 @@ void Builder::card(const SourceFile& file, const ast::Card& c) {
 
 void Builder::begin_block(DeckReader& r) {
     SourceLoc at = r.loc();
-    std::string b = r.keyword({"data", "initial value", "multistep", "inverse dynamics",
-                               "reduced inverse dynamics", "reduced dynamics", "equilibrium",
-                               "modal", "control data", "nodes", "drivers", "elements"},
-                              "block name");
+    std::string b = r.keyword_of(block_names(), "block name");
     r.finish();
     auto order_error = [&](const char* expected) {
         throw InputError(at, "'begin: " + b + "' is out of order",
@@ -285,8 +314,7 @@ void Builder::begin_block(DeckReader& r) {
         // by --analysis equilibrium / modal) right after its problem block: problem_card.
         block_ = Block::problem;
         equilibrium_options_ = true;
-    } else if (b == "initial value" || b == "multistep" || b == "inverse dynamics" ||
-               reduced_problem_block(b)) {
+    } else if (is_dae_problem_block(b) || reduced_problem_block(b)) {
         if (block_ != Block::after_data) order_error("the problem block right after 'end: data;'");
         block_ = Block::problem;
     } else if (b == "control data") {
@@ -316,14 +344,11 @@ void Builder::begin_block(DeckReader& r) {
 
 void Builder::end_block(DeckReader& r) {
     SourceLoc at = r.loc();
-    std::string b = r.keyword({"data", "initial value", "multistep", "inverse dynamics",
-                               "reduced inverse dynamics", "reduced dynamics", "equilibrium",
-                               "modal", "control data", "nodes", "drivers", "elements"},
-                              "block name");
+    std::string b = r.keyword_of(block_names(), "block name");
     r.finish();
     std::string open = block_name(block_);
-    bool problem_alias = block_ == Block::problem &&
-                         (b == "multistep" || b == "inverse dynamics" || reduced_problem_block(b));
+    bool problem_alias =
+        block_ == Block::problem && (is_dae_problem_block(b) || reduced_problem_block(b));
     if (open.empty() || (open != b && !problem_alias))
         throw InputError(at, "'end: " + b + "' does not match the open block",
                          open.empty() ? "no block is open" : "the open block is '" + open + "'");

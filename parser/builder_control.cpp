@@ -45,6 +45,27 @@ const std::vector<Builder::CardReader>& Builder::control_cards() {
     return v;
 }
 
+namespace {
+
+// The types `default output` takes: all, none, the kinds counted in control data (counter_names())
+// but the counters with no output of their own, then gravity and the outputs that are no
+// entity kind.
+const std::vector<std::string_view>& default_output_types() {
+    static const std::vector<std::string_view> v = [] {
+        std::vector<std::string_view> t = {"all", "none"};
+        for (const std::string& c : counter_names())
+            if (c != "rotors" && c != "external elements" && c != "joint regularizations" &&
+                c != "file drivers")
+                t.push_back(c);
+        for (std::string_view x : {"gravity", "reference frames", "accelerations", "drive callers"})
+            t.push_back(x);
+        return t;
+    }();
+    return v;
+}
+
+}  // namespace
+
 // A control-data counter (`joints: 3;`); false if `name` is none.
 bool Builder::counter_card(const std::string& name, DeckReader& r) {
     for (const auto& counter : counter_names()) {
@@ -152,33 +173,7 @@ void Builder::default_output_card(DeckReader& r) {
                       "or drive-caller (.drv) file");
             continue;
         }
-        list.push_back(r.keyword({"all",
-                                  "none",
-                                  "structural nodes",
-                                  "electric nodes",
-                                  "abstract nodes",
-                                  "hydraulic nodes",
-                                  "parameter nodes",
-                                  "thermal nodes",
-                                  "rigid bodies",
-                                  "joints",
-                                  "beams",
-                                  "plates",
-                                  "forces",
-                                  "genels",
-                                  "gravity",
-                                  "inertia",
-                                  "aerodynamic elements",
-                                  "induced velocity elements",
-                                  "electric elements",
-                                  "hydraulic elements",
-                                  "bulk elements",
-                                  "loadable elements",
-                                  "output elements",
-                                  "reference frames",
-                                  "accelerations",
-                                  "drive callers"},
-                                 "output type"));
+        list.push_back(r.keyword_of(default_output_types(), "output type"));
     }
     c.order.set(c.default_output, std::move(list), first);
 }
@@ -259,11 +254,7 @@ void Builder::control_card(const std::string& name, DeckReader& r) {
             return;
         }
     std::vector<std::string> known = counter_names();
-    for (const char* k : {"gravity", "air properties", "skip initial joint assembly", "use",
-                          "initial stiffness", "omega rotates", "tolerance", "max iterations",
-                          "epsilon", "default output", "output meter", "output precision",
-                          "output results", "default orientation", "model", "title", "print"})
-        known.emplace_back(k);
+    for (const auto& c : control_cards()) known.emplace_back(c.keyword);
     std::string near = closest_match(name, known);
     throw InputError(r.card_loc(), "unknown card '" + name + "' in the control data block",
                      near.empty() ? "" : "did you mean '" + near + "'?");

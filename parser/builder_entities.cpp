@@ -68,8 +68,9 @@ void Builder::node_card(const std::string& name, DeckReader& r) {
     auto& reg = Registry::instance();
     auto it = reg.nodes.find(name);
     if (it == reg.nodes.end()) {
-        std::vector<std::string> known = {"structural", "abstract", "electric", "hydraulic",
-                                          "parameter",  "thermal",  "output"};
+        std::vector<std::string> known;
+        for (const auto& [card, kinds] : reg.nodes) known.push_back(card);
+        known.emplace_back("output");
         std::string near = closest_match(name, known);
         throw InputError(at, "unknown node type '" + name + "'",
                          near.empty() ? "" : "did you mean '" + near + "'?");

@@ -183,7 +183,7 @@ void Builder::scalar_function_card(DeckReader& r, const SourceFile&, const ast::
     if (st_.model.scalar_functions.count(fname))
         throw InputError(at, "scalar function \"" + fname + "\" is already defined");
     std::string type = r.peek_word();
-    const DriveReaderFn* fn =
+    const DriveKind* fn =
         type.empty() ? nullptr : Registry::instance().drives.find("scalar function " + type);
     if (!fn && r.next_is_value()) {
         // MBDyn's default type: `scalar function: "k", 3.;` is a constant.
@@ -204,7 +204,7 @@ void Builder::scalar_function_card(DeckReader& r, const SourceFile&, const ast::
     auto spec = std::make_shared<DriveSpec>();
     spec->type = "scalarfunction" + type;
     spec->loc = at;
-    (*fn)(r, *spec);
+    fn->read(r, *spec);
     r.finish();
     r.account_drive(*spec, at);
     st_.model.scalar_functions[fname] = spec;

@@ -123,6 +123,11 @@ void DeckReader::skip() {
 
 std::string DeckReader::keyword(std::initializer_list<std::string_view> choices,
                                 std::string_view what) {
+    return keyword_of(std::span(choices.begin(), choices.size()), what);
+}
+
+std::string DeckReader::keyword_of(std::span<const std::string_view> choices,
+                                   std::string_view what) {
     std::vector<std::string> names;
     for (auto c : choices) {
         if (accept(c)) return std::string(c);
@@ -373,7 +378,7 @@ std::shared_ptr<const DriveSpec> DeckReader::drive(std::string_view what) {
         if (const auto* fn = reg.drives.find(w)) {
             ++pos_;
             spec->type = w;
-            (*fn)(*this, *spec);
+            fn->read(*this, *spec);
             spec->loc.end = loc().begin;
             account_drive(*spec, at);
             return spec;
@@ -506,7 +511,7 @@ std::shared_ptr<const LawSpec> DeckReader::law(int dim, std::string_view what) {
     }
     auto& reg = Registry::instance();
     std::string w = peek_word();
-    const LawReaderFn* fn = w.empty() ? nullptr : reg.laws.find(w);
+    const LawKind* fn = w.empty() ? nullptr : reg.laws.find(w);
     if (!fn) {
         std::string near = w.empty() ? std::string{} : closest_match(w, reg.laws.names());
         if (pos_ >= args_.size()) error("missing " + std::string(what) + " (a constitutive law)");
@@ -519,7 +524,7 @@ std::shared_ptr<const LawSpec> DeckReader::law(int dim, std::string_view what) {
     spec->type = w;
     spec->dim = dim;
     spec->loc = at;
-    (*fn)(*this, *spec);
+    fn->read(*this, *spec);
     if (accept("prestress")) spec->prestress = entity(dim, "prestress");
     if (peek("prestrain")) {
         if (spec->params.get_or<std::string>("kind", "") == "viscous")

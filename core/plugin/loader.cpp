@@ -93,8 +93,7 @@ int add_drive(const mbs_host* h, const mbs_drive_type* t, const std::string& key
     auto& reg = Registry::instance();
     if (reg.drives.find(keyword))
         return refuse(h, "drive caller '" + keyword + "' is already registered");
-    reg.drives.add(keyword, static_cast<DriveReaderFn>(&read_plugin_drive));
-    DriveFactoryRegistration(keyword.c_str(), &make_plugin_drive);
+    reg.drives.add(keyword, DriveKind{.read = &read_plugin_drive, .make = &make_plugin_drive});
     state().drives[normalize_keyword(keyword)] = {t, h};
     return MBS_OK;
 }
@@ -113,10 +112,11 @@ int register_law(const mbs_host* h, const mbs_law_type* t) {
     auto& reg = Registry::instance();
     if (reg.laws.find(t->name))
         return refuse(h, "constitutive law '" + std::string(t->name) + "' is already registered");
-    reg.laws.add(t->name, static_cast<LawReaderFn>(&read_plugin_law));
-    LawFactoryRegistration(t->name, t->dimensions & MBS_LAW_1D ? &make_plugin_law<1> : nullptr,
-                           t->dimensions & MBS_LAW_3D ? &make_plugin_law<3> : nullptr,
-                           t->dimensions & MBS_LAW_6D ? &make_plugin_law<6> : nullptr);
+    reg.laws.add(t->name,
+                 LawKind{.read = &read_plugin_law,
+                         .make = {t->dimensions & MBS_LAW_1D ? &make_plugin_law<1> : nullptr,
+                                  t->dimensions & MBS_LAW_3D ? &make_plugin_law<3> : nullptr,
+                                  t->dimensions & MBS_LAW_6D ? &make_plugin_law<6> : nullptr}});
     state().laws[normalize_keyword(t->name)] = {t, h};
     return MBS_OK;
 }

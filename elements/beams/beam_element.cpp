@@ -1,5 +1,25 @@
+// Card readers for `beam3` (alias `beam`) and `beam2` (docs/deck-language.md 5.3; the parts both
+// share, with the piezo and custom output syntax, in beam.cpp).
+//   beam3: L, n1, [position,] off1 [, {orientation|rot}, R1], n2, ... , n3, ...,
+//          {<OrMat abs section I> | from nodes}, <6D CL I>,
+//          {same | <OrMat section II> | from nodes}, {same | <6D CL II>}
+//          [, <piezo>] [, custom output, <flags>...]
+//   beam2: L, n1, ..., n2, ..., {<OrMat section> | from nodes}, <6D CL> [, <piezo>]
+//          [, custom output, ...]
+// Section orientations are absolute (axis 1 = beam axis). `from nodes` interpolates the
+// orientation from the node orientations (each times its relative `orientation`) as MBDyn does:
+// with Cayley-Gibbs-Rodrigues parameters g (R = exp of g, g = 2 tan(theta/2) n) relative to
+// node 2 (beam3) or node 2's frame (beam2), interpolated with the element's shape functions at
+// the evaluation points: xi = -+1/sqrt(3) (beam3), the midpoint (beam2). That is all the relative
+// orientations of the beam nodes are for, in MBDyn too: the runtime beam interpolates the nodes'
+// rotations since the start, whatever their frames (below).
+// Props: "node1", "offset1", "orientation1", ... (node frames); beam3: "section orientation I",
+// "law I", "section orientation II", "law II" ("section I from nodes"/"section II from nodes"
+// true when interpolated); beam2: "section orientation", "law" ("section from nodes"); the
+// custom output and piezo props (beam.cpp).
+//
 // Runtime finite-volume beams: beam3 (three nodes, evaluation points xi = -+1/sqrt(3)) and beam2
-// (two nodes, evaluation point at mid-span) (docs/deck-language.md 5.3; reader: beam.cpp). MBDyn's
+// (two nodes, evaluation point at mid-span) (docs/deck-language.md 5.3). MBDyn's
 // formulation (beam.cc, beam2.cc): strains at the evaluation points from interpolated positions
 // and orientations, a 6D law there, and the internal forces applied to the nodes as the balance
 // of each node's "volume" (the piece of beam between two evaluation points). Geometrically
@@ -31,9 +51,9 @@
 // with the nodes' incremental parameters of the step, gNod_i = cgr(R_i,new R_i,old^T):
 // R_s <- R(sum N_i gNod_i) R_s. The node frames R_i, and the relative orientations Rf_i of the
 // card (`orientation` after a beam node), do not enter; MBDyn uses Rf_i only for the `from nodes`
-// section frames (computed by the reader, beam.cpp) and the sections' initial angular velocity.
-// Here, with Delta_i = Rn_i and gamma_i = cgr(Delta_r^T Delta_i) = g_i, Ra(0) = I and so
-// Ro = R_s0 (the section frame of the card): R_s = Delta_r R(gamma(s)) R_s0, and for node
+// section frames (computed by the readers, read_beam3 and read_beam2) and the sections' initial
+// angular velocity. Here, with Delta_i = Rn_i and gamma_i = cgr(Delta_r^T Delta_i) = g_i, Ra(0) = I
+// and so Ro = R_s0 (the section frame of the card): R_s = Delta_r R(gamma(s)) R_s0, and for node
 // rotations dth_i
 //   dR_s R_s^T = dth_r + Delta_r G(gamma) sum N_i G(gamma_i)^-1 Delta_r^T (dth_i - dth_r)
 //              = sum N_i dth_i + O(|gamma| |dth|),
@@ -86,9 +106,11 @@
 #include <vector>
 
 #include "core/constitutive_law.hpp"
+#include "core/registry.hpp"
 #include "core/rotations.hpp"
 #include "elements/beams/beam.hpp"
 #include "elements/genels/scalar_dof.hpp"
+#include "elements/misc/card_helpers.hpp"
 #include "elements/misc/element_util.hpp"
 
 namespace mbs {
@@ -889,10 +911,72 @@ std::unique_ptr<Element> make_beam(const EntityDesc& d, BuildContext& ctx) {
     return beam;
 }
 
+void read_beam3(Reader& r, EntityDesc& e) {
+    SourceLoc at = r.loc();
+    std::vector<cards::BeamNode> n;
+    for (int k = 1; k <= 3; ++k) n.push_back(cards::read_beam_node(r, e, k, "beam3"));
+    cards::check_beam_nodes_distinct(r, e, n, at);
+
+    bool from_I = false, from_II = false;
+    Mat3 R_I = cards::read_beam_section(r, from_I, "section orientation I");
+    auto law_I = r.law(6, "constitutive law of section I");
+    Mat3 R_II;
+    if (r.accept("same")) {
+        from_II = from_I;
+        R_II = R_I;
+    } else {
+        R_II = cards::read_beam_section(r, from_II, "section orientation II");
+    }
+    auto law_II = r.accept("same") ? law_I : r.law(6, "constitutive law of section II");
+
+    if (from_I || from_II) {
+        // Relative to node 2's frame: g1, 0, g3 interpolated with the 3-node shape functions.
+        Mat3 R2 = cards::node_orientation(*n[1].node) * n[1].R;
+        Vec3 g1 = matrix_to_cgr(R2.transpose() * cards::node_orientation(*n[0].node) * n[0].R);
+        Vec3 g3 = matrix_to_cgr(R2.transpose() * cards::node_orientation(*n[2].node) * n[2].R);
+        auto interp = [&](double xi) {
+            Vec3 g = 0.5 * xi * (xi - 1.0) * g1 + 0.5 * xi * (xi + 1.0) * g3;
+            return Mat3(R2 * cgr_to_matrix(g));
+        };
+        const double xi = 1.0 / std::sqrt(3.0);
+        if (from_I) R_I = interp(-xi);
+        if (from_II) R_II = interp(xi);
+    }
+    e.props.set("section orientation I", R_I);
+    if (from_I) e.props.set("section I from nodes", true);
+    e.props.set("law I", law_I);
+    e.props.set("section orientation II", R_II);
+    if (from_II) e.props.set("section II from nodes", true);
+    e.props.set("law II", law_II);
+    cards::read_beam_piezo(r, e, 2);
+    cards::read_beam_tail(r, e, (law_kind_bits(*law_I) | law_kind_bits(*law_II)) & law_viscous);
+}
+
+void read_beam2(Reader& r, EntityDesc& e) {
+    SourceLoc at = r.loc();
+    std::vector<cards::BeamNode> n;
+    for (int k = 1; k <= 2; ++k) n.push_back(cards::read_beam_node(r, e, k, "beam2"));
+    cards::check_beam_nodes_distinct(r, e, n, at);
+    bool from = false;
+    Mat3 R = cards::read_beam_section(r, from, "section orientation");
+    if (from) {
+        // Midpoint: R = R2 exp(g/2), g the parameters of node 1 relative to node 2.
+        Mat3 R2 = cards::node_orientation(*n[1].node) * n[1].R;
+        Vec3 g = matrix_to_cgr(R2.transpose() * cards::node_orientation(*n[0].node) * n[0].R);
+        R = R2 * cgr_to_matrix(0.5 * g);
+    }
+    e.props.set("section orientation", R);
+    if (from) e.props.set("section from nodes", true);
+    auto law = r.law(6, "constitutive law");
+    e.props.set("law", law);
+    cards::read_beam_piezo(r, e, 1);
+    cards::read_beam_tail(r, e, law_kind_bits(*law) & law_viscous);
+}
+
 }  // namespace
 
-MBS_REGISTER_ELEMENT_RUNTIME("beam3", "", make_beam<3>);
-MBS_REGISTER_ELEMENT_RUNTIME("beam", "", make_beam<3>);
-MBS_REGISTER_ELEMENT_RUNTIME("beam2", "", make_beam<2>);
+MBS_REGISTER_ELEMENT_KIND("beam3", "", {.read = read_beam3, .make = make_beam<3>});
+MBS_REGISTER_ELEMENT_KIND("beam", "", {.read = read_beam3, .make = make_beam<3>});
+MBS_REGISTER_ELEMENT_KIND("beam2", "", {.read = read_beam2, .make = make_beam<2>});
 
 }  // namespace mbs

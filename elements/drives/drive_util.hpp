@@ -81,6 +81,10 @@ inline long count_at_least(Reader& r, std::string_view what, long min) {
     return n;
 }
 
+// `steps, n` of the random and meter drives: MBDyn silently falls back to 1 for n <= 0; a clear
+// error is better.
+inline long read_steps(Reader& r) { return count_at_least(r, "number of steps", 1); }
+
 // A count of items that take at least `args_per_item` arguments each: a count the rest of the
 // card cannot hold is refused at the count, before anything is sized from it.
 inline long count_of_items(Reader& r, std::string_view what, long min, long args_per_item) {
@@ -119,7 +123,7 @@ inline void read_scalar_function_ref(Reader& r, Props& params, const std::string
     if (r.model().scalar_functions.count(name)) return;
 
     std::string word = r.at_end() ? std::string() : r.peek_word();
-    const DriveReaderFn* fn =
+    const DriveKind* fn =
         word.empty() ? nullptr : Registry::instance().drives.find("scalar function " + word);
     if (!fn && !next_is_value(r))
         r.error_at(at, "scalar function \"" + name + "\" is not defined",
@@ -139,13 +143,13 @@ inline void read_scalar_function_ref(Reader& r, Props& params, const std::string
         // An implicit `const` that does not read as a number (e.g. the next name) means the
         // name was meant as a reference: say so at the name.
         try {
-            (*fn)(r, *def);
+            fn->read(r, *def);
         } catch (const InputError&) {
             r.error_at(at, "scalar function \"" + name + "\" is not defined",
                        "define it first with: scalar function: \"" + name + "\", <type>, ...;");
         }
     } else {
-        (*fn)(r, *def);
+        fn->read(r, *def);
     }
     def->params.set("name", name);
     params.set(key + " definition", std::shared_ptr<const DriveSpec>(std::move(def)));

@@ -18,10 +18,30 @@
 //   sum sub mul div   "f1" "f2": names of two scalar functions (f1 op f2)
 // A name may also carry an inline definition (see read_scalar_function_ref), stored as
 // "f1 definition" / "f2 definition". The drive caller stores "function" likewise.
+//
+// Runtime of scalar functions f(x) (MBDyn's ScalarFunctionsImpl.cc) and of the `scalar function`
+// drive caller that evaluates one at its input. Each type is a drive registered as "scalar
+// function <type>", the spec type of a `scalar function:` card; parameter names are those of
+// the readers above.
+//
+//   const  c                 exp  m b^(c x)             log  m log_b(c x)       pow  x^p
+//   linear through (x1, y1), (x2, y2)                   sin, cos  A sin|cos(w x + phi)
+//   multilinear   linear interpolation, extrapolated with the end segments
+//   cubic spline  Forsythe-Malcolm-Moler spline (end third derivatives from divided
+//                 differences, as MBDyn's spline()), extrapolated linearly with the end slopes
+//   chebychev     sum c_i T_i(xi), xi = (2x - (a + b))/(b - a), extrapolated linearly
+//   sum sub mul div of two scalar functions
+// "do not extrapolate" holds the end values instead (a chebychev series stops the run), and
+// "bailout" stops the run outside the points. Derivatives are exact; MBDyn returns 0 outside
+// the points of a multilinear or spline function even where it extrapolates.
+#include <algorithm>
 #include <cmath>
+#include <stdexcept>
+#include <string>
 
 #include "core/registry.hpp"
 #include "elements/drives/drive_util.hpp"
+#include "elements/drives/runtime_util.hpp"
 
 namespace mbs::drives {
 namespace {
@@ -134,22 +154,359 @@ void read_scalar_function_drive(Reader& r, DriveSpec& d) {
     read_scalar_function_ref(r, d.params, "function");
 }
 
+using rt::real;
+
+// The definition of scalar function `key` of spec `d`: inline ("<key> definition") or the
+// `scalar function:` card of that name.
+const DriveSpec& definition(const DriveSpec& d, const std::string& key, const DriveEnv& env) {
+    if (const PropValue* def = d.params.find(key + " definition"))
+        return *std::get<std::shared_ptr<const DriveSpec>>(*def);
+    const std::string& name = d.params.get<std::string>(key);
+    if (env.model) {
+        auto it = env.model->scalar_functions.find(name);
+        if (it != env.model->scalar_functions.end()) return *it->second;
+    }
+    throw InputError(d.loc, "scalar function \"" + name + "\" is not defined");
+}
+
+DrivePtr make_function(const DriveSpec& d, const std::string& key, const DriveEnv& env) {
+    return make_drive(definition(d, key, env), env);
+}
+
+// `scalar function, "name"`: the function itself, evaluated at the drive's input.
+DrivePtr make_scalar_function_drive(const DriveSpec& d, const DriveEnv& env) {
+    return make_function(d, "function", env);
+}
+
+// const and linear are the polynomial drives of the same name.
+DrivePtr make_polynomial(const DriveEnv& env, double c0, double c1) {
+    DriveSpec p;
+    p.type = "linear";
+    p.params.set("c0", c0);
+    p.params.set("c1", c1);
+    return make_drive(p, env);
+}
+
+DrivePtr make_const(const DriveSpec& d, const DriveEnv& env) {
+    return make_polynomial(env, real(d, "value"), 0.0);
+}
+
+DrivePtr make_linear(const DriveSpec& d, const DriveEnv& env) {
+    const double slope = (real(d, "y2") - real(d, "y1")) / (real(d, "x2") - real(d, "x1"));
+    return make_polynomial(env, real(d, "y1") - slope * real(d, "x1"), slope);
+}
+
+// m e^(k x), k = c ln(b).
+class Exp final : public Drive {
+  public:
+    Exp(double m, double k) : m_(m), k_(k) {}
+    double value(double x) const override { return m_ * std::exp(k_ * x); }
+    double deriv(double x) const override { return k_ * value(x); }
+
+  private:
+    double m_, k_;
+};
+
+DrivePtr make_exp(const DriveSpec& d, const DriveEnv&) {
+    return rt::make<Exp>(real(d, "multiplier"), real(d, "coefficient") * std::log(real(d, "base")));
+}
+
+// (m / ln b) ln(c x).
+class Log final : public Drive {
+  public:
+    Log(double m, double c) : m_(m), c_(c) {}
+    double value(double x) const override { return m_ * std::log(c_ * x); }
+    double deriv(double x) const override { return m_ / x; }
+
+  private:
+    double m_, c_;
+};
+
+DrivePtr make_log(const DriveSpec& d, const DriveEnv&) {
+    return rt::make<Log>(real(d, "multiplier") / std::log(real(d, "base")), real(d, "coefficient"));
+}
+
+class Pow final : public Drive {
+  public:
+    explicit Pow(double p) : p_(p) {}
+    double value(double x) const override { return std::pow(x, p_); }
+    double deriv(double x) const override { return p_ * std::pow(x, p_ - 1.0); }
+
+  private:
+    double p_;
+};
+
+DrivePtr make_pow(const DriveSpec& d, const DriveEnv&) {
+    return rt::make<Pow>(real(d, "exponent"));
+}
+
+// A sin(w x + phi) or A cos(w x + phi).
+class Harmonic final : public Drive {
+  public:
+    Harmonic(bool cosine, const DriveSpec& d)
+        : cosine_(cosine),
+          a_(real(d, "amplitude")),
+          w_(real(d, "frequency")),
+          phi_(real(d, "phase")) {}
+    double value(double x) const override {
+        const double th = w_ * x + phi_;
+        return a_ * (cosine_ ? std::cos(th) : std::sin(th));
+    }
+    double deriv(double x) const override {
+        const double th = w_ * x + phi_;
+        return a_ * w_ * (cosine_ ? -std::sin(th) : std::cos(th));
+    }
+
+  private:
+    bool cosine_;
+    double a_, w_, phi_;
+};
+
+DrivePtr make_sin(const DriveSpec& d, const DriveEnv&) { return rt::make<Harmonic>(false, d); }
+DrivePtr make_cos(const DriveSpec& d, const DriveEnv&) { return rt::make<Harmonic>(true, d); }
+
+// Tabulated functions: the interval [x_1, x_n], what happens outside it, and the piece of
+// index i (x_i <= x < x_{i+1}, clamped to the end pieces) that holds x.
+class Tabulated : public Drive {
+  public:
+    explicit Tabulated(const DriveSpec& d)
+        : x_(d.params.get<VecN>("x")),
+          y_(d.params.get<VecN>("y")),
+          hold_(d.params.get<bool>("do not extrapolate")),
+          bailout_(d.params.get<bool>("bailout")),
+          name_(d.params.get_or<std::string>("name", "")) {}
+
+  protected:
+    // True (and *held set) when x is outside the points and the end value is held.
+    bool held(double x, double* held) const {
+        if (x > x_.front() && x < x_.back()) return false;
+        if (bailout_ && (x < x_.front() || x > x_.back()))
+            throw std::range_error("scalar function \"" + name_ + "\" evaluated at " +
+                                   std::to_string(x) + ", outside its points, with bailout");
+        if (!hold_) return false;
+        if (x <= x_.front()) return *held = y_.front(), true;
+        if (x >= x_.back()) return *held = y_.back(), true;
+        return false;
+    }
+    std::size_t piece(double x) const {
+        auto it = std::upper_bound(x_.begin(), x_.end() - 1, x);
+        return static_cast<std::size_t>(std::max<std::ptrdiff_t>(it - x_.begin() - 1, 0));
+    }
+
+    VecN x_, y_;
+
+  private:
+    bool hold_, bailout_;
+    std::string name_;
+};
+
+class Multilinear final : public Tabulated {
+  public:
+    using Tabulated::Tabulated;
+    double value(double x) const override {
+        double v;
+        if (held(x, &v)) return v;
+        std::size_t i = piece(x);
+        return y_[i] + slope(i) * (x - x_[i]);
+    }
+    double deriv(double x) const override {
+        double v;
+        return held(x, &v) ? 0.0 : slope(piece(x));
+    }
+
+  private:
+    double slope(std::size_t i) const { return (y_[i + 1] - y_[i]) / (x_[i + 1] - x_[i]); }
+};
+
+// s(x) = y_i + b_i dx + c_i dx^2 + d_i dx^3, dx = x - x_i; linear with slope b outside.
+class CubicSpline final : public Tabulated {
+  public:
+    explicit CubicSpline(const DriveSpec& d) : Tabulated(d) { coefficients(); }
+    double value(double x) const override {
+        double v;
+        if (held(x, &v)) return v;
+        if (x <= x_.front()) return y_.front() + b_.front() * (x - x_.front());
+        if (x >= x_.back()) return y_.back() + b_.back() * (x - x_.back());
+        std::size_t i = piece(x);
+        double dx = x - x_[i];
+        return y_[i] + dx * (b_[i] + dx * (c_[i] + dx * d_[i]));
+    }
+    double deriv(double x) const override {
+        double v;
+        if (held(x, &v)) return 0.0;
+        if (x <= x_.front()) return b_.front();
+        if (x >= x_.back()) return b_.back();
+        std::size_t i = piece(x);
+        double dx = x - x_[i];
+        return b_[i] + dx * (2.0 * c_[i] + 3.0 * dx * d_[i]);
+    }
+
+  private:
+    // Forsythe, Malcolm and Moler's spline: a tridiagonal system for sigma_i = s''(x_i)/6
+    // (diagonal b, off-diagonal h = d, right-hand side c), closed at each end by matching the
+    // third derivative of the cubic through the four end points (n = 3: sigma_1 = sigma_2 and
+    // sigma_2 = sigma_3), then the polynomial coefficients of each piece.
+    void coefficients() {
+        const std::size_t n = x_.size();
+        VecN& b = b_;
+        VecN& c = c_;
+        VecN& h = d_;
+        b.assign(n, 0.0), c.assign(n, 0.0), h.assign(n, 0.0);
+        h[0] = x_[1] - x_[0];
+        c[1] = (y_[1] - y_[0]) / h[0];
+        for (std::size_t i = 1; i + 1 < n; ++i) {
+            h[i] = x_[i + 1] - x_[i];
+            b[i] = 2.0 * (h[i - 1] + h[i]);
+            c[i + 1] = (y_[i + 1] - y_[i]) / h[i];
+            c[i] = c[i + 1] - c[i];
+        }
+        b[0] = -h[0];
+        b[n - 1] = -h[n - 2];
+        c[0] = c[n - 1] = 0.0;
+        if (n > 3) {
+            c[0] = c[2] / (x_[3] - x_[1]) - c[1] / (x_[2] - x_[0]);
+            c[0] *= h[0] * h[0] / (x_[3] - x_[0]);
+            c[n - 1] = c[n - 2] / (x_[n - 1] - x_[n - 3]) - c[n - 3] / (x_[n - 2] - x_[n - 4]);
+            c[n - 1] *= -h[n - 2] * h[n - 2] / (x_[n - 1] - x_[n - 4]);
+        }
+        for (std::size_t i = 1; i < n; ++i) {
+            double t = h[i - 1] / b[i - 1];
+            b[i] -= t * h[i - 1];
+            c[i] -= t * c[i - 1];
+        }
+        c[n - 1] /= b[n - 1];
+        for (std::size_t i = n - 1; i-- > 0;) c[i] = (c[i] - h[i] * c[i + 1]) / b[i];
+        b[n - 1] = (y_[n - 1] - y_[n - 2]) / h[n - 2] + h[n - 2] * (c[n - 2] + 2.0 * c[n - 1]);
+        for (std::size_t i = 0; i + 1 < n; ++i) {
+            b[i] = (y_[i + 1] - y_[i]) / h[i] - h[i] * (c[i + 1] + 2.0 * c[i]);
+            h[i] = (c[i + 1] - c[i]) / h[i];  // from here on d_i
+            c[i] *= 3.0;
+        }
+        c[n - 1] *= 3.0;
+        h[n - 1] = h[n - 2];
+    }
+
+    VecN b_, c_, d_;
+};
+
+DrivePtr make_multilinear(const DriveSpec& d, const DriveEnv&) { return rt::make<Multilinear>(d); }
+DrivePtr make_cubic_spline(const DriveSpec& d, const DriveEnv&) { return rt::make<CubicSpline>(d); }
+
+// sum c_i T_i(xi) on [a, b], T_0 = 1, T_1 = xi, T_{i+1} = 2 xi T_i - T_{i-1}.
+class Chebychev final : public Drive {
+  public:
+    explicit Chebychev(const DriveSpec& d)
+        : c_(d.params.get<VecN>("coefficients")),
+          a_(real(d, "lower bound")),
+          b_(real(d, "upper bound")),
+          extrapolate_(!d.params.get<bool>("do not extrapolate")),
+          name_(d.params.get_or<std::string>("name", "")) {}
+    double value(double x) const override {
+        if (x >= a_ && x <= b_) return series(x, false);
+        const double edge = outside(x);
+        return series(edge, false) + series(edge, true) * (x - edge);
+    }
+    double deriv(double x) const override {
+        return x >= a_ && x <= b_ ? series(x, true) : series(outside(x), true);
+    }
+
+  private:
+    // The end of [a, b] nearest to x, from which x is extrapolated; stops the run instead with
+    // "do not extrapolate" (MBDyn).
+    double outside(double x) const {
+        if (!extrapolate_)
+            throw std::range_error("chebychev scalar function \"" + name_ + "\" evaluated at " +
+                                   std::to_string(x) + ", outside [" + std::to_string(a_) + ", " +
+                                   std::to_string(b_) + "], with \"do not extrapolate\"");
+        return x < a_ ? a_ : b_;
+    }
+    // The series or its derivative at x in [a, b].
+    double series(double x, bool derivative) const {
+        const double xi = (2.0 * x - (a_ + b_)) / (b_ - a_);
+        double t0 = 1.0, t1 = xi, dt0 = 0.0, dt1 = 1.0;
+        double v = c_[0] + (c_.size() > 1 ? c_[1] * xi : 0.0);
+        double dv = c_.size() > 1 ? c_[1] : 0.0;
+        for (std::size_t i = 2; i < c_.size(); ++i) {
+            double t2 = 2.0 * xi * t1 - t0, dt2 = 2.0 * t1 + 2.0 * xi * dt1 - dt0;
+            v += c_[i] * t2;
+            dv += c_[i] * dt2;
+            t0 = t1, t1 = t2, dt0 = dt1, dt1 = dt2;
+        }
+        return derivative ? dv * 2.0 / (b_ - a_) : v;
+    }
+
+    VecN c_;
+    double a_, b_;
+    bool extrapolate_;
+    std::string name_;
+};
+
+DrivePtr make_chebychev(const DriveSpec& d, const DriveEnv&) { return rt::make<Chebychev>(d); }
+
+// f1 op f2 for op in + - * /.
+class Binary final : public Drive {
+  public:
+    Binary(char op, DrivePtr f1, DrivePtr f2) : op_(op), f1_(std::move(f1)), f2_(std::move(f2)) {}
+    double value(double x) const override {
+        const double a = f1_->value(x), b = f2_->value(x);
+        switch (op_) {
+            case '+':
+                return a + b;
+            case '-':
+                return a - b;
+            case '*':
+                return a * b;
+            default:
+                return a / b;
+        }
+    }
+    double deriv(double x) const override {
+        const double da = f1_->deriv(x), db = f2_->deriv(x);
+        switch (op_) {
+            case '+':
+                return da + db;
+            case '-':
+                return da - db;
+            case '*':
+                return da * f2_->value(x) + f1_->value(x) * db;
+            default: {
+                const double b = f2_->value(x);
+                return (da * b - f1_->value(x) * db) / (b * b);
+            }
+        }
+    }
+    bool differentiable() const override { return f1_->differentiable() && f2_->differentiable(); }
+
+  private:
+    char op_;
+    DrivePtr f1_, f2_;
+};
+
+template <char Op>
+DrivePtr make_binary(const DriveSpec& d, const DriveEnv& env) {
+    return rt::make<Binary>(Op, make_function(d, "f1", env), make_function(d, "f2", env));
+}
+
 }  // namespace
 
-MBS_REGISTER_DRIVE("scalar function", read_scalar_function_drive);
-MBS_REGISTER_DRIVE("scalar function const", read_sf_const);
-MBS_REGISTER_DRIVE("scalar function exp", read_exp_log);
-MBS_REGISTER_DRIVE("scalar function log", read_exp_log);
-MBS_REGISTER_DRIVE("scalar function pow", read_sf_pow);
-MBS_REGISTER_DRIVE("scalar function linear", read_sf_linear);
-MBS_REGISTER_DRIVE("scalar function cubic spline", read_cubic_spline);
-MBS_REGISTER_DRIVE("scalar function multilinear", read_multilinear);
-MBS_REGISTER_DRIVE("scalar function chebychev", read_chebychev);
-MBS_REGISTER_DRIVE("scalar function sin", read_sf_harmonic);
-MBS_REGISTER_DRIVE("scalar function cos", read_sf_harmonic);
-MBS_REGISTER_DRIVE("scalar function sum", read_sf_binary);
-MBS_REGISTER_DRIVE("scalar function sub", read_sf_binary);
-MBS_REGISTER_DRIVE("scalar function mul", read_sf_binary);
-MBS_REGISTER_DRIVE("scalar function div", read_sf_binary);
+MBS_REGISTER_DRIVE_KIND("scalar function",
+                        {.read = read_scalar_function_drive, .make = make_scalar_function_drive});
+MBS_REGISTER_DRIVE_KIND("scalar function const", {.read = read_sf_const, .make = make_const});
+MBS_REGISTER_DRIVE_KIND("scalar function exp", {.read = read_exp_log, .make = make_exp});
+MBS_REGISTER_DRIVE_KIND("scalar function log", {.read = read_exp_log, .make = make_log});
+MBS_REGISTER_DRIVE_KIND("scalar function pow", {.read = read_sf_pow, .make = make_pow});
+MBS_REGISTER_DRIVE_KIND("scalar function linear", {.read = read_sf_linear, .make = make_linear});
+MBS_REGISTER_DRIVE_KIND("scalar function cubic spline",
+                        {.read = read_cubic_spline, .make = make_cubic_spline});
+MBS_REGISTER_DRIVE_KIND("scalar function multilinear",
+                        {.read = read_multilinear, .make = make_multilinear});
+MBS_REGISTER_DRIVE_KIND("scalar function chebychev",
+                        {.read = read_chebychev, .make = make_chebychev});
+MBS_REGISTER_DRIVE_KIND("scalar function sin", {.read = read_sf_harmonic, .make = make_sin});
+MBS_REGISTER_DRIVE_KIND("scalar function cos", {.read = read_sf_harmonic, .make = make_cos});
+MBS_REGISTER_DRIVE_KIND("scalar function sum", {.read = read_sf_binary, .make = make_binary<'+'>});
+MBS_REGISTER_DRIVE_KIND("scalar function sub", {.read = read_sf_binary, .make = make_binary<'-'>});
+MBS_REGISTER_DRIVE_KIND("scalar function mul", {.read = read_sf_binary, .make = make_binary<'*'>});
+MBS_REGISTER_DRIVE_KIND("scalar function div", {.read = read_sf_binary, .make = make_binary<'/'>});
 
 }  // namespace mbs::drives

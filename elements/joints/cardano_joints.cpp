@@ -8,7 +8,10 @@
 // Positions are constrained (not for the rotation form); axis 3 of the node-1 hinge frame is
 // kept orthogonal to axis 2 of the node-2 hinge frame. `universal hinge|rotation|pin` are
 // deprecated aliases.
-// Props: as the revolute family (see hinge_joints.cpp).
+//   revolute rotation: as revolute hinge (hinge_joints.cpp), offsets only with `position` and
+//       ignored, [, orientation description, od]
+// Props: as the revolute family (see hinge_joints.cpp): "node1", "offset1", "orientation1",
+// "node2", "offset2", "orientation2", "orientation description".
 // Relative-coordinate path (cardano hinge): two rotations, about axis 3 of frame 1 and the
 // turned axis 2; as a cut, 4 rows.
 //
@@ -59,6 +62,11 @@ void read_cardano_rotation(Reader& r, EntityDesc& e) {
 }
 
 void read_cardano_pin(Reader& r, EntityDesc& e) { cards::read_pin(r, e, "cardano pin"); }
+
+void read_revolute_rotation(Reader& r, EntityDesc& e) {
+    cards::read_end_pair(r, e, "revolute rotation", false);
+    cards::read_optional_orientation_description(r, e);
+}
 
 void warn_universal(Reader& r, const char* replacement) {
     r.warn(std::string("'universal' joints are deprecated; use '") + replacement + "'");
@@ -271,7 +279,8 @@ MBS_REGISTER_ELEMENT_KIND("joint", "cardano pin",
                           {.read = read_cardano_pin, .make = make_cardano_pin});
 MBS_REGISTER_ELEMENT_KIND("joint", "universal pin",
                           {.read = read_universal_pin, .make = make_cardano_pin});
-
-MBS_REGISTER_ELEMENT_RUNTIME("joint", "revolute rotation", make_pair<Kind::revolute_rotation>);
+MBS_REGISTER_ELEMENT_KIND("joint", "revolute rotation",
+                          {.read = read_revolute_rotation,
+                           .make = make_pair<Kind::revolute_rotation>});
 
 }  // namespace mbs

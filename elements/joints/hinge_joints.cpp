@@ -8,22 +8,18 @@
 // Relative-coordinate path: three rotations (a ball); as a cut, 3 rows.
 //
 // Card readers for the revolute family (docs/deck-language.md 5.2): `revolute hinge`, `revolute
-// pin`, `revolute rotation`, `axial rotation` (and the deprecated `plane hinge`, `plane pin`).
+// pin` (and the deprecated `plane hinge`, `plane pin`; `revolute rotation` is in
+// cardano_joints.cpp, `axial rotation` in total_joint_element.cpp, next to their runtimes).
 //   revolute hinge, n1, [position,] off1 [, orientation, R1h], n2, [position,] off2
 //       [, orientation, R2h] [, orientation description, od] [, output, ...]
 //       [, initial theta, th] [, friction, ...]
-//   axial rotation: as revolute hinge up to R2h, then <DriveCaller omega>
-//       [, orientation description, od] [, output, ...] [, friction, ...]
-//   revolute rotation: as revolute hinge, offsets only with `position` and ignored.
 //   revolute pin, node, [position,] off [, orientation, Rh], [position,] <abs x>
 //       [, orientation, <abs R>] [, output, ...] [, initial theta, th]
 // Rotation is allowed about axis 3 of the hinge frames. `initial theta` and `friction` come
 // after `output` (MBDyn source order), so these readers read `output` themselves.
 // Spherical and revolute hinges and pins read into the typed HingeSpec and PinSpec (below).
-// Props (revolute rotation, axial rotation): "node1", "offset1", "orientation1", "node2",
-// "offset2", "orientation2" (node frames), "omega" (axial rotation), "orientation description".
 // Relative-coordinate path (core/tree_edge.hpp): one rotation about axis 3 of the hinge frames,
-// as a cut the 5 rows of a hinge; axial rotation: that rotation driven at velocity level.
+// as a cut the 5 rows of a hinge (cards::revolute_tree_edge).
 //
 // Spherical and revolute hinges and pins (docs/deck-language.md 5.2) on the joint kit.
 //
@@ -146,11 +142,6 @@ tree::EdgePart spherical_pin_edge(const EntityDesc& d, const tree::Context&) {
     return ball_edge(cards::tree_end(s.node, "node"), ground);
 }
 
-void reject_friction(Reader& r) {
-    if (r.peek("friction"))
-        r.error("hinge friction is not supported yet", "remove the friction block");
-}
-
 std::optional<double> read_optional_initial_theta(Reader& r) {
     if (r.accept("initial theta")) return r.real("initial theta");
     return std::nullopt;
@@ -161,26 +152,13 @@ void read_revolute_hinge(Reader& r, EntityDesc& e) {
     s->orientation_description = cards::read_orientation_description(r);
     cards::read_optional_output(r, e);
     s->initial_theta = read_optional_initial_theta(r);
-    reject_friction(r);
+    cards::reject_friction(r);
     e.spec = std::move(s);
 }
 
 void read_plane_hinge(Reader& r, EntityDesc& e) {
     r.warn("'plane hinge' is deprecated; use 'revolute hinge'");
     read_revolute_hinge(r, e);
-}
-
-void read_revolute_rotation(Reader& r, EntityDesc& e) {
-    cards::read_end_pair(r, e, "revolute rotation", false);
-    cards::read_optional_orientation_description(r, e);
-}
-
-void read_axial_rotation(Reader& r, EntityDesc& e) {
-    cards::read_end_pair(r, e, "axial rotation", true);
-    e.props.set("omega", r.drive("imposed relative angular velocity"));
-    cards::read_optional_orientation_description(r, e);
-    cards::read_optional_output(r, e);
-    reject_friction(r);
 }
 
 void read_revolute_pin(Reader& r, EntityDesc& e) {
@@ -200,26 +178,10 @@ void read_plane_pin(Reader& r, EntityDesc& e) {
     read_revolute_pin(r, e);
 }
 
-void hinge_cut(tree::CutEquations& c, bool, const tree::Context&) {
-    c.kind = tree::CutKind::revolute, c.rows = 5;
-}
-
-tree::Edge hinge_edge(tree::End a, tree::End b) {
-    tree::Edge e;
-    e.a = std::move(a);
-    e.b = std::move(b);
-    e.cut_cost = 5;
-    e.tree_capable = true;
-    e.grow = [](tree::Growth& g, const tree::Context&) {
-        g.steps.push_back(tree::rotation(2, tree::angle_about_z(g.Rrel)));
-    };
-    e.cut = hinge_cut;
-    return e;
-}
-
 tree::EdgePart revolute_hinge_edge(const EntityDesc& d, const tree::Context&) {
     const auto& s = d.spec_as<HingeSpec>();
-    return hinge_edge(cards::tree_end(s.end[0], "node1"), cards::tree_end(s.end[1], "node2"));
+    return cards::revolute_tree_edge(cards::tree_end(s.end[0], "node1"),
+                                     cards::tree_end(s.end[1], "node2"));
 }
 
 tree::EdgePart revolute_pin_edge(const EntityDesc& d, const tree::Context&) {
@@ -227,22 +189,7 @@ tree::EdgePart revolute_pin_edge(const EntityDesc& d, const tree::Context&) {
     tree::End ground;
     ground.o = s.position;
     ground.R = s.orientation;
-    return hinge_edge(cards::tree_end(s.node, "node"), ground);
-}
-
-// The rotation's rate is the drive; a tree running from node 2 to node 1 turns it the other way.
-tree::EdgePart axial_rotation_edge(const EntityDesc& d, const tree::Context&) {
-    tree::Edge e = hinge_edge(cards::tree_end(d, "node1", "offset1", "orientation1"),
-                              cards::tree_end(d, "node2", "offset2", "orientation2"));
-    e.driven = true;
-    e.grow = [&d](tree::Growth& g, const tree::Context& c) {
-        tree::Step st = tree::rotation(2, tree::angle_about_z(g.Rrel));
-        st.velocity_drive =
-            make_drive(*d.props.get<std::shared_ptr<const DriveSpec>>("omega"), c.env);
-        st.sign = g.sign;
-        g.steps.push_back(st);
-    };
-    return e;
+    return cards::revolute_tree_edge(cards::tree_end(s.node, "node"), ground);
 }
 
 using el::End;
@@ -442,9 +389,5 @@ MBS_REGISTER_ELEMENT_KIND("joint", "revolute pin",
                            .make = make_pin<true>,
                            .reduced = {.edge = revolute_pin_edge}});
 MBS_REGISTER_ELEMENT_KIND("joint", "plane pin", {.read = read_plane_pin, .make = make_pin<true>});
-
-MBS_REGISTER_ELEMENT("joint", "revolute rotation", read_revolute_rotation);
-MBS_REGISTER_ELEMENT("joint", "axial rotation", read_axial_rotation);
-MBS_REGISTER_TREE_EDGE("joint", "axial rotation", axial_rotation_edge);
 
 }  // namespace mbs

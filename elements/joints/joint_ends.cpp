@@ -2,6 +2,7 @@
 #include "elements/joints/joint_ends.hpp"
 
 #include <string>
+#include <utility>
 
 #include "elements/misc/card_helpers.hpp"
 
@@ -151,6 +152,26 @@ void store_end(EntityDesc& e, const JointEnd& end, int k, bool offset, bool orie
     e.props.set("node" + s, node_ref(*end.node));
     if (offset) e.props.set("offset" + s, end.offset);
     if (orientation) e.props.set("orientation" + s, end.R);
+}
+
+void reject_friction(Reader& r) {
+    if (r.peek("friction"))
+        r.error("hinge friction is not supported yet", "remove the friction block");
+}
+
+tree::Edge revolute_tree_edge(tree::End a, tree::End b) {
+    tree::Edge e;
+    e.a = std::move(a);
+    e.b = std::move(b);
+    e.cut_cost = 5;
+    e.tree_capable = true;
+    e.grow = [](tree::Growth& g, const tree::Context&) {
+        g.steps.push_back(tree::rotation(2, tree::angle_about_z(g.Rrel)));
+    };
+    e.cut = [](tree::CutEquations& c, bool, const tree::Context&) {
+        c.kind = tree::CutKind::revolute, c.rows = 5;
+    };
+    return e;
 }
 
 void tree_linear_law(const EntityDesc& e, tree::LinkForce& f) {

@@ -80,6 +80,15 @@ void read_end_pair(Reader& r, EntityDesc& e, std::string_view element, bool offs
 // Stores "node<k>", then "offset<k>" (when `offset`) and "orientation<k>" (when `orientation`).
 void store_end(EntityDesc& e, const JointEnd& end, int k, bool offset, bool orientation);
 
+// `friction` after a hinge's `output` flag (revolute hinge, axial rotation): refused, "hinge
+// friction is not supported yet".
+void reject_friction(Reader& r);
+
+// The relative-coordinate path's edge of a revolute hinge between ends a and b: one rotation
+// about axis 3 of the hinge frames; as a cut, the 5 rows of a hinge (revolute hinge and pin;
+// axial rotation, which drives the rotation).
+tree::Edge revolute_tree_edge(tree::End a, tree::End b);
+
 // The relative-coordinate path's end (core/tree_edge.hpp) at the node stored under `node`, with
 // the frame stored under `offset` and `orientation` (null: none, the identity).
 tree::End tree_end(const EntityDesc& e, const char* node, const char* offset,

@@ -38,6 +38,16 @@
 // Relative-coordinate path: a total (pin) joint with the position imposed
 // (total_tree_edge.cpp).
 //
+// Card reader for `joint: L, axial rotation` (docs/deck-language.md 5.2): a revolute hinge whose
+// relative angular velocity about axis 3 is imposed.
+//   axial rotation, n1, [position,] off1 [, orientation, R1h], n2, [position,] off2
+//       [, orientation, R2h], <DriveCaller omega> [, orientation description, od]
+//       [, output, ...] [, friction, ...]   (friction is refused)
+// Props: "node1", "offset1", "orientation1", "node2", "offset2", "orientation2" (node frames),
+// "omega" (rad/s), "orientation description".
+// Relative-coordinate path: the revolute hinge's rotation (cards::revolute_tree_edge), driven at
+// velocity level.
+//
 // Runtime total joint and the joints that are special cases of it (docs/deck-language.md 5.2):
 // `total joint`, `total pin joint`, `drive hinge`, `drive displacement`, `drive displacement pin`
 // and `axial rotation`. Each component of the relative position and of the relative rotation is
@@ -842,6 +852,14 @@ std::unique_ptr<Element> make_drive_displacement_pin(const EntityDesc& d, BuildC
     return displacement_between(d, ctx, ground, node_end(ctx, d, "node", "offset"));
 }
 
+void read_axial_rotation(Reader& r, EntityDesc& e) {
+    cards::read_end_pair(r, e, "axial rotation", true);
+    e.props.set("omega", r.drive("imposed relative angular velocity"));
+    cards::read_optional_orientation_description(r, e);
+    cards::read_optional_output(r, e);
+    cards::reject_friction(r);
+}
+
 // Point coincidence in the hinge frame of node 1, axes 3 aligned (rotation rows 1 and 2) and the
 // relative angular velocity about axis 3 imposed.
 std::unique_ptr<Element> make_axial_rotation(const EntityDesc& d, BuildContext& ctx) {
@@ -873,6 +891,22 @@ tree::EdgePart drive_displacement_edge(const EntityDesc& d, const tree::Context&
 tree::EdgePart drive_displacement_pin_edge(const EntityDesc& d, const tree::Context& c) {
     return cards::total_tree_edge(d, c, cards::TotalForm::drive_displacement_pin);
 }
+// The rotation's rate is the drive; a tree running from node 2 to node 1 turns it the other way.
+tree::EdgePart axial_rotation_edge(const EntityDesc& d, const tree::Context&) {
+    tree::Edge e =
+        cards::revolute_tree_edge(cards::tree_end(d, "node1", "offset1", "orientation1"),
+                                  cards::tree_end(d, "node2", "offset2", "orientation2"));
+    e.driven = true;
+    e.grow = [&d](tree::Growth& g, const tree::Context& c) {
+        tree::Step st = tree::rotation(2, tree::angle_about_z(g.Rrel));
+        st.velocity_drive =
+            make_drive(*d.props.get<std::shared_ptr<const DriveSpec>>("omega"), c.env);
+        st.sign = g.sign;
+        g.steps.push_back(st);
+    };
+    return e;
+}
+
 }  // namespace
 
 MBS_REGISTER_ELEMENT_KIND("joint", "total joint",
@@ -895,7 +929,9 @@ MBS_REGISTER_ELEMENT_KIND("joint", "drive displacement pin",
                           {.read = read_drive_displacement_pin,
                            .make = make_drive_displacement_pin,
                            .reduced = {.edge = drive_displacement_pin_edge}});
-
-MBS_REGISTER_ELEMENT_RUNTIME("joint", "axial rotation", make_axial_rotation);
+MBS_REGISTER_ELEMENT_KIND("joint", "axial rotation",
+                          {.read = read_axial_rotation,
+                           .make = make_axial_rotation,
+                           .reduced = {.edge = axial_rotation_edge}});
 
 }  // namespace mbs

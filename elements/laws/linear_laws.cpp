@@ -20,10 +20,33 @@
 //                                              f = K s_K(t) eps + C s_C(t) eps_dot
 // `proportional, f` gives C = f K; "damping" then holds the product and "proportional" f.
 // The `isotropic` spellings are stored under the short type ("linearelastic", ...).
+//
+// Linear laws switched on and off by drives (docs/deck-language.md section 6): linear elastic
+// bistop, linear viscoelastic bistop (the bistop wrapper is in wrapper_laws.cpp). The law acts
+// while active; it becomes active when the activation drive is non-zero and inactive when the
+// deactivation drive is.
+//
+// Parameters (LawSpec::params, "kind" first, then card order):
+//   linear elastic bistop       "stiffness" (double: a scalar K for every dimension, as in
+//                               MBDyn's source) "initial status" (bool) "activate" "deactivate"
+//   linear viscoelastic bistop  "stiffness" "damping" "initial status" "activate" "deactivate"
+//
+// Runtime of the linear constitutive laws (readers above):
+//   linear elastic / viscous / viscoelastic [isotropic | generic] (incl. proportional damping)
+//       F = K eps + C epsdot,                      K, C constant
+//   linear time variant viscoelastic generic
+//       F = s_K(t) K eps + s_C(t) C epsdot         s_K, s_C drives of time
+//   linear [visco]elastic generic axial torsion coupling (6D)
+//       K44 -> K44 + c eps_1:  F_4 gains c eps_1 eps_4; dF_4/deps_1 = c eps_4 (exact tangent;
+//       MBDyn omits this term). eps is the strain after the prestrain is taken off.
+//   linear elastic bistop, linear viscoelastic bistop (K, C scalars)
+//       active:  F = K (eps - eps_ref) + C epsdot, eps_ref = the strain when it switched on
+//       inactive: F = 0 (the prestress, added by make_law, stays, as in MBDyn)
 #include <algorithm>
 
 #include "core/registry.hpp"
 #include "elements/laws/law_util.hpp"
+#include "elements/laws/runtime_law_util.hpp"
 
 namespace mbs::laws {
 namespace {
@@ -139,20 +162,152 @@ void read_linear_time_variant(Reader& r, LawSpec& law) {
     law.params.set("damping scale", r.drive("damping scale drive"));
 }
 
+void read_linear_elastic_bistop(Reader& r, LawSpec& law) {
+    set_kind(law, elastic);
+    SourceLoc at = r.loc();
+    double k = r.real("stiffness (a scalar)");
+    warn_if_negative(r, at, k, "stiffness");
+    law.params.set("stiffness", k);
+    read_bistop_switch(r, law);
+}
+
+void read_linear_viscoelastic_bistop(Reader& r, LawSpec& law) {
+    set_kind(law, viscoelastic);
+    SourceLoc at = r.loc();
+    double k = r.real("stiffness (a scalar)");
+    warn_if_negative(r, at, k, "stiffness");
+    law.params.set("stiffness", k);
+    at = r.loc();
+    double c = r.real("damping (a scalar)");
+    warn_if_negative(r, at, c, "damping");
+    law.params.set("damping", c);
+    read_bistop_switch(r, law);
+}
+
+using rt::Mn;
+using rt::Vn;
+
+template <int N>
+class Linear final : public ConstitutiveLaw<N> {
+  public:
+    using typename ConstitutiveLaw<N>::V;
+    using typename ConstitutiveLaw<N>::M;
+
+    Linear(const M& K, const M& C, int kind) : K_(K), C_(C), kind_(kind) {}
+    void set_scales(DrivePtr k, DrivePtr c) { k_scale_ = std::move(k), c_scale_ = std::move(c); }
+    void set_coupling(double c) { coupling_ = c; }
+
+    void eval(const V& eps, const V& epsdot, double t, V& F, M& K, M& C) const override {
+        K = k_scale_ ? M(K_ * k_scale_->value(t)) : K_;
+        C = c_scale_ ? M(C_ * c_scale_->value(t)) : C_;
+        if constexpr (N == 6) {
+            if (coupling_ != 0.0) K(3, 3) += coupling_ * eps[0];
+        }
+        F = K * eps + C * epsdot;
+        if constexpr (N == 6) {
+            if (coupling_ != 0.0) K(3, 0) += coupling_ * eps[3];
+        }
+    }
+    int kind() const override { return kind_; }
+    void after_step(const V&, const V&, double) override {
+        if (k_scale_) k_scale_->after_step();
+        if (c_scale_) c_scale_->after_step();
+    }
+
+  private:
+    M K_, C_;
+    int kind_;
+    DrivePtr k_scale_, c_scale_;
+    double coupling_ = 0.0;
+};
+
+template <int N>
+LawPtr<N> make_linear(const LawSpec& s, const LawEnv& env) {
+    const int kind = law_kind_bits(s);
+    Mn<N> K = s.params.has("stiffness") ? rt::deriv_entity<N>(s, "stiffness") : Mn<N>::Zero();
+    Mn<N> C = s.params.has("damping") ? rt::deriv_entity<N>(s, "damping") : Mn<N>::Zero();
+    auto law = std::make_unique<Linear<N>>(K, C, kind);
+    if (s.params.has("stiffness scale"))
+        law->set_scales(rt::drive(s, "stiffness scale", env), rt::drive(s, "damping scale", env));
+    if (s.params.has("coupling")) {
+        if constexpr (N == 6)
+            law->set_coupling(rt::real(s, "coupling"));
+        else
+            throw_unsupported_law(s);
+    }
+    return law;
+}
+
+template <int N>
+class LinearBistop final : public ConstitutiveLaw<N> {
+  public:
+    using typename ConstitutiveLaw<N>::V;
+    using typename ConstitutiveLaw<N>::M;
+
+    LinearBistop(const LawSpec& s, const LawEnv& env)
+        : k_(rt::real(s, "stiffness")),
+          c_(s.params.has("damping") ? rt::real(s, "damping") : 0.0),
+          kind_(law_kind_bits(s)),
+          sw_(s, env) {}
+
+    void eval(const V& eps, const V& epsdot, double t, V& F, M& K, M& C) const override {
+        if (!sw_.sync(eps, t)) {
+            F.setZero(), K.setZero(), C.setZero();
+            return;
+        }
+        K = M::Identity() * k_;
+        C = M::Identity() * c_;
+        F = k_ * (eps - sw_.eps_ref) + c_ * epsdot;
+    }
+    int kind() const override { return kind_; }
+    void after_step(const V&, const V&, double) override { sw_.after_step(); }
+
+  private:
+    double k_, c_;
+    int kind_;
+    rt::BistopSwitch<N> sw_;
+};
+
+template <int N>
+LawPtr<N> make_linear_bistop(const LawSpec& s, const LawEnv& env) {
+    return std::make_unique<LinearBistop<N>>(s, env);
+}
+
 }  // namespace
 
-MBS_REGISTER_LAW("linear elastic", read_linear_elastic);
-MBS_REGISTER_LAW("linear elastic isotropic", read_linear_elastic);
-MBS_REGISTER_LAW("linear elastic generic", read_linear_elastic_generic);
-MBS_REGISTER_LAW("linear elastic generic axial torsion coupling", read_axial_torsion_coupling);
-MBS_REGISTER_LAW("linear viscoelastic generic axial torsion coupling",
-                 read_viscoelastic_axial_torsion_coupling);
-MBS_REGISTER_LAW("linear viscous", read_linear_viscous);
-MBS_REGISTER_LAW("linear viscous isotropic", read_linear_viscous);
-MBS_REGISTER_LAW("linear viscous generic", read_linear_viscous_generic);
-MBS_REGISTER_LAW("linear viscoelastic", read_linear_viscoelastic);
-MBS_REGISTER_LAW("linear viscoelastic isotropic", read_linear_viscoelastic);
-MBS_REGISTER_LAW("linear viscoelastic generic", read_linear_viscoelastic_generic);
-MBS_REGISTER_LAW("linear time variant viscoelastic generic", read_linear_time_variant);
+MBS_REGISTER_LAW_KIND("linear elastic",
+                      {.read = read_linear_elastic, .make = MBS_LAW_FACTORIES(make_linear)});
+MBS_REGISTER_LAW_KIND("linear elastic isotropic",
+                      {.read = read_linear_elastic,
+                       .no_make = "read as linear elastic (the reader stores that type)"});
+MBS_REGISTER_LAW_KIND("linear elastic generic", {.read = read_linear_elastic_generic,
+                                                 .make = MBS_LAW_FACTORIES(make_linear)});
+MBS_REGISTER_LAW_KIND("linear elastic generic axial torsion coupling",
+                      {.read = read_axial_torsion_coupling,
+                       .make = MBS_LAW_FACTORIES(make_linear)});
+MBS_REGISTER_LAW_KIND("linear viscoelastic generic axial torsion coupling",
+                      {.read = read_viscoelastic_axial_torsion_coupling,
+                       .make = MBS_LAW_FACTORIES(make_linear)});
+MBS_REGISTER_LAW_KIND("linear viscous",
+                      {.read = read_linear_viscous, .make = MBS_LAW_FACTORIES(make_linear)});
+MBS_REGISTER_LAW_KIND("linear viscous isotropic",
+                      {.read = read_linear_viscous,
+                       .no_make = "read as linear viscous (the reader stores that type)"});
+MBS_REGISTER_LAW_KIND("linear viscous generic", {.read = read_linear_viscous_generic,
+                                                 .make = MBS_LAW_FACTORIES(make_linear)});
+MBS_REGISTER_LAW_KIND("linear viscoelastic",
+                      {.read = read_linear_viscoelastic, .make = MBS_LAW_FACTORIES(make_linear)});
+MBS_REGISTER_LAW_KIND("linear viscoelastic isotropic",
+                      {.read = read_linear_viscoelastic,
+                       .no_make = "read as linear viscoelastic (the reader stores that type)"});
+MBS_REGISTER_LAW_KIND("linear viscoelastic generic", {.read = read_linear_viscoelastic_generic,
+                                                      .make = MBS_LAW_FACTORIES(make_linear)});
+MBS_REGISTER_LAW_KIND("linear time variant viscoelastic generic",
+                      {.read = read_linear_time_variant, .make = MBS_LAW_FACTORIES(make_linear)});
+MBS_REGISTER_LAW_KIND("linear elastic bistop", {.read = read_linear_elastic_bistop,
+                                                .make = MBS_LAW_FACTORIES(make_linear_bistop)});
+MBS_REGISTER_LAW_KIND("linear viscoelastic bistop",
+                      {.read = read_linear_viscoelastic_bistop,
+                       .make = MBS_LAW_FACTORIES(make_linear_bistop)});
 
 }  // namespace mbs::laws

@@ -27,18 +27,30 @@ void read_unsupported(Reader& r, LawSpec& law) {
 
 }  // namespace
 
-MBS_REGISTER_LAW("symbolic", read_symbolic);
-MBS_REGISTER_LAW("symbolic elastic", read_symbolic);
-MBS_REGISTER_LAW("symbolic viscous", read_symbolic);
-MBS_REGISTER_LAW("symbolic viscoelastic", read_symbolic);
-MBS_REGISTER_LAW("shock absorber", read_unsupported);
-MBS_REGISTER_LAW("nlsf elastic", read_unsupported);
-MBS_REGISTER_LAW("nlsf viscous", read_unsupported);
-MBS_REGISTER_LAW("nlsf viscoelastic", read_unsupported);
-MBS_REGISTER_LAW("nlp elastic", read_unsupported);
-MBS_REGISTER_LAW("nlp viscous", read_unsupported);
-MBS_REGISTER_LAW("nlp viscoelastic", read_unsupported);
-MBS_REGISTER_LAW("ann elastic", read_unsupported);
-MBS_REGISTER_LAW("ann viscoelastic", read_unsupported);
+MBS_REGISTER_LAW_KIND("symbolic", {.read = read_symbolic, .no_make = "refused by the reader"});
+MBS_REGISTER_LAW_KIND("symbolic elastic",
+                      {.read = read_symbolic, .no_make = "refused by the reader"});
+MBS_REGISTER_LAW_KIND("symbolic viscous",
+                      {.read = read_symbolic, .no_make = "refused by the reader"});
+MBS_REGISTER_LAW_KIND("symbolic viscoelastic",
+                      {.read = read_symbolic, .no_make = "refused by the reader"});
+MBS_REGISTER_LAW_KIND("shock absorber",
+                      {.read = read_unsupported, .no_make = "refused by the reader"});
+MBS_REGISTER_LAW_KIND("nlsf elastic",
+                      {.read = read_unsupported, .no_make = "refused by the reader"});
+MBS_REGISTER_LAW_KIND("nlsf viscous",
+                      {.read = read_unsupported, .no_make = "refused by the reader"});
+MBS_REGISTER_LAW_KIND("nlsf viscoelastic",
+                      {.read = read_unsupported, .no_make = "refused by the reader"});
+MBS_REGISTER_LAW_KIND("nlp elastic",
+                      {.read = read_unsupported, .no_make = "refused by the reader"});
+MBS_REGISTER_LAW_KIND("nlp viscous",
+                      {.read = read_unsupported, .no_make = "refused by the reader"});
+MBS_REGISTER_LAW_KIND("nlp viscoelastic",
+                      {.read = read_unsupported, .no_make = "refused by the reader"});
+MBS_REGISTER_LAW_KIND("ann elastic",
+                      {.read = read_unsupported, .no_make = "refused by the reader"});
+MBS_REGISTER_LAW_KIND("ann viscoelastic",
+                      {.read = read_unsupported, .no_make = "refused by the reader"});
 
 }  // namespace mbs::laws

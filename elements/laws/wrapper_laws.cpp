@@ -1,4 +1,5 @@
-// Laws built from other laws or from scalar functions (docs/deck-language.md section 6).
+// Laws built from other laws (docs/deck-language.md section 6; the scalar function laws are in
+// nonlinear_laws.cpp).
 //
 // Parameters (LawSpec::params, "kind" first, then card order; wrapped laws in children):
 //   array, n, <law>...          children = the n laws (n >= 1), summed; kind = union of theirs
@@ -7,12 +8,28 @@
 //   axial wrapper (3 only)      "direction" (Vec3, as written); children = {1D law} acting on
 //                               the strain component along the direction
 //   invariant angular (3 only)  "xi" (double); children = {3D law}; kind = elastic + theirs
-//   scalar function elastic [isotropic]  "function" (name; see read_scalar_function_ref):
-//                               f_i = sf(eps_i) for each component
-//   scalar function elastic orthotropic  "function 1" ... "function n" (names; "" for `null`,
-//                               a component without force); dimension 1 reads one name
+//
+// The bistop wrapper (docs/deck-language.md section 6): the wrapped law acts while active; it
+// becomes active when the activation drive is non-zero and inactive when the deactivation
+// drive is.
+//
+// Parameters (LawSpec::params, "kind" first, then card order):
+//   bistop                      "initial status" "activate" "deactivate"; children = {law}
+//
+// Runtime of the wrapper laws (readers above):
+//   array, n, <law>...             F = sum F_i, K = sum K_i, C = sum C_i
+//   drive caller wrapper, w, <law> F = w(t) F_law, tangents scaled by w(t)
+//   axial wrapper, v, <1D law>     (3D) u = v/|v|: the 1D law acts on e = u.eps, edot = u.epsdot;
+//                                  F = u f, K = u u^T df/de, C = u u^T df/dedot
+//   bistop, [initial status,] on, off, <law>
+//                                  active: the wrapped law at (eps - eps_ref, epsdot), eps_ref
+//                                  the strain when it switched on; inactive: 0
+// `invariant angular` has no runtime: it stops the run at the law with a clear message.
+#include <vector>
+
 #include "core/registry.hpp"
 #include "elements/laws/law_util.hpp"
+#include "elements/laws/runtime_law_util.hpp"
 
 namespace mbs::laws {
 namespace {
@@ -57,35 +74,158 @@ void read_invariant_angular(Reader& r, LawSpec& law) {
     law.children.push_back(std::move(inner));
 }
 
-void read_scalar_function_isotropic(Reader& r, LawSpec& law) {
-    law.type = "scalarfunctionelasticisotropic";
+// `bistop, [initial status, s,] <dc on>, <dc off>, <law>`: the wrapped law's kind.
+void read_bistop(Reader& r, LawSpec& law) {
     set_kind(law, elastic);
-    drives::read_scalar_function_ref(r, law.params, "function");
+    read_bistop_switch(r, law);
+    auto inner = r.law(law.dim, "wrapped constitutive law");
+    set_kind(law, kind_of(*inner));
+    law.children.push_back(std::move(inner));
 }
 
-void read_scalar_function_orthotropic(Reader& r, LawSpec& law) {
-    if (law.dim == 1) {
-        read_scalar_function_isotropic(r, law);
-        return;
+template <int N>
+class Array final : public ConstitutiveLaw<N> {
+  public:
+    using typename ConstitutiveLaw<N>::V;
+    using typename ConstitutiveLaw<N>::M;
+
+    Array(std::vector<LawPtr<N>> laws, int kind) : laws_(std::move(laws)), kind_(kind) {}
+    void eval(const V& eps, const V& epsdot, double t, V& F, M& K, M& C) const override {
+        F.setZero(), K.setZero(), C.setZero();
+        V f;
+        M k, c;
+        for (const auto& l : laws_) {
+            l->eval(eps, epsdot, t, f, k, c);
+            F += f, K += k, C += c;
+        }
     }
-    set_kind(law, elastic);
-    for (int i = 1; i <= law.dim; ++i) {
-        std::string key = "function " + std::to_string(i);
-        if (r.accept("null"))
-            law.params.set(key, std::string());
-        else
-            drives::read_scalar_function_ref(r, law.params, key);
+    int kind() const override { return kind_; }
+    void after_step(const V& eps, const V& epsdot, double t) override {
+        for (auto& l : laws_) l->after_step(eps, epsdot, t);
     }
+
+  private:
+    std::vector<LawPtr<N>> laws_;
+    int kind_;
+};
+
+template <int N>
+LawPtr<N> make_array(const LawSpec& s, const LawEnv& env) {
+    std::vector<LawPtr<N>> laws;
+    int kind = 0;
+    for (const auto& c : s.children) {
+        laws.push_back(make_law<N>(*c, env));
+        kind |= laws.back()->kind();
+    }
+    return std::make_unique<Array<N>>(std::move(laws), kind);
+}
+
+template <int N>
+class DriveWrapper final : public ConstitutiveLaw<N> {
+  public:
+    using typename ConstitutiveLaw<N>::V;
+    using typename ConstitutiveLaw<N>::M;
+
+    DriveWrapper(DrivePtr w, LawPtr<N> law) : w_(std::move(w)), law_(std::move(law)) {}
+    void eval(const V& eps, const V& epsdot, double t, V& F, M& K, M& C) const override {
+        law_->eval(eps, epsdot, t, F, K, C);
+        const double w = w_->value(t);
+        F *= w, K *= w, C *= w;
+    }
+    int kind() const override { return law_->kind(); }
+    void after_step(const V& eps, const V& epsdot, double t) override {
+        w_->after_step();
+        law_->after_step(eps, epsdot, t);
+    }
+
+  private:
+    DrivePtr w_;
+    LawPtr<N> law_;
+};
+
+template <int N>
+LawPtr<N> make_drive_wrapper(const LawSpec& s, const LawEnv& env) {
+    return std::make_unique<DriveWrapper<N>>(rt::drive(s, "drive", env),
+                                             make_law<N>(*s.children.at(0), env));
+}
+
+class AxialWrapper final : public ConstitutiveLaw<3> {
+  public:
+    AxialWrapper(const Vec3& dir, LawPtr<1> law) : u_(dir.normalized()), law_(std::move(law)) {}
+    void eval(const V& eps, const V& epsdot, double t, V& F, M& K, M& C) const override {
+        Eigen::Matrix<double, 1, 1> e, ed, f, k, c;
+        e[0] = u_.dot(eps), ed[0] = u_.dot(epsdot);
+        law_->eval(e, ed, t, f, k, c);
+        const Mat3 uu = u_ * u_.transpose();
+        F = u_ * f[0], K = uu * k(0, 0), C = uu * c(0, 0);
+    }
+    int kind() const override { return law_->kind(); }
+    void after_step(const V& eps, const V& epsdot, double t) override {
+        Eigen::Matrix<double, 1, 1> e, ed;
+        e[0] = u_.dot(eps), ed[0] = u_.dot(epsdot);
+        law_->after_step(e, ed, t);
+    }
+
+  private:
+    Vec3 u_;
+    LawPtr<1> law_;
+};
+
+template <int N>
+LawPtr<N> make_axial_wrapper(const LawSpec& s, const LawEnv& env) {
+    if constexpr (N != 3) {
+        throw_unsupported_law(s);
+    } else {
+        return std::make_unique<AxialWrapper>(s.params.get<Vec3>("direction"),
+                                              make_law<1>(*s.children.at(0), env));
+    }
+}
+
+template <int N>
+class Bistop final : public ConstitutiveLaw<N> {
+  public:
+    using typename ConstitutiveLaw<N>::V;
+    using typename ConstitutiveLaw<N>::M;
+
+    Bistop(const LawSpec& s, const LawEnv& env, LawPtr<N> law)
+        : sw_(s, env), law_(std::move(law)) {}
+    void eval(const V& eps, const V& epsdot, double t, V& F, M& K, M& C) const override {
+        if (!sw_.sync(eps, t)) {
+            F.setZero(), K.setZero(), C.setZero();
+            return;
+        }
+        law_->eval(eps - sw_.eps_ref, epsdot, t, F, K, C);
+    }
+    int kind() const override { return law_->kind(); }
+    void after_step(const V& eps, const V& epsdot, double t) override {
+        if (sw_.active) law_->after_step(eps - sw_.eps_ref, epsdot, t);
+        sw_.after_step();
+    }
+
+  private:
+    rt::BistopSwitch<N> sw_;
+    LawPtr<N> law_;
+};
+
+template <int N>
+LawPtr<N> make_bistop(const LawSpec& s, const LawEnv& env) {
+    return std::make_unique<Bistop<N>>(s, env, make_law<N>(*s.children.at(0), env));
+}
+
+template <int N>
+LawPtr<N> make_invariant_angular(const LawSpec& s, const LawEnv&) {
+    throw_unsupported_law(s, "use the wrapped 3D law directly");
 }
 
 }  // namespace
 
-MBS_REGISTER_LAW("array", read_array);
-MBS_REGISTER_LAW("drive caller wrapper", read_drive_caller_wrapper);
-MBS_REGISTER_LAW("axial wrapper", read_axial_wrapper);
-MBS_REGISTER_LAW("invariant angular", read_invariant_angular);
-MBS_REGISTER_LAW("scalar function elastic", read_scalar_function_isotropic);
-MBS_REGISTER_LAW("scalar function elastic isotropic", read_scalar_function_isotropic);
-MBS_REGISTER_LAW("scalar function elastic orthotropic", read_scalar_function_orthotropic);
+MBS_REGISTER_LAW_KIND("array", {.read = read_array, .make = MBS_LAW_FACTORIES(make_array)});
+MBS_REGISTER_LAW_KIND("drive caller wrapper", {.read = read_drive_caller_wrapper,
+                                               .make = MBS_LAW_FACTORIES(make_drive_wrapper)});
+MBS_REGISTER_LAW_KIND("axial wrapper",
+                      {.read = read_axial_wrapper, .make = MBS_LAW_FACTORIES(make_axial_wrapper)});
+MBS_REGISTER_LAW_KIND("invariant angular", {.read = read_invariant_angular,
+                                            .make = MBS_LAW_FACTORIES(make_invariant_angular)});
+MBS_REGISTER_LAW_KIND("bistop", {.read = read_bistop, .make = MBS_LAW_FACTORIES(make_bistop)});
 
 }  // namespace mbs::laws

@@ -1,7 +1,7 @@
 """Drive callers with memory between steps, run inside the engine
 (input-examples/stateful_drives.mbd, fixed step dt = 0.01 s, 2000 steps), each column of the
 .frc recomputed from its formula (docs/deck-language.md 7; semantics in
-elements/drives/runtime_stateful.cpp):
+elements/drives/stateful_drives.cpp):
   sample and hold of sin(2 pi t) every 10 steps: sin(2 pi t_s), t_s = 0.1 floor(k / 10)  1e-13
   discrete filter y_k = 0.9 y_(k-1) + 0.1: y_k = 1 - 0.9^(k+1)                          1e-13
   closest next, increment 0.025: 1 exactly at the first step at or after each multiple    exact

@@ -1,4 +1,4 @@
-// Drive callers with memory between steps (runtime_stateful.cpp) against their formulas: the
+// Drive callers with memory between steps (stateful_drives.cpp) against their formulas: the
 // clock is stepped by hand (time, step counter) as the engine does, and each drive is
 // evaluated once or several times per step (re-evaluation within a step must not advance it).
 #include <gtest/gtest.h>

@@ -1,6 +1,7 @@
 // Every registered element and node kind (core/registry.hpp) has its two halves or says why
 // not: a reader or a `no_read` reason, a DAE runtime or a `no_make` reason, never both; a kind's
-// relative-coordinate adapter is found through its registration.
+// relative-coordinate adapter is found through its registration. Every drive caller and
+// constitutive law kind has a reader, and a runtime or the reason for none.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -79,3 +80,30 @@ TEST(ElementKinds, TreeAdapterIsAMemberOfTheKind) {
 }
 
 }  // namespace
+
+// Drive callers and laws: one registration each, reader and runtime together.
+TEST(DriveAndLawKinds, EveryKindHasReaderAndRuntimeOrReason) {
+    const Registry& reg = Registry::instance();
+    int drives = 0, laws = 0;
+    for (const std::string& name : reg.drives.names()) {
+        const mbs::DriveKind* k = reg.drives.find(name);
+        ASSERT_NE(k, nullptr);
+        EXPECT_NE(k->read, nullptr) << "drive caller '" << name << "': no reader";
+        EXPECT_TRUE(k->make || (k->no_make && *k->no_make))
+            << "drive caller '" << name << "': no runtime, no reason";
+        EXPECT_FALSE(k->make && k->no_make) << "drive caller '" << name << "': both";
+        ++drives;
+    }
+    for (const std::string& name : reg.laws.names()) {
+        const mbs::LawKind* k = reg.laws.find(name);
+        ASSERT_NE(k, nullptr);
+        EXPECT_NE(k->read, nullptr) << "law '" << name << "': no reader";
+        const bool make = k->make.n1 || k->make.n3 || k->make.n6;
+        EXPECT_TRUE(make || (k->no_make && *k->no_make))
+            << "law '" << name << "': no runtime, no reason";
+        EXPECT_FALSE(make && k->no_make) << "law '" << name << "': both";
+        ++laws;
+    }
+    EXPECT_GT(drives, 50);
+    EXPECT_GT(laws, 40);
+}

@@ -1,5 +1,16 @@
-// Runtime of the drive callers with memory between steps (docs/deck-language.md 7; readers in
-// table_event_drives.cpp): random, closest next, sample and hold, discrete filter.
+// Sampled and stepping drive callers with a state: random, closest next, sample and hold,
+// discrete filter (docs/deck-language.md section 7).
+//
+// Parameters (DriveSpec::params, in card order; sub-drives in DriveSpec::children):
+//   random            "amplitude" "mean" "initial time" "final time" "steps" (long, default 1)
+//                     ["seed" (long, or the string "time")]
+//   closest next      "initial time" "final time"; children = {increment}
+//   sample and hold   "initial value" (default 0); children = {function, trigger}
+//   discrete filter   "a" (VecN a1..a_na) "b0" "b" (VecN b1..b_nb); children = {input}
+//                     y_k = sum a_i y_{k-i} + b0 u_k + sum b_i u_{k-i} (fixed time step only)
+//
+// Runtime of the drive callers with memory between steps (docs/deck-language.md 7; readers
+// above): random, closest next, sample and hold, discrete filter.
 //
 // Their state advances once per time step, as MBDyn's DriveHandler does when it moves to a new
 // step (SetTime: MyRand::Set, MyClosestNext::Set, MySH::Set, MyDiscreteFilter::Set). Here the
@@ -33,10 +44,66 @@
 #include <ctime>
 #include <vector>
 
+#include "core/registry.hpp"
+#include "elements/drives/drive_util.hpp"
 #include "elements/drives/runtime_util.hpp"
 
 namespace mbs::drives {
 namespace {
+
+void read_random(Reader& r, DriveSpec& d) {
+    d.params.set("amplitude", real_or(r, "amplitude", 1.0));
+    d.params.set("mean", r.real("mean value"));
+    double t0 = r.real("initial time");
+    d.params.set("initial time", t0);
+    d.params.set("final time", final_time(r, "final time", t0, "initial time"));
+    long steps = 1;
+    PropValue seed;
+    bool has_seed = false;
+    for (;;) {
+        if (r.accept("steps")) {
+            steps = read_steps(r);
+        } else if (r.accept("seed")) {
+            has_seed = true;
+            if (r.accept("time"))
+                seed = std::string("time");
+            else
+                seed = r.integer("random seed");
+        } else {
+            break;
+        }
+    }
+    d.params.set("steps", steps);
+    if (has_seed) d.params.set("seed", seed);
+}
+
+void read_closest_next(Reader& r, DriveSpec& d) {
+    double t0 = r.real("initial time");
+    d.params.set("initial time", t0);
+    d.params.set("final time", final_time(r, "final time", t0, "initial time"));
+    d.children.push_back(r.drive("increment drive"));
+}
+
+void read_sample_and_hold(Reader& r, DriveSpec& d) {
+    d.children.push_back(r.drive("sampled function"));
+    d.children.push_back(r.drive("trigger drive"));
+    double v0 = 0.0;
+    if (r.accept("initial value")) v0 = r.real("initial value");
+    d.params.set("initial value", v0);
+}
+
+void read_discrete_filter(Reader& r, DriveSpec& d) {
+    long na = count_at_least(r, "number of denominator coefficients na", 0);
+    VecN a;
+    for (long i = 1; i <= na; ++i) a.push_back(r.real("coefficient a" + std::to_string(i)));
+    d.params.set("a", std::move(a));
+    d.params.set("b0", r.real("coefficient b0"));
+    long nb = count_at_least(r, "number of numerator coefficients nb", 0);
+    VecN b;
+    for (long i = 1; i <= nb; ++i) b.push_back(r.real("coefficient b" + std::to_string(i)));
+    d.params.set("b", std::move(b));
+    d.children.push_back(r.drive("filter input drive"));
+}
 
 using rt::real;
 
@@ -226,9 +293,11 @@ DrivePtr make_discrete_filter(const DriveSpec& d, const DriveEnv& env) {
 
 }  // namespace
 
-MBS_REGISTER_DRIVE_RUNTIME("random", make_random);
-MBS_REGISTER_DRIVE_RUNTIME("closest next", make_closest_next);
-MBS_REGISTER_DRIVE_RUNTIME("sample and hold", make_sample_and_hold);
-MBS_REGISTER_DRIVE_RUNTIME("discrete filter", make_discrete_filter);
+MBS_REGISTER_DRIVE_KIND("random", {.read = read_random, .make = make_random});
+MBS_REGISTER_DRIVE_KIND("closest next", {.read = read_closest_next, .make = make_closest_next});
+MBS_REGISTER_DRIVE_KIND("sample and hold",
+                        {.read = read_sample_and_hold, .make = make_sample_and_hold});
+MBS_REGISTER_DRIVE_KIND("discrete filter",
+                        {.read = read_discrete_filter, .make = make_discrete_filter});
 
 }  // namespace mbs::drives
