@@ -194,7 +194,8 @@ std::vector<std::array<int, 2>> xdmf_segments(const Model& m, const std::vector<
     for (const EntityDesc& e : m.elements) {
         if (e.category != "joint" && e.category.rfind("beam", 0) != 0) continue;
         std::vector<int> nodes;
-        for (const auto& [key, value] : e.props.items()) {
+        const Props view = e.view();  // the typed spec's fields, or the props
+        for (const auto& [key, value] : view.items()) {
             const auto* ref = std::get_if<EntityRef>(&value);
             if (!ref || ref->category != "structural" || key.rfind("node", 0) != 0) continue;
             const auto it = index.find(ref->label);
