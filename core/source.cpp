@@ -6,6 +6,8 @@
 #include <iostream>
 #include <sstream>
 
+#include "core/utf8.hpp"
+
 namespace mbs {
 
 SourceFile::SourceFile(std::string path_, std::string text_)
@@ -41,6 +43,34 @@ std::string SourceLoc::where() const {
     return file->path + ":" + std::to_string(l) + ":" + std::to_string(c);
 }
 
+// A message or hint quoting a huge piece of the deck (a 5000-character identifier, a long
+// string) keeps its first and last 200 bytes around "... (N bytes left out) ...", cut at UTF-8
+// character boundaries, so the diagnostic stays readable (the source line shows the rest).
+static std::string shorten(std::string s) {
+    constexpr std::size_t keep = 200;
+    if (s.size() <= 3 * keep) return s;
+    auto boundary = [&](std::size_t i) {
+        while (i > 0 && i < s.size() && (static_cast<unsigned char>(s[i]) >> 6) == 0x2) --i;
+        return i;
+    };
+    const std::size_t head = boundary(keep), tail = boundary(s.size() - keep);
+    return s.substr(0, head) + "... (" + std::to_string(tail - head) + " bytes left out) ..." +
+           s.substr(tail);
+}
+
+std::size_t utf8_length(std::string_view s, std::size_t i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    const std::size_t n = c < 0x80                 ? 1
+                          : c >= 0xc2 && c <= 0xdf ? 2
+                          : (c >> 4) == 0xe        ? 3
+                          : c >= 0xf0 && c <= 0xf4 ? 4
+                                                   : 0;
+    if (n == 0 || i + n > s.size()) return 0;
+    for (std::size_t k = 1; k < n; ++k)
+        if ((static_cast<unsigned char>(s[i + k]) >> 6) != 0x2) return 0;
+    return n;
+}
+
 // Messages quote the deck's text, which may be binary: control bytes and bytes that are not
 // UTF-8 are written as \xNN (a newline as \n), so a diagnostic stays one line of valid text.
 std::string printable(std::string_view s) {
@@ -49,14 +79,8 @@ std::string printable(std::string_view s) {
     out.reserve(s.size());
     for (std::size_t i = 0; i < s.size();) {
         auto c = static_cast<unsigned char>(s[i]);
-        std::size_t n = c < 0x80           ? 1
-                        : (c >> 5) == 0x6  ? 2
-                        : (c >> 4) == 0xe  ? 3
-                        : (c >> 3) == 0x1e ? 4
-                                           : 0;
-        bool ok = n > 0 && i + n <= s.size() && (n > 1 || (c >= 0x20 && c != 0x7f) || c == '\t');
-        for (std::size_t k = 1; ok && k < n; ++k)
-            ok = (static_cast<unsigned char>(s[i + k]) >> 6) == 0x2;
+        const std::size_t n = utf8_length(s, i);
+        const bool ok = n > 0 && (n > 1 || (c >= 0x20 && c != 0x7f) || c == '\t');
         if (ok) {
             out.append(s.substr(i, n));
             i += n;
@@ -79,7 +103,7 @@ std::string format_diagnostic(Severity sev, const SourceLoc& loc, std::string_vi
     const char* tag = sev == Severity::error     ? "error"
                       : sev == Severity::warning ? "warning"
                                                  : "note";
-    os << printable(loc.where()) << ": " << tag << ": " << printable(what) << '\n';
+    os << printable(loc.where()) << ": " << tag << ": " << shorten(printable(what)) << '\n';
     if (loc.file) {
         auto [l, c] = loc.file->line_col(loc.begin);
         std::string_view text = loc.file->line_text(l);
@@ -98,7 +122,7 @@ std::string format_diagnostic(Severity sev, const SourceLoc& loc, std::string_vi
         if (l2 == l && c2 > c) width = std::min<std::size_t>(c2 - c, 80);
         os << '^' << std::string(width - 1, '~') << '\n';
     }
-    if (!hint.empty()) os << "    hint: " << printable(hint) << '\n';
+    if (!hint.empty()) os << "    hint: " << shorten(printable(hint)) << '\n';
     return os.str();
 }
 

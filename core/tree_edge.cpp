@@ -22,9 +22,11 @@ std::string key(std::string_view category, std::string_view type) {
 }  // namespace
 
 void unsupported(const EntityDesc& d, const std::string& why) {
+    // Beams and abstract nodes have no type word: "beam3 1: ...", not "beam3 1 (): ...".
     throw InputError(d.loc,
-                     d.category + " " + std::to_string(d.label) + " (" + d.type +
-                         "): not supported by the relative-coordinate path",
+                     d.category + " " + std::to_string(d.label) +
+                         (d.type.empty() ? std::string() : " (" + d.type + ")") +
+                         ": not supported by the relative-coordinate path",
                      why);
 }
 

@@ -27,6 +27,7 @@
 #include "parser/builder.hpp"
 #include "parser/dump.hpp"
 #include "solvers/dae/simulation.hpp"
+#include "solvers/reduced/analyses.hpp"
 #include "solvers/reduced/run.hpp"
 
 namespace {
@@ -236,6 +237,22 @@ int run(const mbs::Model& model, const mbs::cli::Options& opt) {
     }
 }
 
+// The relative-coordinate path (--tree, --analysis, a `problem:` of core/analysis.hpp) under the
+// same signal handling as the DAE run: the first signal ends reduced and inverse dynamics after
+// the current step (PREFIX.out ends with `# run stopped: ...`, every file closed; equilibrium and
+// modal analysis finish their solve), exit 128 + signal; a second one exits 4 the same way (the
+// steps are short: nothing to abandon); a third exits 5 at once.
+int run_reduced(const mbs::Model& model, const mbs::cli::Options& opt, bool tree,
+                const std::string& analysis) {
+    if (!tree) install_stop_handlers();
+    mbs::reduced::StopRequest stop;
+    stop.requested = &g_stop;
+    stop.reason = stop_reason;
+    const int status = mbs::reduced::run_cli(model, tree, analysis, output_prefix(opt), opt.quiet,
+                                             opt.independent, opt.formats, &stop);
+    return status != 0 ? status : stop_status();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -289,12 +306,10 @@ int main(int argc, char** argv) {
             return 0;
         }
         if (opt.tree || !opt.analysis.empty())
-            return mbs::reduced::run_cli(model, opt.tree, opt.analysis, output_prefix(opt),
-                                         opt.quiet, opt.independent, opt.formats);
+            return run_reduced(model, opt, opt.tree, opt.analysis);
         // A `problem:` of the relative-coordinate path (core/analysis.hpp); else the DAE.
         if (const mbs::AnalysisInfo* a = mbs::analysis_for_problem(model.problem))
-            return mbs::reduced::run_cli(model, false, std::string(a->name), output_prefix(opt),
-                                         opt.quiet, opt.independent, opt.formats);
+            return run_reduced(model, opt, false, std::string(a->name));
         return run(model, opt);
     } catch (const mbs::InputError& e) {
         std::cerr << e.format();

@@ -96,6 +96,7 @@ class DeckReader final : public Reader {
     Vec6 vec6(std::string_view what) override;
     Mat3 mat3(std::string_view what) override;
     Mat6 mat6(std::string_view what) override;
+    void unknown_matrix_form(std::string_view what, const std::vector<std::string>& forms);
     VecN entity(int dim, std::string_view what) override;
     VecN deriv_entity(int dim, std::string_view what) override;
 

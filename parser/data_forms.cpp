@@ -1,5 +1,7 @@
 // Vectors, matrices, orientation matrices and the `reference, <frame>,` prefix rules
 // (docs/deck-language.md 3.2 and 3.3), resolved to absolute or node-relative data.
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 
 #include "parser/build_state.hpp"
@@ -92,6 +94,22 @@ Vec6 DeckReader::vec6(std::string_view what) {
     return v;
 }
 
+// A word where a matrix belongs that is neither a form keyword nor a value (`diagonal`, `ident`):
+// said so, with the nearest form, rather than "expected 9 values, got 0".
+void DeckReader::unknown_matrix_form(std::string_view what, const std::vector<std::string>& forms) {
+    const std::string w = peek_word();
+    // Upper case: a misspelt variable (keywords are lower case), which reals() reports as such.
+    const bool upper = std::any_of(
+        w.begin(), w.end(), [](char ch) { return std::isupper(static_cast<unsigned char>(ch)); });
+    if (w.empty() || next_is_value() || w == "matr" || upper) return;
+    std::string list;
+    for (const auto& f : forms) list += (list.empty() ? "" : ", ") + f;
+    const std::string near = closest_match(w, forms);
+    error("unknown matrix form '" + w + "' for " + std::string(what),
+          (near.empty() ? "" : "did you mean '" + near + "'? ") + "the forms are " + list +
+              ", or the values row by row");
+}
+
 Mat3 DeckReader::mat3(std::string_view what) {
     Mat3 m = Mat3::Zero();
     auto values = [&](int n, const char* form) { return reals(n, what, form); };
@@ -109,6 +127,7 @@ Mat3 DeckReader::mat3(std::string_view what) {
         auto v = values(3, "skew Mat3x3");
         m = skew(Vec3(v[0], v[1], v[2]));
     } else {
+        unknown_matrix_form(what, {"eye", "null", "sym", "diag", "skew", "matr"});
         accept("matr");
         auto v = values(9, "Mat3x3");
         m << v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8];
@@ -136,6 +155,7 @@ Mat6 DeckReader::mat6(std::string_view what) {
         error("the 'anba' Mat6x6 form is not supported",
               "give the 36 values in the beam section frame");
     } else {
+        unknown_matrix_form(what, {"eye", "null", "sym", "diag", "matr"});
         accept("matr");
         auto v = values(36, "Mat6x6");
         for (int i = 0; i < 6; ++i)

@@ -3,7 +3,9 @@
 
 #include <cctype>
 #include <optional>
+#include <regex>
 
+#include "core/utf8.hpp"
 #include "parser/deck_def.hpp"
 
 namespace mbs::parser {
@@ -45,6 +47,18 @@ std::optional<Malformed> malformed_token(const char* base, const char* found, co
         static_cast<unsigned char>(found[1]) == 0xA0)
         return Malformed{found, found + 2, "non-breaking space (U+00A0) in the deck",
                          "replace it with an ordinary space"};
+    // A byte that does not start a valid UTF-8 sequence (Latin-1 text, a damaged file).
+    if (static_cast<unsigned char>(*found) >= 0x80) {
+        const auto c = static_cast<unsigned char>(*found);
+        if (utf8_length(std::string_view(found, static_cast<std::size_t>(end - found)), 0) == 0) {
+            static const char* hex = "0123456789abcdef";
+            return Malformed{
+                found, found + 1,
+                std::string("invalid UTF-8 byte 0x") + hex[c >> 4] + hex[c & 0xf] + " in the deck",
+                "save the deck as UTF-8 (or plain ASCII); names are ASCII letters, "
+                "digits and '_'"};
+        }
+    }
     if (*found == '[')
         return Malformed{found, found + 1,
                          "'[' is not part of the deck language: MBDyn's plugin variables "
@@ -85,6 +99,23 @@ std::optional<Malformed> malformed_token(const char* base, const char* found, co
                      "numbers read 2, 2., 2.5, .5, 2.5e-3 or 2.5E+3 (no hexadecimal, no suffix)"};
 }
 
+// `set: double a = 1.;` (a type mbsolve does not have, or a misspelt one): the grammar read
+// `double` as an expression and stopped at `a`. Said as what it is.
+std::optional<Malformed> unknown_decl_type(const char* card, const char* found) {
+    static const std::regex decl(
+        R"(^set\s*:\s*(?:ifndef\s+)?(?:const\s+)?([A-Za-z_][A-Za-z0-9_]*)\s+$)");
+    std::cmatch m;
+    if (found <= card || !std::regex_match(card, found, m, decl)) return std::nullopt;
+    if (!(std::isalpha(static_cast<unsigned char>(*found)) || *found == '_')) return std::nullopt;
+    const std::string type = m[1].str();
+    const std::string near = closest_match(type, {"bool", "integer", "real", "string"});
+    return Malformed{card + m.position(1), card + m.position(1) + m.length(1),
+                     "unknown type '" + type + "' in a declaration",
+                     (near.empty() ? std::string() : "did you mean '" + near + "'? ") +
+                         "the types are bool, integer, real and string ('set: [ifndef] [const] "
+                         "TYPE NAME = VALUE;')"};
+}
+
 InputError nesting_error(const SourceLoc& at) {
     return InputError(at,
                       "expression nested more than " + std::to_string(max_nesting) +
@@ -111,13 +142,14 @@ bool parse_card(const SourceFile& file, std::size_t& pos, ast::Card& card) {
         return SourceLoc{&file, static_cast<std::uint32_t>(p - base),
                          static_cast<std::uint32_t>((q ? q : p + 1) - base)};
     };
+    const char* start = it;
     try {
         x3::parse(it, end, *grammar::skipper);
         if (it == end) {
             pos = file.text.size();
             return false;
         }
-        const char* start = it;
+        start = it;
         card = ast::Card{};
         auto parser = x3::with<base_tag>(base)[grammar::card];
         bool ok = x3::phrase_parse(it, end, parser, grammar::skipper, card);
@@ -133,6 +165,8 @@ bool parse_card(const SourceFile& file, std::size_t& pos, ast::Card& card) {
         const char* found = e.where();
         while (found < end && (*found == ' ' || *found == '\t')) ++found;
         if (auto m = malformed_token(base, found, end))
+            throw InputError(loc_at(m->begin, m->end), m->message, m->hint);
+        if (auto m = unknown_decl_type(start, found))
             throw InputError(loc_at(m->begin, m->end), m->message, m->hint);
         throw InputError(loc_at(found),
                          describe_expected(e.which()) + ", found " + found_text(found, end));

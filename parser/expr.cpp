@@ -300,6 +300,11 @@ Value binary(const Ctx& c, const ast::Located& at, const std::string& op, const 
         if (op == "^") {
             if (x < 0 && y <= 0) fail(c, at, "negative base with a non-positive exponent");
             if (y < 0) return Value::of_int(0);
+            // 0, 1 and -1 never overflow: their powers directly. The loop below multiplied y
+            // times, 2e9 for `1^1^7^11` = 1^1977326743 (a hang found by fuzz_expr); any other
+            // base overflows (and stops it) within 32 multiplications.
+            if (x == 0 || x == 1) return Value::of_int(y == 0 ? 1 : x);
+            if (x == -1) return Value::of_int(y % 2 == 0 ? 1 : -1);
             long long r = 1;
             for (long long k = 0; k < y; ++k) {
                 r *= x;
@@ -533,6 +538,16 @@ struct StmtVisitor {
         if (name.find("::") != std::string::npos)
             fail(c, d.name, "variable names cannot have a namespace");
         if (const Variable* old = c.symbols.find(name)) {
+            // `ifndef` keeps a definition made before (-D, the environment, an earlier card);
+            // a string where the deck declares a number (or the reverse) would only fail later,
+            // far from the cause.
+            if (d.ifndef && (old->type == Type::string) != (t == Type::string))
+                fail(c, d.name,
+                     "'" + name + "' is already defined as " +
+                         (old->type == Type::string ? "a string" : "a number") +
+                         ", but this declaration is " + d.type,
+                     "give -D " + name + "=... (or the earlier definition) a value of type " +
+                         d.type);
             if (d.ifndef) return old->value;
             fail(
                 c, d.name, "variable '" + name + "' is already defined",

@@ -119,6 +119,14 @@ const NumCase precedence_cases[] = {
     {"2^0.5", Type::real, 1.4142135623730951},
     {"4.^0.5", Type::real, 2},
     {"2*3^2", Type::integer, 18},
+    // bases 0, 1 and -1 with huge exponents: in closed form (fuzz_expr found `1^1^7^11`, that is
+    // 1^1977326743, multiplying 2e9 times: a hang)
+    {"1^1^7^11", Type::integer, 1},
+    {"1^2147483647", Type::integer, 1},
+    {"(-1)^2147483647", Type::integer, -1},
+    {"(-1)^2147483646", Type::integer, 1},
+    {"0^2000000000", Type::integer, 0},
+    {"0^0", Type::integer, 1},
     // additive / multiplicative precedence
     {"1+2*3", Type::integer, 7},
     {"(1+2)*3", Type::integer, 9},

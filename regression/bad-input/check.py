@@ -10,7 +10,9 @@ For each entry mbsolve must
     --sanitize raises to 5), and within a wall-clock timeout (hangs).
 Mode `check` runs `mbsolve --check`; mode `run` decks pass --check (their error can only be
 found when the engine is built or started), so `--check` must exit 0 and a real run must fail
-as above.
+as above. The relative-coordinate path has modes of its own (decks it cannot handle, `--check`
+must pass): `tree` runs `mbsolve --tree`, and `reduced-dynamics`, `equilibrium`, `modal` and
+`inverse-dynamics` run `mbsolve --analysis MODE`.
 
 manifest.txt, one deck per line (blank lines and '#' lines are ignored):
     NAME  MODE  FILE:LINE:COL  CLASS  FRAGMENT...
@@ -31,6 +33,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 DECKS = os.path.join(HERE, 'decks')
 LIMIT_S = 2.0 * float(os.environ.get('MBS_BAD_INPUT_TIME_FACTOR', '1'))
+ANALYSES = ('reduced-dynamics', 'equilibrium', 'modal', 'inverse-dynamics')
 SANITIZER_MARKS = ('runtime error:', 'AddressSanitizer', 'LeakSanitizer', 'UndefinedBehaviorSanitizer')
 
 HEADER = ('begin: data;\n    problem: initial value;\nend: data;\nbegin: initial value;\n'
@@ -42,7 +45,8 @@ CLI_BASE = ('begin: control data;\n    structural nodes: 1;\n    joints: 1;\nend
             'begin: nodes;\n    structural: 1, static, null, eye, null, null;\nend: nodes;\n'
             'begin: elements;\n    joint: 1, clamp, 1, node, node;\nend: elements;\n')
 
-# Command-line and environment entry points, run on gen:cli_base.mbd:
+# Command-line and environment entry points, run on gen:cli_base.mbd (or, given a 7th item, on
+# that deck of decks/):
 #   NAME, MODE (check: with --check; run: a real run), extra arguments, environment, location, fragment.
 # Where the limit is hit: the k-th '(' (or unary operator) opens nesting level k, and the operand
 # inside the 256th statement list is level 257: column 1 + 5 * 255 + 1 = 1277 for NEST_STMT.
@@ -80,6 +84,18 @@ CLI_CASES = [
     ('two_decks', 'check', ['other.mbd'], {}, None, 'more than one deck given'),
     ('report_file_unwritable', 'run', ['--report-file', '/nonexistent/dir/r.txt'], {}, None,
      "cannot write the report file '/nonexistent/dir/r.txt'"),
+    # Bad -D values: refused where the value is read, with the place inside the option's text.
+    ('define_div_zero', 'check', ['-D', 'X=1/0'], {}, '-D X:1:2', 'division by zero'),
+    ('define_unknown_variable', 'check', ['-D', 'X=nope+1'], {}, '-D X:1:1', "unknown variable 'nope'"),
+    ('define_string_times', 'check', ['-D', 'X="abc"*2'], {}, '-D X:1:6', "operator '*' cannot apply to a string"),
+    ('define_real_overflow', 'check', ['-D', 'X=1e400'], {}, '-D X:1:1', 'real literal 1e400 is out of range'),
+    ('define_empty_value', 'check', ['-D', 'X='], {}, '-D X:1:1', 'expected an expression'),
+    ('define_unclosed_paren', 'check', ['-D', 'X=(1'], {}, '-D X:1:3', "expected ')'"),
+    ('define_int_overflow', 'check', ['-D', 'X=2^100'], {}, '-D X:1:2', 'integer overflow'),
+    # A string for a variable the deck declares real (`set: ifndef real X`): refused at the
+    # declaration (it failed later, at the first use, as "operator '*' cannot apply to a string").
+    ('define_string_for_real', 'check', ['-D', 'X="abc"'], {}, 'cli/define_ifndef_real.mbd:2:18',
+     "'X' is already defined as a string, but this declaration is real", 'cli/define_ifndef_real.mbd'),
     # Accepted with a warning (exit 0): a -D the deck never reads (a misspelt name, most likely).
     ('define_unused', 'warn', ['-D', 'NOPE=1'], {}, '-D NOPE:1:1', "-D NOPE: the deck never reads 'NOPE'"),
 ]
@@ -161,7 +177,7 @@ def read_manifest():
             if not line.strip() or line.startswith('#'):
                 continue
             w = line.split(None, 4)
-            if len(w) < 5 or w[1] not in ('check', 'run'):
+            if len(w) < 5 or w[1] not in ('check', 'run', 'tree') + ANALYSES:
                 sys.exit(f'manifest.txt:{n}: expected NAME MODE FILE:LINE:COL CLASS FRAGMENT')
             entries.append(dict(name=w[0], mode=w[1], where=w[2], cls=w[3], fragment=w[4].strip()))
     return entries
@@ -223,10 +239,12 @@ def main():
         else:
             cwd, deck = DECKS, e['name']
         rc, out, err, secs = run([exe, '--check', deck], cwd)
-        if e['mode'] == 'run':
-            bad = [] if rc == 0 else [f'--check exited with {rc}, expected 0 (mode run)\n{err}']
+        if e['mode'] != 'check':
+            bad = [] if rc == 0 else [f"--check exited with {rc}, expected 0 (mode {e['mode']})\n{err}"]
             prefix = os.path.join(work, 'run_' + os.path.splitext(os.path.basename(deck))[0])
-            rc, out, err, secs = run([exe, '--quiet', '-o', prefix, deck], cwd)
+            mode = ([] if e['mode'] == 'run' else ['--tree'] if e['mode'] == 'tree'
+                    else ['--analysis', e['mode']])
+            rc, out, err, secs = run([exe, '--quiet', *mode, '-o', prefix, deck], cwd)
             bad += check_error(e, rc, err, secs)
         else:
             bad = check_error(e, rc, err, secs)
@@ -239,9 +257,9 @@ def main():
         else:
             print(f"ok   {e['name']} ({e['mode']}, {secs:.2f} s): " + next(l for l in err.splitlines() if ': error: ' in l))
     cwd, deck = generate('cli_base.mbd', work)
-    for name, mode, args, env, where, fragment in CLI_CASES:
+    for name, mode, args, env, where, fragment, *own in CLI_CASES:
         cmd = [exe] + args + (['--check'] if mode in ('check', 'warn') else ['-o', os.path.join(work, name)])
-        rc, out, err, secs = run(cmd + [deck], cwd, env)
+        rc, out, err, secs = run(cmd + [own[0] if own else deck], DECKS if own else cwd, env)
         if mode == 'warn':
             bad = [] if rc == 0 else [f'exit status {rc}, expected 0']
             if not any(l.startswith(where + ': warning: ' + fragment) for l in err.splitlines()):

@@ -30,6 +30,43 @@ std::string coord_name(const ReducedModel& rm, int i) {
 }
 }  // namespace
 
+SourceLoc coordinate_loc(const Model& model, const ReducedModel& rm, int i) {
+    const Link& l = rm.links[static_cast<std::size_t>(i)];
+    if (l.joint_label != 0) {
+        if (const EntityDesc* e = model.find_element("joint", l.joint_label)) return e->loc;
+    }
+    // A free node's coordinates, or a fictitious link: the card of the node it leads to.
+    for (std::size_t k = static_cast<std::size_t>(i); k < rm.links.size(); ++k) {
+        const Link& n = rm.links[k];
+        if (n.node_label >= 0 && n.joint_label == l.joint_label) {
+            if (const EntityDesc* e = model.find_node("structural", n.node_label)) return e->loc;
+            break;
+        }
+    }
+    return model.nodes.empty() ? SourceLoc{} : model.nodes.front().loc;
+}
+
+void check_inertia(const Model& model, Setup& s, const char* analysis) {
+    const int nu = static_cast<int>(s.part.u.size());
+    if (nu == 0) return;
+    VecX q = s.q, qd = s.qd, qdd = VecX::Zero(s.rm.nq());
+    ReducedState rs;
+    reduced_accelerations(s.rm, s.ws, s.part, q, qd, s.t0, qdd, rs);
+    // Relative to the largest entry of the full mass matrix (0 when nothing has mass).
+    const double scale = s.ws.M.size() ? s.ws.M.cwiseAbs().maxCoeff() : 0.0;
+    for (int j = 0; j < nu; ++j) {
+        if (!(rs.Mr(j, j) <= 1e-13 * scale)) continue;
+        const int i = s.part.u[static_cast<std::size_t>(j)];
+        throw InputError(
+            coordinate_loc(model, s.rm, i),
+            std::string(analysis) + ": the free coordinate " + coord_name(s.rm, i) +
+                " moves no mass or inertia: the reduced mass matrix is singular",
+            "give the bodies it moves a mass and inertia (a 'body' card on its node), or hold "
+            "the coordinate with a joint or a drive; 'mbsolve --tree DECK' lists the "
+            "coordinates");
+    }
+}
+
 std::unique_ptr<Setup> make_setup(const Model& model, const std::vector<int>& independent) {
     auto s = std::make_unique<Setup>();
     s->t0 = model.solver.t0();
@@ -147,6 +184,12 @@ class MovWriter {
     }
     MovWriter(const MovWriter&) = delete;
     MovWriter& operator=(const MovWriter&) = delete;
+
+    // The last line of .out when a StopRequest ended the run (the DAE's text output writes the
+    // same line).
+    void stopped(const std::string& reason, double t) {
+        std::fprintf(out_, "# run stopped: %s at t = %.9g\n", reason.c_str(), t);
+    }
 
     void step(long k, double t, double dt, double violation, bool output, const ReducedModel& rm,
               const Workspace& ws) {
@@ -463,10 +506,13 @@ class DynamicsLoop {
 }  // namespace
 
 DynamicsStats run_reduced_dynamics(const Model& model, Setup& s, const std::string& prefix,
-                                   ReducedMethod method, double rho, double tol) {
+                                   ReducedMethod method, double rho, double tol,
+                                   const StopRequest* stop) {
     if (model.solver.forever())
         throw InputError(model.solver.final_time.loc,
-                         "reduced dynamics needs a finite 'final time'");
+                         "reduced dynamics needs a finite 'final time'",
+                         "give the time to stop at; 'forever' (run until stopped) is for the "
+                         "time integration without --analysis");
     const double t0 = s.t0, tf = model.solver.tf_or(t0);
     const double dt = model.solver.dt();
     const ReducedModel& rm = s.rm;
@@ -487,15 +533,22 @@ DynamicsStats run_reduced_dynamics(const Model& model, Setup& s, const std::stri
     writer.step(0, t0, dt, violation(ws), is_output(0, t0), rm, ws);
 
     const long nsteps = static_cast<long>(std::llround((tf - t0) / dt));
+    st.t_end = t0;
     for (long k = 1; k <= nsteps; ++k) {
         const double t = t0 + static_cast<double>(k - 1) * dt,
                      tn = t0 + static_cast<double>(k) * dt;
+        if (stop && stop->asked()) {
+            st.stopped = true;
+            writer.stopped(stop->reason(), t);
+            break;
+        }
         loop.step(t, tn, st);
         forward_kinematics(rm, ws, loop.q, loop.qd, ws.zero);
         constraints(rm, ws);
         st.max_violation = std::max(st.max_violation, violation(ws));
         writer.step(k, tn, dt, violation(ws), is_output(k, tn), rm, ws);
         ++st.steps;
+        st.t_end = tn;
     }
     s.q = loop.q;
     s.qd = loop.qd;
@@ -520,7 +573,9 @@ ModalResult run_modal(const Model& model, Setup& s, const std::string& prefix,
     // A fully driven or locked mechanism has nothing to vibrate (and Eigen's eigensolver would be
     // handed a 0 x 0 matrix): an input problem, not a solver failure.
     if (nu == 0)
-        throw InputError(SourceLoc{},
+        throw InputError(nq > 0                ? coordinate_loc(model, rm, 0)
+                         : model.nodes.empty() ? SourceLoc{}
+                                               : model.nodes.front().loc,
                          "modal analysis: the model has no free degree of freedom (" +
                              std::to_string(nq) + " coordinates, all driven or dependent)",
                          "'mbsolve --tree DECK' lists the coordinates; modes need at least one "
@@ -661,17 +716,23 @@ ModalColumns modal_columns(const ModalResult& r, const ReducedModel& rm) {
     return c;
 }
 
-InverseStats run_inverse_dynamics(const Model& model, Setup& s, const std::string& prefix) {
+InverseStats run_inverse_dynamics(const Model& model, Setup& s, const std::string& prefix,
+                                  const StopRequest* stop) {
     if (model.solver.forever())
         throw InputError(model.solver.final_time.loc,
-                         "inverse dynamics needs a finite 'final time'");
+                         "inverse dynamics needs a finite 'final time'",
+                         "give the time to stop at; 'forever' (run until stopped) is for the "
+                         "time integration without --analysis");
     const ReducedModel& rm = s.rm;
     Workspace& ws = s.ws;
     const Partition& p = s.part;
     if (!p.u.empty())
-        throw std::invalid_argument(
+        throw InputError(
+            coordinate_loc(model, rm, p.u.front()),
             "inverse dynamics needs the whole motion prescribed: " + std::to_string(p.u.size()) +
-            " degree(s) of freedom are not driven (add driven joints, e.g. axial rotation)");
+                " degree(s) of freedom are not driven, the first " + coord_name(rm, p.u.front()),
+            "drive them (e.g. an axial rotation, a total joint with drives), or run "
+            "the direct dynamics with --analysis reduced-dynamics");
     const double t0 = s.t0, tf = model.solver.tf_or(t0), dt = model.solver.dt();
     const int nq = rm.nq(), nv = static_cast<int>(p.v.size());
     const OutputSelector is_output(model, s.clock);
@@ -687,6 +748,11 @@ InverseStats run_inverse_dynamics(const Model& model, Setup& s, const std::strin
     const long nsteps = static_cast<long>(std::llround((tf - t0) / dt));
     for (long k = 0; k <= nsteps; ++k) {
         const double t = t0 + static_cast<double>(k) * dt;
+        if (k > 0 && stop && stop->asked()) {
+            st.stopped = true;
+            writer.stopped(stop->reason(), st.t_end);
+            break;
+        }
         s.clock.time = t;
         if (k > 0) {
             // Driven coordinates: Simpson's rule on their velocity drives; the others predicted.
@@ -742,6 +808,7 @@ InverseStats run_inverse_dynamics(const Model& model, Setup& s, const std::strin
             }
         }
         ++st.steps;
+        st.t_end = t;
     }
     std::fclose(act);
     std::fclose(lam);

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <complex>
+#include <csignal>
+#include <functional>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -32,9 +34,28 @@ struct Setup {
 // independent: a user-proposed partition (0-based coordinates; empty: chosen by the LU).
 std::unique_ptr<Setup> make_setup(const Model& model, const std::vector<int>& independent = {});
 
+// Where coordinate i comes from: its joint's card, or a free node's card.
+SourceLoc coordinate_loc(const Model& model, const ReducedModel& rm, int i);
+
+// Refuses (InputError at the coordinate's card) a free coordinate that moves no mass or inertia
+// at the initial state: the reduced mass matrix is singular there and its LDLT would return
+// zero accelerations silently (a massless free node, a body of mass 0). `analysis` names the
+// analysis in the message.
+void check_inertia(const Model& model, Setup& s, const char* analysis);
+
 // `mbsolve --tree`: bodies, joints, coordinates, cuts, then `degrees of freedom: N` and, with
 // redundancy, `redundant constraints: K (joints L1, L2, ...)`.
 void print_tree(const Model& model, const Setup& s, std::ostream& out);
+
+// A stop asked for from outside (mbsolve/main.cpp's SIGINT/SIGTERM/SIGHUP handler): the time
+// loops of reduced and inverse dynamics check `requested` after every step and, when it is
+// non-zero, end there as after the last step (every file closed) and write
+// `# run stopped: REASON at t = T` at the end of PREFIX.out (as the DAE's text output does).
+struct StopRequest {
+    const volatile std::sig_atomic_t* requested = nullptr;
+    std::function<std::string()> reason;
+    bool asked() const { return requested != nullptr && *requested != 0; }
+};
 
 // Reduced direct dynamics from the deck's initial time to its final time with its time step:
 // by default classic RK4 on (q_u, qd_u) with q_v solved by Newton (tolerance tol) and qd_v = B_vu
@@ -45,6 +66,8 @@ struct DynamicsStats {
     long repartitions = 0;
     long full_steps = 0;         // steps taken in full coordinates near singular configurations
     double max_violation = 0.0;  // max |h| over the output steps
+    bool stopped = false;        // ended early by a StopRequest
+    double t_end = 0.0;          // the time of the last step taken
 };
 // Below this pivot ratio of the best J_v a step is taken in full coordinates with
 // minimum-norm multipliers and projected onto the constraints (singular configurations).
@@ -58,7 +81,7 @@ constexpr double singular_pivot_ratio = 1e-2;
 enum class ReducedMethod { rk4, two_step };
 DynamicsStats run_reduced_dynamics(const Model& model, Setup& s, const std::string& prefix,
                                    ReducedMethod method = ReducedMethod::rk4, double rho = 0.6,
-                                   double tol = 1e-12);
+                                   double tol = 1e-12, const StopRequest* stop = nullptr);
 
 // Static equilibrium: Newton on F_r(q_u) = 0 (qd = 0, drives held), F_r's Jacobian by central
 // differences with constraint-consistent perturbations. Returns the iterations used; throws
@@ -162,7 +185,10 @@ ModalColumns modal_columns(const ModalResult& r, const ReducedModel& rm);
 struct InverseStats {
     long steps = 0;
     double max_violation = 0.0;
+    bool stopped = false;  // ended early by a StopRequest
+    double t_end = 0.0;    // the time of the last step taken
 };
-InverseStats run_inverse_dynamics(const Model& model, Setup& s, const std::string& prefix);
+InverseStats run_inverse_dynamics(const Model& model, Setup& s, const std::string& prefix,
+                                  const StopRequest* stop = nullptr);
 
 }  // namespace mbs::reduced

@@ -26,6 +26,7 @@ struct Run {
     bool quiet;
     const std::vector<std::string>& formats;
     std::chrono::steady_clock::time_point t0;
+    const StopRequest* stop;
     double wall() const {
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     }
@@ -43,11 +44,13 @@ void run_dynamics(const Run& run) {
     const bool implicit = a.name == "reduced-dynamics-implicit" ||
                           (model.problem == "reduced dynamics" && model.solver.method.given() &&
                            model.solver.method.value == IntegrationMethod::ms);
+    check_inertia(model, *s, "reduced dynamics");
     double rho = 0.6;
     if (model.solver.rho.given() && model.solver.rho.value->type == "const")
         rho = model.solver.rho.value->params.get_or<double>("value", 0.6);
-    DynamicsStats st = run_reduced_dynamics(
-        model, *s, prefix, implicit ? ReducedMethod::two_step : ReducedMethod::rk4, rho);
+    DynamicsStats st = run_reduced_dynamics(model, *s, prefix,
+                                            implicit ? ReducedMethod::two_step : ReducedMethod::rk4,
+                                            rho, 1e-12, run.stop);
     if (!quiet)
         std::printf(
             "reduced dynamics (%s, %zu independent + %zu dependent + %zu driven "
@@ -58,6 +61,8 @@ void run_dynamics(const Run& run) {
             implicit ? "two-step" : "RK4", s->part.u.size(), s->part.v.size(), s->part.c.size(),
             st.steps, st.full_steps, st.repartitions, st.max_violation, wall(), prefix.c_str(),
             prefix.c_str());
+    if (!quiet && st.stopped)
+        std::printf("run stopped: %s at t = %.9g\n", run.stop->reason().c_str(), st.t_end);
 }
 
 void run_inverse(const Run& run) {
@@ -66,7 +71,7 @@ void run_inverse(const Run& run) {
     const std::string& prefix = run.prefix;
     const bool quiet = run.quiet;
     auto wall = [&] { return run.wall(); };
-    InverseStats st = run_inverse_dynamics(model, *s, prefix);
+    InverseStats st = run_inverse_dynamics(model, *s, prefix, run.stop);
     if (!quiet)
         std::printf(
             "inverse dynamics (%zu actuated + %zu dependent coordinates): %ld steps, max "
@@ -74,6 +79,8 @@ void run_inverse(const Run& run) {
             "%.3f s\nwritten: %s.mov %s.out %s.act %s.lam\n",
             s->part.c.size(), s->part.v.size(), st.steps, st.max_violation, wall(), prefix.c_str(),
             prefix.c_str(), prefix.c_str(), prefix.c_str());
+    if (!quiet && st.stopped)
+        std::printf("run stopped: %s at t = %.9g\n", run.stop->reason().c_str(), st.t_end);
 }
 
 void run_equilibrium(const Run& run) {
@@ -140,6 +147,7 @@ void run_modal_analysis(const Run& run) {
     const std::string& prefix = run.prefix;
     const bool quiet = run.quiet;
     const std::vector<std::string>& formats = run.formats;
+    check_inertia(model, *s, "modal analysis");
     ModalResult r = run_modal(model, *s, prefix, read_equilibrium_spec(model, *s));
     // --format's list, else the deck's `output results: ...` (as the DAE's formats).
     auto wanted = [&](const char* fmt) {
@@ -173,7 +181,7 @@ const std::map<std::string_view, RunFn>& run_functions() {
 
 int run_cli(const Model& model, bool tree, const std::string& analysis, const std::string& prefix,
             bool quiet, const std::vector<int>& independent,
-            const std::vector<std::string>& formats) {
+            const std::vector<std::string>& formats, const StopRequest* stop) {
     try {
         auto t0 = std::chrono::steady_clock::now();
         std::vector<int> ind;
@@ -185,7 +193,7 @@ int run_cli(const Model& model, bool tree, const std::string& analysis, const st
         }
         const AnalysisInfo* a = find_analysis(analysis);
         if (!a) throw std::invalid_argument("unknown analysis '" + analysis + "'");
-        run_functions().at(a->name)(Run{model, *s, *a, prefix, quiet, formats, t0});
+        run_functions().at(a->name)(Run{model, *s, *a, prefix, quiet, formats, t0, stop});
         return 0;
     } catch (const ReducedFailure& e) {
         std::cerr << "mbsolve: solver failure: " << e.what() << "\n";

@@ -8,6 +8,8 @@
 
 namespace mbs::reduced {
 
+struct StopRequest;  // analyses.hpp
+
 // `tree`: print the tree and exit; otherwise run `analysis` (a name of core/analysis.hpp's table;
 // each has its run function in run.cpp) with output prefix `prefix`.
 // Returns the exit status: 0 ok, 3 solver failure; throws InputError / std::invalid_argument for
@@ -16,8 +18,12 @@ namespace mbs::reduced {
 // automatic).
 // formats: --format's list; with "hdf5" (or, without --format, the deck's `output results:
 // ..., hdf5`) the modal analysis also writes PREFIX.h5.
+// stop: mbsolve's signal handler (may be null): reduced and inverse dynamics end after the current
+// step when it asks (PREFIX.out then ends with `# run stopped: ...`); equilibrium and modal
+// analysis finish their solve and write their files. The caller turns the stop into the exit
+// status (128 + signal, 4 after a second one).
 int run_cli(const Model& model, bool tree, const std::string& analysis, const std::string& prefix,
             bool quiet, const std::vector<int>& independent = {},
-            const std::vector<std::string>& formats = {});
+            const std::vector<std::string>& formats = {}, const StopRequest* stop = nullptr);
 
 }  // namespace mbs::reduced
