@@ -54,9 +54,10 @@ void Engine::build_nodes() {
     }
     // Dummy nodes see non-dummy nodes only (they are updated after all of those).
     auto find = [&](const StructNode& n, const char* key, const char* what) -> const StructNode* {
-        const auto* v = n.desc().props.find(key);
+        const Props view = n.desc().view();  // the node card's fields
+        const auto* v = view.find(key);
         if (!v) return nullptr;
-        const auto& ref = std::get<EntityRef>(*v);
+        const EntityRef ref = std::get<EntityRef>(*v);
         for (auto& b : nodes_)
             if (b.label() == ref.label) {
                 if (b.is_dummy())
