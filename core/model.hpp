@@ -100,6 +100,10 @@ class ElementSpec {
   public:
     virtual ~ElementSpec() = default;
     virtual void describe(Props& out) const = 0;
+    // The unknowns the element adds to its nodes' (a joint's Lagrange multipliers, one per
+    // constraint equation): `--check` counts them before any runtime element exists. Equal to
+    // the runtime element's own_dofs() (solvers/dae/test/check_unknowns_test.cpp).
+    virtual long own_unknowns() const { return 0; }
 };
 
 // A node or an element, fully resolved.

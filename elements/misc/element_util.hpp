@@ -34,20 +34,25 @@ inline Vec3 vec3_or_zero(const EntityDesc& e, const char* key) {
 }
 
 // One side of a joint: a structural node with an offset f and a frame Rh (node frame), or the
-// ground with an absolute point f and orientation Rh.
+// ground with an absolute point f and orientation Rh. The accessors run in every residual and
+// Jacobian evaluation: always inlined (GCC otherwise sometimes keeps an out-of-line copy of
+// frame() and calls it from the hinges' residuals: 2% more instructions on chain_200).
 struct End {
     StructNode* node = nullptr;
     Vec3 f = Vec3::Zero();
     Mat3 Rh = Mat3::Identity();
 
     bool ground() const { return node == nullptr; }
-    Vec3 arm() const { return node ? Vec3(node->R * f) : Vec3(Vec3::Zero()); }  // global offset
-    Vec3 point() const { return node ? Vec3(node->x + node->R * f) : f; }
-    Mat3 frame() const { return node ? Mat3(node->R * Rh) : Rh; }
-    Vec3 velocity() const {
+    // The global offset R f.
+    [[gnu::always_inline]] Vec3 arm() const {
+        return node ? Vec3(node->R * f) : Vec3(Vec3::Zero());
+    }
+    [[gnu::always_inline]] Vec3 point() const { return node ? Vec3(node->x + node->R * f) : f; }
+    [[gnu::always_inline]] Mat3 frame() const { return node ? Mat3(node->R * Rh) : Rh; }
+    [[gnu::always_inline]] Vec3 velocity() const {
         return node ? Vec3(node->xdot + node->w.cross(node->R * f)) : Vec3(Vec3::Zero());
     }
-    Vec3 omega() const { return node ? node->w : Vec3(Vec3::Zero()); }
+    [[gnu::always_inline]] Vec3 omega() const { return node ? node->w : Vec3(Vec3::Zero()); }
     int rows() const { return node ? node->pos_cols() : 0; }
 };
 
