@@ -9,33 +9,14 @@
 #include <cstdio>
 #include <string_view>
 
+#include "core/log_line.hpp"
 #include "core/rotations.hpp"
 
 namespace mbs::output {
 
 namespace {
 
-// A line built field by field, numbers as std::ostream's default (%g, 6 digits).
-struct Line {
-    std::string s;
-    Line& word(std::string_view w) {
-        if (!s.empty()) s += ' ';
-        s += w;
-        return *this;
-    }
-    Line& num(double v) {
-        char b[32];
-        std::snprintf(b, sizeof b, "%g", v == 0.0 ? 0.0 : v);  // no "-0"
-        return word(b);
-    }
-    Line& label(long l) { return word(std::to_string(l)); }
-    Line& vec(const Vec3& v) { return num(v[0]).num(v[1]).num(v[2]); }
-    Line& mat(const Mat3& R) {  // row-major, as MBDyn's Mat3x3 operator<<
-        for (int i = 0; i < 3; ++i)
-            for (int j = 0; j < 3; ++j) num(R(i, j));
-        return *this;
-    }
-};
+using Line = LogLine;
 
 const Vec3 zero = Vec3::Zero();
 const Mat3 eye = Mat3::Identity();
@@ -111,33 +92,18 @@ void total_flags(Line& l, const Props& p) {
         for (int i = 0; i < 3; ++i) l.label(f[i] ? 1 : 0);
 }
 
-// MBDyn's line of a joint (struct/joint.cc), empty if MBDyn writes none for its kind.
+// MBDyn's line of a joint (struct/joint.cc), empty if MBDyn writes none for its kind. The joints
+// with a typed spec write theirs in their element's log_line(), beside their reader; these are
+// the kinds not migrated yet (docs/architecture.md 13).
 std::string joint_log_line(const EntityDesc& d, const Engine& e) {
     const Props p = d.view();
     const std::string& t = d.type;
-    if (t == "clamp") {
-        const long n = node_label(p, "node");
-        return Line()
-            .word("clamp:")
-            .label(d.label)
-            .label(n)
-            .vec(zero)
-            .mat(eye)
-            .label(n)
-            .vec(zero)
-            .mat(eye)
-            .s;
-    }
-    if (t == "spherical hinge") return two_ends("sphericalhinge", d, true, true);
-    if (t == "revolute hinge" || t == "plane hinge")
-        return two_ends("revolutehinge", d, true, true);
     if (t == "revolute rotation") return two_ends("revoluterotation", d, false, true);
     if (t == "axial rotation") return two_ends("axialrotation", d, true, true);
     if (t == "cardano hinge" || t == "universal hinge")
         return two_ends("cardanohinge", d, true, true);
     if (t == "cardano rotation" || t == "universal rotation")
         return two_ends("cardanorotation", d, false, true);
-    if (t == "prismatic") return two_ends("prismatic", d, false, true);
     if (t == "deformable hinge" || t == "invariant deformable hinge")
         return two_ends("deformablehinge", d, true, true);
     if (t == "deformable displacement joint" || t == "deformable displacement hinge" ||
@@ -146,48 +112,7 @@ std::string joint_log_line(const EntityDesc& d, const Engine& e) {
     if (t == "deformable axial joint") return two_ends("deformableaxialjoint", d, true, true);
     if (t == "deformable joint" || t == "invariant deformable joint")
         return two_ends("deformablejoint", d, true, true);
-    if (t == "in line") {
-        Line l;
-        l.word("inline:").label(d.label).label(node_label(p, "node1")).vec(vec(p, "offset1"));
-        l.mat(mat(p, "orientation1")).label(node_label(p, "node2")).vec(vec(p, "offset2"));
-        return l.mat(eye).s;
-    }
-    if (t == "in plane") {
-        // MBDyn's line: R1^T Rot(e3 x v * asin|e3 x v|), v the normal (node 1 frame).
-        Mat3 R1 = eye;
-        Vec3 x1;
-        if (const StructNode* n1 = find_node(e, node_label(p, "node1"))) node_pose(*n1, x1, R1);
-        Vec3 rel = Vec3::UnitZ().cross(vec(p, "normal"));
-        rel *= std::asin(std::min(1.0, rel.norm()));
-        const double a = rel.norm();
-        const Mat3 Rr = a > 0 ? Mat3(Eigen::AngleAxisd(a, rel / a).toRotationMatrix()) : Mat3(eye);
-        Line l;
-        l.word("inplane:").label(d.label).label(node_label(p, "node1")).vec(vec(p, "offset1"));
-        l.mat(R1.transpose() * Rr).label(node_label(p, "node2")).vec(vec(p, "offset2"));
-        return l.mat(eye).s;
-    }
-    if (t == "spherical pin" || t == "pin") {
-        const long n = node_label(p, "node");
-        const Vec3 off = vec(p, "offset");
-        return Line()
-            .word("sphericalpin:")
-            .label(d.label)
-            .label(n)
-            .vec(off)
-            .mat(eye)
-            .label(n)
-            .vec(off)
-            .mat(eye)
-            .s;
-    }
-    if (t == "revolute pin" || t == "plane pin") return pin("revolutepin", d, e, true);
     if (t == "cardano pin" || t == "universal pin") return pin("cardanopin", d, e, true);
-    if (t == "distance" || t == "distance with offset" || t == "rod" || t == "rod with offset") {
-        Line l;
-        l.word(t[0] == 'd' ? "distance:" : "rod:").label(d.label);
-        l.label(node_label(p, "node1")).vec(vec(p, "offset1"));
-        return l.label(node_label(p, "node2")).vec(vec(p, "offset2")).s;
-    }
     if (t == "total joint") {
         Line l;
         l.word("totaljoint:").label(d.label);
@@ -218,20 +143,6 @@ std::string joint_log_line(const EntityDesc& d, const Engine& e) {
         Line l;
         l.word("drivedisplacementpin:").label(d.label).label(node_label(p, "node"));
         return l.vec(vec(p, "offset")).vec(vec(p, "position")).s;
-    }
-    if (t == "viscous body") {
-        Line l;
-        l.word("viscousbody:").label(d.label).label(node_label(p, "node"));
-        return l.vec(vec(p, "offset")).mat(mat(p, "hinge orientation")).s;
-    }
-    if (t == "linear velocity" || t == "angular velocity" || t == "linear acceleration" ||
-        t == "angular acceleration") {
-        std::string name;
-        for (char c : t)
-            if (c != ' ') name += c;
-        Line l;
-        l.word(name + ":").label(d.label).label(node_label(p, "node"));
-        return l.vec(vec(p, "direction")).s;
     }
     return {};
 }

@@ -15,6 +15,7 @@
 // Reported reaction (MBDyn's ClampJoint, genj.cc, whose node receives -F): minus the
 // multipliers, the force and moment the node applies to the ground, locally in the node's frame
 // R (R^T F, R^T M), globally as they are.
+#include "core/log_line.hpp"
 #include "core/registry.hpp"
 #include "core/tree_edge.hpp"
 #include "elements/joints/joint_kit.hpp"
@@ -27,6 +28,8 @@ struct ClampSpec final : ElementSpec {
     EntityRef node;
     Vec3 position = Vec3::Zero();         // global
     Mat3 orientation = Mat3::Identity();  // global
+    bool rotations = true;                // the node has rotations (else 3 equations, no moment)
+    long own_unknowns() const override { return rotations ? 6 : 3; }
     void describe(Props& p) const override {
         p.set("node", node);
         p.set("position", position);
@@ -38,6 +41,7 @@ void read_clamp(Reader& r, EntityDesc& e) {
     auto s = std::make_shared<ClampSpec>();
     const EntityDesc& n = cards::read_structural_node(r, "node", "clamp");
     s->node = cards::node_ref(n);
+    s->rotations = cards::has_rotations(n);
     r.accept("position");
     s->position = r.accept("node") ? cards::node_position(n) : r.position_abs("clamp position", &n);
     r.accept("orientation");
@@ -64,6 +68,21 @@ class Clamp final : public Element {
         R0_ = d.spec_as<ClampSpec>().orientation;
     }
     int own_dofs() const override { return n_->pos_cols(); }
+    // MBDyn's .log line: "clamp: L n 0 I n 0 I" (the node's own frame on both sides).
+    std::string log_line() const override {
+        const Vec3 o = Vec3::Zero();
+        const Mat3 I = Mat3::Identity();
+        return LogLine()
+            .word("clamp:")
+            .label(label())
+            .label(n_->label())
+            .vec(o)
+            .mat(I)
+            .label(n_->label())
+            .vec(o)
+            .mat(I)
+            .s;
+    }
     std::string own_dof_name(int i) const override {
         static const char* nm[] = {"position x",    "position y",    "position z",
                                    "orientation x", "orientation y", "orientation z"};

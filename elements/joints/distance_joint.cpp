@@ -35,6 +35,7 @@ struct DistanceSpec final : ElementSpec {
     bool offsets = false;
     std::optional<double> length;            // `from nodes`: the distance as read
     std::shared_ptr<const DriveSpec> drive;  // else the imposed distance
+    long own_unknowns() const override { return 1; }
     void describe(Props& p) const override {
         cards::describe_end(p, end[0], "1", offsets, false);
         cards::describe_end(p, end[1], "2", offsets, false);
@@ -112,6 +113,11 @@ class DistanceJoint final : public Element {
     }
     int own_dofs() const override { return 1; }
     std::string own_dof_name(int) const override { return "distance"; }
+    // MBDyn's .log line: "distance: L n1 f1 n2 f2" (offsets zero without `with offset`).
+    std::string log_line() const override {
+        const auto& s = desc().spec_as<DistanceSpec>();
+        return cards::log_two_ends("distance", label(), s.end, s.offsets, false);
+    }
     bool in_assembly() const override { return true; }
 
     void declare(PatternBuilder& p) override { b_.declare(p, e_, 2, first_dof(), 1); }

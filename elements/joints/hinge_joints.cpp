@@ -40,6 +40,7 @@
 #include <optional>
 #include <string>
 
+#include "core/log_line.hpp"
 #include "core/registry.hpp"
 #include "core/rotations.hpp"
 #include "core/tree_edge.hpp"
@@ -55,8 +56,10 @@ namespace {
 // node frames.
 struct HingeSpec final : ElementSpec {
     cards::EndSpec end[2];
+    bool revolute = false;                // else spherical
     std::string orientation_description;  // "" when not given
     std::optional<double> initial_theta;  // revolute only, rad
+    long own_unknowns() const override { return revolute ? 5 : 3; }
     void describe(Props& p) const override {
         cards::describe_end(p, end[0], "1", true, true);
         cards::describe_end(p, end[1], "2", true, true);
@@ -74,6 +77,7 @@ struct PinSpec final : ElementSpec {
     Mat3 orientation = Mat3::Identity();
     bool revolute = false;
     std::optional<double> initial_theta;  // rad
+    long own_unknowns() const override { return revolute ? 5 : 3; }
     void describe(Props& p) const override {
         p.set("node", node.node);
         p.set("offset", node.offset);
@@ -149,6 +153,7 @@ std::optional<double> read_optional_initial_theta(Reader& r) {
 
 void read_revolute_hinge(Reader& r, EntityDesc& e) {
     auto s = read_hinge_ends(r, "revolute hinge");
+    s->revolute = true;
     s->orientation_description = cards::read_orientation_description(r);
     cards::read_optional_output(r, e);
     s->initial_theta = read_optional_initial_theta(r);
@@ -309,6 +314,30 @@ class HingeJoint final : public Element, public el::Hintable {
         return i < 5 ? F[i - 2] : m[i - 5];
     }
     void set_initial_theta(double th) { theta_ = th; }
+
+    // MBDyn's .log line (struct/joint.cc): a hinge's two ends as the deck gave them; a pin's end
+    // on its node, then the ground frame in the node's deck frame (x, R):
+    // "revolutepin: L n d Rh n R^T (X0 - x) R0 R^T"; a spherical pin repeats the offset.
+    std::string log_line() const override {
+        if (const auto* h = dynamic_cast<const HingeSpec*>(desc().spec.get()))
+            return cards::log_two_ends(revolute_ ? "revolutehinge" : "sphericalhinge", label(),
+                                       h->end, true, true);
+        const auto& p = desc().spec_as<PinSpec>();
+        const long n = p.node.node.label;
+        LogLine l;
+        l.word(revolute_ ? "revolutepin:" : "sphericalpin:").label(label()).label(n);
+        if (!revolute_)
+            return l.vec(p.node.offset)
+                .mat(Mat3::Identity())
+                .label(n)
+                .vec(p.node.offset)
+                .mat(Mat3::Identity())
+                .s;
+        const Vec3 x = cards::node_position(e_[0].node->desc());
+        const Mat3 R = cards::node_orientation(e_[0].node->desc());
+        l.vec(p.node.offset).mat(p.node.R).label(n).vec(R.transpose() * (p.position - x));
+        return l.mat(p.orientation * R.transpose()).s;
+    }
 
     // `driven` hints (MBDyn's PlaneHingeJoint/SphericalHingeJoint::SetValue): offset{1|2},
     // hinge{1|2} from the ends' current configuration (el::apply_end_pair_hint).

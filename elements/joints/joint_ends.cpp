@@ -4,6 +4,7 @@
 #include <string>
 #include <utility>
 
+#include "core/log_line.hpp"
 #include "elements/misc/card_helpers.hpp"
 
 namespace mbs::cards {
@@ -33,6 +34,17 @@ void describe_end(Props& p, const EndSpec& e, const std::string& k, bool offset,
     p.set("node" + k, e.node);
     if (offset) p.set("offset" + k, e.offset);
     if (orientation) p.set("orientation" + k, e.R);
+}
+
+std::string log_two_ends(std::string_view name, long label, const EndSpec (&end)[2], bool offsets,
+                         bool orientations) {
+    LogLine l;
+    l.word(std::string(name) + ":").label(label);
+    for (const EndSpec& e : end) {
+        l.label(e.node.label).vec(offsets ? e.offset : Vec3(Vec3::Zero()));
+        if (orientations) l.mat(e.R);
+    }
+    return l.s;
 }
 
 tree::End tree_end(const EndSpec& e, const char* key) {

@@ -41,6 +41,12 @@ EndSpec end_spec(const JointEnd& e);
 // specs: "node<k>", then "offset<k>" (when `offset`) and "orientation<k>" (when `orientation`).
 void describe_end(Props& p, const EndSpec& e, const std::string& k, bool offset, bool orientation);
 
+// The .log line of a joint laid out as MBDyn's hinges (struct/joint.cc): "<name>: L n1 f1 R1 n2
+// f2 R2", offsets zero where the joint has none (`offsets` false: rotations, prismatic), the
+// orientations left out where it has none (`orientations` false: distance, rod).
+std::string log_two_ends(std::string_view name, long label, const EndSpec (&end)[2], bool offsets,
+                         bool orientations);
+
 // The relative-coordinate path's end (core/tree_edge.hpp) of a spec's end; `key` names it in
 // messages ("node1").
 tree::End tree_end(const EndSpec& e, const char* key);

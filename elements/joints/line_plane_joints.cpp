@@ -40,10 +40,13 @@
 //              and F n global;
 //   prismatic: the couple on node 2, minus ours (PrismaticJoint, prismj.cc: node 1 receives
 //              -M), in the frame R1 R1h and global.
+#include <algorithm>
+#include <cmath>
 #include <memory>
 #include <optional>
 #include <string>
 
+#include "core/log_line.hpp"
 #include "core/registry.hpp"
 #include "core/rotations.hpp"
 #include "core/tree_edge.hpp"
@@ -60,6 +63,7 @@ struct PointOnSpec final : ElementSpec {
     cards::EndSpec end[2];
     std::optional<Vec3> normal;  // in plane: unit, node-1 frame
     bool offset2 = false;        // end 2's `offset` given
+    long own_unknowns() const override { return normal ? 1 : 2; }
     void describe(Props& p) const override {
         p.set("node1", end[0].node);
         p.set("offset1", end[0].offset);
@@ -160,6 +164,7 @@ tree::EdgePart in_plane_edge(const EntityDesc& d, const tree::Context&) {
 // The two hinge orientations (no offsets).
 struct PrismaticSpec final : ElementSpec {
     cards::EndSpec end[2];
+    long own_unknowns() const override { return 3; }
     void describe(Props& p) const override {
         cards::describe_end(p, end[0], "1", false, true);
         cards::describe_end(p, end[1], "2", false, true);
@@ -222,6 +227,28 @@ class PointOnJoint final : public Element {
         e_[1] = e2;
     }
     int own_dofs() const override { return rows_; }
+
+    // MBDyn's .log line: "inline: L n1 f1 R1 n2 f2 I"; "inplane: L n1 f1 R n2 f2 I" with R =
+    // R1^T Rot(e3 x v asin|e3 x v|) (R1 node 1's deck orientation, v the normal), as MBDyn's
+    // reader prints it.
+    std::string log_line() const override {
+        const auto& s = desc().spec_as<PointOnSpec>();
+        LogLine l;
+        l.word(s.normal ? "inplane:" : "inline:").label(label()).label(s.end[0].node.label);
+        l.vec(s.end[0].offset);
+        if (s.normal) {
+            Vec3 rel = Vec3::UnitZ().cross(*s.normal);
+            rel *= std::asin(std::min(1.0, rel.norm()));
+            const double a = rel.norm();
+            const Mat3 Rr =
+                a > 0 ? Mat3(Eigen::AngleAxisd(a, rel / a).toRotationMatrix()) : Mat3::Identity();
+            l.mat(cards::node_orientation(e_[0].node->desc()).transpose() * Rr);
+        } else {
+            l.mat(s.end[0].R);
+        }
+        l.label(s.end[1].node.label).vec(s.offset2 ? s.end[1].offset : Vec3(Vec3::Zero()));
+        return l.mat(Mat3::Identity()).s;
+    }
     std::string own_dof_name(int i) const override {
         if (rows_ == 1) return "distance from the plane";
         return i == 0 ? "line offset 1" : "line offset 2";
@@ -315,6 +342,11 @@ class PrismaticJoint final : public Element {
         e_[1] = e2;
     }
     int own_dofs() const override { return 3; }
+    // MBDyn's .log line: "prismatic: L n1 0 R1 n2 0 R2".
+    std::string log_line() const override {
+        return cards::log_two_ends("prismatic", label(), desc().spec_as<PrismaticSpec>().end, false,
+                                   true);
+    }
     std::string own_dof_name(int i) const override {
         static const char* nm[] = {"axes 2-3 orthogonality", "axes 3-1 orthogonality",
                                    "axes 1-2 orthogonality"};

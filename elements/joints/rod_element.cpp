@@ -138,6 +138,12 @@ class Rod final : public Element {
         double l0, LawPtr<1> law)
         : Element(d), n_(nodes), f_(offsets), l0_(l0), law_(std::move(law)) {}
 
+    // MBDyn's .log line: "rod: L n1 f1 n2 f2" (offsets zero without `with offset`).
+    std::string log_line() const override {
+        const auto& s = desc().spec_as<RodSpec>();
+        return cards::log_two_ends("rod", label(), s.end, s.offsets, false);
+    }
+
     // Without arms (no offsets, or displacement-only nodes) only force rows x position
     // columns are written.
     void declare(PatternBuilder& p) override {

@@ -6,8 +6,7 @@
 //       n2 [, offset, <rel f2>], pitch, <p> [, output, ...] [, friction, ...]
 // Typed spec: ScrewSpec (below): end 1 the axis' point and frame (node-1 frame), end 2 the point
 // of node 2 (offset only with `offset`; `reference, other ...` frames allowed), the pitch (length
-// per turn; any sign). Its generic view adds "constraint equations" = 1 (the multipliers
-// `--check` counts, parser/dump.cpp).
+// per turn; any sign). Its one multiplier is what `--check` counts (own_unknowns()).
 // `friction` is refused. Relative-coordinate path: none (the "*" fallback refuses the card).
 //
 // Screw joint. With a = R1h e3 (the axis in node 1's frame), e = R1 a (global), the points
@@ -40,6 +39,7 @@ struct ScrewSpec final : ElementSpec {
     cards::EndSpec end[2];  // end 1: the axis (axis 3 of R); end 2: a point of node 2
     bool offset2 = false;   // `offset` given for node 2
     double pitch = 0.0;
+    long own_unknowns() const override { return 1; }
     void describe(Props& p) const override {
         p.set("node1", end[0].node);
         p.set("offset1", end[0].offset);
@@ -47,7 +47,6 @@ struct ScrewSpec final : ElementSpec {
         p.set("node2", end[1].node);
         if (offset2) p.set("offset2", end[1].offset);
         p.set("pitch", pitch);
-        p.set("constraint equations", 1L);
     }
 };
 

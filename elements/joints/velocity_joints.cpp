@@ -39,6 +39,7 @@
 // applied.)
 #include <memory>
 
+#include "core/log_line.hpp"
 #include "core/registry.hpp"
 #include "elements/joints/joint_kit.hpp"
 #include "elements/misc/card_helpers.hpp"
@@ -51,6 +52,8 @@ struct ImposedMotionSpec final : ElementSpec {
     SourceLoc node_loc;
     Vec3 direction = Vec3::UnitX();  // unit, node frame
     std::shared_ptr<const DriveSpec> drive;
+    bool acceleration = false;  // an acceleration joint: its velocity is an unknown too
+    long own_unknowns() const override { return acceleration ? 2 : 1; }
     void describe(Props& p) const override {
         p.set("node", node);
         p.set("direction", direction);
@@ -68,6 +71,7 @@ void read_imposed_motion(Reader& r, EntityDesc& e) {
     if (!(v.norm() > 0.0)) r.error_at(at, "the direction is a null vector");
     s->direction = v.normalized();
     s->drive = r.drive("imposed value");
+    s->acceleration = e.type.find("acceleration") != std::string::npos;
     e.spec = std::move(s);
 }
 
@@ -85,6 +89,15 @@ class VelocityJoint final : public Element {
         if (accel_) v0_ = direction().dot(angular_ ? n.w : n.xdot);
     }
     int own_dofs() const override { return accel_ ? 2 : 1; }
+    // MBDyn's .log line: "linearvelocity: L n d" (angularvelocity, linearacceleration, ...), d
+    // the direction in the node frame.
+    std::string log_line() const override {
+        std::string name;
+        for (char ch : desc().type)
+            if (ch != ' ') name += ch;
+        const auto& s = desc().spec_as<ImposedMotionSpec>();
+        return LogLine().word(name + ":").label(label()).label(s.node.label).vec(s.direction).s;
+    }
     DofOrder own_dof_order(int i) const override {
         return accel_ && i == 0 ? DofOrder::differential : DofOrder::algebraic;
     }

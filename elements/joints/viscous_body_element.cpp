@@ -24,6 +24,7 @@
 #include <string>
 
 #include "core/constitutive_law.hpp"
+#include "core/log_line.hpp"
 #include "core/registry.hpp"
 #include "elements/joints/joint_kit.hpp"
 #include "elements/misc/card_helpers.hpp"
@@ -74,6 +75,18 @@ class ViscousBody final : public Element {
   public:
     ViscousBody(const EntityDesc& d, StructNode* n, const Vec3& f, const Mat3& Rh, LawPtr<6> law)
         : Element(d), n_(n), f_(f), Rh_(Rh), law_(std::move(law)) {}
+
+    // MBDyn's .log line: "viscousbody: L n f Rh".
+    std::string log_line() const override {
+        const auto& s = desc().spec_as<ViscousBodySpec>();
+        return LogLine()
+            .word("viscousbody:")
+            .label(label())
+            .label(s.node.label)
+            .vec(s.offset)
+            .mat(s.R)
+            .s;
+    }
 
     void declare(PatternBuilder& p) override {
         block_ = p.block(n_->first_dof(), 6, n_->first_dof(), 6);
