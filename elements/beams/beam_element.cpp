@@ -856,9 +856,10 @@ std::unique_ptr<Element> make_beam(const EntityDesc& d, BuildContext& ctx) {
     std::array<Vec3, NN> f;
     for (int i = 0; i < NN; ++i) {
         nodes[i] = &ctx.struct_node(spec.nodes[i].node, d);
-        if (!nodes[i]->has_rotation())
-            ctx.error(d, "a " + d.category + " needs structural nodes with rotations (node " +
-                             std::to_string(nodes[i]->label()) + " has none)");
+        if (!nodes[i]->has_rotation())  // the reader refuses them already
+            throw InputError(spec.nodes[i].node_loc,
+                             "a " + d.category + " needs structural nodes with rotations (node " +
+                                 std::to_string(nodes[i]->label()) + " has none)");
         f[i] = spec.nodes[i].offset;
     }
     auto beam = std::make_unique<Beam<NN>>(d, nodes, f);

@@ -508,15 +508,17 @@ std::unique_ptr<Element> make_total(const EntityDesc& d, BuildContext& ctx) {
     const auto& card = d.spec_as<LoadCardSpec>();
     StructuralLoad::Side s[2];
     s[0].node = &ctx.struct_node(card.side[0].node, d);
-    if (!s[0].node->has_rotation())
-        ctx.error(d, "a total force needs a structural node with rotations");
+    if (!s[0].node->has_rotation())  // the reader refuses them already
+        throw InputError(card.side[0].node_loc,
+                         "a total force needs a structural node with rotations");
     s[0].point_node = s[0].node;
     s[0].arm = card.side[0].offset;
     if (Internal) {
         // MBDyn's TotalForce: both nodes are loaded at node 2's point.
         s[1].node = &ctx.struct_node(card.side[1].node, d);
         if (!s[1].node->has_rotation())
-            ctx.error(d, "a total force needs a structural node with rotations");
+            throw InputError(card.side[1].node_loc,
+                             "a total force needs a structural node with rotations");
         s[1].point_node = s[1].node;
         s[1].arm = card.side[1].offset;
         s[1].sign = -1.0;
