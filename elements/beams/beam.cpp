@@ -1,6 +1,6 @@
 // The parts of the `beam3` (alias `beam`) and `beam2` cards that both read (docs/deck-language.md
 // 5.3): the beam nodes, the section orientations, the piezoelectric actuator and the custom
-// output (beam.hpp). The card readers, with the card syntax and the Props they store, are
+// output (beam.hpp). The card readers, with the card syntax and the spec they fill, are
 // read_beam3 and read_beam2 in beam_element.cpp, next to the runtime beams.
 //   <piezo> (MBDyn's piezoelectric actuator, ReadBeam/ReadBeam2):
 //     piezoelectric actuator, N, <abstract node 1>, ..., <abstract node N>,

@@ -1,4 +1,5 @@
-// Runtime of `driven` elements (MBDyn's DrivenElem; card read by parser/builder.cpp):
+// Runtime of `driven` elements (MBDyn's DrivenElem; card read by Builder::driven_card,
+// parser/builder_entities.cpp, into a DrivenSpec, core/driven_spec.hpp):
 //   driven: L, <drive>, {existing: <type>, L | <element card, label L>};
 // The element is active while the drive is non-zero at the current time. The wrapper takes the
 // element over from the engine (BuildContext::take_element) and answers for it under the
