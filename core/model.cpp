@@ -1,6 +1,8 @@
 // Property lists and model look-ups (used while building, never inside the Newton loop).
 #include "core/model.hpp"
 
+#include "core/driven_spec.hpp"
+
 namespace mbs {
 
 void Props::set(std::string key, PropValue v) {
@@ -25,6 +27,17 @@ Props EntityDesc::view() const {
     Props p;
     spec->describe(p);
     return p;
+}
+
+void DrivenSpec::describe(Props& out) const {
+    out.set("drive", drive);
+    out.set("element", element);
+    for (std::size_t i = 0; i < hints.size(); ++i) {
+        auto h = std::make_shared<DriveSpec>();
+        h->type = hints[i].text;
+        h->loc = hints[i].loc;
+        out.set("hint " + std::to_string(i + 1), std::shared_ptr<const DriveSpec>(std::move(h)));
+    }
 }
 
 const EntityDesc* Model::find_node(std::string_view category, long label) const {

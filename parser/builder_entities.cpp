@@ -1,6 +1,7 @@
 // Node and element cards (handed to the registered readers), `driven:` and `output:`.
 #include <map>
 
+#include "core/driven_spec.hpp"
 #include "core/registry.hpp"
 #include "parser/builder_impl.hpp"
 
@@ -114,26 +115,26 @@ void Builder::node_card(const std::string& name, DeckReader& r) {
 
 // driven: L, <drive>, {existing: <type>, L | <the element's card, label L>};  (MBDyn's driven
 // elements: active while the drive is non-zero). The element is read as its own card would be
-// (counted, label claimed); a "driven" entry naming it ("drive", "element") follows it.
-// MBDyn's `hint, "..."`s (geometry re-read on activation) are kept as located records
-// "hint 1", "hint 2", ... (a DriveSpec, type = the text); the runtime (elements/drives/
-// driven_element.cpp) says which element takes which.
+// (counted, label claimed); a "driven" entry with a DrivenSpec (core/model.hpp: the drive, the
+// element) follows it. MBDyn's `hint, "..."`s (geometry re-read on activation) are kept in the
+// spec with their locations; the runtime (elements/drives/driven_element.cpp) says which element
+// takes which.
 void Builder::driven_card(DeckReader& r) {
     SourceLoc at = r.card_loc(), label_at = r.loc();
     long label = r.label("driven element label");
     auto drive = r.drive("activity drive (the element is active while it is non-zero)");
-    std::vector<std::shared_ptr<const DriveSpec>> hints;
+    std::vector<DrivenSpec::Hint> hints;
     while (r.accept("hint")) {
-        auto h = std::make_shared<DriveSpec>();
-        h->loc = r.loc();
-        h->type = r.string("hint, e.g. \"offset{1}\"");
-        std::string t = h->type;
+        DrivenSpec::Hint h;
+        h.loc = r.loc();
+        h.text = r.string("hint, e.g. \"offset{1}\"");
+        std::string t = h.text;
         for (char& c : t) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
         bool ok = false;
         for (const char* k : {"offset{", "hinge{", "position-hinge{", "orientation-hinge{"})
             ok = ok || t == std::string(k) + "1}" || t == std::string(k) + "2}";
         if (!ok)
-            throw InputError(h->loc, "unknown driven element hint \"" + h->type + "\"",
+            throw InputError(h.loc, "unknown driven element hint \"" + h.text + "\"",
                              "hints: offset{1|2}, hinge{1|2}, position-hinge{1|2}, "
                              "orientation-hinge{1|2} (drive hints are not supported)");
         hints.push_back(std::move(h));
@@ -175,18 +176,21 @@ void Builder::driven_card(DeckReader& r) {
                    "driven label " + std::to_string(label) + " differs from the label " +
                        std::to_string(ref.label) + " of the element it drives",
                    "MBDyn requires the same label");
-    for (const auto& x : st_.model.elements)
-        if (x.category == "driven" && x.props.get<EntityRef>("element").label == ref.label &&
-            x.props.get<EntityRef>("element").category == ref.category)
+    for (const auto& x : st_.model.elements) {
+        if (x.category != "driven") continue;
+        const EntityRef& other = x.spec_as<DrivenSpec>().element;
+        if (other.label == ref.label && other.category == ref.category)
             r.error_at(label_at, ref.category + " " + std::to_string(label) + " is driven already");
+    }
+    auto spec = std::make_shared<DrivenSpec>();
+    spec->drive = std::move(drive);
+    spec->element = ref;
+    spec->hints = std::move(hints);
     EntityDesc d;
     d.category = "driven";
     d.label = label;
     d.loc = at;
-    d.props.set("drive", drive);
-    d.props.set("element", ref);
-    for (std::size_t i = 0; i < hints.size(); ++i)
-        d.props.set("hint " + std::to_string(i + 1), hints[i]);
+    d.spec = std::move(spec);
     st_.model.elements.push_back(std::move(d));
 }
 

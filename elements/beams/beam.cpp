@@ -1,16 +1,17 @@
 // The parts of the `beam3` (alias `beam`) and `beam2` cards that both read (docs/deck-language.md
 // 5.3): the beam nodes, the section orientations, the piezoelectric actuator and the custom
-// output (beam.hpp). The card readers, with the card syntax and the Props they store, are
+// output (beam.hpp). The card readers, with the card syntax and the spec they fill, are
 // read_beam3 and read_beam2 in beam_element.cpp, next to the runtime beams.
 //   <piezo> (MBDyn's piezoelectric actuator, ReadBeam/ReadBeam2):
 //     piezoelectric actuator, N, <abstract node 1>, ..., <abstract node N>,
 //       <Mat6xN section I> [beam3: , {same | <Mat6xN section II>}]
 //     Mat6xN: null | [anba | matr,] 6 x N reals row by row [, scale, s]; `anba` gives each
 //     triple of rows in ANBA's axes (x, y, z = section 2, section 3, beam axis 1).
-// Props: "node<k>", "offset<k>", "orientation<k>" (node frames); "custom output" (space-separated
-// flags) and "custom output flags" (bits, see read_beam_tail); piezo: "piezo electrodes" (N),
-// "electrode1" ... "electrodeN" (abstract node refs), "piezo matrix I" and "piezo matrix II"
-// (beam3) or "piezo matrix" (beam2): 6 x N, row-major (VecN).
+// Typed spec: BeamSpec (beam.hpp), its generic view below: "node<k>", "offset<k>",
+// "orientation<k>" (node frames); "custom output" (space-separated flags) and "custom output
+// flags" (bits, see read_beam_tail); piezo: "piezo electrodes" (N), "electrode1" ...
+// "electrodeN" (abstract node refs), "piezo matrix I" and "piezo matrix II" (beam3) or "piezo
+// matrix" (beam2): 6 x N, row-major (VecN).
 #include "elements/beams/beam.hpp"
 
 #include <cmath>
@@ -21,30 +22,66 @@
 #include "core/rotations.hpp"
 #include "elements/misc/card_helpers.hpp"
 
-namespace mbs::cards {
+namespace mbs {
 
-BeamNode read_beam_node(Reader& r, EntityDesc& e, int k, const char* element) {
+void BeamSpec::describe(Props& p) const {
+    for (std::size_t k = 0; k < nodes.size(); ++k) {
+        const std::string s = std::to_string(k + 1);
+        p.set("node" + s, nodes[k].node);
+        p.set("offset" + s, nodes[k].offset);
+        p.set("orientation" + s, nodes[k].R);
+    }
+    const int n = points();
+    for (int i = 0; i < n; ++i) {
+        const std::string s = n == 1 ? "" : i == 0 ? " I" : " II";
+        p.set("section orientation" + s, section[i].R);
+        if (section[i].from_nodes)
+            p.set(n == 1 ? "section from nodes" : "section" + s + " from nodes", true);
+        p.set("law" + s, section[i].law);
+    }
+    if (!electrodes.empty()) {
+        p.set("piezo electrodes", static_cast<long>(electrodes.size()));
+        for (std::size_t k = 0; k < electrodes.size(); ++k)
+            p.set("electrode" + std::to_string(k + 1), electrodes[k]);
+        for (int i = 0; i < n; ++i)
+            p.set(n == 1   ? "piezo matrix"
+                  : i == 0 ? "piezo matrix I"
+                           : "piezo matrix II",
+                  section[i].piezo);
+    }
+    if (!orientation_description.empty()) p.set("orientation description", orientation_description);
+    if (custom_output) {
+        p.set("custom output", custom_output_text);
+        p.set("custom output flags", custom_output_flags);
+    }
+}
+
+namespace cards {
+
+BeamNode read_beam_node(Reader& r, BeamSpec& spec, int k, const char* element) {
     BeamNode b;
     std::string s = std::to_string(k);
+    BeamSpec::Node n;
+    n.node_loc = r.loc();
     b.node = &read_structural_node(r, "node " + s, element);
     r.accept("position");
     b.offset = r.position_rel(*b.node, "offset of node " + s);
     if (r.accept("orientation") || r.accept("rot"))
         b.R = r.orientation_rel(*b.node, "orientation of node " + s);
-    e.props.set("node" + s, node_ref(*b.node));
-    e.props.set("offset" + s, b.offset);
-    e.props.set("orientation" + s, b.R);
+    n.node = node_ref(*b.node);
+    n.offset = b.offset;
+    n.R = b.R;
+    spec.nodes.push_back(n);
     return b;
 }
 
-void check_beam_nodes_distinct(Reader& r, EntityDesc& e, const std::vector<BeamNode>& nodes,
-                               const SourceLoc& at) {
+void check_beam_nodes_distinct(Reader& r, const std::string& element,
+                               const std::vector<BeamNode>& nodes, const SourceLoc& at) {
     for (std::size_t i = 0; i < nodes.size(); ++i)
         for (std::size_t j = i + 1; j < nodes.size(); ++j)
             if (nodes[i].node->label == nodes[j].node->label)
                 r.error_at(
-                    at,
-                    e.category + " uses node " + std::to_string(nodes[i].node->label) + " twice",
+                    at, element + " uses node " + std::to_string(nodes[i].node->label) + " twice",
                     "the nodes of a beam must be different");
 }
 
@@ -62,7 +99,7 @@ Mat3 read_beam_section(Reader& r, bool& from_nodes, const std::string& what) {
 // beam_output_bits in beam.hpp; ep_f | ep_m, MBDyn's default, unless `none` was given: MBDyn
 // then writes no NetCDF forces and moments; a beam without `custom output` has no such prop and
 // means ep_default).
-void read_beam_tail(Reader& r, EntityDesc& e, bool viscous) {
+void read_beam_tail(Reader& r, BeamSpec& spec, bool viscous) {
     if (r.accept("custom output")) {
         using namespace beam_output_bits;
         struct Flag {
@@ -128,9 +165,10 @@ void read_beam_tail(Reader& r, EntityDesc& e, bool viscous) {
                                      "orientation description")
                          : std::string();
         }
-        if (!od.empty()) e.props.set("orientation description", od);
-        e.props.set("custom output", flags);
-        e.props.set("custom output flags", cleared ? bits : bits | ep_default);
+        spec.orientation_description = od;
+        spec.custom_output = true;
+        spec.custom_output_text = flags;
+        spec.custom_output_flags = cleared ? bits : bits | ep_default;
     }
 }
 
@@ -138,7 +176,7 @@ void read_beam_tail(Reader& r, EntityDesc& e, bool viscous) {
 // one Mat6xN per evaluation point, MBDyn's GetMat6xN). MBDyn reads the voltages from
 // differential abstract nodes (an algebraic one fails its node cast): so do we. Each error
 // names the part of the card at fault.
-void read_beam_piezo(Reader& r, EntityDesc& e, int points) {
+void read_beam_piezo(Reader& r, BeamSpec& spec, int points) {
     if (!r.accept("piezoelectric actuator")) return;
     const std::string form =
         "piezoelectric actuator, <number of electrodes N>, <N abstract node labels>, " +
@@ -154,7 +192,6 @@ void read_beam_piezo(Reader& r, EntityDesc& e, int points) {
                    std::to_string(n) + " electrodes, but the card has only " +
                        std::to_string(r.remaining()) + " arguments left",
                    form);
-    e.props.set("piezo electrodes", n);
     // The reader's own errors (a label or a number expected) get the card's form as hint.
     auto with_hint = [&](auto read) {
         try {
@@ -185,11 +222,11 @@ void read_beam_piezo(Reader& r, EntityDesc& e, int points) {
                 "check N (" +
                     std::to_string(n) + ") against the labels that follow it");
         }
-        if (node->props.get_or<std::string>("kind", "") == "algebraic")
+        if (node->view().get_or<std::string>("kind", "") == "algebraic")
             r.error_at(at, which + ": abstract node " + std::to_string(label) + " is algebraic",
                        "the voltages are read from differential abstract nodes, as in MBDyn: "
                        "drop 'algebraic' from the node's card");
-        e.props.set("electrode" + std::to_string(k), node_ref(*node));
+        spec.electrodes.push_back(node_ref(*node));
     }
     const std::size_t cols = static_cast<std::size_t>(n);
     const std::string size = "6 x " + std::to_string(n) + " = " + std::to_string(6 * n);
@@ -225,12 +262,11 @@ void read_beam_piezo(Reader& r, EntityDesc& e, int points) {
         return m;
     };
     if (points == 1) {
-        e.props.set("piezo matrix", matrix("piezoelectric matrix"));
+        spec.section[0].piezo = matrix("piezoelectric matrix");
     } else {
-        VecN m1 = matrix("piezoelectric matrix of section I");
-        VecN m2 = r.accept("same") ? m1 : matrix("piezoelectric matrix of section II");
-        e.props.set("piezo matrix I", m1);
-        e.props.set("piezo matrix II", m2);
+        spec.section[0].piezo = matrix("piezoelectric matrix of section I");
+        spec.section[1].piezo =
+            r.accept("same") ? spec.section[0].piezo : matrix("piezoelectric matrix of section II");
     }
     // A longer matrix (or N smaller than the labels given) leaves values before the tail.
     if (!r.at_end() && !r.peek("custom output") && !r.peek("output"))
@@ -239,4 +275,6 @@ void read_beam_piezo(Reader& r, EntityDesc& e, int points) {
                    form);
 }
 
-}  // namespace mbs::cards
+}  // namespace cards
+
+}  // namespace mbs

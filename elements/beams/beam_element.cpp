@@ -13,10 +13,9 @@
 // the evaluation points: xi = -+1/sqrt(3) (beam3), the midpoint (beam2). That is all the relative
 // orientations of the beam nodes are for, in MBDyn too: the runtime beam interpolates the nodes'
 // rotations since the start, whatever their frames (below).
-// Props: "node1", "offset1", "orientation1", ... (node frames); beam3: "section orientation I",
-// "law I", "section orientation II", "law II" ("section I from nodes"/"section II from nodes"
-// true when interpolated); beam2: "section orientation", "law" ("section from nodes"); the
-// custom output and piezo props (beam.cpp).
+// Typed spec: BeamSpec (beam.hpp): the nodes (offsets and orientations in the node frames), the
+// sections (orientation, whether from the nodes, law, piezo matrix), the electrodes and the
+// custom output; its generic view keeps the names of the props the readers used to store.
 //
 // Runtime finite-volume beams: beam3 (three nodes, evaluation points xi = -+1/sqrt(3)) and beam2
 // (two nodes, evaluation point at mid-span) (docs/deck-language.md 5.3). MBDyn's
@@ -852,27 +851,24 @@ class Beam final : public Element {
 
 template <int NN>
 std::unique_ptr<Element> make_beam(const EntityDesc& d, BuildContext& ctx) {
+    const auto& spec = d.spec_as<BeamSpec>();
     std::array<StructNode*, NN> nodes;
     std::array<Vec3, NN> f;
     for (int i = 0; i < NN; ++i) {
-        const std::string s = std::to_string(i + 1);
-        nodes[i] = &el::node_prop(ctx, d, ("node" + s).c_str());
-        if (!nodes[i]->has_rotation())
-            ctx.error(d, "a " + d.category + " needs structural nodes with rotations (node " +
-                             std::to_string(nodes[i]->label()) + " has none)");
-        f[i] = el::vec3_or_zero(d, ("offset" + s).c_str());
+        nodes[i] = &ctx.struct_node(spec.nodes[i].node, d);
+        if (!nodes[i]->has_rotation())  // the reader refuses them already
+            throw InputError(spec.nodes[i].node_loc,
+                             "a " + d.category + " needs structural nodes with rotations (node " +
+                                 std::to_string(nodes[i]->label()) + " has none)");
+        f[i] = spec.nodes[i].offset;
     }
     auto beam = std::make_unique<Beam<NN>>(d, nodes, f);
     LawEnv env{ctx.drive_env()};
     const double xi3 = 1.0 / std::sqrt(3.0);
     for (int s = 0; s < NN - 1; ++s) {
-        const char* orient = NN == 2  ? "section orientation"
-                             : s == 0 ? "section orientation I"
-                                      : "section orientation II";
-        const char* law = NN == 2 ? "law" : s == 0 ? "law I" : "law II";
         auto& S = beam->section(s);
-        S.Rsec0 = d.props.get<Mat3>(orient);
-        S.law = make_law<6>(*d.props.get<std::shared_ptr<const LawSpec>>(law), env);
+        S.Rsec0 = spec.section[s].R;
+        S.law = make_law<6>(*spec.section[s].law, env);
         const double xi = NN == 2 ? 0.0 : (s == 0 ? -xi3 : xi3);
         if (!beam->init_geometry(s, xi))
             ctx.error(d,
@@ -880,10 +876,10 @@ std::unique_ptr<Element> make_beam(const EntityDesc& d, BuildContext& ctx) {
                           " coincide at evaluation point " + (s == 0 ? "I" : "II"),
                       "check the node positions and offsets");
     }
-    // Piezoelectric electrodes: column e of each point's 6 x N matrix (row-major props).
-    const long ne = d.props.get_or<long>("piezo electrodes", 0L);
+    // Piezoelectric electrodes: column e of each point's 6 x N matrix (row-major).
+    const long ne = static_cast<long>(spec.electrodes.size());
     for (long e = 0; e < ne; ++e) {
-        const auto ref = d.props.get<EntityRef>("electrode" + std::to_string(e + 1));
+        const EntityRef& ref = spec.electrodes[static_cast<std::size_t>(e)];
         const Element* node = genels::find_scalar_node(ctx.drive_env(), ref);
         if (!node || node->own_dofs() != 1 || node->own_dof_order(0) != DofOrder::differential)
             ctx.error(d, "electrode " + std::to_string(e + 1) + " of " + d.category + " " +
@@ -894,28 +890,25 @@ std::unique_ptr<Element> make_beam(const EntityDesc& d, BuildContext& ctx) {
         dof.what = "abstract node " + std::to_string(ref.label);
         Vec6 P[NN - 1];
         for (int s = 0; s < NN - 1; ++s) {
-            const char* key = NN == 2  ? "piezo matrix"
-                              : s == 0 ? "piezo matrix I"
-                                       : "piezo matrix II";
-            const VecN& m = d.props.get<VecN>(key);
+            const VecN& m = spec.section[s].piezo;
             for (int i = 0; i < 6; ++i) P[s][i] = m[static_cast<std::size_t>(i * ne + e)];
         }
         beam->add_electrode(dof, P);
     }
     beam->set_viscous();
     beam->set_clock(ctx.drive_env().clock);
-    beam->set_output_flags(
-        d.props.get_or<long>("custom output flags", beam_output_bits::ep_default));
-    beam->set_orientation_description(d.props.get_or<std::string>("orientation description", ""));
+    beam->set_output_flags(spec.custom_output_flags);
+    beam->set_orientation_description(spec.orientation_description);
     beam->set_in_assembly(el::used_in_assembly(ctx, "beams"));
     return beam;
 }
 
 void read_beam3(Reader& r, EntityDesc& e) {
+    auto spec = std::make_shared<BeamSpec>();
     SourceLoc at = r.loc();
     std::vector<cards::BeamNode> n;
-    for (int k = 1; k <= 3; ++k) n.push_back(cards::read_beam_node(r, e, k, "beam3"));
-    cards::check_beam_nodes_distinct(r, e, n, at);
+    for (int k = 1; k <= 3; ++k) n.push_back(cards::read_beam_node(r, *spec, k, "beam3"));
+    cards::check_beam_nodes_distinct(r, e.category, n, at);
 
     bool from_I = false, from_II = false;
     Mat3 R_I = cards::read_beam_section(r, from_I, "section orientation I");
@@ -942,21 +935,19 @@ void read_beam3(Reader& r, EntityDesc& e) {
         if (from_I) R_I = interp(-xi);
         if (from_II) R_II = interp(xi);
     }
-    e.props.set("section orientation I", R_I);
-    if (from_I) e.props.set("section I from nodes", true);
-    e.props.set("law I", law_I);
-    e.props.set("section orientation II", R_II);
-    if (from_II) e.props.set("section II from nodes", true);
-    e.props.set("law II", law_II);
-    cards::read_beam_piezo(r, e, 2);
-    cards::read_beam_tail(r, e, (law_kind_bits(*law_I) | law_kind_bits(*law_II)) & law_viscous);
+    spec->section[0] = {R_I, from_I, law_I, {}};
+    spec->section[1] = {R_II, from_II, law_II, {}};
+    cards::read_beam_piezo(r, *spec, 2);
+    cards::read_beam_tail(r, *spec, (law_kind_bits(*law_I) | law_kind_bits(*law_II)) & law_viscous);
+    e.spec = std::move(spec);
 }
 
 void read_beam2(Reader& r, EntityDesc& e) {
+    auto spec = std::make_shared<BeamSpec>();
     SourceLoc at = r.loc();
     std::vector<cards::BeamNode> n;
-    for (int k = 1; k <= 2; ++k) n.push_back(cards::read_beam_node(r, e, k, "beam2"));
-    cards::check_beam_nodes_distinct(r, e, n, at);
+    for (int k = 1; k <= 2; ++k) n.push_back(cards::read_beam_node(r, *spec, k, "beam2"));
+    cards::check_beam_nodes_distinct(r, e.category, n, at);
     bool from = false;
     Mat3 R = cards::read_beam_section(r, from, "section orientation");
     if (from) {
@@ -965,12 +956,11 @@ void read_beam2(Reader& r, EntityDesc& e) {
         Vec3 g = matrix_to_cgr(R2.transpose() * cards::node_orientation(*n[0].node) * n[0].R);
         R = R2 * cgr_to_matrix(0.5 * g);
     }
-    e.props.set("section orientation", R);
-    if (from) e.props.set("section from nodes", true);
     auto law = r.law(6, "constitutive law");
-    e.props.set("law", law);
-    cards::read_beam_piezo(r, e, 1);
-    cards::read_beam_tail(r, e, law_kind_bits(*law) & law_viscous);
+    spec->section[0] = {R, from, law, {}};
+    cards::read_beam_piezo(r, *spec, 1);
+    cards::read_beam_tail(r, *spec, law_kind_bits(*law) & law_viscous);
+    e.spec = std::move(spec);
 }
 
 }  // namespace

@@ -4,9 +4,12 @@
 //         m, <Vec3 rel c.o.m.>, <Mat3x3 rel inertia about the c.o.m.>
 //         [, {orientation | inertial}, {node | <OrMat rel>}]  ... (n times with condense);
 //   body: L, node, m;                        (displacement-only node: point mass)
-// Props: "node"; per mass "mass", "center of mass" (node frame), "inertia" (about the mass's
-// own c.o.m., node frame); with condense the per-mass data get a suffix " 1", " 2", ... and
-// "mass", "center of mass", "inertia" hold the combined body (inertia about the combined c.o.m.).
+// Typed spec: BodySpec (below): the node, the masses as read and the combined body. Its generic
+// view: "node"; per mass "mass", "center of mass" (node frame), "inertia" (about the mass's own
+// c.o.m., node frame); with condense ("condense" = n) the per-mass data get a suffix " 1",
+// " 2", ... and "mass", "center of mass", "inertia" hold the combined body (inertia about the
+// combined c.o.m.); "allow negative mass" when given. A point mass has no "center of mass" and
+// "inertia".
 //
 // Rigid body on a structural node (docs/deck-language.md 5.1): mass m, centre of mass xc and
 // inertia about it (node frame). With S = R (m xc) and J = R Jn R^T (Jn: inertia about the node, Jn
@@ -23,6 +26,7 @@
 // gravity load (force and moment rows) also acts in the initial assembly.
 #include <Eigen/Eigenvalues>
 #include <cmath>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -38,6 +42,35 @@ struct MassData {
     double m = 0.0;
     Vec3 xc = Vec3::Zero();
     Mat3 J = Mat3::Zero();
+};
+
+struct BodySpec final : ElementSpec {
+    EntityRef node;
+    SourceLoc node_loc;
+    bool rotations = true;         // the node has rotations (else a point mass: m only)
+    long condense = 0;             // `condense, n` (0: not given)
+    bool allow_negative = false;   // `allow negative mass`
+    std::vector<MassData> masses;  // as read (described with condense only)
+    MassData total;                // the combined body
+    void describe(Props& p) const override {
+        p.set("node", node);
+        if (condense > 0) p.set("condense", condense);
+        if (allow_negative) p.set("allow negative mass", true);
+        if (condense > 0)
+            for (std::size_t k = 0; k < masses.size(); ++k) {
+                const std::string s = " " + std::to_string(k + 1);
+                p.set("mass" + s, masses[k].m);
+                if (rotations) {
+                    p.set("center of mass" + s, masses[k].xc);
+                    p.set("inertia" + s, masses[k].J);
+                }
+            }
+        p.set("mass", total.m);
+        if (rotations) {
+            p.set("center of mass", total.xc);
+            p.set("inertia", total.J);
+        }
+    }
 };
 
 // A physical inertia tensor is symmetric positive semi-definite (a point mass has J = 0).
@@ -107,48 +140,39 @@ void check_body_node(Reader& r, const SourceLoc& at, const EntityDesc& node) {
 }
 
 void read_body(Reader& r, EntityDesc& e) {
+    auto spec = std::make_shared<BodySpec>();
     SourceLoc at_node = r.loc();
     const EntityDesc& node = r.node("structural", "node");
     check_body_node(r, at_node, node);
-    bool rotations = cards::has_rotations(node);
-    e.props.set("node", cards::node_ref(node));
+    const bool rotations = cards::has_rotations(node);
+    spec->node = cards::node_ref(node);
+    spec->node_loc = at_node;
+    spec->rotations = rotations;
 
     if (r.peek("variable mass"))
         r.error("'variable mass' bodies are not supported yet", "use a constant-mass body");
 
     long count = 1;
-    bool condense = false;
     if (r.accept("condense")) {
         SourceLoc at = r.loc();
         count = r.integer("number of masses to condense");
         if (count < 1)
             r.error_at(at, "'condense' needs at least one mass, got " + std::to_string(count));
-        condense = true;
-        e.props.set("condense", count);
+        spec->condense = count;
     }
-    bool allow_negative = r.accept("allow negative mass");
-    if (allow_negative) e.props.set("allow negative mass", true);
+    const bool allow_negative = r.accept("allow negative mass");
+    spec->allow_negative = allow_negative;
 
     // Combined body: m = sum m_i, xc = sum m_i xc_i / m,
     // J = sum [J_i + m_i (|d_i|^2 I - d_i d_i^T)] with d_i = xc_i - xc (parallel-axis theorem).
-    std::vector<MassData> masses;
-    for (long k = 0; k < count; ++k) {
-        MassData d = read_mass(r, node, rotations, allow_negative);
-        masses.push_back(d);
-        if (condense) {
-            std::string s = " " + std::to_string(k + 1);
-            e.props.set("mass" + s, d.m);
-            if (rotations) {
-                e.props.set("center of mass" + s, d.xc);
-                e.props.set("inertia" + s, d.J);
-            }
-        }
-    }
+    std::vector<MassData>& masses = spec->masses;
+    for (long k = 0; k < count; ++k)
+        masses.push_back(read_mass(r, node, rotations, allow_negative));
     if (!rotations && !r.at_end() && !r.peek("output"))
         r.error("a point mass on the displacement-only node " + std::to_string(node.label) +
                     " takes only the mass",
                 "remove the centre of mass and inertia, or use a node with rotations");
-    MassData total;
+    MassData& total = spec->total;
     Vec3 S = Vec3::Zero();
     for (const auto& d : masses) {
         total.m += d.m;
@@ -170,34 +194,30 @@ void read_body(Reader& r, EntityDesc& e) {
             }
         }
     }
-    e.props.set("mass", total.m);
-    if (rotations) {
-        e.props.set("center of mass", total.xc);
-        e.props.set("inertia", total.J);
-    }
+    e.spec = std::move(spec);
 }
 
 // Relative-coordinate path: the body's mass on the link of its node.
 tree::LoadPart tree_body(const EntityDesc& d, const tree::Context&) {
+    const auto& spec = d.spec_as<BodySpec>();
     tree::Body b;
-    b.node.node = d.props.get<EntityRef>("node");
+    b.node.node = spec.node;
     b.node.key = "node";
-    b.mass = d.props.get<double>("mass");
-    b.com = d.props.get_or<Vec3>("center of mass", Vec3::Zero());
-    b.inertia = d.props.get_or<Mat3>("inertia", Mat3::Zero());
+    b.mass = spec.total.m;
+    b.com = spec.rotations ? spec.total.xc : Vec3(Vec3::Zero());
+    b.inertia = spec.rotations ? spec.total.J : Mat3(Mat3::Zero());
     return b;
 }
 
 class Body final : public Element {
   public:
-    Body(const EntityDesc& d, StructNode& n, const Vec3* g, bool in_assembly)
+    Body(const EntityDesc& d, const MassData& total, StructNode& n, const Vec3* g, bool in_assembly)
         : Element(d), n_(&n), g_(g), in_assembly_(in_assembly) {
-        m_ = d.props.get<double>("mass");
+        m_ = total.m;
         if (n.has_rotation()) {
-            Vec3 xc = d.props.get<Vec3>("center of mass");
+            const Vec3& xc = total.xc;
             s_ = m_ * xc;
-            Jn_ = d.props.get<Mat3>("inertia") +
-                  m_ * (xc.squaredNorm() * Mat3::Identity() - xc * xc.transpose());
+            Jn_ = total.J + m_ * (xc.squaredNorm() * Mat3::Identity() - xc * xc.transpose());
         }
         // The node's lumped inertia (node accelerations for output, solvers/dae/accelerations).
         if (n.is_dynamic()) {
@@ -287,8 +307,10 @@ class Body final : public Element {
 };
 
 std::unique_ptr<Element> make(const EntityDesc& d, BuildContext& ctx) {
-    StructNode& n = el::node_prop(ctx, d, "node");
-    return std::make_unique<Body>(d, n, ctx.gravity(), el::used_in_assembly(ctx, "rigid bodies"));
+    const auto& spec = d.spec_as<BodySpec>();
+    StructNode& n = ctx.struct_node(spec.node, d);
+    return std::make_unique<Body>(d, spec.total, n, ctx.gravity(),
+                                  el::used_in_assembly(ctx, "rigid bodies"));
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
-// Runtime of `driven` elements (MBDyn's DrivenElem; card read by parser/builder.cpp):
+// Runtime of `driven` elements (MBDyn's DrivenElem; card read by Builder::driven_card,
+// parser/builder_entities.cpp, into a DrivenSpec, core/driven_spec.hpp):
 //   driven: L, <drive>, {existing: <type>, L | <element card, label L>};
 // The element is active while the drive is non-zero at the current time. The wrapper takes the
 // element over from the engine (BuildContext::take_element) and answers for it under the
@@ -23,6 +24,7 @@
 #include <cctype>
 #include <optional>
 
+#include "core/driven_spec.hpp"
 #include "core/element.hpp"
 #include "core/registry.hpp"
 #include "core/source.hpp"
@@ -142,25 +144,22 @@ class Driven final : public Element {
 };
 
 std::unique_ptr<Element> make_driven(const EntityDesc& d, BuildContext& ctx) {
-    const auto ref = d.props.get<EntityRef>("element");
+    const auto& spec = d.spec_as<DrivenSpec>();
+    const EntityRef& ref = spec.element;
     std::unique_ptr<Element> inner = ctx.take_element(ref);
     if (!inner)
         ctx.error(d, ref.category + " " + std::to_string(ref.label) +
                          " has no run-time element to drive");
-    DrivePtr drive =
-        make_drive(*d.props.get<std::shared_ptr<const DriveSpec>>("drive"), ctx.drive_env());
-    // The hints, kept by the builder as located records "hint 1", "hint 2", ... (type = text).
+    DrivePtr drive = make_drive(*spec.drive, ctx.drive_env());
+    // The hints, kept by the builder with their text and location.
     std::vector<el::Hint> hints;
     auto* target = dynamic_cast<el::Hintable*>(inner.get());
     const std::string what = inner->desc().type + " " + std::to_string(inner->desc().label);
-    for (int i = 1;; ++i) {
-        const PropValue* v = d.props.find("hint " + std::to_string(i));
-        if (!v) break;
-        const DriveSpec& rec = *std::get<std::shared_ptr<const DriveSpec>>(*v);
-        const std::optional<el::Hint> h = el::parse_hint(rec.type);
-        if (!h) throw InputError(rec.loc, "unknown driven element hint \"" + rec.type + "\"");
+    for (const DrivenSpec::Hint& rec : spec.hints) {
+        const std::optional<el::Hint> h = el::parse_hint(rec.text);
+        if (!h) throw InputError(rec.loc, "unknown driven element hint \"" + rec.text + "\"");
         if (!target || !target->takes_hint(*h))
-            throw InputError(rec.loc, what + " does not take the hint \"" + rec.type + "\"",
+            throw InputError(rec.loc, what + " does not take the hint \"" + rec.text + "\"",
                              "hints are taken by revolute/spherical hinges and pins (offset{1|2}, "
                              "hinge{1|2}), total (pin) joints (offset{1|2}, position-hinge{1}, "
                              "orientation-hinge{1|2}), drive hinges (hinge{1|2}) and drive "

@@ -10,8 +10,9 @@
 // frame (GetVecRel). Only `single, reference, <frame>, v, <dc>` takes a frame. Follower forces
 // accept `output relative` after the drive. The legacy force form without `position`
 // (`node, <dir>, <arm>, <DriveCaller>`) is accepted with a warning.
-// Props: "node", "offset" (arm, node frame; forces only), "force" | "moment" (template drive),
-// "output relative"; internal: "node1", "offset1", "node2", "offset2", ...
+// Typed spec: LoadCardSpec (below). Its generic view: "node", "offset" (arm, node frame; forces
+// only), "force" | "moment" (template drive), "output relative"; internal: "node1", "offset1",
+// "node2", "offset2", ...
 //
 // Card readers for `force: L, total` and `total internal` (docs/deck-language.md 5.4): a force and
 // a couple applied in frames attached to the node(s).
@@ -20,13 +21,13 @@
 //          [, moment orientation, ...]] [, force, {null | <TplDC Vec3>}]
 //          [, moment, {null | <TplDC Vec3>}]
 // (node2 only for `total internal`). A missing force or moment is null.
-// Props: "node", "offset", "force orientation", "moment orientation" (node frame) or, for the
-// internal form, the same with suffixes 1 and 2; "force", "moment" (template drives, absent =
-// null).
+// Typed spec: LoadCardSpec. Its generic view: "node", "offset", "force orientation", "moment
+// orientation" (node frame) or, for the internal form, the same with suffixes 1 and 2; "force",
+// "moment" (template drives, absent = null).
 //
 // Runtime structural forces and couples (docs/deck-language.md 5.4): absolute, follower, their
 // internal forms, absolute displacement [internal], couples, and total [internal] forces. The card
-// readers above store the props that the runtime below turns into one element.
+// readers above fill the spec that the runtime below turns into one element.
 //
 // One formulation serves every card. The load has a force F and a couple C, each from a template
 // drive v(t), w(t) and resolved either in the global frame (absolute) or in node 1's frame with a
@@ -62,7 +63,10 @@
 //   internal couple: label n1 C(3) n2 -C(3)
 //   total [internal]: label f(3) m(3) (the drive values, in the force/moment frames, as MBDyn)
 // Follower forms with `output relative` write the force/couple in the node-1 frame.
+#include <memory>
 #include <optional>
+#include <string>
+#include <string_view>
 
 #include "core/registry.hpp"
 #include "core/tree_edge.hpp"
@@ -79,14 +83,53 @@ struct Kind {
     bool displacement = false;
 };
 
+using TplSpecPtr = std::shared_ptr<const TplDriveSpec>;
+
+// What a force or couple card read: one node (two for the internal forms) with its arm and, for
+// `total` forces, its force and moment orientations (node frames); the template drives.
+struct LoadCardSpec final : ElementSpec {
+    struct Side {
+        EntityRef node;
+        SourceLoc node_loc;
+        bool has_offset = false;  // an arm was read (forces; every `total` side)
+        Vec3 offset = Vec3::Zero();
+        Mat3 Rf = Mat3::Identity(), Rm = Mat3::Identity();  // `total` only
+    };
+    bool internal = false;  // two sides; the view's keys get the suffixes 1 and 2
+    bool total = false;     // `total [internal]`: the view has the orientations
+    Side side[2];
+    TplSpecPtr force, moment;  // absent = null
+    bool output_relative = false;
+
+    void describe(Props& p) const override {
+        for (int k = 0; k < (internal ? 2 : 1); ++k) {
+            const std::string s = internal ? std::to_string(k + 1) : "";
+            const Side& d = side[k];
+            p.set("node" + s, d.node);
+            if (d.has_offset) p.set("offset" + s, d.offset);
+            if (total) {
+                p.set("force orientation" + s, d.Rf);
+                p.set("moment orientation" + s, d.Rm);
+            }
+        }
+        if (force) p.set("force", force);
+        if (moment) p.set("moment", moment);
+        if (output_relative) p.set("output relative", true);
+    }
+};
+
 const char* card_name(const Kind& k) { return k.couple ? "couple" : "force"; }
 
 void read_structural(Reader& r, EntityDesc& e, const Kind& k) {
+    auto spec = std::make_shared<LoadCardSpec>();
+    spec->internal = k.internal;
+    LoadCardSpec::Side& side1 = spec->side[0];
     std::string what = std::string(k.follower ? "follower " : "absolute ") +
                        (k.internal ? "internal " : "") + card_name(k);
+    side1.node_loc = r.loc();
     const EntityDesc& n1 =
         cards::read_structural_node(r, k.internal ? "node 1" : "node", what, !k.displacement);
-    e.props.set(k.internal ? "node1" : "node", cards::node_ref(n1));
+    side1.node = cards::node_ref(n1);
     // The frame the vector is resolved to: global for absolute, the node-1 frame for follower.
     Mat3 R1 = cards::node_orientation(n1);
     const Mat3* R_frame = k.follower ? &R1 : nullptr;
@@ -98,7 +141,7 @@ void read_structural(Reader& r, EntityDesc& e, const Kind& k) {
     if (!k.displacement) {
         if (r.accept("position")) {
             arm1 = r.position_rel(n1, "arm");
-            if (!k.couple) e.props.set(k.internal ? "offset1" : "offset", arm1);
+            if (!k.couple) side1.has_offset = true, side1.offset = arm1;
         } else if (!k.couple) {
             r.warn(
                 "'position' expected before the force arm; reading the deprecated form "
@@ -111,7 +154,7 @@ void read_structural(Reader& r, EntityDesc& e, const Kind& k) {
                 r.error_at(at_dir, "the force direction is a null vector");
             legacy_dir.normalize();
             arm1 = r.position_rel(n1, "arm");
-            e.props.set(k.internal ? "offset1" : "offset", arm1);
+            side1.has_offset = true, side1.offset = arm1;
         }
     }
 
@@ -121,12 +164,14 @@ void read_structural(Reader& r, EntityDesc& e, const Kind& k) {
         if (n2.label == n1.label)
             r.error_at(at2, "internal " + std::string(card_name(k)) + " between node " +
                                 std::to_string(n1.label) + " and itself");
-        e.props.set("node2", cards::node_ref(n2));
+        LoadCardSpec::Side& side2 = spec->side[1];
+        side2.node = cards::node_ref(n2);
+        side2.node_loc = at2;
         if (!k.displacement) {
             bool pos = r.accept("position");
             if (pos || legacy) {
                 Vec3 arm2 = r.position_rel_other(n2, n1, arm1, "arm of node 2");
-                if (!k.couple) e.props.set("offset2", arm2);
+                if (!k.couple) side2.has_offset = true, side2.offset = arm2;
             } else if (!k.couple) {
                 r.error("missing 'position, <arm>' of node 2");
             }
@@ -134,13 +179,15 @@ void read_structural(Reader& r, EntityDesc& e, const Kind& k) {
     }
 
     const char* key = k.couple ? "moment" : "force";
+    TplSpecPtr& value = k.couple ? spec->moment : spec->force;
     if (legacy) {
         SourceLoc at = r.loc();
-        e.props.set(key, cards::make_single_tpl_vec3(legacy_dir, r.drive("force magnitude"), at));
+        value = cards::make_single_tpl_vec3(legacy_dir, r.drive("force magnitude"), at);
     } else {
-        e.props.set(key, cards::read_tpl_vec3(r, key, &n1, R_frame));
+        value = cards::read_tpl_vec3(r, key, &n1, R_frame);
     }
-    if (k.follower && r.accept("output relative")) e.props.set("output relative", true);
+    if (k.follower && r.accept("output relative")) spec->output_relative = true;
+    e.spec = std::move(spec);
 }
 
 template <bool couple, bool follower, bool internal, bool displacement, bool deprecated = false>
@@ -152,13 +199,14 @@ void read_kind(Reader& r, EntityDesc& e) {
 // Relative-coordinate path: absolute and follower forces and couples on one node.
 template <bool couple, bool follower>
 tree::LoadPart tree_load(const EntityDesc& d, const tree::Context&) {
+    const auto& spec = d.spec_as<LoadCardSpec>();
     tree::Load ld;
-    ld.node.node = d.props.get<EntityRef>("node");
+    ld.node.node = spec.side[0].node;
     ld.node.key = "node";
-    ld.node.o = d.props.get_or<Vec3>("offset", Vec3::Zero());
+    ld.node.o = spec.side[0].offset;  // zero without an arm
     ld.couple = couple;
     ld.follower = follower;
-    ld.value = d.props.get<std::shared_ptr<const TplDriveSpec>>(couple ? "moment" : "force");
+    ld.value = couple ? spec.moment : spec.force;
     return ld;
 }
 
@@ -166,43 +214,49 @@ tree::LoadPart unsupported_load(const EntityDesc& d, const tree::Context&) {
     tree::unsupported(d, "only absolute and follower forces and couples on one node");
 }
 
-void read_side(Reader& r, EntityDesc& e, const EntityDesc& n, const std::string& s) {
-    e.props.set("node" + s, cards::node_ref(n));
-    Vec3 f = r.accept("position") ? r.position_rel(n, "arm") : Vec3::Zero();
-    Mat3 Rf = r.accept("force orientation") ? r.orientation_rel(n, "force orientation")
+void read_side(Reader& r, LoadCardSpec::Side& side, const EntityDesc& n, const SourceLoc& at) {
+    side.node = cards::node_ref(n);
+    side.node_loc = at;
+    side.has_offset = true;
+    side.offset = r.accept("position") ? r.position_rel(n, "arm") : Vec3::Zero();
+    side.Rf = r.accept("force orientation") ? r.orientation_rel(n, "force orientation")
                                             : Mat3::Identity();
-    Mat3 Rm = r.accept("moment orientation") ? r.orientation_rel(n, "moment orientation")
+    side.Rm = r.accept("moment orientation") ? r.orientation_rel(n, "moment orientation")
                                              : Mat3::Identity();
-    e.props.set("offset" + s, f);
-    e.props.set("force orientation" + s, Rf);
-    e.props.set("moment orientation" + s, Rm);
 }
 
-void read_drives(Reader& r, EntityDesc& e) {
+void read_drives(Reader& r, LoadCardSpec& spec) {
     for (const char* key : {"force", "moment"}) {
         if (!r.accept(key)) continue;
         if (r.accept("null")) continue;
-        e.props.set(key, r.tpl_drive(3, key));
+        TplSpecPtr& slot = std::string_view(key) == "force" ? spec.force : spec.moment;
+        slot = r.tpl_drive(3, key);
     }
 }
 
 void read_total(Reader& r, EntityDesc& e) {
+    auto spec = std::make_shared<LoadCardSpec>();
+    spec->total = true;
+    SourceLoc at = r.loc();
     const EntityDesc& n = cards::read_structural_node(r, "node", "total force");
-    read_side(r, e, n, "");
-    read_drives(r, e);
+    read_side(r, spec->side[0], n, at);
+    read_drives(r, *spec);
+    e.spec = std::move(spec);
 }
 
 void read_total_internal(Reader& r, EntityDesc& e) {
+    auto spec = std::make_shared<LoadCardSpec>();
+    spec->total = spec->internal = true;
+    SourceLoc at1 = r.loc();
     const EntityDesc& n1 = cards::read_structural_node(r, "node 1", "total internal force");
-    read_side(r, e, n1, "1");
+    read_side(r, spec->side[0], n1, at1);
     SourceLoc at2 = r.loc();
     const EntityDesc& n2 = cards::read_structural_node(r, "node 2", "total internal force");
     cards::check_distinct_nodes(r, at2, n1, n2, "total internal force");
-    read_side(r, e, n2, "2");
-    read_drives(r, e);
+    read_side(r, spec->side[1], n2, at2);
+    read_drives(r, *spec);
+    e.spec = std::move(spec);
 }
-
-using TplSpecPtr = std::shared_ptr<const TplDriveSpec>;
 
 enum class OutputForm { force, couple, total };
 
@@ -415,29 +469,28 @@ class StructuralLoad final : public Element {
     Vec3 v_out_ = Vec3::Zero(), w_out_ = Vec3::Zero();
 };
 
-TplDrive<3> tpl_drive(const EntityDesc& d, BuildContext& ctx, const char* key) {
-    return TplDrive<3>::make(*d.props.get<TplSpecPtr>(key), ctx.drive_env());
+TplDrive<3> tpl_drive(const TplSpecPtr& spec, BuildContext& ctx) {
+    return TplDrive<3>::make(*spec, ctx.drive_env());
 }
 
 // force/couple: absolute | follower [internal], absolute [internal] displacement.
 template <bool Couple, bool Follower, bool Internal>
 std::unique_ptr<Element> make_structural(const EntityDesc& d, BuildContext& ctx) {
+    const auto& card = d.spec_as<LoadCardSpec>();
     LoadSpec spec;
     spec.follower_force = Follower && !Couple;
     spec.follower_couple = Follower && Couple;
     spec.internal = Internal;
     spec.output = Couple ? OutputForm::couple : OutputForm::force;
     StructuralLoad::Side s[2];
-    const char* node_key[2] = {Internal ? "node1" : "node", "node2"};
-    const char* arm_key[2] = {Internal ? "offset1" : "offset", "offset2"};
     for (int k = 0; k < (Internal ? 2 : 1); ++k) {
-        s[k].node = &el::node_prop(ctx, d, node_key[k]);
+        s[k].node = &ctx.struct_node(card.side[k].node, d);
         s[k].point_node = s[k].node;
-        s[k].arm = el::vec3_or_zero(d, arm_key[k]);
+        s[k].arm = card.side[k].offset;  // zero without an arm
         s[k].sign = k == 0 ? 1.0 : -1.0;
     }
-    TplDrive<3> drive = tpl_drive(d, ctx, Couple ? "moment" : "force");
-    bool relative = d.props.get_or<bool>("output relative", false);
+    TplDrive<3> drive = tpl_drive(Couple ? card.moment : card.force, ctx);
+    const bool relative = card.output_relative;
     auto e = std::make_unique<StructuralLoad>(d, spec, s[0], s[1], Couple ? nullptr : &drive,
                                               Couple ? &drive : nullptr, Mat3::Identity(),
                                               Mat3::Identity(), relative);
@@ -452,29 +505,31 @@ std::unique_ptr<Element> make_total(const EntityDesc& d, BuildContext& ctx) {
     spec.follower_force = spec.follower_couple = true;
     spec.internal = Internal;
     spec.output = OutputForm::total;
-    const std::string s1 = Internal ? "1" : "";
+    const auto& card = d.spec_as<LoadCardSpec>();
     StructuralLoad::Side s[2];
-    s[0].node = &ctx.struct_node(d.props.get<EntityRef>("node" + s1), d);
-    if (!s[0].node->has_rotation())
-        ctx.error(d, "a total force needs a structural node with rotations");
+    s[0].node = &ctx.struct_node(card.side[0].node, d);
+    if (!s[0].node->has_rotation())  // the reader refuses them already
+        throw InputError(card.side[0].node_loc,
+                         "a total force needs a structural node with rotations");
     s[0].point_node = s[0].node;
-    s[0].arm = el::vec3_or_zero(d, ("offset" + s1).c_str());
+    s[0].arm = card.side[0].offset;
     if (Internal) {
         // MBDyn's TotalForce: both nodes are loaded at node 2's point.
-        s[1].node = &ctx.struct_node(d.props.get<EntityRef>("node2"), d);
+        s[1].node = &ctx.struct_node(card.side[1].node, d);
         if (!s[1].node->has_rotation())
-            ctx.error(d, "a total force needs a structural node with rotations");
+            throw InputError(card.side[1].node_loc,
+                             "a total force needs a structural node with rotations");
         s[1].point_node = s[1].node;
-        s[1].arm = el::vec3_or_zero(d, "offset2");
+        s[1].arm = card.side[1].offset;
         s[1].sign = -1.0;
         s[0].point_node = s[1].node;
         s[0].arm = s[1].arm;
     }
     std::optional<TplDrive<3>> f, m;
-    if (d.props.has("force")) f = tpl_drive(d, ctx, "force");
-    if (d.props.has("moment")) m = tpl_drive(d, ctx, "moment");
-    Mat3 Rf = el::mat3_or_identity(d, ("force orientation" + s1).c_str());
-    Mat3 Rm = el::mat3_or_identity(d, ("moment orientation" + s1).c_str());
+    if (card.force) f = tpl_drive(card.force, ctx);
+    if (card.moment) m = tpl_drive(card.moment, ctx);
+    const Mat3& Rf = card.side[0].Rf;
+    const Mat3& Rm = card.side[0].Rm;
     auto e = std::make_unique<StructuralLoad>(d, spec, s[0], s[1], f ? &*f : nullptr,
                                               m ? &*m : nullptr, Rf, Rm, false);
     e->set_in_assembly(el::used_in_assembly(ctx, "forces"));

@@ -10,8 +10,8 @@
 // deprecated aliases.
 //   revolute rotation: as revolute hinge (hinge_joints.cpp), offsets only with `position` and
 //       ignored, [, orientation description, od]
-// Props: as the revolute family (see hinge_joints.cpp): "node1", "offset1", "orientation1",
-// "node2", "offset2", "orientation2", "orientation description".
+// Typed specs (below): CardanoSpec (two nodes; the offsets only for the cardano hinge),
+// CardanoPinSpec (the node's end against the ground's frame).
 // Relative-coordinate path (cardano hinge): two rotations, about axis 3 of frame 1 and the
 // turned axis 2; as a cut, 4 rows.
 //
@@ -42,6 +42,9 @@
 //   cardano hinge, pin, rotation: Euler 123 angles of Rb^T Ra in degrees (MBDyn's order);
 //   revolute rotation: Euler 123 angles of Ra^T Rb in degrees and Rb^T (w2 - w1), as the revolute
 //   hinge.
+#include <memory>
+#include <string>
+
 #include "core/registry.hpp"
 #include "core/rotations.hpp"
 #include "core/tree_edge.hpp"
@@ -52,20 +55,63 @@
 namespace mbs {
 namespace {
 
-void read_cardano_hinge(Reader& r, EntityDesc& e) {
-    cards::read_end_pair(r, e, "cardano hinge", true);
+// Two ends, offsets and hinge orientations in the node frames (the offsets are read and
+// ignored by the rotation forms: `offsets` false, not described).
+struct CardanoSpec final : ElementSpec {
+    cards::EndSpec end[2];
+    bool offsets = true;
+    std::string orientation_description;  // "" when not given
+    void describe(Props& p) const override {
+        cards::describe_end(p, end[0], "1", offsets, true);
+        cards::describe_end(p, end[1], "2", offsets, true);
+        if (!orientation_description.empty())
+            p.set("orientation description", orientation_description);
+    }
+};
+
+// The node's end (offset, hinge orientation, node frame) against the ground's frame (global).
+struct CardanoPinSpec final : ElementSpec {
+    cards::PinGround g;
+    void describe(Props& p) const override {
+        p.set("node", g.node.node);
+        p.set("offset", g.node.offset);
+        p.set("hinge orientation", g.node.R);
+        p.set("position", g.position);
+        p.set("orientation", g.orientation);
+    }
+};
+
+// Offsets mandatory (`position` optional before them) or after `position` only.
+std::shared_ptr<CardanoSpec> read_pair(Reader& r, std::string_view element, bool offsets) {
+    cards::EndOptions opt;
+    opt.offset = offsets ? cards::Offset::mandatory : cards::Offset::keyword;
+    auto end1 = cards::read_end1(r, element, opt);
+    auto end2 = cards::read_end2(r, end1, element, opt);
+    auto s = std::make_shared<CardanoSpec>();
+    s->end[0] = cards::end_spec(end1);
+    s->end[1] = cards::end_spec(end2);
+    s->offsets = offsets;
+    return s;
 }
+
+void read_cardano_hinge(Reader& r, EntityDesc& e) { e.spec = read_pair(r, "cardano hinge", true); }
 
 void read_cardano_rotation(Reader& r, EntityDesc& e) {
-    cards::read_end_pair(r, e, "cardano rotation", false);
-    cards::read_optional_orientation_description(r, e);
+    auto s = read_pair(r, "cardano rotation", false);
+    s->orientation_description = cards::read_orientation_description(r);
+    e.spec = std::move(s);
 }
 
-void read_cardano_pin(Reader& r, EntityDesc& e) { cards::read_pin(r, e, "cardano pin"); }
+void read_cardano_pin(Reader& r, EntityDesc& e) {
+    auto s = std::make_shared<CardanoPinSpec>();
+    s->g = cards::read_pin_ground(r, "cardano pin");
+    e.spec = std::move(s);
+}
 
 void read_revolute_rotation(Reader& r, EntityDesc& e) {
-    cards::read_end_pair(r, e, "revolute rotation", false);
-    cards::read_optional_orientation_description(r, e);
+    auto s = read_pair(r, "revolute rotation", false);
+    s->orientation_description = cards::read_orientation_description(r);
+    e.spec = std::move(s);
 }
 
 void warn_universal(Reader& r, const char* replacement) {
@@ -88,8 +134,9 @@ void read_universal_pin(Reader& r, EntityDesc& e) {
 // stays normal to axis 2 of frame 2; the two axes are always orthogonal).
 tree::EdgePart cardano_hinge_edge(const EntityDesc& d, const tree::Context&) {
     tree::Edge e;
-    e.a = cards::tree_end(d, "node1", "offset1", "orientation1");
-    e.b = cards::tree_end(d, "node2", "offset2", "orientation2");
+    const auto& s = d.spec_as<CardanoSpec>();
+    e.a = cards::tree_end(s.end[0], "node1");
+    e.b = cards::tree_end(s.end[1], "node2");
     e.cut_cost = 4;
     e.tree_capable = true;
     e.grow = [](tree::Growth& g, const tree::Context&) {
@@ -231,33 +278,36 @@ class CardanoJoint final : public Element {
     double mu_ = 0.0;  // the first couple multiplier (cardano joints: MBDyn's dM)
 };
 
-End node_end(BuildContext& ctx, const EntityDesc& d, const std::string& k, const char* frame_key,
-             bool offset) {
+// A node without rotations is refused at the node's field; the offset is taken only by the
+// forms that constrain the points (`offset`).
+End node_end(BuildContext& ctx, const EntityDesc& d, const cards::EndSpec& s, bool offset,
+             const char* need, const char* hint) {
     End e;
-    e.node = &ctx.struct_node(d.props.get<EntityRef>("node" + k), d);
-    if (offset) e.f = el::vec3_or_zero(d, ("offset" + k).c_str());
-    e.Rh = el::mat3_or_identity(d, frame_key);
+    e.node = &ctx.struct_node(s.node, d);
+    if (!e.node->has_rotation()) throw InputError(s.node_loc, need, hint);
+    if (offset) e.f = s.offset;
+    e.Rh = s.R;
     return e;
 }
 
 template <Kind K>
 std::unique_ptr<Element> make_pair(const EntityDesc& d, BuildContext& ctx) {
+    const auto& s = d.spec_as<CardanoSpec>();
     const bool offsets = K == Kind::cardano_hinge;
-    End e1 = node_end(ctx, d, "1", "orientation1", offsets),
-        e2 = node_end(ctx, d, "2", "orientation2", offsets);
-    if (!e1.node->has_rotation() || !e2.node->has_rotation())
-        ctx.error(d, "this joint constrains rotations: it needs nodes with rotations",
-                  "use static or dynamic (not displacement) nodes");
+    const char* need = "this joint constrains rotations: it needs nodes with rotations";
+    const char* hint = "use static or dynamic (not displacement) nodes";
+    End e1 = node_end(ctx, d, s.end[0], offsets, need, hint),
+        e2 = node_end(ctx, d, s.end[1], offsets, need, hint);
     return std::make_unique<CardanoJoint>(d, e1, e2, K);
 }
 
 std::unique_ptr<Element> make_cardano_pin(const EntityDesc& d, BuildContext& ctx) {
-    End n = node_end(ctx, d, "", "hinge orientation", true);
-    if (!n.node->has_rotation())
-        ctx.error(d, "a cardano pin needs a node with rotations", "use a static or dynamic node");
+    const auto& s = d.spec_as<CardanoPinSpec>();
+    End n = node_end(ctx, d, s.g.node, true, "a cardano pin needs a node with rotations",
+                     "use a static or dynamic node");
     End g;
-    g.f = d.props.get<Vec3>("position");
-    g.Rh = el::mat3_or_identity(d, "orientation");
+    g.f = s.g.position;
+    g.Rh = s.g.orientation;
     return std::make_unique<CardanoJoint>(d, n, g, Kind::cardano_pin);
 }
 

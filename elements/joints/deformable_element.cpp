@@ -9,8 +9,8 @@
 //       axis 3).
 // `invariant deformable hinge|displacement joint|joint` take the same arguments;
 // `deformable displacement hinge` is a deprecated alias of the displacement joint.
-// Props: "node1", ["offset1"], "orientation1", "node2", ["offset2"], "orientation2" (node
-// frames; no offsets for the hinges), "law", "orientation description".
+// Typed spec: DeformableSpec (the two ends, node frames, no offsets for the hinges; the law; the
+// orientation description).
 // Relative-coordinate path (deformable hinge): a link moment (linear isotropic laws only).
 //
 // Runtime deformable hinge (3D law on the relative rotation), deformable displacement joint (3D
@@ -76,6 +76,7 @@
 // 9 entries of Ra^T Rb by rows.
 #include <array>
 #include <cmath>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -91,30 +92,53 @@
 namespace mbs {
 namespace {
 
-void read_ends(Reader& r, EntityDesc& e, std::string_view element, cards::Offset offset,
-               bool store_offsets) {
+// The two ends (offsets and hinge orientations in the node frames; the hinges read an offset
+// after `position` and ignore it: `offsets` false, not described), the law, the orientation
+// description ("" when not given).
+struct DeformableSpec final : ElementSpec {
+    cards::EndSpec end[2];
+    bool offsets = true;
+    std::shared_ptr<const LawSpec> law;
+    std::string orientation_description;
+    void describe(Props& p) const override {
+        cards::describe_end(p, end[0], "1", offsets, true);
+        cards::describe_end(p, end[1], "2", offsets, true);
+        p.set("law", law);
+        if (!orientation_description.empty())
+            p.set("orientation description", orientation_description);
+    }
+};
+
+std::shared_ptr<DeformableSpec> read_ends(Reader& r, std::string_view element, cards::Offset offset,
+                                          bool offsets) {
     cards::EndOptions opt;
     opt.offset = offset;
     auto end1 = cards::read_end1(r, element, opt);
     auto end2 = cards::read_end2(r, end1, element, opt);
-    cards::store_end(e, end1, 1, store_offsets, true);
-    cards::store_end(e, end2, 2, store_offsets, true);
+    auto s = std::make_shared<DeformableSpec>();
+    s->end[0] = cards::end_spec(end1);
+    s->end[1] = cards::end_spec(end2);
+    s->offsets = offsets;
+    return s;
 }
 
 void read_deformable_hinge(Reader& r, EntityDesc& e) {
-    read_ends(r, e, "deformable hinge", cards::Offset::keyword, false);
-    e.props.set("law", r.law(3, "deformable hinge constitutive law"));
-    cards::read_optional_orientation_description(r, e);
+    auto s = read_ends(r, "deformable hinge", cards::Offset::keyword, false);
+    s->law = r.law(3, "deformable hinge constitutive law");
+    s->orientation_description = cards::read_orientation_description(r);
+    e.spec = std::move(s);
 }
 
 void read_deformable_axial_joint(Reader& r, EntityDesc& e) {
-    read_ends(r, e, "deformable axial joint", cards::Offset::keyword, false);
-    e.props.set("law", r.law(1, "deformable axial joint constitutive law"));
+    auto s = read_ends(r, "deformable axial joint", cards::Offset::keyword, false);
+    s->law = r.law(1, "deformable axial joint constitutive law");
+    e.spec = std::move(s);
 }
 
 void read_deformable_displacement_joint(Reader& r, EntityDesc& e) {
-    read_ends(r, e, "deformable displacement joint", cards::Offset::mandatory, true);
-    e.props.set("law", r.law(3, "deformable displacement joint constitutive law"));
+    auto s = read_ends(r, "deformable displacement joint", cards::Offset::mandatory, true);
+    s->law = r.law(3, "deformable displacement joint constitutive law");
+    e.spec = std::move(s);
 }
 
 void read_deformable_displacement_hinge(Reader& r, EntityDesc& e) {
@@ -123,17 +147,19 @@ void read_deformable_displacement_hinge(Reader& r, EntityDesc& e) {
 }
 
 void read_deformable_joint(Reader& r, EntityDesc& e) {
-    read_ends(r, e, "deformable joint", cards::Offset::mandatory, true);
-    e.props.set("law", r.law(6, "deformable joint constitutive law"));
-    cards::read_optional_orientation_description(r, e);
+    auto s = read_ends(r, "deformable joint", cards::Offset::mandatory, true);
+    s->law = r.law(6, "deformable joint constitutive law");
+    s->orientation_description = cards::read_orientation_description(r);
+    e.spec = std::move(s);
 }
 
 // A link moment about the hinge frames.
 tree::LoadPart deformable_hinge_force(const EntityDesc& d, const tree::Context&) {
+    const auto& s = d.spec_as<DeformableSpec>();
     tree::LinkForce f;
-    cards::tree_linear_law(d, f);
-    f.a = cards::tree_end(d, "node1", "offset1", "orientation1");
-    f.b = cards::tree_end(d, "node2", "offset2", "orientation2");
+    cards::tree_linear_law(d, *s.law, f);
+    f.a = cards::tree_end(s.end[0], "node1");
+    f.b = cards::tree_end(s.end[1], "node2");
     f.hinge = true;
     return f;
 }
@@ -522,21 +548,25 @@ class Deformable final : public Element {
 
 template <int N, Mode Md>
 std::unique_ptr<Element> make_deformable(const EntityDesc& d, BuildContext& ctx) {
-    std::array<StructNode*, 2> nodes{&el::node_prop(ctx, d, "node1"),
-                                     &el::node_prop(ctx, d, "node2")};
-    for (StructNode* n : nodes)
-        if (!n->has_rotation()) ctx.error(d, "a " + d.type + " needs nodes with rotations");
-    std::array<Vec3, 2> f{el::vec3_or_zero(d, "offset1"), el::vec3_or_zero(d, "offset2")};
-    std::array<Mat3, 2> Rh{el::mat3_or_identity(d, "orientation1"),
-                           el::mat3_or_identity(d, "orientation2")};
+    const auto& s = d.spec_as<DeformableSpec>();
+    std::array<StructNode*, 2> nodes{};
+    std::array<Vec3, 2> f{};
+    std::array<Mat3, 2> Rh{};
+    for (int k = 0; k < 2; ++k) {
+        nodes[k] = &ctx.struct_node(s.end[k].node, d);
+        if (!nodes[k]->has_rotation())
+            throw InputError(s.end[k].node_loc, "a " + d.type + " needs nodes with rotations");
+        f[k] = s.offsets ? s.end[k].offset : Vec3(Vec3::Zero());
+        Rh[k] = s.end[k].R;
+    }
     LawEnv env{ctx.drive_env()};
-    auto law = make_law<N>(*d.props.get<std::shared_ptr<const LawSpec>>("law"), env);
+    auto law = make_law<N>(*s.law, env);
     if (Deformable<N, Md>::invariant_d && (law->kind() & law_viscous) != 0)
         ctx.error(d, "an " + d.type +
                          " takes elastic laws only (as in MBDyn); use the non-invariant joint "
                          "for a viscous or viscoelastic law");
-    const std::string od =
-        d.props.get_or<std::string>("orientation description", ctx.model().control.orientation());
+    const std::string od = s.orientation_description.empty() ? ctx.model().control.orientation()
+                                                             : s.orientation_description;
     auto el = std::make_unique<Deformable<N, Md>>(d, nodes, f, Rh, std::move(law), parse_od(od));
     el->set_clock(ctx.drive_env().clock);
     return el;

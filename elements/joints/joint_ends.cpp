@@ -9,16 +9,6 @@
 
 namespace mbs::cards {
 
-tree::End tree_end(const EntityDesc& e, const char* node, const char* offset,
-                   const char* orientation) {
-    tree::End end;
-    end.node = e.props.get<EntityRef>(node);
-    end.key = node;
-    end.o = e.props.get_or<Vec3>(offset, Vec3::Zero());
-    if (orientation) end.R = e.props.get_or<Mat3>(orientation, Mat3::Identity());
-    return end;
-}
-
 EndSpec end_spec(const JointEnd& e) {
     EndSpec s;
     s.node = node_ref(*e.node);
@@ -121,15 +111,6 @@ JointEnd read_end2(Reader& r, const JointEnd& end1, std::string_view element,
     return end;
 }
 
-void read_end_pair(Reader& r, EntityDesc& e, std::string_view element, bool offsets) {
-    EndOptions opt;
-    opt.offset = offsets ? Offset::mandatory : Offset::keyword;
-    auto end1 = read_end1(r, element, opt);
-    auto end2 = read_end2(r, end1, element, opt);
-    store_end(e, end1, 1, offsets, true);
-    store_end(e, end2, 2, offsets, true);
-}
-
 PinGround read_pin_ground(Reader& r, std::string_view element) {
     PinGround g;
     g.node.node_loc = r.loc();
@@ -147,23 +128,6 @@ PinGround read_pin_ground(Reader& r, std::string_view element) {
     g.position = r.position_abs("pin position", &n);
     if (accept_orientation_keyword(r)) g.orientation = r.orientation_abs("pin orientation", &n);
     return g;
-}
-
-const EntityDesc& read_pin(Reader& r, EntityDesc& e, std::string_view element) {
-    PinGround g = read_pin_ground(r, element);
-    e.props.set("node", g.node.node);
-    e.props.set("offset", g.node.offset);
-    e.props.set("hinge orientation", g.node.R);
-    e.props.set("position", g.position);
-    e.props.set("orientation", g.orientation);
-    return *r.model().find_node(g.node.node.category, g.node.node.label);
-}
-
-void store_end(EntityDesc& e, const JointEnd& end, int k, bool offset, bool orientation) {
-    std::string s = std::to_string(k);
-    e.props.set("node" + s, node_ref(*end.node));
-    if (offset) e.props.set("offset" + s, end.offset);
-    if (orientation) e.props.set("orientation" + s, end.R);
 }
 
 void reject_friction(Reader& r) {
@@ -184,10 +148,6 @@ tree::Edge revolute_tree_edge(tree::End a, tree::End b) {
         c.kind = tree::CutKind::revolute, c.rows = 5;
     };
     return e;
-}
-
-void tree_linear_law(const EntityDesc& e, tree::LinkForce& f) {
-    tree_linear_law(e, *e.props.get<std::shared_ptr<const LawSpec>>("law"), f);
 }
 
 void tree_linear_law(const EntityDesc& e, const LawSpec& law, tree::LinkForce& f) {

@@ -73,19 +73,6 @@ struct PinGround {
 // node, [position,] off [, orientation, Rh], [position,] <abs x> [, orientation, <abs R>].
 PinGround read_pin_ground(Reader& r, std::string_view element);
 
-// Pin geometry: node, [position,] off [, orientation, Rh], [position,] <abs x>
-// [, orientation, <abs R>]. Stores "node", "offset", "hinge orientation" (node frame), "position"
-// and "orientation" (global). Returns the node.
-const EntityDesc& read_pin(Reader& r, EntityDesc& e, std::string_view element);
-
-// The two ends of a hinge-like joint (node1, [position,] off1 [, orientation, R1], node2, ...),
-// offsets mandatory (`offsets`) or after the `position` keyword only; stores node<k>,
-// offset<k> (with `offsets`) and orientation<k> for k = 1, 2.
-void read_end_pair(Reader& r, EntityDesc& e, std::string_view element, bool offsets);
-
-// Stores "node<k>", then "offset<k>" (when `offset`) and "orientation<k>" (when `orientation`).
-void store_end(EntityDesc& e, const JointEnd& end, int k, bool offset, bool orientation);
-
 // `friction` after a hinge's `output` flag (revolute hinge, axial rotation): refused, "hinge
 // friction is not supported yet".
 void reject_friction(Reader& r);
@@ -95,15 +82,9 @@ void reject_friction(Reader& r);
 // axial rotation, which drives the rotation).
 tree::Edge revolute_tree_edge(tree::End a, tree::End b);
 
-// The relative-coordinate path's end (core/tree_edge.hpp) at the node stored under `node`, with
-// the frame stored under `offset` and `orientation` (null: none, the identity).
-tree::End tree_end(const EntityDesc& e, const char* node, const char* offset,
-                   const char* orientation);
-
 // A link force's (rod, deformable hinge) stiffness k and damping c for the relative-coordinate
-// path, from the "law" property: linear elastic or linear viscoelastic (isotropic) only.
-void tree_linear_law(const EntityDesc& e, tree::LinkForce& f);
-// The same for a typed spec's law; `e` is the element the messages name.
+// path, from its typed spec's law: linear elastic or linear viscoelastic (isotropic) only; `e`
+// is the element the messages name.
 void tree_linear_law(const EntityDesc& e, const LawSpec& law, tree::LinkForce& f);
 
 }  // namespace mbs::cards

@@ -1,30 +1,15 @@
-// Card readers for `joint: L, total joint` and `total pin joint` (docs/deck-language.md 5.2).
-//   total joint, n1 [, position, f1] [, position orientation, R1p] [, rotation orientation, R1r],
-//                n2 [, position, f2] [, position orientation, R2p] [, rotation orientation, R2r]
-//                [, position constraint, s1, s2, s3, <TplDC Vec3>]
-//                [, orientation constraint, s1, s2, s3, <TplDC Vec3>]
-//   total pin joint, node [, position, f] [, position orientation, Rp] [, rotation orientation, Rr]
-//                [, position, <x>] [, position orientation, <Rp>] [, rotation orientation, <Rr>]
-//                [constraint blocks as above]
-// Position status: {inactive | active | position | velocity | <bool>}; orientation status:
-// {inactive | active | rotation | angular velocity | <bool>}. The imposed relative position is
-// expressed in the frame R1 R1p (pin: Rp, global), the imposed rotation vector (radians) in the
-// frame R1 R1r (pin: Rr). With `single, reference, <frame>, v, <dc>` the vector is resolved to
-// that frame. In inverse dynamics (problem: inverse dynamics) each block takes three template
-// drives: value, first and second derivative.
-// Props (total joint): "node1", "offset1", "position orientation1", "rotation orientation1",
-// then the same with 2, "status position" (e.g. "position, inactive, velocity"),
-// ["position drive"], "status orientation" (e.g. "rotation, rotation, angular velocity"),
-// ["orientation drive"]. Pin: "node", "offset", "position orientation", "rotation orientation"
-// (node frame), "position", "ground position orientation", "ground rotation orientation"
-// (global), then the constraint props.
-// Relative-coordinate path: elements/joints/total_tree_edge.cpp.
+// Card readers, runtime and registrations of `joint: L, total joint` and `total pin joint`
+// (docs/deck-language.md 5.2; their card syntax, sides and constraint blocks, is read by
+// cards::read_total_joint_card and read_total_pin_joint_card, total_joint_cards.cpp).
+// Typed spec: cards::TotalSpec (total_joint.hpp), shared by the five total-family kinds below.
+// Relative-coordinate path: cards::total_tree_edge (total_tree_edge.cpp).
 //
 // Card reader for `joint: L, drive hinge` (docs/deck-language.md 5.2): imposes the relative
 // rotation.
 //   drive hinge, n1 [, orientation, R1h], n2 [, orientation, R2h], <TplDC Vec3 rotation vector>
-// Props: "node1", "orientation1", "node2", "orientation2" (node frames), "drive" (the relative
-// rotation vector, radians, in the frame R1 R1h; its norm must stay below pi).
+// TotalSpec: the ends' `orientation` frames are the rotation frames; the drive (the relative
+// rotation vector, radians, in the frame R1 R1h; its norm must stay below pi) is the imposed
+// rotation.
 // Relative-coordinate path: a total joint with the rotation imposed (total_tree_edge.cpp).
 //
 // Card readers for `joint: L, drive displacement` and `drive displacement pin`
@@ -33,8 +18,7 @@
 //   drive displacement pin, node, [position,] off, [position,] <abs x>, <TplDC Vec3>
 // The imposed vector is the position of point 2 relative to point 1 (pin: of the node point
 // relative to x), in the node-1 frame (pin: the global frame).
-// Props: "node1", "offset1", "node2", "offset2", "drive"; pin: "node", "offset", "position",
-// "drive".
+// TotalSpec: the drive is the imposed position (pin: end 1 is the ground point `position`).
 // Relative-coordinate path: a total (pin) joint with the position imposed
 // (total_tree_edge.cpp).
 //
@@ -43,8 +27,8 @@
 //   axial rotation, n1, [position,] off1 [, orientation, R1h], n2, [position,] off2
 //       [, orientation, R2h], <DriveCaller omega> [, orientation description, od]
 //       [, output, ...] [, friction, ...]   (friction is refused)
-// Props: "node1", "offset1", "orientation1", "node2", "offset2", "orientation2" (node frames),
-// "omega" (rad/s), "orientation description".
+// Typed spec: AxialRotationSpec (the two ends, node frames; the drive omega, rad/s; the
+// orientation description).
 // Relative-coordinate path: the revolute hinge's rotation (cards::revolute_tree_edge), driven at
 // velocity level.
 //
@@ -100,7 +84,7 @@
 //   axial rotation:      Euler 123 angles of Ra^T Rb (degrees), omega(t), Rb^T (w2 - w1)
 #include <array>
 #include <cmath>
-#include <sstream>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -109,144 +93,22 @@
 #include "elements/drives/driven_hints.hpp"
 #include "elements/joints/joint_ends.hpp"
 #include "elements/joints/joint_kit.hpp"
-#include "elements/joints/total_tree_edge.hpp"
+#include "elements/joints/total_joint.hpp"
 #include "elements/misc/card_helpers.hpp"
 
 namespace mbs {
 namespace {
 
-struct Side {
-    Vec3 f = Vec3::Zero();
-    Mat3 Rp = Mat3::Identity();
-    Mat3 Rr = Mat3::Identity();
-};
-
-// The absolute frame, as a "node" at the origin: lets the ground side of the pin use the
-// `reference, other ...` forms relative to the node, as MBDyn's GetPosRel(AbsRefFrame, ...).
-EntityDesc ground_frame() {
-    EntityDesc g;
-    g.category = "structural";
-    g.type = "static";
-    g.props.set("position", Vec3(Vec3::Zero()));
-    g.props.set("orientation", Mat3(Mat3::Identity()));
-    return g;
-}
-
-Side read_side(Reader& r, const EntityDesc& n, const EntityDesc* first, const Side* first_side,
-               const std::string& what) {
-    Side s;
-    if (r.accept("position"))
-        s.f = first ? r.position_rel_other(n, *first, first_side->f, "offset " + what)
-                    : r.position_rel(n, "offset " + what);
-    if (r.accept("position orientation"))
-        s.Rp = first ? r.orientation_rel_other(n, *first, first_side->Rp,
-                                               "position orientation " + what)
-                     : r.orientation_rel(n, "position orientation " + what);
-    if (r.accept("rotation orientation"))
-        s.Rr = first ? r.orientation_rel_other(n, *first, first_side->Rr,
-                                               "rotation orientation " + what)
-                     : r.orientation_rel(n, "rotation orientation " + what);
-    return s;
-}
-
-std::string read_statuses(Reader& r, bool position) {
-    std::string out;
-    for (int k = 0; k < 3; ++k) {
-        std::string s;
-        if (r.accept("inactive"))
-            s = "inactive";
-        else if (r.accept("active"))
-            s = position ? "position" : "rotation";
-        else if (position && r.accept("position"))
-            s = "position";
-        else if (position && r.accept("velocity"))
-            s = "velocity";
-        else if (!position && r.accept("rotation"))
-            s = "rotation";
-        else if (!position && r.accept("angular velocity"))
-            s = "angular velocity";
-        else {
-            if (r.at_end() || r.peek_empty())
-                r.error(std::string("missing status of ") +
-                            (position ? "position" : "orientation") + " component " +
-                            std::to_string(k + 1),
-                        "all three components must be given");
-            // Anything else is a boolean expression (true: position/rotation imposed).
-            bool on = r.boolean(std::string(position ? "position" : "orientation") +
-                                " status (inactive, active, " +
-                                (position ? "position, velocity" : "rotation, angular velocity") +
-                                " or a boolean)");
-            s = on ? (position ? "position" : "rotation") : "inactive";
-        }
-        out += (k ? ", " : "") + s;
-    }
-    return out;
-}
-
-// The constraint blocks; `R_pos` and `R_rot` are the absolute frames the imposed vectors
-// are written in, `context` the node that `reference, node` refers to.
-void read_constraints(Reader& r, EntityDesc& e, const EntityDesc& context, const Mat3& R_pos,
-                      const Mat3& R_rot) {
-    bool inverse = r.model().problem == "inverse dynamics";
-    bool got_position = false, got_orientation = false;
-    std::string pos_status = "inactive, inactive, inactive";
-    std::string rot_status = pos_status;
-    std::shared_ptr<const TplDriveSpec> pos_drive[3], rot_drive[3];
-    if (r.accept("position constraint")) {
-        got_position = true;
-        pos_status = read_statuses(r, true);
-        for (int k = 0; k < (inverse ? 3 : 1); ++k)
-            pos_drive[k] = cards::read_tpl_vec3(r, "imposed relative position", &context, &R_pos);
-    }
-    if (r.accept("orientation constraint")) {
-        got_orientation = true;
-        rot_status = read_statuses(r, false);
-        for (int k = 0; k < (inverse ? 3 : 1); ++k)
-            rot_drive[k] = cards::read_tpl_vec3(r, "imposed relative rotation", &context, &R_rot);
-    }
-    if (!got_position && !got_orientation)
-        r.warn("total joint without constraint blocks constrains nothing");
-    static const char* suffix[3] = {"", " derivative", " second derivative"};
-    e.props.set("status position", pos_status);
-    for (int k = 0; k < 3; ++k)
-        if (pos_drive[k]) e.props.set(std::string("position drive") + suffix[k], pos_drive[k]);
-    e.props.set("status orientation", rot_status);
-    for (int k = 0; k < 3; ++k)
-        if (rot_drive[k]) e.props.set(std::string("orientation drive") + suffix[k], rot_drive[k]);
-}
-
 void read_total_joint(Reader& r, EntityDesc& e) {
-    const EntityDesc& n1 = cards::read_structural_node(r, "node 1", "total joint");
-    Side s1 = read_side(r, n1, nullptr, nullptr, "of node 1");
-    SourceLoc at2 = r.loc();
-    const EntityDesc& n2 = cards::read_structural_node(r, "node 2", "total joint");
-    cards::check_distinct_nodes(r, at2, n1, n2, "total joint");
-    Side s2 = read_side(r, n2, &n1, &s1, "of node 2");
-    e.props.set("node1", cards::node_ref(n1));
-    e.props.set("offset1", s1.f);
-    e.props.set("position orientation1", s1.Rp);
-    e.props.set("rotation orientation1", s1.Rr);
-    e.props.set("node2", cards::node_ref(n2));
-    e.props.set("offset2", s2.f);
-    e.props.set("position orientation2", s2.Rp);
-    e.props.set("rotation orientation2", s2.Rr);
-    Mat3 R1 = cards::node_orientation(n1);
-    read_constraints(r, e, n1, R1 * s1.Rp, R1 * s1.Rr);
+    auto s = std::make_shared<cards::TotalSpec>();
+    cards::read_total_joint_card(r, *s);
+    e.spec = std::move(s);
 }
 
 void read_total_pin_joint(Reader& r, EntityDesc& e) {
-    const EntityDesc& n = cards::read_structural_node(r, "node", "total pin joint");
-    Side sn = read_side(r, n, nullptr, nullptr, "of the node");
-    EntityDesc ground = ground_frame();
-    Side sg = read_side(r, ground, &n, &sn, "of the ground");
-    e.props.set("node", cards::node_ref(n));
-    e.props.set("offset", sn.f);
-    e.props.set("position orientation", sn.Rp);
-    e.props.set("rotation orientation", sn.Rr);
-    e.props.set("position", sg.f);
-    e.props.set("ground position orientation", sg.Rp);
-    e.props.set("ground rotation orientation", sg.Rr);
-    read_constraints(r, e, n, sg.Rp, sg.Rr);
+    auto s = std::make_shared<cards::TotalSpec>();
+    cards::read_total_pin_joint_card(r, *s);
+    e.spec = std::move(s);
 }
 
 void read_drive_hinge(Reader& r, EntityDesc& e) {
@@ -254,9 +116,13 @@ void read_drive_hinge(Reader& r, EntityDesc& e) {
     opt.offset = cards::Offset::none;
     auto end1 = cards::read_end1(r, "drive hinge", opt);
     auto end2 = cards::read_end2(r, end1, "drive hinge", opt);
-    cards::store_end(e, end1, 1, false, true);
-    cards::store_end(e, end2, 2, false, true);
-    e.props.set("drive", r.tpl_drive(3, "imposed relative rotation"));
+    auto s = std::make_shared<cards::TotalSpec>();
+    s->form = cards::TotalForm::drive_hinge;
+    s->end[0] = cards::end_spec(end1);
+    s->end[1] = cards::end_spec(end2);
+    s->rot.fill(cards::Level::position);
+    s->rot_drive[0] = r.tpl_drive(3, "imposed relative rotation");
+    e.spec = std::move(s);
 }
 
 void read_drive_displacement(Reader& r, EntityDesc& e) {
@@ -264,25 +130,38 @@ void read_drive_displacement(Reader& r, EntityDesc& e) {
     opt.orientation = false;
     auto end1 = cards::read_end1(r, "drive displacement joint", opt);
     auto end2 = cards::read_end2(r, end1, "drive displacement joint", opt);
-    cards::store_end(e, end1, 1, true, false);
-    cards::store_end(e, end2, 2, true, false);
-    e.props.set("drive", r.tpl_drive(3, "imposed relative displacement"));
+    auto s = std::make_shared<cards::TotalSpec>();
+    s->form = cards::TotalForm::drive_displacement;
+    s->end[0] = cards::end_spec(end1);
+    s->end[1] = cards::end_spec(end2);
+    s->pos.fill(cards::Level::position);
+    s->pos_drive[0] = r.tpl_drive(3, "imposed relative displacement");
+    e.spec = std::move(s);
 }
 
 void read_drive_displacement_pin(Reader& r, EntityDesc& e) {
-    const EntityDesc& n = cards::read_structural_node(r, "node", "drive displacement pin");
-    e.props.set("node", cards::node_ref(n));
+    auto s = std::make_shared<cards::TotalSpec>();
+    s->form = cards::TotalForm::drive_displacement_pin;
+    cards::EndSpec& n = s->end[1];
+    n.node_loc = r.loc();
+    const EntityDesc& node = cards::read_structural_node(r, "node", "drive displacement pin");
+    n.node = cards::node_ref(node);
     r.accept("position");
-    e.props.set("offset", r.position_rel(n, "offset"));
+    n.offset_loc = r.loc();
+    n.offset = r.position_rel(node, "offset");
+    n.orientation_loc = n.node_loc;
     r.accept("position");
-    e.props.set("position", r.position_abs("ground point", &n));
-    e.props.set("drive", r.tpl_drive(3, "imposed displacement"));
+    s->end[0].node_loc = s->end[0].offset_loc = s->end[0].orientation_loc = r.loc();
+    s->end[0].offset = r.position_abs("ground point", &node);
+    s->pos.fill(cards::Level::position);
+    s->pos_drive[0] = r.tpl_drive(3, "imposed displacement");
+    e.spec = std::move(s);
 }
 
 using el::End;
 using el::Mat63;
 
-enum class Level : std::uint8_t { inactive, position, velocity };
+using cards::Level;
 enum class Style : std::uint8_t { total, drive_hinge, drive_displacement, axial_rotation };
 
 // c(a) = (1 - a/2 cot(a/2)) / a^2 and c'(a)/a, by series below a = 0.05 (cancellation).
@@ -738,173 +617,127 @@ class TotalJoint final : public Element, public el::Hintable {
 
 // --- factories
 
-End node_end(BuildContext& ctx, const EntityDesc& d, const std::string& node_key,
-             const char* offset_key) {
+// A node's end (node and offset); with rotation constraints the node needs rotations, refused at
+// its field.
+End node_end(BuildContext& ctx, const EntityDesc& d, const cards::EndSpec& s, bool rotations) {
     End e;
-    e.node = &ctx.struct_node(d.props.get<EntityRef>(node_key), d);
-    if (offset_key) e.f = el::vec3_or_zero(d, offset_key);
+    e.node = &ctx.struct_node(s.node, d);
+    if (rotations && !e.node->has_rotation())
+        throw InputError(s.node_loc, "orientation constraints need structural nodes with rotations",
+                         "use static or dynamic (not displacement) nodes");
+    e.f = s.offset;
     return e;
 }
 
-std::array<Level, 3> parse_statuses(const EntityDesc& d, const char* key, BuildContext& ctx) {
-    std::array<Level, 3> out{};
-    std::stringstream ss(d.props.get_or<std::string>(key, "inactive, inactive, inactive"));
-    std::string item;
-    for (int i = 0; i < 3 && std::getline(ss, item, ','); ++i) {
-        item.erase(0, item.find_first_not_of(' '));
-        if (item == "position" || item == "rotation")
-            out[i] = Level::position;
-        else if (item == "velocity" || item == "angular velocity")
-            out[i] = Level::velocity;
-        else if (item != "inactive")
-            ctx.error(d, "unknown constraint status '" + item + "'");
-    }
-    return out;
-}
-
-TplDrive<3> tpl_drive(const EntityDesc& d, const char* key, BuildContext& ctx) {
-    if (!d.props.has(key)) return {};
-    return TplDrive<3>::make(*d.props.get<std::shared_ptr<const TplDriveSpec>>(key),
-                             ctx.drive_env());
+TplDrive<3> tpl_drive(const std::shared_ptr<const TplDriveSpec>& s, BuildContext& ctx) {
+    if (!s) return {};
+    return TplDrive<3>::make(*s, ctx.drive_env());
 }
 
 std::unique_ptr<Element> finish(const EntityDesc& d, BuildContext& ctx, Config& k) {
-    bool rot = false;
-    for (Level l : k.rot) rot = rot || l != Level::inactive;
-    for (const End& e : k.e)
-        if (rot && e.node && !e.node->has_rotation())
-            ctx.error(d, "orientation constraints need structural nodes with rotations",
-                      "use static or dynamic (not displacement) nodes");
     auto j = std::make_unique<TotalJoint>(d, std::move(k));
     j->set_clock(ctx.drive_env().clock);
     return j;
 }
 
-void read_constraints(const EntityDesc& d, BuildContext& ctx, Config& k) {
-    k.pos = parse_statuses(d, "status position", ctx);
-    k.rot = parse_statuses(d, "status orientation", ctx);
-    k.pos_drive = tpl_drive(d, "position drive", ctx);
-    k.rot_drive = tpl_drive(d, "orientation drive", ctx);
-}
-
-// Total joint between ends e1 and e2; the props named give the position frame of end 1 and the
-// rotation frames of both ends.
-std::unique_ptr<Element> total_between(const EntityDesc& d, BuildContext& ctx, const End& e1,
-                                       const End& e2, const char* position_frame1,
-                                       const char* rotation_frame1, const char* rotation_frame2) {
-    Config k;
-    k.e[0] = e1;
-    k.e[1] = e2;
-    k.Rp = el::mat3_or_identity(d, position_frame1);
-    k.Rr[0] = el::mat3_or_identity(d, rotation_frame1);
-    k.Rr[1] = el::mat3_or_identity(d, rotation_frame2);
-    read_constraints(d, ctx, k);
-    return finish(d, ctx, k);
-}
-
+// The five kinds of the TotalSpec: the pins have the ground as end 1, as in MBDyn (the reaction
+// reported is the one on the ground). Drive displacement: p2 - p1 = R1 d(t) (node 1 frame); pin:
+// p - x = d(t).
 std::unique_ptr<Element> make_total(const EntityDesc& d, BuildContext& ctx) {
-    return total_between(d, ctx, node_end(ctx, d, "node1", "offset1"),
-                         node_end(ctx, d, "node2", "offset2"), "position orientation1",
-                         "rotation orientation1", "rotation orientation2");
-}
-
-// The ground is end 1, as in MBDyn: the reaction reported is the one on the ground.
-std::unique_ptr<Element> make_total_pin(const EntityDesc& d, BuildContext& ctx) {
-    End ground;
-    ground.f = el::vec3_or_zero(d, "position");
-    return total_between(d, ctx, ground, node_end(ctx, d, "node", "offset"),
-                         "ground position orientation", "ground rotation orientation",
-                         "rotation orientation");
-}
-
-std::unique_ptr<Element> make_drive_hinge(const EntityDesc& d, BuildContext& ctx) {
+    const auto& s = d.spec_as<cards::TotalSpec>();
     Config k;
-    k.e[0] = node_end(ctx, d, "node1", nullptr);
-    k.e[1] = node_end(ctx, d, "node2", nullptr);
-    k.Rr[0] = el::mat3_or_identity(d, "orientation1");
-    k.Rr[1] = el::mat3_or_identity(d, "orientation2");
-    k.rot.fill(Level::position);
-    k.rot_drive = tpl_drive(d, "drive", ctx);
-    k.style = Style::drive_hinge;
+    bool rot = false;
+    for (Level l : s.rot) rot = rot || l != Level::inactive;
+    if (s.pin())
+        k.e[0].f = s.end[0].offset;
+    else
+        k.e[0] = node_end(ctx, d, s.end[0], rot);
+    k.e[1] = node_end(ctx, d, s.end[1], rot);
+    k.Rp = s.position_frame[0];
+    k.Rr[0] = s.end[0].R;
+    k.Rr[1] = s.end[1].R;
+    k.pos = s.pos;
+    k.rot = s.rot;
+    k.pos_drive = tpl_drive(s.pos_drive[0], ctx);
+    k.rot_drive = tpl_drive(s.rot_drive[0], ctx);
+    switch (s.form) {
+        case cards::TotalForm::drive_hinge:
+            k.style = Style::drive_hinge;
+            break;
+        case cards::TotalForm::drive_displacement:
+        case cards::TotalForm::drive_displacement_pin:
+            k.style = Style::drive_displacement;
+            break;
+        default:
+            k.style = Style::total;
+            break;
+    }
     return finish(d, ctx, k);
 }
 
-// Drive displacement: p2 - p1 = R1 d(t) (node 1 frame); pin: p - x = d(t) (ground as end 1).
-std::unique_ptr<Element> displacement_between(const EntityDesc& d, BuildContext& ctx, const End& e1,
-                                              const End& e2) {
-    Config k;
-    k.e[0] = e1;
-    k.e[1] = e2;
-    k.pos.fill(Level::position);
-    k.pos_drive = tpl_drive(d, "drive", ctx);
-    k.style = Style::drive_displacement;
-    return finish(d, ctx, k);
-}
-
-std::unique_ptr<Element> make_drive_displacement(const EntityDesc& d, BuildContext& ctx) {
-    return displacement_between(d, ctx, node_end(ctx, d, "node1", "offset1"),
-                                node_end(ctx, d, "node2", "offset2"));
-}
-
-std::unique_ptr<Element> make_drive_displacement_pin(const EntityDesc& d, BuildContext& ctx) {
-    End ground;
-    ground.f = d.props.get<Vec3>("position");
-    return displacement_between(d, ctx, ground, node_end(ctx, d, "node", "offset"));
-}
+// A revolute hinge's two ends (offsets and hinge orientations in the node frames) and the
+// imposed relative angular velocity about axis 3.
+struct AxialRotationSpec final : ElementSpec {
+    cards::EndSpec end[2];
+    std::shared_ptr<const DriveSpec> omega;
+    std::string orientation_description;  // "" when not given
+    void describe(Props& p) const override {
+        cards::describe_end(p, end[0], "1", true, true);
+        cards::describe_end(p, end[1], "2", true, true);
+        p.set("omega", omega);
+        if (!orientation_description.empty())
+            p.set("orientation description", orientation_description);
+    }
+};
 
 void read_axial_rotation(Reader& r, EntityDesc& e) {
-    cards::read_end_pair(r, e, "axial rotation", true);
-    e.props.set("omega", r.drive("imposed relative angular velocity"));
-    cards::read_optional_orientation_description(r, e);
+    cards::EndOptions opt;
+    auto end1 = cards::read_end1(r, "axial rotation", opt);
+    auto end2 = cards::read_end2(r, end1, "axial rotation", opt);
+    auto s = std::make_shared<AxialRotationSpec>();
+    s->end[0] = cards::end_spec(end1);
+    s->end[1] = cards::end_spec(end2);
+    s->omega = r.drive("imposed relative angular velocity");
+    s->orientation_description = cards::read_orientation_description(r);
     cards::read_optional_output(r, e);
     cards::reject_friction(r);
+    e.spec = std::move(s);
 }
 
 // Point coincidence in the hinge frame of node 1, axes 3 aligned (rotation rows 1 and 2) and the
 // relative angular velocity about axis 3 imposed.
 std::unique_ptr<Element> make_axial_rotation(const EntityDesc& d, BuildContext& ctx) {
+    const auto& s = d.spec_as<AxialRotationSpec>();
     Config k;
-    k.e[0] = node_end(ctx, d, "node1", "offset1");
-    k.e[1] = node_end(ctx, d, "node2", "offset2");
-    k.Rp = k.Rr[0] = el::mat3_or_identity(d, "orientation1");
-    k.Rr[1] = el::mat3_or_identity(d, "orientation2");
+    k.e[0] = node_end(ctx, d, s.end[0], true);
+    k.e[1] = node_end(ctx, d, s.end[1], true);
+    k.Rp = k.Rr[0] = s.end[0].R;
+    k.Rr[1] = s.end[1].R;
     k.pos.fill(Level::position);
     k.rot = {Level::position, Level::position, Level::velocity};
-    k.axial = make_drive(*d.props.get<std::shared_ptr<const DriveSpec>>("omega"), ctx.drive_env());
+    k.axial = make_drive(*s.omega, ctx.drive_env());
     k.style = Style::axial_rotation;
     return finish(d, ctx, k);
 }
 
-// The relative-coordinate path: one form of cards::total_tree_edge (total_tree_edge.cpp) per kind.
-tree::EdgePart total_edge(const EntityDesc& d, const tree::Context& c) {
-    return cards::total_tree_edge(d, c, cards::TotalForm::total);
-}
-tree::EdgePart total_pin_edge(const EntityDesc& d, const tree::Context& c) {
-    return cards::total_tree_edge(d, c, cards::TotalForm::total_pin);
-}
-tree::EdgePart drive_hinge_edge(const EntityDesc& d, const tree::Context& c) {
-    return cards::total_tree_edge(d, c, cards::TotalForm::drive_hinge);
-}
-tree::EdgePart drive_displacement_edge(const EntityDesc& d, const tree::Context& c) {
-    return cards::total_tree_edge(d, c, cards::TotalForm::drive_displacement);
-}
-tree::EdgePart drive_displacement_pin_edge(const EntityDesc& d, const tree::Context& c) {
-    return cards::total_tree_edge(d, c, cards::TotalForm::drive_displacement_pin);
-}
 // The rotation's rate is the drive; a tree running from node 2 to node 1 turns it the other way.
 tree::EdgePart axial_rotation_edge(const EntityDesc& d, const tree::Context&) {
-    tree::Edge e =
-        cards::revolute_tree_edge(cards::tree_end(d, "node1", "offset1", "orientation1"),
-                                  cards::tree_end(d, "node2", "offset2", "orientation2"));
+    const auto& s = d.spec_as<AxialRotationSpec>();
+    tree::Edge e = cards::revolute_tree_edge(cards::tree_end(s.end[0], "node1"),
+                                             cards::tree_end(s.end[1], "node2"));
     e.driven = true;
-    e.grow = [&d](tree::Growth& g, const tree::Context& c) {
+    e.grow = [omega = s.omega](tree::Growth& g, const tree::Context& c) {
         tree::Step st = tree::rotation(2, tree::angle_about_z(g.Rrel));
-        st.velocity_drive =
-            make_drive(*d.props.get<std::shared_ptr<const DriveSpec>>("omega"), c.env);
+        st.velocity_drive = make_drive(*omega, c.env);
         st.sign = g.sign;
         g.steps.push_back(st);
     };
     return e;
+}
+
+// The relative-coordinate path of the TotalSpec kinds (total_tree_edge.cpp).
+tree::EdgePart total_edge(const EntityDesc& d, const tree::Context& c) {
+    return cards::total_tree_edge(d, c);
 }
 
 }  // namespace
@@ -915,20 +748,20 @@ MBS_REGISTER_ELEMENT_KIND("joint", "total joint",
                            .reduced = {.edge = total_edge}});
 MBS_REGISTER_ELEMENT_KIND("joint", "total pin joint",
                           {.read = read_total_pin_joint,
-                           .make = make_total_pin,
-                           .reduced = {.edge = total_pin_edge}});
+                           .make = make_total,
+                           .reduced = {.edge = total_edge}});
 MBS_REGISTER_ELEMENT_KIND("joint", "drive hinge",
                           {.read = read_drive_hinge,
-                           .make = make_drive_hinge,
-                           .reduced = {.edge = drive_hinge_edge}});
+                           .make = make_total,
+                           .reduced = {.edge = total_edge}});
 MBS_REGISTER_ELEMENT_KIND("joint", "drive displacement",
                           {.read = read_drive_displacement,
-                           .make = make_drive_displacement,
-                           .reduced = {.edge = drive_displacement_edge}});
+                           .make = make_total,
+                           .reduced = {.edge = total_edge}});
 MBS_REGISTER_ELEMENT_KIND("joint", "drive displacement pin",
                           {.read = read_drive_displacement_pin,
-                           .make = make_drive_displacement_pin,
-                           .reduced = {.edge = drive_displacement_pin_edge}});
+                           .make = make_total,
+                           .reduced = {.edge = total_edge}});
 MBS_REGISTER_ELEMENT_KIND("joint", "axial rotation",
                           {.read = read_axial_rotation,
                            .make = make_axial_rotation,

@@ -1,10 +1,8 @@
-// The total joint family on the relative-coordinate path (total_tree_edge.hpp).
-#include "elements/joints/total_tree_edge.hpp"
-
+// The total joint family on the relative-coordinate path (cards::total_tree_edge, total_joint.hpp).
 #include <memory>
 #include <string>
 
-#include "elements/joints/joint_ends.hpp"
+#include "elements/joints/total_joint.hpp"
 
 namespace mbs::cards {
 namespace {
@@ -41,7 +39,7 @@ bool constant_component(const TplDriveSpec& s, int k) {
 // component is free (inactive), fixed (imposed, constant value), driven at position level
 // (imposed, a drive of time) or at velocity level.
 enum class Comp { free, fixed, position, velocity };
-struct TotalSpec {
+struct TreeTotal {
     Vec3 f1 = Vec3::Zero(), f2 = Vec3::Zero();
     Mat3 R1p = Mat3::Identity(), R1r = Mat3::Identity(), R2r = Mat3::Identity();
     Comp pc[3] = {Comp::free, Comp::free, Comp::free}, rc[3] = {Comp::free, Comp::free, Comp::free};
@@ -69,7 +67,7 @@ struct TotalSpec {
 
 // The motions of a total joint from the parent end to the child end (Growth::sign: from end 1
 // or from end 2).
-void grow_total(const TotalSpec& ts, tree::Growth& g, double t_init) {
+void grow_total(const TreeTotal& ts, tree::Growth& g, double t_init) {
     // Frames at the start: Ra = R1 R1r, Rb = R2 R2r (Rp is the parent end's frame,
     // end 1's rotation frame or end 2's). Position frame of end 1: Rpos = R1 R1p.
     const Mat3 Ra = g.sign > 0 ? g.Rp : g.Rc, Rb = g.sign > 0 ? g.Rc : g.Rp;
@@ -100,14 +98,14 @@ void grow_total(const TotalSpec& ts, tree::Growth& g, double t_init) {
     };
     auto rotations = [&](double s, const Mat3& pre, const Mat3& post) {
         // pre: constant rotation before; post: after (carried by the next step).
-        if (ts.rot == TotalSpec::Rot::free3 || ts.rot == TotalSpec::Rot::two) {
+        if (ts.rot == TreeTotal::Rot::free3 || ts.rot == TreeTotal::Rot::two) {
             // Two free rotations: no product of two fixed-axis rotations keeps one
             // component of the rotation vector at 0 (Rx(a) Ry(b) has log_z = ab/2 +
             // O(3)); the three rotations of a ball and the locked component as a
             // one-row cut of this joint (cut_total) are exact.
             tree::ball(g.steps,
                        pre * (s > 0 ? Mat3(Ra.transpose() * Rb) : Mat3(Rb.transpose() * Ra)));
-        } else if (ts.rot == TotalSpec::Rot::one) {
+        } else if (ts.rot == TreeTotal::Rot::one) {
             const int k = ts.rot_axis;
             const double a = tree::angle_about(R0.transpose() * Ra.transpose() * Rb, k);
             tree::Step st = comp_step(tree::rotation(k, s * a), ts.rc[k], ts.rdrv[k], 0.0, s);
@@ -144,8 +142,8 @@ void grow_total(const TotalSpec& ts, tree::Growth& g, double t_init) {
 }
 
 // Its equations as a loop cut (in the tree with two free rotations: only the locked component).
-void cut_total(const TotalSpec& ts, tree::CutEquations& c, bool in_tree) {
-    const bool twist_only = in_tree && ts.rot == TotalSpec::Rot::two;
+void cut_total(const TreeTotal& ts, tree::CutEquations& c, bool in_tree) {
+    const bool twist_only = in_tree && ts.rot == TreeTotal::Rot::two;
     // Position rows along the axes of end 1's position frame; orientation rows: none
     // (free), the revolute's two about axis k (frames turned by R0 and permuted so that
     // k is axis 3), or the three of a locked relative orientation R0.
@@ -158,18 +156,18 @@ void cut_total(const TotalSpec& ts, tree::CutEquations& c, bool in_tree) {
     }
     c.pos_value = ts.pval;
     const Mat3 R0 = tree::rotvec(ts.rval);
-    if (ts.rot == TotalSpec::Rot::two) {
+    if (ts.rot == TreeTotal::Rot::two) {
         c.R_a = c.R_a * R0;
         c.rot_axis = ts.rot_axis;
         c.rot_rows = 1;
-    } else if (ts.rot == TotalSpec::Rot::one) {
+    } else if (ts.rot == TreeTotal::Rot::one) {
         const int k = ts.rot_axis;
         Mat3 P;
         P << Vec3::Unit((k + 1) % 3), Vec3::Unit((k + 2) % 3), Vec3::Unit(k);
         c.R_a = c.R_a * R0 * P;
         c.R_b = c.R_b * P;
         c.rot_rows = 2;
-    } else if (ts.rot == TotalSpec::Rot::locked) {
+    } else if (ts.rot == TreeTotal::Rot::locked) {
         c.R_a = c.R_a * R0;
         c.rot_rows = 3;
     }
@@ -178,80 +176,48 @@ void cut_total(const TotalSpec& ts, tree::CutEquations& c, bool in_tree) {
 
 }  // namespace
 
-tree::Edge total_tree_edge(const EntityDesc& d, const tree::Context& ctx, TotalForm form) {
+tree::Edge total_tree_edge(const EntityDesc& d, const tree::Context& ctx) {
+    const auto& spec = d.spec_as<TotalSpec>();
     const DriveEnv& env = ctx.env;
     const double t_init = ctx.t_init;
-    auto ts = std::make_shared<TotalSpec>();
-    // drive displacement (pin): a total (pin) joint with the position imposed by "drive" and
-    // the rotation free; drive hinge: the rotation imposed by "drive" (frames "orientation1/2")
-    // and the position free.
-    const bool pin = form == TotalForm::total_pin || form == TotalForm::drive_displacement_pin;
-    const bool disp = form == TotalForm::drive_displacement ||
-                      form == TotalForm::drive_displacement_pin,
-               hinge = form == TotalForm::drive_hinge;
-    const Props& pr = d.props;
-    if (pin) {
-        ts->f1 = pr.get_or<Vec3>("position", Vec3::Zero());
-        ts->R1p = pr.get_or<Mat3>("ground position orientation", Mat3::Identity());
-        ts->R1r = pr.get_or<Mat3>("ground rotation orientation", Mat3::Identity());
-        ts->f2 = pr.get_or<Vec3>("offset", Vec3::Zero());
-        ts->R2r = pr.get_or<Mat3>("rotation orientation", Mat3::Identity());
-    } else {
-        ts->f1 = pr.get_or<Vec3>("offset1", Vec3::Zero());
-        ts->R1p = pr.get_or<Mat3>("position orientation1", Mat3::Identity());
-        ts->R1r = pr.get_or<Mat3>("rotation orientation1", Mat3::Identity());
-        ts->f2 = pr.get_or<Vec3>("offset2", Vec3::Zero());
-        ts->R2r = pr.get_or<Mat3>("rotation orientation2", Mat3::Identity());
-    }
-    if (hinge) {
-        ts->R1r = pr.get_or<Mat3>("orientation1", Mat3::Identity());
-        ts->R2r = pr.get_or<Mat3>("orientation2", Mat3::Identity());
-    }
-    auto statuses = [&](const std::string& st, const char* drive_key, Comp* out, Vec3& val,
-                        DrivePtr* drv) {
-        const auto* spec =
-            pr.find(drive_key) ? &pr.get<std::shared_ptr<const TplDriveSpec>>(drive_key) : nullptr;
-        std::size_t from = 0;
+    auto ts = std::make_shared<TreeTotal>();
+    // drive displacement (pin): a total (pin) joint with the position imposed and the rotation
+    // free; drive hinge: the rotation imposed (frames `orientation1/2`) and the position free.
+    ts->f1 = spec.end[0].offset;
+    ts->R1p = spec.position_frame[0];
+    ts->R1r = spec.end[0].R;
+    ts->f2 = spec.end[1].offset;
+    ts->R2r = spec.end[1].R;
+    auto statuses = [&](const std::array<Level, 3>& st, const TplDriveSpec* drive, Comp* out,
+                        Vec3& val, DrivePtr* drv) {
         for (int k = 0; k < 3; ++k) {
-            const std::size_t to = st.find(',', from);
-            const std::string w =
-                st.substr(from, to == std::string::npos ? std::string::npos : to - from);
-            from = to == std::string::npos ? st.size() : to + 2;
-            if (w == "inactive") {
+            const Level w = st[static_cast<std::size_t>(k)];
+            if (w == Level::inactive) {
                 out[k] = Comp::free;
                 continue;
             }
-            if (!spec) tree::unsupported(d, "an imposed component without its drive");
-            if (w == "velocity" || w == "angular velocity") {
+            if (!drive) tree::unsupported(d, "an imposed component without its drive");
+            if (w == Level::velocity) {
                 out[k] = Comp::velocity;
             } else {
-                out[k] = constant_component(**spec, k) ? Comp::fixed : Comp::position;
-                val[k] = TplDrive<3>::make(**spec, env).value(t_init)[k];
+                out[k] = constant_component(*drive, k) ? Comp::fixed : Comp::position;
+                val[k] = TplDrive<3>::make(*drive, env).value(t_init)[k];
             }
             if (out[k] != Comp::fixed)
-                drv[k] = std::make_shared<ComponentDrive>(TplDrive<3>::make(**spec, env), k);
+                drv[k] = std::make_shared<ComponentDrive>(TplDrive<3>::make(*drive, env), k);
         }
     };
-    const std::string none = "inactive, inactive, inactive";
-    if (disp || hinge) {
-        statuses(disp ? "position, position, position" : none, "drive", ts->pc, ts->pval, ts->pdrv);
-        statuses(hinge ? "rotation, rotation, rotation" : none, "drive", ts->rc, ts->rval,
-                 ts->rdrv);
-    } else {
-        statuses(pr.get_or<std::string>("status position", none), "position drive", ts->pc,
-                 ts->pval, ts->pdrv);
-        statuses(pr.get_or<std::string>("status orientation", none), "orientation drive", ts->rc,
-                 ts->rval, ts->rdrv);
-    }
+    statuses(spec.pos, spec.pos_drive[0].get(), ts->pc, ts->pval, ts->pdrv);
+    statuses(spec.rot, spec.rot_drive[0].get(), ts->rc, ts->rval, ts->rdrv);
     int nfree = 0, nmove = 0, axis = -1;
     for (int k = 0; k < 3; ++k) {
         nfree += ts->rc[k] == Comp::free;
         if (ts->rc[k] != Comp::fixed) ++nmove, axis = k;
     }
     if (nfree == 3) {
-        ts->rot = TotalSpec::Rot::free3;
+        ts->rot = TreeTotal::Rot::free3;
     } else if (nmove == 1) {
-        ts->rot = TotalSpec::Rot::one;
+        ts->rot = TreeTotal::Rot::one;
         ts->rot_axis = axis;
         if (ts->rc[axis] != Comp::free) {
             if (!ts->rval.isZero(0.0) && ts->rc[axis] == Comp::velocity)
@@ -263,9 +229,9 @@ tree::Edge total_tree_edge(const EntityDesc& d, const tree::Context& ctx, TotalF
                     tree::unsupported(d, "a driven rotation with other non-zero imposed rotations");
         }
     } else if (nmove == 0) {
-        ts->rot = TotalSpec::Rot::locked;
+        ts->rot = TreeTotal::Rot::locked;
     } else if (nfree == 2 && nmove == 2) {
-        ts->rot = TotalSpec::Rot::two;
+        ts->rot = TreeTotal::Rot::two;
         for (int k = 0; k < 3; ++k)
             if (ts->rc[k] == Comp::fixed) ts->rot_axis = k;
     } else {
@@ -276,16 +242,13 @@ tree::Edge total_tree_edge(const EntityDesc& d, const tree::Context& ctx, TotalF
                           "driven)");
     }
     tree::Edge e;
-    if (form == TotalForm::total || form == TotalForm::drive_displacement) {
-        e.a = tree_end(d, "node1", "offset1", "rotation orientation1");
-        e.b = tree_end(d, "node2", "offset2", "rotation orientation2");
-    } else if (form == TotalForm::drive_hinge) {
-        e.a = tree_end(d, "node1", "offset1", "orientation1");
-        e.b = tree_end(d, "node2", "offset2", "orientation2");
-    } else {
+    if (spec.pin()) {
         e.a.o = ts->f1;
         e.a.R = ts->R1r;
-        e.b = tree_end(d, "node", "offset", "rotation orientation");
+        e.b = tree_end(spec.end[1], "node");
+    } else {
+        e.a = tree_end(spec.end[0], "node1");
+        e.b = tree_end(spec.end[1], "node2");
     }
     e.tree_capable = true;
     e.cut_cost = ts->equations();
@@ -297,7 +260,7 @@ tree::Edge total_tree_edge(const EntityDesc& d, const tree::Context& ctx, TotalF
         e.driven_cut_ok = e.driven_cut_ok && ts->pc[k] != Comp::velocity &&
                           ts->rc[k] != Comp::position && ts->rc[k] != Comp::velocity;
     // With two free rotations the tree part is a ball; the locked component is a one-row cut.
-    e.cut_in_tree = ts->rot == TotalSpec::Rot::two;
+    e.cut_in_tree = ts->rot == TreeTotal::Rot::two;
     e.grow = [ts](tree::Growth& g, const tree::Context& c) { grow_total(*ts, g, c.t_init); };
     e.cut = [ts](tree::CutEquations& c, bool in_tree, const tree::Context&) {
         cut_total(*ts, c, in_tree);

@@ -194,11 +194,11 @@ TEST(BeamOffsetFrames, CompensatedFromNodesSections) {
           b = build(deck(Frames::compensated, elastic6, true));
     for (const char* p : {"section orientation I", "section orientation II"}) {
         const Mat3 d =
-            element(a, "beam3", 1).props.get<Mat3>(p) - element(b, "beam3", 1).props.get<Mat3>(p);
+            element(a, "beam3", 1).view().get<Mat3>(p) - element(b, "beam3", 1).view().get<Mat3>(p);
         EXPECT_LT(d.cwiseAbs().maxCoeff(), 1e-14) << p;
     }
-    const Mat3 d = element(a, "beam2", 2).props.get<Mat3>("section orientation") -
-                   element(b, "beam2", 2).props.get<Mat3>("section orientation");
+    const Mat3 d = element(a, "beam2", 2).view().get<Mat3>("section orientation") -
+                   element(b, "beam2", 2).view().get<Mat3>("section orientation");
     EXPECT_LT(d.cwiseAbs().maxCoeff(), 1e-14);
 }
 

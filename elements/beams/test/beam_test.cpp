@@ -55,14 +55,14 @@ TEST(ElementBeams, Beam3WithGivenSectionsAndSame) {
                    "  euler123, pi/2, 0., 0., " +
                    law + ", same, same;\n"));
     const auto& e = beam(m);
-    EXPECT_EQ(e.props.get<EntityRef>("node3").label, 3);
-    EXPECT_LT((e.props.get<Vec3>("offset2") - Vec3(0, 0, 0.1)).norm(), 1e-12);
-    expect_mat(e.props.get<Mat3>("section orientation I"), rot_x(M_PI / 2), tol);
-    expect_mat(e.props.get<Mat3>("section orientation II"), rot_x(M_PI / 2), tol);
-    EXPECT_EQ(e.props.get<std::shared_ptr<const LawSpec>>("law I"),
-              e.props.get<std::shared_ptr<const LawSpec>>("law II"));
-    EXPECT_EQ(e.props.get<std::shared_ptr<const LawSpec>>("law I")->dim, 6);
-    EXPECT_FALSE(e.props.has("section I from nodes"));
+    EXPECT_EQ(e.view().get<EntityRef>("node3").label, 3);
+    EXPECT_LT((e.view().get<Vec3>("offset2") - Vec3(0, 0, 0.1)).norm(), 1e-12);
+    expect_mat(e.view().get<Mat3>("section orientation I"), rot_x(M_PI / 2), tol);
+    expect_mat(e.view().get<Mat3>("section orientation II"), rot_x(M_PI / 2), tol);
+    EXPECT_EQ(e.view().get<std::shared_ptr<const LawSpec>>("law I"),
+              e.view().get<std::shared_ptr<const LawSpec>>("law II"));
+    EXPECT_EQ(e.view().get<std::shared_ptr<const LawSpec>>("law I")->dim, 6);
+    EXPECT_FALSE(e.view().has("section I from nodes"));
 }
 
 TEST(ElementBeams, Beam3FromNodesInterpolatesTheRotation) {
@@ -74,12 +74,12 @@ TEST(ElementBeams, Beam3FromNodesInterpolatesTheRotation) {
         deck("beam: 1, 1, null, 2, null, 3, null, from nodes, " + law + ", from nodes, same;\n", -a,
              0.0, a));
     const auto& e = beam(m, "beam");  // `beam:` is an alias of beam3, under its own card name
-    expect_mat(e.props.get<Mat3>("section orientation I"),
+    expect_mat(e.view().get<Mat3>("section orientation I"),
                rot_x(2 * std::atan(-xi * std::tan(a / 2))), tol);
-    expect_mat(e.props.get<Mat3>("section orientation II"),
+    expect_mat(e.view().get<Mat3>("section orientation II"),
                rot_x(2 * std::atan(xi * std::tan(a / 2))), tol);
-    EXPECT_TRUE(e.props.get<bool>("section I from nodes"));
-    EXPECT_TRUE(e.props.get<bool>("section II from nodes"));
+    EXPECT_TRUE(e.view().get<bool>("section I from nodes"));
+    EXPECT_TRUE(e.view().get<bool>("section II from nodes"));
 }
 
 TEST(ElementBeams, Beam2FromNodesTakesTheMidpoint) {
@@ -90,9 +90,9 @@ TEST(ElementBeams, Beam2FromNodesTakesTheMidpoint) {
         deck("beam2: 1, 1, null, 2, null, from nodes, " + law + ", custom output, force, moment;\n",
              0.0, a, 0.0));
     const auto& e = beam(m, "beam2");
-    expect_mat(e.props.get<Mat3>("section orientation"),
+    expect_mat(e.view().get<Mat3>("section orientation"),
                rot_x(a + 2 * std::atan(-std::tan(a / 2) / 2)), tol);
-    EXPECT_EQ(e.props.get<std::string>("custom output"), "force moment");
+    EXPECT_EQ(e.view().get<std::string>("custom output"), "force moment");
 }
 
 TEST(ElementBeams, CustomOutputFlagsAsMBDyn) {
@@ -102,8 +102,8 @@ TEST(ElementBeams, CustomOutputFlagsAsMBDyn) {
     auto flags_of = [&](const std::string& tail) {
         auto m = build(deck("beam2: 1, 1, null, 2, null, from nodes, " + law + tail + ";\n"));
         const auto& e = beam(m, "beam2");
-        return std::make_pair(e.props.get<long>("custom output flags"),
-                              e.props.get_or<std::string>("orientation description", "-"));
+        return std::make_pair(e.view().get<long>("custom output flags"),
+                              e.view().get_or<std::string>("orientation description", "-"));
     };
     EXPECT_EQ(flags_of(", custom output, position"),
               std::make_pair(static_cast<long>(ep_x | ep_default), std::string("-")));
@@ -157,22 +157,22 @@ TEST(ElementBeams, PiezoMatricesAsMBDyn) {
                          " 1., 2., 3., 4., 5., 6., 7., 8., 9., 10., 11., 12.,"
                          " anba, 1., 2., 3., 4., 5., 6., 7., 8., 9., 10., 11., 12., scale, 2.;\n"));
     const auto& e = beam(m);
-    EXPECT_EQ(e.props.get<long>("piezo electrodes"), 2);
-    EXPECT_EQ(e.props.get<EntityRef>("electrode1").category, "abstract");
-    EXPECT_EQ(e.props.get<EntityRef>("electrode2").label, 11);
-    EXPECT_EQ(e.props.get<VecN>("piezo matrix I"),
+    EXPECT_EQ(e.view().get<long>("piezo electrodes"), 2);
+    EXPECT_EQ(e.view().get<EntityRef>("electrode1").category, "abstract");
+    EXPECT_EQ(e.view().get<EntityRef>("electrode2").label, 11);
+    EXPECT_EQ(e.view().get<VecN>("piezo matrix I"),
               (VecN{1., 2., 3., 4., 5., 6., 7., 8., 9., 10., 11., 12.}));
-    EXPECT_EQ(e.props.get<VecN>("piezo matrix II"),
+    EXPECT_EQ(e.view().get<VecN>("piezo matrix II"),
               (VecN{10., 12., 2., 4., 6., 8., 22., 24., 14., 16., 18., 20.}));
     // `same`, and a beam2 with `null` followed by custom output.
     m = build(piezo_deck("beam3: 1, 1, null, 2, null, 3, null, eye, " + law +
                          ", same, same, piezoelectric actuator, 1, 11, matr,"
                          " 1., 2., 3., 4., 5., 6., same;\n"));
-    EXPECT_EQ(beam(m).props.get<VecN>("piezo matrix II"), (VecN{1., 2., 3., 4., 5., 6.}));
+    EXPECT_EQ(beam(m).view().get<VecN>("piezo matrix II"), (VecN{1., 2., 3., 4., 5., 6.}));
     m = build(piezo_deck("beam2: 1, 1, null, 2, null, eye, " + law +
                          ", piezoelectric actuator, 1, 11, null, custom output, strains;\n"));
-    EXPECT_EQ(beam(m, "beam2").props.get<VecN>("piezo matrix"), VecN(6, 0.0));
-    EXPECT_TRUE(beam(m, "beam2").props.has("custom output"));
+    EXPECT_EQ(beam(m, "beam2").view().get<VecN>("piezo matrix"), VecN(6, 0.0));
+    EXPECT_TRUE(beam(m, "beam2").view().has("custom output"));
 }
 
 // Each error of the piezo part points at the argument at fault and carries a hint.

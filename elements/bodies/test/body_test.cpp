@@ -40,12 +40,12 @@ TEST(ElementBodies, SingleMassInTheNodeFrame) {
     // Inertia given globally as diag(1, 2, 3): R^T J R = diag(2, 1, 3).
     auto m = build(deck(
         "body: 1, 2, 5., reference, global, 1., 3., 0., reference, global, diag, 1., 2., 3.;\n"));
-    const auto& e = body(m);
-    EXPECT_EQ(e.props.get<EntityRef>("node").label, 2);
-    EXPECT_DOUBLE_EQ(e.props.get<double>("mass"), 5.0);
-    expect_vec(e.props.get<Vec3>("center of mass"), Vec3(1, 0, 0));
-    expect_mat(e.props.get<Mat3>("inertia"), Vec3(2, 1, 3).asDiagonal().toDenseMatrix());
-    EXPECT_FALSE(e.props.has("condense"));
+    const mbs::Props e = body(m).view();
+    EXPECT_EQ(e.get<EntityRef>("node").label, 2);
+    EXPECT_DOUBLE_EQ(e.get<double>("mass"), 5.0);
+    expect_vec(e.get<Vec3>("center of mass"), Vec3(1, 0, 0));
+    expect_mat(e.get<Mat3>("inertia"), Vec3(2, 1, 3).asDiagonal().toDenseMatrix());
+    EXPECT_FALSE(e.has("condense"));
 }
 
 TEST(ElementBodies, InertiaOrientationRotatesTheTensor) {
@@ -54,8 +54,8 @@ TEST(ElementBodies, InertiaOrientationRotatesTheTensor) {
         build(deck("body: 1, 2, 1., null, diag, 1., 2., 3., orientation, euler123, 0., 0., pi/2;\n"
                    "body: 2, 2, 1., null, diag, 1., 2., 3., inertial, node;\n",
                    2));
-    expect_mat(body(m, 1).props.get<Mat3>("inertia"), Vec3(2, 1, 3).asDiagonal().toDenseMatrix());
-    expect_mat(body(m, 2).props.get<Mat3>("inertia"), Vec3(1, 2, 3).asDiagonal().toDenseMatrix());
+    expect_mat(body(m, 1).view().get<Mat3>("inertia"), Vec3(2, 1, 3).asDiagonal().toDenseMatrix());
+    expect_mat(body(m, 2).view().get<Mat3>("inertia"), Vec3(1, 2, 3).asDiagonal().toDenseMatrix());
 }
 
 TEST(ElementBodies, CondenseCombinesAboutTheCommonCentreOfMass) {
@@ -65,26 +65,26 @@ TEST(ElementBodies, CondenseCombinesAboutTheCommonCentreOfMass) {
         build(deck("body: 1, 2, condense, 2,\n"
                    "  1., 1., 0., 0., diag, 0.1, 0.2, 0.3,\n"
                    "  3., -1., 0., 0., null;\n"));
-    const auto& e = body(m);
-    EXPECT_EQ(e.props.get<long>("condense"), 2);
-    EXPECT_DOUBLE_EQ(e.props.get<double>("mass 1"), 1.0);
-    expect_vec(e.props.get<Vec3>("center of mass 2"), Vec3(-1, 0, 0));
-    EXPECT_DOUBLE_EQ(e.props.get<double>("mass"), 4.0);
-    expect_vec(e.props.get<Vec3>("center of mass"), Vec3(-0.5, 0, 0));
-    expect_mat(e.props.get<Mat3>("inertia"), Vec3(0.1, 3.2, 3.3).asDiagonal().toDenseMatrix());
+    const mbs::Props e = body(m).view();
+    EXPECT_EQ(e.get<long>("condense"), 2);
+    EXPECT_DOUBLE_EQ(e.get<double>("mass 1"), 1.0);
+    expect_vec(e.get<Vec3>("center of mass 2"), Vec3(-1, 0, 0));
+    EXPECT_DOUBLE_EQ(e.get<double>("mass"), 4.0);
+    expect_vec(e.get<Vec3>("center of mass"), Vec3(-0.5, 0, 0));
+    expect_mat(e.get<Mat3>("inertia"), Vec3(0.1, 3.2, 3.3).asDiagonal().toDenseMatrix());
 }
 
 TEST(ElementBodies, PointMassOnADisplacementNode) {
     auto m = build(deck("body: 1, 3, 2.5;\n"));
-    const auto& e = body(m);
-    EXPECT_DOUBLE_EQ(e.props.get<double>("mass"), 2.5);
-    EXPECT_FALSE(e.props.has("inertia"));
+    const mbs::Props e = body(m).view();
+    EXPECT_DOUBLE_EQ(e.get<double>("mass"), 2.5);
+    EXPECT_FALSE(e.has("inertia"));
 }
 
 TEST(ElementBodies, NegativeMassOnlyWhenAllowed) {
     auto m = build(deck("body: 1, 2, allow negative mass, -1., null, null;\n"));
-    EXPECT_DOUBLE_EQ(body(m).props.get<double>("mass"), -1.0);
-    EXPECT_TRUE(body(m).props.get<bool>("allow negative mass"));
+    EXPECT_DOUBLE_EQ(body(m).view().get<double>("mass"), -1.0);
+    EXPECT_TRUE(body(m).view().get<bool>("allow negative mass"));
 
     std::string t = deck("body: 1, 2, -1., null, null;\n");
     std::string msg;

@@ -41,7 +41,7 @@ class DriveRuntime : public ::testing::Test {
         for (const auto& e : m.elements)
             if (e.category == "gravity")
                 return mbs::TplDrive<3>::make(
-                    *e.props.get<std::shared_ptr<const mbs::TplDriveSpec>>("acceleration"), env());
+                    *e.view().get<std::shared_ptr<const mbs::TplDriveSpec>>("acceleration"), env());
         throw std::runtime_error("no gravity element");
     }
 

@@ -32,7 +32,7 @@ std::string deck(const std::string& elements, int forces = 1) {
 }
 
 Vec3 entity(const mbs::EntityDesc& e, const char* key) {
-    const auto& t = e.props.get<std::shared_ptr<const TplDriveSpec>>(key);
+    const auto t = e.view().get<std::shared_ptr<const TplDriveSpec>>(key);
     EXPECT_EQ(t->type, "single");
     EXPECT_EQ(t->entity.size(), 3u);
     return Vec3(t->entity[0], t->entity[1], t->entity[2]);
@@ -48,11 +48,11 @@ TEST(ElementForces, AbsoluteForceVectorIsGlobal) {
                    2));
     const auto& e = element(m, "force", 1);
     EXPECT_EQ(e.type, "absolute");
-    EXPECT_EQ(e.props.get<EntityRef>("node").label, 2);
-    expect_vec(e.props.get<Vec3>("offset"), Vec3(1, 0, 0));
+    EXPECT_EQ(e.view().get<EntityRef>("node").label, 2);
+    expect_vec(e.view().get<Vec3>("offset"), Vec3(1, 0, 0));
     expect_vec(entity(e, "force"), Vec3(0, 1, 0));
     EXPECT_DOUBLE_EQ(
-        e.props.get<std::shared_ptr<const TplDriveSpec>>("force")->drive->params.get<double>(
+        e.view().get<std::shared_ptr<const TplDriveSpec>>("force")->drive->params.get<double>(
             "value"),
         10.0);
     expect_vec(entity(element(m, "force", 2), "force"), Vec3(0, 0, 1));
@@ -66,7 +66,7 @@ TEST(ElementForces, FollowerForceVectorIsInTheNodeFrame) {
         "force: 2, follower, 2, position, null, 1., 0., 0., const, 1.;\n",
         2));
     expect_vec(entity(element(m, "force", 1), "force"), Vec3(0, -1, 0));
-    EXPECT_TRUE(element(m, "force", 1).props.get<bool>("output relative"));
+    EXPECT_TRUE(element(m, "force", 1).view().get<bool>("output relative"));
     expect_vec(entity(element(m, "force", 2), "force"), Vec3(1, 0, 0));
 }
 
@@ -79,15 +79,15 @@ TEST(ElementForces, CouplesAndInternalForms) {
                    "  0., 0., 1., const, 1.;\n",
                    3));
     const auto& c = element(m, "couple", 1);
-    EXPECT_FALSE(c.props.has("offset"));
+    EXPECT_FALSE(c.view().has("offset"));
     expect_vec(entity(c, "moment"), Vec3(0, 0, 2));
     EXPECT_EQ(
-        element(m, "couple", 2).props.get<std::shared_ptr<const TplDriveSpec>>("moment")->type,
+        element(m, "couple", 2).view().get<std::shared_ptr<const TplDriveSpec>>("moment")->type,
         "null");
     // other position: f2 = R2^T (x1 + R1 (f1 + 0) - x2) = R2^T (-1, -2, 1) = (-2, 1, 1).
     const auto& f = element(m, "force", 3);
-    expect_vec(f.props.get<Vec3>("offset1"), Vec3(0, 0, 1));
-    expect_vec(f.props.get<Vec3>("offset2"), Vec3(-2, 1, 1));
+    expect_vec(f.view().get<Vec3>("offset1"), Vec3(0, 0, 1));
+    expect_vec(f.view().get<Vec3>("offset2"), Vec3(-2, 1, 1));
 }
 
 TEST(ElementForces, DisplacementTotalAndAbstractForms) {
@@ -100,13 +100,13 @@ TEST(ElementForces, DisplacementTotalAndAbstractForms) {
                    4));
     expect_vec(entity(element(m, "force", 1), "force"), Vec3(0, 0, -1));
     const auto& t = element(m, "force", 2);
-    EXPECT_EQ(t.props.get<EntityRef>("node2").label, 2);
-    EXPECT_TRUE(t.props.has("force"));
-    EXPECT_FALSE(t.props.has("moment"));
+    EXPECT_EQ(t.view().get<EntityRef>("node2").label, 2);
+    EXPECT_TRUE(t.view().has("force"));
+    EXPECT_FALSE(t.view().has("moment"));
     const auto& a = element(m, "force", 3);
-    EXPECT_EQ(a.props.get<EntityRef>("node").category, "abstract");
-    EXPECT_EQ(a.props.get<long>("dof"), 1);
-    EXPECT_EQ(element(m, "force", 4).props.get<long>("dof"), 3);
+    EXPECT_EQ(a.view().get<EntityRef>("node").category, "abstract");
+    EXPECT_EQ(a.view().get<long>("dof"), 1);
+    EXPECT_EQ(element(m, "force", 4).view().get<long>("dof"), 3);
 }
 
 TEST(ElementForces, LegacyFormBuildsASingleTemplateDrive) {
@@ -114,7 +114,7 @@ TEST(ElementForces, LegacyFormBuildsASingleTemplateDrive) {
     auto m = build(deck("force: 1, absolute, 2, 0., 0., 2., null, const, 5.;\n"));
     const auto& e = element(m, "force", 1);
     expect_vec(entity(e, "force"), Vec3(0, 0, 1));
-    expect_vec(e.props.get<Vec3>("offset"), Vec3::Zero());
+    expect_vec(e.view().get<Vec3>("offset"), Vec3::Zero());
 }
 
 TEST(ElementForces, ErrorsPointAtTheArgument) {

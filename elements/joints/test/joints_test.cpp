@@ -113,7 +113,7 @@ TEST(ElementJoints, AxialRotationReadsTheDriveAfterTheGeometry) {
     const auto& e = joint(m);
     // other node: f2 = R2^T (x1 + R1 p - x2) = R2^T (-1, -2, 0).
     expect_vec(e.view().get<Vec3>("offset2"), Vec3(-2, 1, 0));
-    const auto& omega = e.props.get<std::shared_ptr<const mbs::DriveSpec>>("omega");
+    const auto omega = e.view().get<std::shared_ptr<const mbs::DriveSpec>>("omega");
     EXPECT_EQ(omega->type, "const");
     EXPECT_DOUBLE_EQ(omega->params.get<double>("value"), 6.0);
 }
@@ -182,7 +182,7 @@ TEST(ElementJoints, TotalJointStatusesAndDriveFrame) {
     EXPECT_EQ(e.view().get<std::string>("status position"), "position, inactive, velocity");
     EXPECT_EQ(e.view().get<std::string>("status orientation"),
               "rotation, rotation, angular velocity");
-    const auto& pd = e.props.get<std::shared_ptr<const mbs::TplDriveSpec>>("position drive");
+    const auto pd = e.view().get<std::shared_ptr<const mbs::TplDriveSpec>>("position drive");
     EXPECT_EQ(pd->type, "single");
     expect_vec(Vec3(pd->entity[0], pd->entity[1], pd->entity[2]), Vec3(0, -1, 0));
     EXPECT_EQ(e.view().get<std::shared_ptr<const mbs::TplDriveSpec>>("orientation drive")->type,

@@ -33,8 +33,9 @@ TEST(ElementMisc, UniformGravity) {
     auto m = build(deck("gravity;", "gravity: uniform, 0., 0., -1., const, 9.81;\n"));
     const auto* g = find(m, "gravity");
     ASSERT_NE(g, nullptr);
-    EXPECT_EQ(g->props.get<std::string>("field"), "uniform");
-    const auto& t = g->props.get<std::shared_ptr<const TplDriveSpec>>("acceleration");
+    const mbs::Props view = g->view();
+    EXPECT_EQ(view.get<std::string>("field"), "uniform");
+    const auto& t = view.get<std::shared_ptr<const TplDriveSpec>>("acceleration");
     EXPECT_EQ(t->type, "single");
     EXPECT_DOUBLE_EQ(t->entity[2], -1.0);
     EXPECT_DOUBLE_EQ(t->drive->params.get<double>("value"), 9.81);
@@ -43,8 +44,8 @@ TEST(ElementMisc, UniformGravity) {
 TEST(ElementMisc, GravityVectorInAReferenceFrame) {
     // Frame 7 is rotated 90 deg about z: (1, 0, 0) in it is (0, 1, 0) globally.
     auto m = build(deck("gravity;", "gravity: single, reference, 7, 1., 0., 0., const, 1.;\n"));
-    const auto& t =
-        find(m, "gravity")->props.get<std::shared_ptr<const TplDriveSpec>>("acceleration");
+    const auto t =
+        find(m, "gravity")->view().get<std::shared_ptr<const TplDriveSpec>>("acceleration");
     EXPECT_NEAR(t->entity[0], 0.0, 1e-12);
     EXPECT_NEAR(t->entity[1], 1.0, 1e-12);
 }
@@ -54,10 +55,10 @@ TEST(ElementMisc, InertiaCard) {
         build(deck("inertia: 1;", "inertia: 1, position, 1., 0., 0., body, all, output, log;\n"));
     const auto* e = find(m, "inertia");
     ASSERT_NE(e, nullptr);
-    EXPECT_EQ(e->props.get<std::string>("body"), "all");
-    EXPECT_EQ(e->props.get<std::string>("output mode"), "log");
+    EXPECT_EQ(e->view().get<std::string>("body"), "all");
+    EXPECT_EQ(e->view().get<std::string>("output mode"), "log");
     auto m2 = build(deck("inertia: 1;", "inertia: 1, body, 1;\n"));
-    EXPECT_EQ(find(m2, "inertia")->props.get<mbs::VecN>("body"), mbs::VecN{1.0});
+    EXPECT_EQ(find(m2, "inertia")->view().get<mbs::VecN>("body"), mbs::VecN{1.0});
 }
 
 TEST(ElementMisc, ErrorsPointAtTheArgument) {
