@@ -170,20 +170,12 @@ long count_unknowns(const Model& m) {
         }
     }
     // What each element adds (a joint's multipliers): its spec says (ElementSpec::own_unknowns());
-    // kinds still read into props: the table below until they have a spec, or a module's count.
-    static const std::map<std::string, long> joint_eqs = {
-        {"revolute rotation", 2},  {"axial rotation", 6},        {"cardano hinge", 4},
-        {"universal hinge", 4},    {"cardano pin", 4},           {"universal pin", 4},
-        {"cardano rotation", 1},   {"universal rotation", 1},    {"drive hinge", 3},
-        {"drive displacement", 3}, {"drive displacement pin", 3}};
+    // a module's element, read into props, gives "own unknowns".
     for (const auto& e : m.elements) {
-        if (e.spec) {
+        if (e.spec)
             n += e.spec->own_unknowns();
-            continue;
-        }
-        if (e.category == "userdefined") n += e.props.get_or<long>("own unknowns", 0);  // modules
-        if (e.category != "joint") continue;
-        if (auto it = joint_eqs.find(e.type); it != joint_eqs.end()) n += it->second;
+        else if (e.category == "userdefined")
+            n += e.props.get_or<long>("own unknowns", 0);
     }
     return n;
 }

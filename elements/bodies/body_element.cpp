@@ -30,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "core/log_line.hpp"
 #include "core/registry.hpp"
 #include "core/tree_edge.hpp"
 #include "elements/misc/card_helpers.hpp"
@@ -225,6 +226,21 @@ class Body final : public Element {
             n.inertia_s += s_;
             n.inertia_J += Jn_;
         }
+    }
+
+    // MBDyn's .log line (struct/body.cc): "body: L n m xc J", the combined body (xc and J zero
+    // for a point mass).
+    std::string log_line() const override {
+        const auto& s = desc().spec_as<BodySpec>();
+        const bool r = s.rotations;
+        return LogLine()
+            .word("body:")
+            .label(label())
+            .label(s.node.label)
+            .num(s.total.m)
+            .vec(r ? s.total.xc : Vec3::Zero())
+            .mat(r ? s.total.J : Mat3::Zero())
+            .s;
     }
 
     void declare(PatternBuilder& p) override {

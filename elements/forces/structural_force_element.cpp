@@ -68,6 +68,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/log_line.hpp"
 #include "core/registry.hpp"
 #include "core/tree_edge.hpp"
 #include "elements/misc/card_helpers.hpp"
@@ -304,6 +305,27 @@ class StructuralLoad final : public Element {
 
     // Block (k, j): node k's rows (force, moment) x node j's columns (x, theta), masked by 3 x 3
     // sub-blocks as derived above; blocks with nothing in them are not declared.
+    // MBDyn's .log line (struct/strforce.cc, ReadStructuralForce): "structural [internal]
+    // {follower|absolute [displacement]} {force|couple}: L n1 arm1 [n2 arm2] [output_relative]";
+    // a total force has none in MBDyn (the default line is written).
+    std::string log_line() const override {
+        const auto& s = desc().spec_as<LoadCardSpec>();
+        if (s.total) return {};
+        const std::string& t = desc().type;
+        const bool follower = t.rfind("follower", 0) == 0;
+        std::string head = s.internal ? "structural internal" : "structural";
+        head += follower ? " follower" : " absolute";
+        if (!follower && t.find("displacement") != std::string::npos) head += " displacement";
+        head += desc().category == "couple" ? " couple:" : " force:";
+        LogLine l;
+        l.word(head).label(label());
+        for (int k = 0; k < (s.internal ? 2 : 1); ++k)
+            l.label(s.side[k].node.label)
+                .vec(s.side[k].has_offset ? s.side[k].offset : Vec3::Zero());
+        if (follower && s.output_relative) l.word("output_relative");
+        return l.s;
+    }
+
     void declare(PatternBuilder& p) override {
         if (!state_dependent_) return;
         const bool follows =

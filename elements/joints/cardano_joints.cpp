@@ -45,6 +45,7 @@
 #include <memory>
 #include <string>
 
+#include "core/log_line.hpp"
 #include "core/registry.hpp"
 #include "core/rotations.hpp"
 #include "core/tree_edge.hpp"
@@ -61,6 +62,8 @@ struct CardanoSpec final : ElementSpec {
     cards::EndSpec end[2];
     bool offsets = true;
     std::string orientation_description;  // "" when not given
+    long equations = 4;                   // hinge 4, rotation 1, revolute rotation 2
+    long own_unknowns() const override { return equations; }
     void describe(Props& p) const override {
         cards::describe_end(p, end[0], "1", offsets, true);
         cards::describe_end(p, end[1], "2", offsets, true);
@@ -72,6 +75,7 @@ struct CardanoSpec final : ElementSpec {
 // The node's end (offset, hinge orientation, node frame) against the ground's frame (global).
 struct CardanoPinSpec final : ElementSpec {
     cards::PinGround g;
+    long own_unknowns() const override { return 4; }
     void describe(Props& p) const override {
         p.set("node", g.node.node);
         p.set("offset", g.node.offset);
@@ -98,6 +102,7 @@ void read_cardano_hinge(Reader& r, EntityDesc& e) { e.spec = read_pair(r, "carda
 
 void read_cardano_rotation(Reader& r, EntityDesc& e) {
     auto s = read_pair(r, "cardano rotation", false);
+    s->equations = 1;
     s->orientation_description = cards::read_orientation_description(r);
     e.spec = std::move(s);
 }
@@ -110,6 +115,7 @@ void read_cardano_pin(Reader& r, EntityDesc& e) {
 
 void read_revolute_rotation(Reader& r, EntityDesc& e) {
     auto s = read_pair(r, "revolute rotation", false);
+    s->equations = 2;
     s->orientation_description = cards::read_orientation_description(r);
     e.spec = std::move(s);
 }
@@ -162,6 +168,27 @@ class CardanoJoint final : public Element {
         nrot_ = k == Kind::revolute_rotation ? 2 : 1;
     }
     int own_dofs() const override { return (point_ ? 3 : 0) + nrot_; }
+
+    // MBDyn's .log line (struct/joint.cc): "cardanohinge: L n1 f1 R1 n2 f2 R2" (the rotations
+    // with zero offsets); the pin: "cardanopin: L n d Rh n R^T (X0 - x) R0 R^T", (x, R) the
+    // node's deck pose and (X0, R0) the ground's frame.
+    std::string log_line() const override {
+        if (kind_ == Kind::cardano_pin) {
+            const cards::PinGround& g = desc().spec_as<CardanoPinSpec>().g;
+            const long n = g.node.node.label;
+            const Vec3 x = cards::node_position(e_[0].node->desc());
+            const Mat3 R = cards::node_orientation(e_[0].node->desc());
+            LogLine l;
+            l.word("cardanopin:").label(label()).label(n).vec(g.node.offset).mat(g.node.R);
+            l.label(n).vec(R.transpose() * (g.position - x));
+            return l.mat(g.orientation * R.transpose()).s;
+        }
+        const auto& s = desc().spec_as<CardanoSpec>();
+        const char* name = kind_ == Kind::cardano_hinge      ? "cardanohinge"
+                           : kind_ == Kind::cardano_rotation ? "cardanorotation"
+                                                             : "revoluterotation";
+        return cards::log_two_ends(name, label(), s.end, kind_ == Kind::cardano_hinge, true);
+    }
     std::string own_dof_name(int i) const override {
         static const char* pos[] = {"position x", "position y", "position z"};
         if (point_ && i < 3) return pos[i];

@@ -81,6 +81,7 @@
 #include <vector>
 
 #include "core/constitutive_law.hpp"
+#include "core/log_line.hpp"
 #include "core/registry.hpp"
 #include "core/rotations.hpp"
 #include "core/tree_edge.hpp"
@@ -237,6 +238,19 @@ class Deformable final : public Element {
     Deformable(const EntityDesc& d, std::array<StructNode*, 2> nodes, std::array<Vec3, 2> f,
                std::array<Mat3, 2> Rh, LawPtr<N> law, Od od)
         : Element(d), n_(nodes), f_(f), Rh_(Rh), law_(std::move(law)), od_(od) {}
+
+    // MBDyn's .log line (struct/joint.cc): "deformablehinge: L n1 f1 R1 n2 f2 R2" (offsets zero
+    // where the card has none); deformabledisplacementjoint, deformableaxialjoint and
+    // deformablejoint alike, the invariant forms under their plain name.
+    std::string log_line() const override {
+        const auto& s = desc().spec_as<DeformableSpec>();
+        const char* name = Md == Mode::hinge || Md == Mode::invariant_hinge ? "deformablehinge"
+                           : Md == Mode::axial                              ? "deformableaxialjoint"
+                           : Md == Mode::joint || Md == Mode::invariant_joint
+                               ? "deformablejoint"
+                               : "deformabledisplacementjoint";
+        return cards::log_two_ends(name, label(), s.end, s.offsets, true);
+    }
 
     // The hinge writes moment rows x rotation columns only.
     void declare(PatternBuilder& p) override {

@@ -49,6 +49,12 @@ struct TotalSpec final : ElementSpec {
         return form == TotalForm::total_pin || form == TotalForm::drive_displacement_pin;
     }
     void describe(Props& p) const override;
+    // One multiplier per constrained component (position or velocity level).
+    long own_unknowns() const override {
+        long n = 0;
+        for (int i = 0; i < 3; ++i) n += (pos[i] != Level::inactive) + (rot[i] != Level::inactive);
+        return n;
+    }
 };
 
 // The sides and constraint blocks of `total joint` and `total pin joint` (total_joint_cards.cpp):

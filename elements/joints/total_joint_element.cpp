@@ -88,6 +88,7 @@
 #include <string>
 #include <vector>
 
+#include "core/log_line.hpp"
 #include "core/registry.hpp"
 #include "core/rotations.hpp"
 #include "elements/drives/driven_hints.hpp"
@@ -250,6 +251,54 @@ class TotalJoint final : public Element, public el::Hintable {
     }
 
     int own_dofs() const override { return static_cast<int>(rows_.size()); }
+
+    // MBDyn's .log lines (struct/joint.cc, struct/totaljoint.cc):
+    //   totaljoint: L n1 f1 Rp1 Rr1 n2 f2 Rp2 Rr2 <flags>
+    //   totalpinjoint: L n f Rp Rr X0 Rp0 Rr0 <flags>
+    //   drivedisplacement: L n1 f1 n2 f2;  drivedisplacementpin: L n f X0
+    //   axialrotation: L n1 f1 R1 n2 f2 R2
+    // <flags>: 12 zeros and ones, position, velocity, rotation and angular velocity components
+    // constrained. A drive hinge has no line in MBDyn (the default one is written).
+    std::string log_line() const override {
+        LogLine l;
+        if (k_.style == Style::axial_rotation) {
+            l.word("axialrotation:").label(label());
+            for (int k = 0; k < 2; ++k) l.label(k_.e[k].node->label()).vec(k_.e[k].f).mat(k_.Rr[k]);
+            return l.s;
+        }
+        const auto& s = desc().spec_as<cards::TotalSpec>();
+        const auto flags = [&] {
+            for (Level want : {Level::position, Level::velocity})
+                for (int i = 0; i < 3; ++i) l.label(s.pos[i] == want ? 1 : 0);
+            for (Level want : {Level::position, Level::velocity})
+                for (int i = 0; i < 3; ++i) l.label(s.rot[i] == want ? 1 : 0);
+        };
+        switch (s.form) {
+            case cards::TotalForm::total:
+                l.word("totaljoint:").label(label());
+                for (int k = 0; k < 2; ++k)
+                    l.label(s.end[k].node.label)
+                        .vec(s.end[k].offset)
+                        .mat(s.position_frame[k])
+                        .mat(s.end[k].R);
+                flags();
+                return l.s;
+            case cards::TotalForm::total_pin:
+                l.word("totalpinjoint:").label(label()).label(s.end[1].node.label);
+                l.vec(s.end[1].offset).mat(s.position_frame[1]).mat(s.end[1].R);
+                l.vec(s.end[0].offset).mat(s.position_frame[0]).mat(s.end[0].R);
+                flags();
+                return l.s;
+            case cards::TotalForm::drive_displacement:
+                return cards::log_two_ends("drivedisplacement", label(), s.end, true, false);
+            case cards::TotalForm::drive_displacement_pin:
+                l.word("drivedisplacementpin:").label(label()).label(s.end[1].node.label);
+                return l.vec(s.end[1].offset).vec(s.end[0].offset).s;
+            case cards::TotalForm::drive_hinge:
+                break;
+        }
+        return {};
+    }
     std::string own_dof_name(int i) const override {
         static const char* kind[2][2] = {{"position", "velocity"},
                                          {"rotation", "angular velocity"}};
@@ -679,6 +728,7 @@ std::unique_ptr<Element> make_total(const EntityDesc& d, BuildContext& ctx) {
 // imposed relative angular velocity about axis 3.
 struct AxialRotationSpec final : ElementSpec {
     cards::EndSpec end[2];
+    long own_unknowns() const override { return 6; }
     std::shared_ptr<const DriveSpec> omega;
     std::string orientation_description;  // "" when not given
     void describe(Props& p) const override {
