@@ -3,14 +3,18 @@
 
 #include <string>
 
+#include "core/struct_node_spec.hpp"
+
 namespace mbs::cards {
 
 Vec3 node_position(const EntityDesc& node) {
-    return node.props.get_or<Vec3>("position", Vec3::Zero());
+    const StructuralNodeSpec* s = structural_node_spec(node);
+    return s ? s->x : Vec3(Vec3::Zero());
 }
 
 Mat3 node_orientation(const EntityDesc& node) {
-    return node.props.get_or<Mat3>("orientation", Mat3::Identity());
+    const StructuralNodeSpec* s = structural_node_spec(node);
+    return s ? s->R : Mat3(Mat3::Identity());
 }
 
 bool has_rotations(const EntityDesc& node) {

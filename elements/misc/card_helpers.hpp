@@ -11,7 +11,8 @@
 
 namespace mbs::cards {
 
-// Resolved kinematics of a structural node (global frame).
+// Resolved kinematics of a structural node (global frame), from its StructuralNodeSpec; zero
+// and identity for other nodes.
 Vec3 node_position(const EntityDesc& node);
 Mat3 node_orientation(const EntityDesc& node);  // identity for displacement-only nodes
 
