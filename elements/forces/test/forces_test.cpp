@@ -104,9 +104,9 @@ TEST(ElementForces, DisplacementTotalAndAbstractForms) {
     EXPECT_TRUE(t.props.has("force"));
     EXPECT_FALSE(t.props.has("moment"));
     const auto& a = element(m, "force", 3);
-    EXPECT_EQ(a.props.get<EntityRef>("node").category, "abstract");
-    EXPECT_EQ(a.props.get<long>("dof"), 1);
-    EXPECT_EQ(element(m, "force", 4).props.get<long>("dof"), 3);
+    EXPECT_EQ(a.view().get<EntityRef>("node").category, "abstract");
+    EXPECT_EQ(a.view().get<long>("dof"), 1);
+    EXPECT_EQ(element(m, "force", 4).view().get<long>("dof"), 3);
 }
 
 TEST(ElementForces, LegacyFormBuildsASingleTemplateDrive) {
