@@ -106,6 +106,13 @@ class ElementSpec {
     virtual long own_unknowns() const { return 0; }
 };
 
+// The spec of a node kind. `output: <nodes>, accelerations, ...` (Builder::output_card) sets a
+// node's "accelerations" flag after its card was read: the builder swaps in the copy this gives.
+class NodeSpec : public ElementSpec {
+  public:
+    virtual std::shared_ptr<const NodeSpec> with_output_accelerations() const = 0;
+};
+
 // A node or an element, fully resolved.
 struct EntityDesc {
     std::string

@@ -3,6 +3,8 @@
 
 #include <stdexcept>
 
+#include "core/struct_node_spec.hpp"
+
 namespace mbs {
 
 StructNode::StructNode(const EntityDesc& d) : desc_(&d) {
@@ -18,25 +20,62 @@ StructNode::StructNode(const EntityDesc& d) : desc_(&d) {
         kind_ = Kind::dummy;
     else
         throw std::logic_error("structural node type '" + d.type + "' has no runtime");
-    x = d.props.get<Vec3>("position");
-    R = d.props.get<Mat3>("orientation");
-    xdot = d.props.get<Vec3>("velocity");
-    w = d.props.get<Vec3>("angular velocity");
+    const auto& s = d.spec_as<StructuralNodeSpec>();
+    x = s.x;
+    R = s.R;
+    xdot = s.v;
+    w = s.w;
     Rref = R_prev = R_prev2 = R;
     w_prev = w_prev2 = w;
-    accel_output = d.props.get_or<bool>("accelerations", false);
-    orientation_description = d.props.get_or<std::string>("orientation description", "");
-    if (d.props.has("output inertia")) output_inertia = d.props.get<bool>("output inertia");
-    if (d.props.has("assembly position stiffness"))
-        assembly_position_stiffness = d.props.get<double>("assembly position stiffness");
-    if (d.props.has("assembly velocity stiffness"))
-        assembly_velocity_stiffness = d.props.get<double>("assembly velocity stiffness");
+    accel_output = s.accelerations.value_or(false);
+    orientation_description = s.orientation_description;
+    output_inertia = s.output_inertia;
+    assembly_position_stiffness = s.assembly_position_stiffness;
+    assembly_velocity_stiffness = s.assembly_velocity_stiffness;
     if (kind_ == Kind::dummy) {
-        dummy_offset = d.props.get_or<Vec3>("offset", Vec3::Zero());
-        dummy_R = d.props.get_or<Mat3>("relative orientation", Mat3::Identity());
-        pivot_offset = d.props.get_or<Vec3>("pivot offset", Vec3::Zero());
-        pivot_R = d.props.get_or<Mat3>("pivot orientation", Mat3::Identity());
+        dummy_offset = s.offset.value_or(Vec3::Zero());
+        dummy_R = s.relative_orientation.value_or(Mat3::Identity());
+        pivot_offset = s.pivot_offset.value_or(Vec3::Zero());
+        pivot_R = s.pivot_orientation.value_or(Mat3::Identity());
     }
+}
+
+// The generic view, in the order the reader used to store the props: dummy nodes' base and
+// frame data, the initial state (the offset dummy's orientation description after it, the
+// others' after the orientation), then the tail items in the order first given.
+void StructuralNodeSpec::describe(Props& out) const {
+    if (dummy) {
+        out.set("base node", base);
+        out.set("dummy type", dummy_type);
+        if (reference) out.set("reference node", *reference);
+        if (offset) out.set("offset", *offset);
+        if (relative_orientation) out.set("relative orientation", *relative_orientation);
+        if (reference && !orientation_description.empty())
+            out.set("orientation description", orientation_description);
+        if (pivot) out.set("pivot node", *pivot);
+        if (pivot_offset) out.set("pivot offset", *pivot_offset);
+        if (pivot_orientation) out.set("pivot orientation", *pivot_orientation);
+    }
+    out.set("position", x);
+    out.set("orientation", R);
+    if (!dummy && !orientation_description.empty())
+        out.set("orientation description", orientation_description);
+    out.set("velocity", v);
+    out.set("angular velocity", w);
+    if (dummy && !reference && !orientation_description.empty())
+        out.set("orientation description", orientation_description);
+    for (Tail t : tail) switch (t) {
+            case Tail::assembly:
+                out.set("assembly position stiffness", *assembly_position_stiffness);
+                out.set("assembly velocity stiffness", *assembly_velocity_stiffness);
+                break;
+            case Tail::accelerations:
+                out.set("accelerations", *accelerations);
+                break;
+            case Tail::output_inertia:
+                out.set("output inertia", *output_inertia);
+                break;
+        }
 }
 
 int StructNode::ndofs() const {

@@ -9,6 +9,15 @@ namespace mbs::parser {
 
 namespace {
 
+// `output: <nodes>, accelerations, ...`: the node also writes XPP, OmegaP. The flag is in the
+// node's typed spec (NodeSpec, core/model.hpp), or in its props for a kind without one.
+void set_output_accelerations(EntityDesc& e) {
+    if (const auto* s = dynamic_cast<const NodeSpec*>(e.spec.get()))
+        e.spec = s->with_output_accelerations();
+    else
+        e.props.set("accelerations", true);
+}
+
 // The reader of a registered kind (core/registry.hpp), nullptr if none; the subtypes that have one.
 EntityReaderFn reader_of(const KeywordTable<ElementKind>& kinds, std::string_view subtype) {
     const ElementKind* k = kinds.find(subtype);
@@ -41,7 +50,7 @@ void Builder::output_card(DeckReader& r, bool nodes) {
         for (auto& e : list)
             if (normalize_keyword(e.category) == type && e.label == l) {
                 e.output = true;
-                if (accelerations) e.props.set("accelerations", true);
+                if (accelerations) set_output_accelerations(e);
                 return;
             }
         throw InputError(a, "output: unknown " + type + " " + std::to_string(l));
@@ -52,7 +61,7 @@ void Builder::output_card(DeckReader& r, bool nodes) {
         for (auto& e : list)
             if (normalize_keyword(e.category) == type && e.label >= a && e.label <= b) {
                 e.output = true;
-                if (accelerations) e.props.set("accelerations", true);
+                if (accelerations) set_output_accelerations(e);
             }
     } else {
         while (!r.at_end()) {

@@ -4,16 +4,22 @@
 #include <cctype>
 #include <cmath>
 
+#include "core/struct_node_spec.hpp"
 #include "parser/build_state.hpp"
 
 namespace mbs::parser {
 
 namespace {
 
-const Vec3& node_x(const EntityDesc& n) { return n.props.get<Vec3>("position"); }
+// A node's frame: a structural node's initial position and orientation (StructuralNodeSpec);
+// other nodes have no position (a programming error) and the identity orientation.
+Vec3 node_x(const EntityDesc& n) {
+    if (const StructuralNodeSpec* s = structural_node_spec(n)) return s->x;
+    return n.view().get<Vec3>("position");
+}
 Mat3 node_R(const EntityDesc& n) {
-    const PropValue* v = n.props.find("orientation");
-    return v && std::holds_alternative<Mat3>(*v) ? std::get<Mat3>(*v) : Mat3::Identity();
+    if (const StructuralNodeSpec* s = structural_node_spec(n)) return s->R;
+    return Mat3::Identity();
 }
 
 }  // namespace

@@ -21,6 +21,7 @@
 #include "core/registry.hpp"
 #include "core/rotations.hpp"
 #include "elements/misc/card_helpers.hpp"
+#include "elements/nodes/scalar_node_spec.hpp"
 
 namespace mbs {
 
@@ -222,7 +223,7 @@ void read_beam_piezo(Reader& r, BeamSpec& spec, int points) {
                 "check N (" +
                     std::to_string(n) + ") against the labels that follow it");
         }
-        if (node->view().get_or<std::string>("kind", "") == "algebraic")
+        if (is_algebraic_abstract_node(*node))
             r.error_at(at, which + ": abstract node " + std::to_string(label) + " is algebraic",
                        "the voltages are read from differential abstract nodes, as in MBDyn: "
                        "drop 'algebraic' from the node's card");

@@ -9,15 +9,16 @@
 // The order keyword picks the value (`algebraic`, the default) or its derivative
 // (`differential`); MBDyn requires it for differential dofs, we default to the value.
 // Spring supports act on the value of a differential dof; masses need a differential dof.
-// Props: "node", "dof", "order" (suffixes 1 and 2 for two dofs), then "drive" | "law" | "mass",
-// "position" (spring support reference value).
+// ScalarGenelSpec (below): the dofs, then the drive, law or mass, and the spring support's
+// reference value; its generic view has "node", "dof", "order" (suffixes 1 and 2 for two dofs),
+// then "drive" | "law" | "mass", "position".
 //
 // Card readers for `force: L, abstract` and `abstract internal` (docs/deck-language.md 5.4): a
 // scalar generalized force on one degree of freedom (or equal and opposite on two).
 //   force: L, abstract, <NodeDof>, <DriveCaller>
 //   force: L, abstract internal, <NodeDof 1>, <NodeDof 2>, <DriveCaller>
 // NodeDof = node_label, node_type [, dof_index (structural nodes)].
-// Props: "node", "dof", "drive"; internal: "node1", "dof1", "node2", "dof2", "drive".
+// ScalarGenelSpec too: "node", "dof", "drive"; internal: "node1", "dof1", "node2", "dof2", "drive".
 //
 // Runtime genels on scalar dofs and abstract forces (docs/deck-language.md 5.4, 5.5; readers
 // above). A dof is the unknown of an abstract node or a position component of a structural node
@@ -46,50 +47,71 @@
 // force, abstract, <dof>, <f>:               dof row: + f(t)
 // force, abstract internal, <dof 1>, <dof 2>, <f>: dof 1 row + f, dof 2 row - f.
 // None takes part in the initial assembly (their rows are frozen there).
+#include <optional>
 #include <string>
 
 #include "core/constitutive_law.hpp"
 #include "core/registry.hpp"
 #include "elements/genels/scalar_dof.hpp"
 #include "elements/misc/card_helpers.hpp"
+#include "elements/nodes/scalar_node_spec.hpp"
 
 namespace mbs {
 namespace {
 
-cards::NodeDof dof(Reader& r, EntityDesc& e, const std::string& suffix) {
-    return cards::read_node_dof(r, e, suffix, "genel " + e.type);
-}
+// What a scalar genel or abstract force card says: one or two dofs ("node", "dof", "order";
+// suffixes 1 and 2 for two), then its drive ("drive" or "mass") or law, and the spring support's
+// reference value ("position").
+struct ScalarGenelSpec final : ElementSpec {
+    cards::NodeDofSpec q1;
+    std::optional<cards::NodeDofSpec> q2;
+    std::shared_ptr<const DriveSpec> drive;
+    const char* drive_key = "drive";
+    std::shared_ptr<const LawSpec> law;
+    std::optional<double> position;
+    void describe(Props& out) const override {
+        q1.describe(out, q2 ? "1" : "");
+        if (q2) q2->describe(out, "2");
+        if (drive) out.set(drive_key, drive);
+        if (law) out.set("law", law);
+        if (position) out.set("position", *position);
+    }
+};
+
+cards::NodeDof dof(Reader& r, EntityDesc& e) { return cards::read_node_dof(r, "genel " + e.type); }
 
 void read_clamp(Reader& r, EntityDesc& e) {
-    dof(r, e, "");
-    e.props.set("drive", r.drive("imposed value"));
+    auto s = std::make_shared<ScalarGenelSpec>();
+    s->q1 = dof(r, e).spec();
+    s->drive = r.drive("imposed value");
+    e.spec = std::move(s);
 }
 
 void read_distance(Reader& r, EntityDesc& e) {
-    dof(r, e, "1");
-    dof(r, e, "2");
-    e.props.set("drive", r.drive("imposed difference"));
+    auto s = std::make_shared<ScalarGenelSpec>();
+    s->q1 = dof(r, e).spec();
+    s->q2 = dof(r, e).spec();
+    s->drive = r.drive("imposed difference");
+    e.spec = std::move(s);
 }
 
 void read_spring(Reader& r, EntityDesc& e) {
-    dof(r, e, "1");
-    dof(r, e, "2");
+    auto s = std::make_shared<ScalarGenelSpec>();
+    s->q1 = dof(r, e).spec();
+    s->q2 = dof(r, e).spec();
     SourceLoc at = r.loc();
     auto law = r.law(1, "spring constitutive law");
     if (cards::law_kind(*law) != cards::LawKind::elastic)
         r.error_at(at,
                    "genel spring accepts elastic constitutive laws only, got '" + law->type + "'",
                    "use 'spring support' or a rod for viscous laws");
-    e.props.set("law", law);
+    s->law = std::move(law);
+    e.spec = std::move(s);
 }
 
 // The value (order 0) of a differential dof.
 void require_value_of_differential(Reader& r, const SourceLoc& at, const cards::NodeDof& d) {
-    bool algebraic_node = d.node->category == "abstract" &&
-                          (d.node->props.get_or<bool>("algebraic", false) ||
-                           d.node->props.get_or<std::string>("kind", "") == "algebraic" ||
-                           d.node->props.get_or<std::string>("order", "") == "algebraic");
-    if (d.order != 0 || algebraic_node)
+    if (d.order != 0 || is_algebraic_abstract_node(*d.node))
         r.error_at(at,
                    "genel " + std::string(d.order != 0
                                               ? "needs the value ('algebraic') of the dof, not its "
@@ -98,14 +120,17 @@ void require_value_of_differential(Reader& r, const SourceLoc& at, const cards::
 }
 
 void read_spring_support(Reader& r, EntityDesc& e) {
+    auto s = std::make_shared<ScalarGenelSpec>();
     SourceLoc at = r.loc();
-    auto d = dof(r, e, "");
+    auto d = dof(r, e);
     require_value_of_differential(r, at, d);
-    e.props.set("law", r.law(1, "spring support constitutive law"));
+    s->q1 = d.spec();
+    s->law = r.law(1, "spring support constitutive law");
     if (r.accept("position")) {
         double x0 = 0.0;
         if (r.accept("from node")) {
-            x0 = d.node->props.get_or<double>("value", 0.0);
+            if (const auto* n = dynamic_cast<const ScalarNodeSpec*>(d.node->spec.get()))
+                x0 = n->value;
             if (d.node->category == "structural") {
                 Vec3 x = cards::node_position(*d.node);
                 x0 = d.index <= 3 ? x[d.index - 1] : 0.0;
@@ -113,37 +138,46 @@ void read_spring_support(Reader& r, EntityDesc& e) {
         } else {
             x0 = r.real("reference value");
         }
-        e.props.set("position", x0);
+        s->position = x0;
     }
+    e.spec = std::move(s);
 }
 
 void read_cross_spring_support(Reader& r, EntityDesc& e) {
-    dof(r, e, "1");
+    auto s = std::make_shared<ScalarGenelSpec>();
+    s->q1 = dof(r, e).spec();
     SourceLoc at = r.loc();
-    auto d = dof(r, e, "2");
+    auto d = dof(r, e);
     require_value_of_differential(r, at, d);
-    e.props.set("law", r.law(1, "cross spring support constitutive law"));
+    s->q2 = d.spec();
+    s->law = r.law(1, "cross spring support constitutive law");
+    e.spec = std::move(s);
 }
 
 void read_mass(Reader& r, EntityDesc& e) {
+    auto s = std::make_shared<ScalarGenelSpec>();
     SourceLoc at = r.loc();
-    auto d = dof(r, e, "");
-    bool algebraic_node = d.node->category == "abstract" &&
-                          (d.node->props.get_or<bool>("algebraic", false) ||
-                           d.node->props.get_or<std::string>("kind", "") == "algebraic");
-    if (algebraic_node) r.error_at(at, "genel mass needs a differential dof");
-    e.props.set("mass", r.drive("mass"));
+    auto d = dof(r, e);
+    if (is_algebraic_abstract_node(*d.node)) r.error_at(at, "genel mass needs a differential dof");
+    s->q1 = d.spec();
+    s->drive = r.drive("mass");
+    s->drive_key = "mass";
+    e.spec = std::move(s);
 }
 
 void read_abstract(Reader& r, EntityDesc& e) {
-    cards::read_node_dof(r, e, "", "abstract force", false);
-    e.props.set("drive", r.drive("force value"));
+    auto s = std::make_shared<ScalarGenelSpec>();
+    s->q1 = cards::read_node_dof(r, "abstract force", false).spec();
+    s->drive = r.drive("force value");
+    e.spec = std::move(s);
 }
 
 void read_abstract_internal(Reader& r, EntityDesc& e) {
-    cards::read_node_dof(r, e, "1", "abstract internal force", false);
-    cards::read_node_dof(r, e, "2", "abstract internal force", false);
-    e.props.set("drive", r.drive("force value"));
+    auto s = std::make_shared<ScalarGenelSpec>();
+    s->q1 = cards::read_node_dof(r, "abstract internal force", false).spec();
+    s->q2 = cards::read_node_dof(r, "abstract internal force", false).spec();
+    s->drive = r.drive("force value");
+    e.spec = std::move(s);
 }
 
 using genels::ScalarDof;
@@ -374,76 +408,81 @@ class AbstractForce final : public Element {
     DrivePtr f_;
 };
 
-DrivePtr drive(const EntityDesc& d, const char* key, BuildContext& ctx) {
-    return make_drive(*d.props.get<std::shared_ptr<const DriveSpec>>(key), ctx.drive_env());
+DrivePtr drive(const ScalarGenelSpec& s, BuildContext& ctx) {
+    return make_drive(*s.drive, ctx.drive_env());
+}
+
+LawPtr<1> law(const ScalarGenelSpec& s, BuildContext& ctx) {
+    LawEnv env{ctx.drive_env()};
+    return make_law<1>(*s.law, env);
 }
 
 std::unique_ptr<Element> make_clamp(const EntityDesc& d, BuildContext& ctx) {
-    ScalarDof q = genels::resolve_dof(ctx, d);
-    const int order = genels::dof_order(d);
+    const auto& s = d.spec_as<ScalarGenelSpec>();
+    ScalarDof q = genels::resolve_dof(ctx, d, s.q1);
+    const int order = genels::dof_order(s.q1);
     if (order == 1 && q.algebraic)
         ctx.error(d, q.what + " is algebraic: it has no derivative to impose");
-    return std::make_unique<Clamp>(d, std::move(q), order, drive(d, "drive", ctx));
+    return std::make_unique<Clamp>(d, std::move(q), order, drive(s, ctx));
 }
 
 std::unique_ptr<Element> make_spring_support(const EntityDesc& d, BuildContext& ctx) {
-    ScalarDof q = genels::resolve_dof(ctx, d);
+    const auto& s = d.spec_as<ScalarGenelSpec>();
+    ScalarDof q = genels::resolve_dof(ctx, d, s.q1);
     if (q.algebraic)
         ctx.error(d, "genel spring support needs a differential dof; " + q.what + " is algebraic");
-    LawEnv env{ctx.drive_env()};
-    auto law = make_law<1>(*d.props.get<std::shared_ptr<const LawSpec>>("law"), env);
-    return std::make_unique<SpringSupport>(d, std::move(q), d.props.get_or<double>("position", 0.0),
-                                           std::move(law));
+    return std::make_unique<SpringSupport>(d, std::move(q), s.position.value_or(0.0), law(s, ctx));
 }
 
 std::unique_ptr<Element> make_mass(const EntityDesc& d, BuildContext& ctx) {
-    ScalarDof q = genels::resolve_dof(ctx, d);
+    const auto& s = d.spec_as<ScalarGenelSpec>();
+    ScalarDof q = genels::resolve_dof(ctx, d, s.q1);
     if (q.algebraic)
         ctx.error(d, "genel mass needs a differential dof; " + q.what + " is algebraic");
-    return std::make_unique<Mass>(d, std::move(q), drive(d, "mass", ctx));
+    return std::make_unique<Mass>(d, std::move(q), drive(s, ctx));
 }
 
-LawPtr<1> law(const EntityDesc& d, BuildContext& ctx) {
-    LawEnv env{ctx.drive_env()};
-    return make_law<1>(*d.props.get<std::shared_ptr<const LawSpec>>("law"), env);
-}
-
-// The order of dof k; a derivative needs a differential dof.
-int order_of(const EntityDesc& d, BuildContext& ctx, const ScalarDof& q, const char* k) {
-    const int o = genels::dof_order(d, k);
+// The order of a dof; a derivative needs a differential dof.
+int order_of(const EntityDesc& d, BuildContext& ctx, const ScalarDof& q,
+             const cards::NodeDofSpec& spec) {
+    const int o = genels::dof_order(spec);
     if (o == 1 && q.algebraic) ctx.error(d, q.what + " is algebraic: it has no derivative");
     return o;
 }
 
 std::unique_ptr<Element> make_distance(const EntityDesc& d, BuildContext& ctx) {
-    ScalarDof q1 = genels::resolve_dof(ctx, d, "1"), q2 = genels::resolve_dof(ctx, d, "2");
-    const int o1 = order_of(d, ctx, q1, "1"), o2 = order_of(d, ctx, q2, "2");
-    return std::make_unique<Distance>(d, std::move(q1), o1, std::move(q2), o2,
-                                      drive(d, "drive", ctx));
+    const auto& s = d.spec_as<ScalarGenelSpec>();
+    ScalarDof q1 = genels::resolve_dof(ctx, d, s.q1), q2 = genels::resolve_dof(ctx, d, *s.q2);
+    const int o1 = order_of(d, ctx, q1, s.q1), o2 = order_of(d, ctx, q2, *s.q2);
+    return std::make_unique<Distance>(d, std::move(q1), o1, std::move(q2), o2, drive(s, ctx));
 }
 
 std::unique_ptr<Element> make_spring(const EntityDesc& d, BuildContext& ctx) {
-    ScalarDof q1 = genels::resolve_dof(ctx, d, "1"), q2 = genels::resolve_dof(ctx, d, "2");
-    const int o1 = order_of(d, ctx, q1, "1"), o2 = order_of(d, ctx, q2, "2");
-    return std::make_unique<Spring>(d, std::move(q1), o1, std::move(q2), o2, law(d, ctx));
+    const auto& s = d.spec_as<ScalarGenelSpec>();
+    ScalarDof q1 = genels::resolve_dof(ctx, d, s.q1), q2 = genels::resolve_dof(ctx, d, *s.q2);
+    const int o1 = order_of(d, ctx, q1, s.q1), o2 = order_of(d, ctx, q2, *s.q2);
+    return std::make_unique<Spring>(d, std::move(q1), o1, std::move(q2), o2, law(s, ctx));
 }
 
 std::unique_ptr<Element> make_cross_spring_support(const EntityDesc& d, BuildContext& ctx) {
-    ScalarDof row = genels::resolve_dof(ctx, d, "1"), col = genels::resolve_dof(ctx, d, "2");
+    const auto& s = d.spec_as<ScalarGenelSpec>();
+    ScalarDof row = genels::resolve_dof(ctx, d, s.q1), col = genels::resolve_dof(ctx, d, *s.q2);
     if (col.algebraic)
         ctx.error(d, "genel cross spring support needs a differential column dof; " + col.what +
                          " is algebraic");
-    return std::make_unique<CrossSpringSupport>(d, std::move(row), std::move(col), law(d, ctx));
+    return std::make_unique<CrossSpringSupport>(d, std::move(row), std::move(col), law(s, ctx));
 }
 
 std::unique_ptr<Element> make_abstract_force(const EntityDesc& d, BuildContext& ctx) {
-    ScalarDof q = genels::resolve_dof(ctx, d);
-    return std::make_unique<AbstractForce>(d, std::move(q), nullptr, drive(d, "drive", ctx));
+    const auto& s = d.spec_as<ScalarGenelSpec>();
+    ScalarDof q = genels::resolve_dof(ctx, d, s.q1);
+    return std::make_unique<AbstractForce>(d, std::move(q), nullptr, drive(s, ctx));
 }
 
 std::unique_ptr<Element> make_abstract_internal(const EntityDesc& d, BuildContext& ctx) {
-    ScalarDof q1 = genels::resolve_dof(ctx, d, "1"), q2 = genels::resolve_dof(ctx, d, "2");
-    return std::make_unique<AbstractForce>(d, std::move(q1), &q2, drive(d, "drive", ctx));
+    const auto& s = d.spec_as<ScalarGenelSpec>();
+    ScalarDof q1 = genels::resolve_dof(ctx, d, s.q1), q2 = genels::resolve_dof(ctx, d, *s.q2);
+    return std::make_unique<AbstractForce>(d, std::move(q1), &q2, drive(s, ctx));
 }
 
 }  // namespace

@@ -10,9 +10,9 @@ const Element* find_scalar_node(const DriveEnv& env, const EntityRef& ref) {
     return nullptr;
 }
 
-ScalarDof resolve_dof(BuildContext& ctx, const EntityDesc& d, const std::string& suffix) {
-    const auto ref = d.props.get<EntityRef>("node" + suffix);
-    const long index = d.props.get_or<long>("dof" + suffix, 1L);
+ScalarDof resolve_dof(BuildContext& ctx, const EntityDesc& d, const cards::NodeDofSpec& dof) {
+    const EntityRef& ref = dof.node;
+    const long index = dof.index;
     ScalarDof s;
     s.what = ref.category + " node " + std::to_string(ref.label);
     if (ref.category == "structural") {
@@ -36,8 +36,6 @@ ScalarDof resolve_dof(BuildContext& ctx, const EntityDesc& d, const std::string&
     return s;
 }
 
-int dof_order(const EntityDesc& d, const std::string& suffix) {
-    return d.props.get_or<std::string>("order" + suffix, "algebraic") == "differential" ? 1 : 0;
-}
+int dof_order(const cards::NodeDofSpec& dof) { return dof.order.value_or(0); }
 
 }  // namespace mbs::genels

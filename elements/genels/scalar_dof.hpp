@@ -12,6 +12,7 @@
 
 #include "core/element.hpp"
 #include "core/struct_node.hpp"
+#include "elements/misc/card_helpers.hpp"
 
 namespace mbs::genels {
 
@@ -33,12 +34,11 @@ struct ScalarDof {
 // The scalar node element of `ref` (abstract or parameter node), or nullptr.
 const Element* find_scalar_node(const DriveEnv& env, const EntityRef& ref);
 
-// The dof stored by cards::read_node_dof as "node<suffix>", "dof<suffix>". Structural nodes:
-// position components 1..3 only (rotation unknowns are incremental parameters). Errors at the
-// element's card.
-ScalarDof resolve_dof(BuildContext& ctx, const EntityDesc& d, const std::string& suffix = "");
+// The dof a card read (cards::read_node_dof) for the element d. Structural nodes: position
+// components 1..3 only (rotation unknowns are incremental parameters). Errors at d's card.
+ScalarDof resolve_dof(BuildContext& ctx, const EntityDesc& d, const cards::NodeDofSpec& dof);
 
-// The order stored as "order<suffix>": 0 value, 1 derivative.
-int dof_order(const EntityDesc& d, const std::string& suffix = "");
+// The dof's order: 0 value (also when the card reads none), 1 derivative.
+int dof_order(const cards::NodeDofSpec& dof);
 
 }  // namespace mbs::genels

@@ -3,14 +3,19 @@
 
 #include <string>
 
+#include "core/struct_node_spec.hpp"
+#include "elements/nodes/scalar_node_spec.hpp"
+
 namespace mbs::cards {
 
 Vec3 node_position(const EntityDesc& node) {
-    return node.props.get_or<Vec3>("position", Vec3::Zero());
+    const StructuralNodeSpec* s = structural_node_spec(node);
+    return s ? s->x : Vec3(Vec3::Zero());
 }
 
 Mat3 node_orientation(const EntityDesc& node) {
-    return node.props.get_or<Mat3>("orientation", Mat3::Identity());
+    const StructuralNodeSpec* s = structural_node_spec(node);
+    return s ? s->R : Mat3(Mat3::Identity());
 }
 
 bool has_rotations(const EntityDesc& node) {
@@ -131,19 +136,25 @@ int node_dof_count(const EntityDesc& n) {
 }
 
 // Abstract nodes may be declared algebraic; every other dof here is differential.
-bool node_dof_is_differential(const EntityDesc& n) {
-    if (n.category != "abstract") return true;
-    if (n.props.get_or<bool>("algebraic", false)) return false;
-    std::string kind =
-        n.props.get_or<std::string>("kind", n.props.get_or<std::string>("order", ""));
-    return kind != "algebraic";
-}
+bool node_dof_is_differential(const EntityDesc& n) { return !is_algebraic_abstract_node(n); }
 
 }  // namespace
 
-NodeDof read_node_dof(Reader& r, EntityDesc& e, const std::string& suffix, std::string_view element,
-                      bool with_order) {
+void NodeDofSpec::describe(Props& out, const std::string& suffix) const {
+    out.set("node" + suffix, node);
+    out.set("dof" + suffix, index);
+    if (order) out.set("order" + suffix, std::string(*order == 0 ? "algebraic" : "differential"));
+}
+
+NodeDofSpec NodeDof::spec() const {
+    NodeDofSpec s{EntityRef{node->category, node->label}, index, std::nullopt};
+    if (with_order) s.order = order;
+    return s;
+}
+
+NodeDof read_node_dof(Reader& r, std::string_view element, bool with_order) {
     NodeDof d;
+    d.with_order = with_order;
     SourceLoc at_label = r.loc();
     long label = r.label("node label");
     std::string category = r.keyword(
@@ -186,10 +197,6 @@ NodeDof read_node_dof(Reader& r, EntityDesc& e, const std::string& suffix, std::
                    "'differential' is not valid for algebraic " + category + " node " +
                        std::to_string(label),
                    "use 'algebraic' (the node value)");
-    e.props.set("node" + suffix, EntityRef{n->category, n->label});
-    e.props.set("dof" + suffix, d.index);
-    if (with_order)
-        e.props.set("order" + suffix, std::string(d.order == 0 ? "algebraic" : "differential"));
     return d;
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -11,7 +12,8 @@
 
 namespace mbs::cards {
 
-// Resolved kinematics of a structural node (global frame).
+// Resolved kinematics of a structural node (global frame), from its StructuralNodeSpec; zero
+// and identity for other nodes.
 Vec3 node_position(const EntityDesc& node);
 Mat3 node_orientation(const EntityDesc& node);  // identity for displacement-only nodes
 
@@ -60,15 +62,23 @@ LawKind law_kind(const LawSpec& law);
 
 // A scalar degree of freedom, written
 //   node_label, node_type [, dof_index] [, {algebraic | differential | order, n}]
-// and stored in e.props as "node<suffix>" (EntityRef), "dof<suffix>" (long, 1-based) and, when
-// `with_order`, "order<suffix>" ("algebraic" = the value, the default; "differential" = its
-// derivative). The dof index is read only for nodes with more than one dof (structural).
+// The dof index is read only for nodes with more than one dof (structural); the order only
+// `with_order` ("algebraic" = the value, the default; "differential" = its derivative).
+// NodeDofSpec is what a spec keeps of it; describe() gives "node<suffix>" (EntityRef),
+// "dof<suffix>" (long, 1-based) and, when read, "order<suffix>" ("algebraic" | "differential").
+struct NodeDofSpec {
+    EntityRef node;
+    long index = 1;
+    std::optional<int> order;  // 0 value, 1 derivative; read `with_order` only
+    void describe(Props& out, const std::string& suffix) const;
+};
 struct NodeDof {
-    const EntityDesc* node = nullptr;
+    const EntityDesc* node = nullptr;  // valid while the card is read
     long index = 1;
     int order = 0;
+    bool with_order = true;
+    NodeDofSpec spec() const;
 };
-NodeDof read_node_dof(Reader& r, EntityDesc& e, const std::string& suffix, std::string_view element,
-                      bool with_order = true);
+NodeDof read_node_dof(Reader& r, std::string_view element, bool with_order = true);
 
 }  // namespace mbs::cards

@@ -13,34 +13,37 @@
 //     `bind: beam, beam, L, index, i` (i: evaluation point, 1 or 2 for beam3, 1 for beam2):
 //     x = ex + z ky - y kz from the beam's private data (pI./pII. prefixed for beam3).
 //     The `node` drive caller reads it.
+#include <optional>
 #include <string>
+#include <type_traits>
 
 #include "core/registry.hpp"
 #include "core/source.hpp"
 #include "elements/drives/drive_util.hpp"
 #include "elements/genels/scalar_dof.hpp"
 #include "elements/misc/card_helpers.hpp"
+#include "elements/nodes/scalar_node_spec.hpp"
 
 namespace mbs {
 namespace {
 
 // abstract: L, [algebraic|differential], [value, x0 [, derivative, xp0]];  (also electric, thermal)
 void read_scalar(Reader& r, EntityDesc& e) {
+    auto s = std::make_shared<ScalarNodeSpec>();
     if (e.category == "abstract") {
+        s->abstract = true;
         if (r.accept("algebraic"))
-            e.props.set("kind", std::string("algebraic"));
-        else {
+            s->algebraic = true;
+        else
             r.accept("differential");
-            e.props.set("kind", std::string("differential"));
-        }
     }
-    double x0 = 0.0, xp0 = 0.0;
+    double xp0 = 0.0;
     if (r.accept("value")) {
-        x0 = r.real("initial value");
+        s->value = r.real("initial value");
         if (e.category != "hydraulic" && r.accept("derivative")) xp0 = r.real("initial derivative");
     }
-    e.props.set("value", x0);
-    if (e.category != "hydraulic") e.props.set("derivative", xp0);
+    if (e.category != "hydraulic") s->derivative = xp0;
+    e.spec = std::move(s);
 }
 
 // parameter: L, {[value,] x0 | element | sample and hold, <NodeDof>, T | beam strain gage, y, z};
@@ -48,36 +51,34 @@ void read_scalar(Reader& r, EntityDesc& e) {
 // sampled every T seconds; `beam strain gage`: the axial strain at (y, z) of the section of the
 // beam bound to it; elements/nodes/scalar_nodes.cpp)
 void read_parameter(Reader& r, EntityDesc& e) {
+    auto s = std::make_shared<ParameterNodeSpec>();
     if (r.accept("element")) {
-        e.props.set("element", true);
-        return;
-    }
-    if (r.accept("sample and hold") || r.accept("sample'n'hold")) {
-        cards::read_node_dof(r, e, "", "sample and hold parameter node", false);
+        s->element = true;
+    } else if (r.accept("sample and hold") || r.accept("sample'n'hold")) {
+        s->sampled = cards::read_node_dof(r, "sample and hold parameter node", false).spec();
         SourceLoc at = r.loc();
         const double T = r.real("sample period");
         if (!(T > 0.0))
             r.error_at(at, "the sample period must be positive, got " + std::to_string(T));
-        e.props.set("sample and hold", true);
-        e.props.set("period", T);
-        return;
+        s->period = T;
+    } else if (r.accept("beam strain gage") || r.accept("strain gage")) {
+        s->element = true;
+        s->gage_y = r.real("strain gage y");
+        s->gage_z = r.real("strain gage z");
+    } else {
+        r.accept("value");
+        s->value = r.real("parameter value");
     }
-    if (r.accept("beam strain gage") || r.accept("strain gage")) {
-        e.props.set("element", true);
-        e.props.set("strain gage y", r.real("strain gage y"));
-        e.props.set("strain gage z", r.real("strain gage z"));
-        return;
-    }
-    r.accept("value");
-    e.props.set("value", r.real("parameter value"));
+    e.spec = std::move(s);
 }
 
 class AbstractNode final : public Element {
   public:
     explicit AbstractNode(const EntityDesc& d) : Element(d) {
-        algebraic_ = d.props.get_or<std::string>("kind", "differential") == "algebraic";
-        x_ = d.props.get_or<double>("value", 0.0);
-        xp_ = algebraic_ ? 0.0 : d.props.get_or<double>("derivative", 0.0);
+        const auto& s = d.spec_as<ScalarNodeSpec>();
+        algebraic_ = s.algebraic;
+        x_ = s.value;
+        xp_ = algebraic_ ? 0.0 : s.derivative.value_or(0.0);
     }
     int own_dofs() const override { return 1; }
     DofOrder own_dof_order(int) const override {
@@ -122,12 +123,13 @@ class AbstractNode final : public Element {
 // reached), held in between. Before the step at t0 has converged, the value is the dof's.
 class ParameterNode final : public Element {
   public:
-    ParameterNode(const EntityDesc& d, const genels::ScalarDof* dof) : Element(d) {
-        value_ = d.props.get_or<double>("value", 0.0);
+    ParameterNode(const EntityDesc& d, const genels::ScalarDof* dof)
+        : Element(d), spec_(&d.spec_as<ParameterNodeSpec>()) {
+        value_ = spec_->value.value_or(0.0);
         if (dof) {
             dof_ = *dof;
             sample_ = true;
-            period_ = d.props.get<double>("period");
+            period_ = spec_->period;
         }
     }
     void after_step(const StepContext& c, const StateView& s) override {
@@ -139,15 +141,15 @@ class ParameterNode final : public Element {
         sampled_ = true;
         while (next_ <= c.time + eps) next_ += period_;
     }
-    bool bound_form() const { return desc().props.get_or<bool>("element", false); }
-    bool strain_gage() const { return desc().props.find("strain gage y") != nullptr; }
+    bool bound_form() const { return spec_->element; }
+    bool strain_gage() const { return spec_->gage_y.has_value(); }
     void bind(const Element& e, int i) { src_ = &e, idx_ = i; }
     // Strain gage: the beam's ex, ky, kz data of one evaluation point.
     void bind_gage(const Element& e, const int idx[3]) {
         src_ = &e;
         for (int k = 0; k < 3; ++k) gage_[k] = idx[k];
-        gy_ = desc().props.get<double>("strain gage y");
-        gz_ = desc().props.get<double>("strain gage z");
+        gy_ = *spec_->gage_y;
+        gz_ = *spec_->gage_z;
     }
     bool is_bound() const { return src_ != nullptr; }
     // Called once all elements (and binds) are built.
@@ -169,6 +171,7 @@ class ParameterNode final : public Element {
     }
 
   private:
+    const ParameterNodeSpec* spec_;
     double value_;
     genels::ScalarDof dof_;
     bool sample_ = false, sampled_ = false;
@@ -183,9 +186,9 @@ std::unique_ptr<Element> make_abstract(const EntityDesc& d, BuildContext&) {
     return std::make_unique<AbstractNode>(d);
 }
 std::unique_ptr<Element> make_parameter(const EntityDesc& d, BuildContext& ctx) {
-    if (!d.props.get_or<bool>("sample and hold", false))
-        return std::make_unique<ParameterNode>(d, nullptr);
-    const genels::ScalarDof dof = genels::resolve_dof(ctx, d);
+    const auto& s = d.spec_as<ParameterNodeSpec>();
+    if (!s.sampled) return std::make_unique<ParameterNode>(d, nullptr);
+    const genels::ScalarDof dof = genels::resolve_dof(ctx, d, *s.sampled);
     return std::make_unique<ParameterNode>(d, &dof);
 }
 
@@ -193,42 +196,56 @@ std::unique_ptr<Element> make_parameter(const EntityDesc& d, BuildContext& ctx) 
 //   bind: <element label>, <element type>, <parameter node label>,
 //         {string | name}, "<datum name>" | index, <i>;
 // The element and the parameter node (declared `parameter: L, element;`) must be defined
-// before; bind cards are not counted in control data. Props: "element" (EntityRef, category as
-// on the element's card), "node" (EntityRef parameter), "string" or "index". Whether the element
+// before; bind cards are not counted in control data. BindSpec: the element (category as on the
+// element's card), the parameter node, the datum's name ("string") or index. Whether the element
 // has the datum is checked by the runtime (make_bind(), below).
+struct BindSpec final : ElementSpec {
+    EntityRef element, node;
+    std::optional<std::string> name;
+    std::optional<long> index;
+    void describe(Props& out) const override {
+        out.set("element", element);
+        out.set("node", node);
+        if (name) out.set("string", *name);
+        if (index) out.set("index", *index);
+    }
+};
+
 void read_bind(Reader& r, EntityDesc& e) {
+    auto b = std::make_shared<BindSpec>();
     const EntityDesc& el = drives::read_element_ref(r, "bind the element after its card");
-    e.props.set("element", EntityRef{el.category, el.label});
+    b->element = EntityRef{el.category, el.label};
     SourceLoc node_at = r.loc();
     long node = r.label("parameter node label");
     const EntityDesc* n = r.model().find_node("parameter", node);
     if (!n) r.error_at(node_at, "parameter node " + std::to_string(node) + " is not defined");
-    if (!n->props.get_or<bool>("element", false))
+    if (!n->spec_as<ParameterNodeSpec>().element)
         r.error_at(node_at, "parameter node " + std::to_string(node) + " has a value of its own",
                    "declare it as 'parameter: " + std::to_string(node) + ", element;'");
-    e.props.set("node", EntityRef{"parameter", node});
+    b->node = EntityRef{"parameter", node};
     e.label = node;
     if (r.accept("string") || r.accept("name")) {
         SourceLoc s = r.loc();
         std::string name = r.string("private data name");
         if (name.empty()) r.error_at(s, "empty private data name");
-        e.props.set("string", std::move(name));
+        b->name = std::move(name);
     } else if (r.accept("index")) {
         SourceLoc s = r.loc();
         long i = r.integer("private data index");
         if (i < 1) r.error_at(s, "private data indices start at 1, got " + std::to_string(i));
-        e.props.set("index", i);
+        b->index = i;
     } else {
         r.error("expected 'string, \"name\"' or 'index, i' (the element's private datum)");
     }
+    e.spec = std::move(b);
 }
 
 // bind: the element's datum (resolved by name or index now) becomes the node's value. Adds no
 // element of its own.
 std::unique_ptr<Element> make_bind(const EntityDesc& d, BuildContext& ctx) {
     const ModelData& m = ctx.drive_env().data;
-    const auto eref = d.props.get<EntityRef>("element");
-    const auto nref = d.props.get<EntityRef>("node");
+    const auto& b = d.spec_as<BindSpec>();
+    const EntityRef eref = b.element, nref = b.node;
     const std::string owner = eref.category + " " + std::to_string(eref.label);
     const Element* el = nullptr;
     ParameterNode* node = nullptr;
@@ -246,9 +263,9 @@ std::unique_ptr<Element> make_bind(const EntityDesc& d, BuildContext& ctx) {
         ctx.error(d, "parameter node " + std::to_string(nref.label) + " is already bound");
     if (node->strain_gage()) {
         // The evaluation point's ex, ky, kz (beam3: "pI." / "pII." prefixes; beam2: none).
-        const auto* k = d.props.find("index");
-        if (!k) ctx.error(d, "a beam strain gage is bound with 'index, i' (the evaluation point)");
-        const long point = std::get<long>(*k);
+        if (!b.index)
+            ctx.error(d, "a beam strain gage is bound with 'index, i' (the evaluation point)");
+        const long point = *b.index;
         const bool three = el->private_data_index("pI.ex") >= 0;
         if (el->private_data_index(three ? "pI.ex" : "ex") < 0)
             ctx.error(d, "a beam strain gage must be bound to a beam; " + owner + " is not one");
@@ -263,12 +280,11 @@ std::unique_ptr<Element> make_bind(const EntityDesc& d, BuildContext& ctx) {
         return nullptr;
     }
     int i = -1;
-    if (const auto* s = d.props.find("string")) {
-        i = el->private_data_index(std::get<std::string>(*s));
-        if (i < 0)
-            ctx.error(d, owner + " has no private datum \"" + std::get<std::string>(*s) + "\"");
+    if (b.name) {
+        i = el->private_data_index(*b.name);
+        if (i < 0) ctx.error(d, owner + " has no private datum \"" + *b.name + "\"");
     } else {
-        long k = d.props.get<long>("index");
+        long k = *b.index;
         if (k > el->private_data_count())
             ctx.error(d, owner + " has " + std::to_string(el->private_data_count()) +
                              " private data, index " + std::to_string(k) + " is out of range");
@@ -278,10 +294,43 @@ std::unique_ptr<Element> make_bind(const EntityDesc& d, BuildContext& ctx) {
     return nullptr;
 }
 
+std::shared_ptr<const NodeSpec> with_accelerations(const auto& spec) {
+    auto copy = std::make_shared<std::remove_cvref_t<decltype(spec)>>(spec);
+    copy->accelerations = true;
+    return copy;
+}
+
 // Read (an input error is located at the card), then refused by Engine::build_nodes().
 constexpr const char* no_scalar_runtime = "refused by Engine::build_nodes(): no runtime yet";
 
 }  // namespace
+
+// The generic view, in the order the readers used to store the props.
+void ScalarNodeSpec::describe(Props& out) const {
+    if (abstract) out.set("kind", std::string(algebraic ? "algebraic" : "differential"));
+    out.set("value", value);
+    if (derivative) out.set("derivative", *derivative);
+    if (accelerations) out.set("accelerations", *accelerations);
+}
+std::shared_ptr<const NodeSpec> ScalarNodeSpec::with_output_accelerations() const {
+    return with_accelerations(*this);
+}
+
+void ParameterNodeSpec::describe(Props& out) const {
+    if (element) out.set("element", true);
+    if (sampled) {
+        sampled->describe(out, "");
+        out.set("sample and hold", true);
+        out.set("period", period);
+    }
+    if (gage_y) out.set("strain gage y", *gage_y);
+    if (gage_z) out.set("strain gage z", *gage_z);
+    if (value) out.set("value", *value);
+    if (accelerations) out.set("accelerations", *accelerations);
+}
+std::shared_ptr<const NodeSpec> ParameterNodeSpec::with_output_accelerations() const {
+    return with_accelerations(*this);
+}
 
 MBS_REGISTER_NODE_KIND("abstract", "", {.read = read_scalar, .make = make_abstract});
 MBS_REGISTER_NODE_KIND("electric", "", {.read = read_scalar, .no_make = no_scalar_runtime});

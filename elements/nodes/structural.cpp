@@ -1,9 +1,11 @@
 // Structural node kinds (docs/deck-language.md 4): the readers of static, dynamic, modal,
 // displacement-only and dummy nodes, and the runtime element of a dynamic node (the automatic
 // structural element, below); the node itself is a StructNode built by Engine::build_nodes(). Every
-// structural node stores its resolved absolute "position", "orientation", "velocity" and "angular
-// velocity"; displacement-only nodes have the identity orientation and zero angular velocity.
+// reader returns a StructuralNodeSpec (core/struct_node_spec.hpp) with the resolved absolute
+// position, orientation, velocity and angular velocity; displacement-only nodes have the identity
+// orientation and zero angular velocity.
 #include "core/registry.hpp"
+#include "core/struct_node_spec.hpp"
 #include "core/tree_edge.hpp"
 #include "elements/misc/card_helpers.hpp"
 #include "elements/misc/element_util.hpp"
@@ -12,25 +14,24 @@ namespace mbs {
 
 namespace {
 
-void read_orientation_description(Reader& r, EntityDesc& e) {
+void read_orientation_description(Reader& r, StructuralNodeSpec& s) {
     if (r.accept("orientation description"))
-        e.props.set("orientation description",
-                    r.keyword({"euler123", "euler313", "euler321", "orientation vector",
-                               "orientation matrix"},
-                              "orientation description"));
+        s.orientation_description = r.keyword(
+            {"euler123", "euler313", "euler321", "orientation vector", "orientation matrix"},
+            "orientation description");
 }
 
 // Optional tail shared by structural nodes, in any order.
-void read_tail(Reader& r, EntityDesc& e, bool rotational, bool dynamic) {
+void read_tail(Reader& r, EntityDesc& e, StructuralNodeSpec& s, bool rotational, bool dynamic) {
+    using Tail = StructuralNodeSpec::Tail;
     while (!r.at_end()) {
         SourceLoc at = r.loc();
         if (rotational && r.accept("prediction node")) {
             r.error_at(at, "'prediction node' is not supported yet", "remove it");
         } else if (r.accept("assembly")) {
-            e.props.set("assembly position stiffness",
-                        r.nonnegative("assembly position stiffness"));
-            e.props.set("assembly velocity stiffness",
-                        r.nonnegative("assembly velocity stiffness"));
+            s.assembly_position_stiffness = r.nonnegative("assembly position stiffness");
+            s.assembly_velocity_stiffness = r.nonnegative("assembly velocity stiffness");
+            s.note(Tail::assembly);
             SourceLoc a = r.loc();
             if (rotational && !r.at_end() && !r.peek("output") && !r.peek("scale") &&
                 !r.peek("accelerations")) {
@@ -49,9 +50,10 @@ void read_tail(Reader& r, EntityDesc& e, bool rotational, bool dynamic) {
         } else if (r.accept("output")) {
             e.output = r.boolean("output flag");
         } else if (dynamic && r.accept("accelerations")) {
-            e.props.set("accelerations", r.boolean("accelerations flag"));
+            s.set_accelerations(r.boolean("accelerations flag"));
         } else if (dynamic && r.accept("output inertia")) {
-            e.props.set("output inertia", r.boolean("output inertia flag"));
+            s.output_inertia = r.boolean("output inertia flag");
+            s.note(Tail::output_inertia);
         } else {
             std::string w = r.peek_word();
             r.error("unexpected argument" + (w.empty() ? std::string{} : " '" + w + "'") +
@@ -66,30 +68,29 @@ void read_tail(Reader& r, EntityDesc& e, bool rotational, bool dynamic) {
 // description, od],
 //             [velocity,] V, [angular velocity,] W [, tail...];
 void read_rigid(Reader& r, EntityDesc& e) {
+    auto s = std::make_shared<StructuralNodeSpec>();
     r.accept("position");
-    Vec3 x = r.position_abs("node position");
+    s->x = r.position_abs("node position");
     r.accept("orientation");
-    Mat3 R = r.orientation_abs("node orientation");
-    e.props.set("position", x);
-    e.props.set("orientation", R);
-    read_orientation_description(r, e);
+    s->R = r.orientation_abs("node orientation");
+    read_orientation_description(r, *s);
     r.accept("velocity");
-    e.props.set("velocity", r.velocity_abs(x, "node velocity"));
+    s->v = r.velocity_abs(s->x, "node velocity");
     r.accept("angular velocity");
-    e.props.set("angular velocity", r.angular_velocity_abs("node angular velocity"));
-    read_tail(r, e, true, e.type != "static");
+    s->w = r.angular_velocity_abs("node angular velocity");
+    read_tail(r, e, *s, true, e.type != "static");
+    e.spec = std::move(s);
 }
 
 // structural: L, {static|dynamic} displacement, [position,] X, [velocity,] V [, tail...];
 void read_displacement(Reader& r, EntityDesc& e) {
+    auto s = std::make_shared<StructuralNodeSpec>();
     r.accept("position");
-    Vec3 x = r.position_abs("node position");
-    e.props.set("position", x);
-    e.props.set("orientation", Mat3(Mat3::Identity()));
+    s->x = r.position_abs("node position");
     r.accept("velocity");
-    e.props.set("velocity", r.velocity_abs(x, "node velocity"));
-    e.props.set("angular velocity", Vec3(Vec3::Zero()));
-    read_tail(r, e, false, e.type == "dynamic displacement");
+    s->v = r.velocity_abs(s->x, "node velocity");
+    read_tail(r, e, *s, false, e.type == "dynamic displacement");
+    e.spec = std::move(s);
 }
 
 // structural: L, dummy, base, offset, f, R [, orientation description, od];
@@ -97,48 +98,48 @@ void read_displacement(Reader& r, EntityDesc& e) {
 // structural: L, dummy, base, relative frame, ref [, position, f] [, orientation, R [, od]]
 //             [, pivot node, p [, position, f] [, orientation, R]];
 void read_dummy(Reader& r, EntityDesc& e) {
+    auto s = std::make_shared<StructuralNodeSpec>();
+    s->dummy = true;
     const EntityDesc& base = r.node("structural", "base node of the dummy node");
     if (base.type == "dummy")
         r.error_at(e.loc, "a dummy node cannot be based on another dummy node");
-    e.props.set("base node", EntityRef{"structural", base.label});
-    const Vec3& xb = base.props.get<Vec3>("position");
-    const Mat3& Rb = base.props.get<Mat3>("orientation");
-    const Vec3& vb = base.props.get<Vec3>("velocity");
-    const Vec3& wb = base.props.get<Vec3>("angular velocity");
-    std::string kind = r.keyword({"offset", "relative frame"}, "dummy node type");
-    e.props.set("dummy type", kind);
-    if (kind == "offset") {
-        Vec3 f = r.position_rel(base, "dummy node offset");
-        Mat3 Rf = r.orientation_rel(base, "dummy node orientation");
-        e.props.set("offset", f);
-        e.props.set("relative orientation", Rf);
-        e.props.set("position", Vec3(xb + Rb * f));
-        e.props.set("orientation", Mat3(Rb * Rf));
-        e.props.set("velocity", Vec3(vb + wb.cross(Rb * f)));
-        e.props.set("angular velocity", wb);
-        read_orientation_description(r, e);
+    s->base = EntityRef{"structural", base.label};
+    const auto& b = base.spec_as<StructuralNodeSpec>();
+    s->dummy_type = r.keyword({"offset", "relative frame"}, "dummy node type");
+    if (s->dummy_type == "offset") {
+        const Vec3 f = r.position_rel(base, "dummy node offset");
+        const Mat3 Rf = r.orientation_rel(base, "dummy node orientation");
+        s->offset = f;
+        s->relative_orientation = Rf;
+        s->x = b.x + b.R * f;
+        s->R = b.R * Rf;
+        s->v = b.v + b.w.cross(b.R * f);
+        s->w = b.w;
+        read_orientation_description(r, *s);
+        e.spec = std::move(s);
         return;
     }
     const EntityDesc& ref = r.node("structural", "reference node of the relative frame");
-    e.props.set("reference node", EntityRef{"structural", ref.label});
-    if (r.accept("position")) e.props.set("offset", r.position_rel(ref, "relative frame offset"));
+    s->reference = EntityRef{"structural", ref.label};
+    if (r.accept("position")) s->offset = r.position_rel(ref, "relative frame offset");
     if (r.accept("orientation")) {
-        e.props.set("relative orientation", r.orientation_rel(ref, "relative frame orientation"));
-        read_orientation_description(r, e);
+        s->relative_orientation = r.orientation_rel(ref, "relative frame orientation");
+        read_orientation_description(r, *s);
     }
     if (r.accept("pivot node")) {
         const EntityDesc& piv = r.node("structural", "pivot node");
-        e.props.set("pivot node", EntityRef{"structural", piv.label});
-        if (r.accept("position")) e.props.set("pivot offset", r.position_rel(piv, "pivot offset"));
+        s->pivot = EntityRef{"structural", piv.label};
+        if (r.accept("position")) s->pivot_offset = r.position_rel(piv, "pivot offset");
         if (r.accept("orientation"))
-            e.props.set("pivot orientation", r.orientation_rel(piv, "pivot orientation"));
+            s->pivot_orientation = r.orientation_rel(piv, "pivot orientation");
     }
     // Absolute data of a relative-frame node are those of its base node (it reports relative
     // values).
-    e.props.set("position", xb);
-    e.props.set("orientation", Rb);
-    e.props.set("velocity", vb);
-    e.props.set("angular velocity", wb);
+    s->x = b.x;
+    s->R = b.R;
+    s->v = b.v;
+    s->w = b.w;
+    e.spec = std::move(s);
 }
 
 // ----------------------------------------------------------------------------------------------
@@ -207,11 +208,12 @@ std::unique_ptr<Element> make_automatic_structural(const EntityDesc& d, BuildCon
 // Relative-coordinate path: the initial state of a static or dynamic node.
 tree::Node tree_node(const EntityDesc& n) {
     tree::Node s;
-    s.x = n.props.get_or<Vec3>("position", Vec3::Zero());
-    s.v = n.props.get_or<Vec3>("velocity", Vec3::Zero());
-    s.w = n.props.get_or<Vec3>("angular velocity", Vec3::Zero());
-    s.R = n.props.get_or<Mat3>("orientation", Mat3::Identity());
-    s.orientation_description = n.props.get_or<std::string>("orientation description", "");
+    const auto& spec = n.spec_as<StructuralNodeSpec>();
+    s.x = spec.x;
+    s.v = spec.v;
+    s.w = spec.w;
+    s.R = spec.R;
+    s.orientation_description = spec.orientation_description;
     return s;
 }
 

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "core/source.hpp"
+#include "core/struct_node_spec.hpp"
 
 namespace mbs {
 
@@ -53,13 +54,11 @@ void Engine::build_nodes() {
         }
     }
     // Dummy nodes see non-dummy nodes only (they are updated after all of those).
-    auto find = [&](const StructNode& n, const char* key, const char* what) -> const StructNode* {
-        const Props view = n.desc().view();  // the node card's fields
-        const auto* v = view.find(key);
-        if (!v) return nullptr;
-        const EntityRef ref = std::get<EntityRef>(*v);
+    auto find = [&](const StructNode& n, const EntityRef* ref,
+                    const char* what) -> const StructNode* {
+        if (!ref) return nullptr;
         for (auto& b : nodes_)
-            if (b.label() == ref.label) {
+            if (b.label() == ref->label) {
                 if (b.is_dummy())
                     error(n.desc(),
                           std::string("the ") + what + " of dummy node " +
@@ -72,9 +71,10 @@ void Engine::build_nodes() {
     };
     for (auto& n : nodes_)
         if (n.is_dummy()) {
-            n.base = find(n, "base node", "base node");
-            n.frame_ref = find(n, "reference node", "reference node");
-            n.pivot = find(n, "pivot node", "pivot node");
+            const auto& s = n.desc().spec_as<StructuralNodeSpec>();  // the node card's fields
+            n.base = find(n, &s.base, "base node");
+            n.frame_ref = find(n, s.reference ? &*s.reference : nullptr, "reference node");
+            n.pivot = find(n, s.pivot ? &*s.pivot : nullptr, "pivot node");
         }
 }
 

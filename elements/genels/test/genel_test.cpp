@@ -39,16 +39,16 @@ TEST(ElementGenels, ClampOnAbstractAndStructuralDofs) {
                    3));
     const auto& a = genel(m, 1);
     EXPECT_EQ(a.type, "clamp");
-    EXPECT_EQ(a.props.get<EntityRef>("node").category, "abstract");
-    EXPECT_EQ(a.props.get<EntityRef>("node").label, 10);
-    EXPECT_EQ(a.props.get<long>("dof"), 1);
-    EXPECT_EQ(a.props.get<std::string>("order"), "algebraic");
-    EXPECT_EQ(a.props.get<std::shared_ptr<const DriveSpec>>("drive")->type, "const");
+    EXPECT_EQ(a.view().get<EntityRef>("node").category, "abstract");
+    EXPECT_EQ(a.view().get<EntityRef>("node").label, 10);
+    EXPECT_EQ(a.view().get<long>("dof"), 1);
+    EXPECT_EQ(a.view().get<std::string>("order"), "algebraic");
+    EXPECT_EQ(a.view().get<std::shared_ptr<const DriveSpec>>("drive")->type, "const");
     const auto& s = genel(m, 2);
-    EXPECT_EQ(s.props.get<EntityRef>("node").category, "structural");
-    EXPECT_EQ(s.props.get<long>("dof"), 3);
-    EXPECT_EQ(s.props.get<std::string>("order"), "differential");
-    EXPECT_EQ(genel(m, 3).props.get<std::string>("order"), "algebraic");  // the default
+    EXPECT_EQ(s.view().get<EntityRef>("node").category, "structural");
+    EXPECT_EQ(s.view().get<long>("dof"), 3);
+    EXPECT_EQ(s.view().get<std::string>("order"), "differential");
+    EXPECT_EQ(genel(m, 3).view().get<std::string>("order"), "algebraic");  // the default
 }
 
 TEST(ElementGenels, SpringSupportMassAndTwoDofForms) {
@@ -61,17 +61,17 @@ TEST(ElementGenels, SpringSupportMassAndTwoDofForms) {
              "genel: 4, distance, 10, abstract, 11, abstract, const, 1.;\n",
              4));
     const auto& s = genel(m, 1);
-    EXPECT_EQ(s.props.get<std::shared_ptr<const LawSpec>>("law")->dim, 1);
-    EXPECT_DOUBLE_EQ(s.props.get<double>("position"), 0.5);
+    EXPECT_EQ(s.view().get<std::shared_ptr<const LawSpec>>("law")->dim, 1);
+    EXPECT_DOUBLE_EQ(s.view().get<double>("position"), 0.5);
     EXPECT_DOUBLE_EQ(
-        genel(m, 2).props.get<std::shared_ptr<const DriveSpec>>("mass")->params.get<double>(
+        genel(m, 2).view().get<std::shared_ptr<const DriveSpec>>("mass")->params.get<double>(
             "value"),
         2.0);
     const auto& sp = genel(m, 3);
-    EXPECT_EQ(sp.props.get<EntityRef>("node1").label, 10);
-    EXPECT_EQ(sp.props.get<EntityRef>("node2").label, 1);
-    EXPECT_EQ(sp.props.get<long>("dof2"), 1);
-    EXPECT_EQ(genel(m, 4).props.get<EntityRef>("node2").label, 11);
+    EXPECT_EQ(sp.view().get<EntityRef>("node1").label, 10);
+    EXPECT_EQ(sp.view().get<EntityRef>("node2").label, 1);
+    EXPECT_EQ(sp.view().get<long>("dof2"), 1);
+    EXPECT_EQ(genel(m, 4).view().get<EntityRef>("node2").label, 11);
 }
 
 TEST(ElementGenels, ErrorsPointAtTheArgument) {
