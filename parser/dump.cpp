@@ -155,16 +155,18 @@ void dump_model(const Model& m, std::ostream& os) {
 
 long count_unknowns(const Model& m) {
     long n = 0;
+    // `model: static` builds the dynamic nodes as static ones (Engine::build_nodes()).
+    const long momentum = m.control.static_model.given() ? 1 : 2;
     for (const auto& node : m.nodes) {
         if (node.category == "structural") {
             if (node.type == "static")
                 n += 6;
             else if (node.type == "dynamic" || node.type == "modal")
-                n += 12;
+                n += 6 * momentum;
             else if (node.type == "static displacement")
                 n += 3;
             else if (node.type == "dynamic displacement")
-                n += 6;
+                n += 3 * momentum;
         } else if (node.category != "parameter") {
             n += 1;
         }

@@ -122,6 +122,7 @@ class Driven final : public Element {
 
     const char* output_file() const override { return in_->output_file(); }
     int output_values(double* v) const override { return in_->output_values(v); }
+    std::string log_line() const override { return in_->log_line(); }
     // The wrapped element's NetCDF/HDF5 schema. Its evaluation points (output_points()) are not
     // forwarded: a driven beam's X_I, R_I are NaN, as they were before the schema moved here.
     bool output_schema(OutputSchema& s) const override { return in_->output_schema(s); }

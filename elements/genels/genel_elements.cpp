@@ -69,6 +69,8 @@ struct ScalarGenelSpec final : ElementSpec {
     const char* drive_key = "drive";
     std::shared_ptr<const LawSpec> law;
     std::optional<double> position;
+    long equations = 0;  // clamp, distance: the multiplier; mass: the rate
+    long own_unknowns() const override { return equations; }
     void describe(Props& out) const override {
         q1.describe(out, q2 ? "1" : "");
         if (q2) q2->describe(out, "2");
@@ -84,6 +86,7 @@ void read_clamp(Reader& r, EntityDesc& e) {
     auto s = std::make_shared<ScalarGenelSpec>();
     s->q1 = dof(r, e).spec();
     s->drive = r.drive("imposed value");
+    s->equations = 1;
     e.spec = std::move(s);
 }
 
@@ -92,6 +95,7 @@ void read_distance(Reader& r, EntityDesc& e) {
     s->q1 = dof(r, e).spec();
     s->q2 = dof(r, e).spec();
     s->drive = r.drive("imposed difference");
+    s->equations = 1;
     e.spec = std::move(s);
 }
 
@@ -162,6 +166,7 @@ void read_mass(Reader& r, EntityDesc& e) {
     s->q1 = d.spec();
     s->drive = r.drive("mass");
     s->drive_key = "mass";
+    s->equations = 1;
     e.spec = std::move(s);
 }
 

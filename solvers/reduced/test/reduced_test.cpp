@@ -227,8 +227,11 @@ TEST(ReducedDynamics, DrivenCutsTimeDerivatives) {
         // Only the driven rows have ht.
         const Cut& tc = m.cuts[9];
         const Cut& rc = m.cuts[10];
-        for (int r = 0; r < m.n_constraints; ++r)
-            if (r != tc.first_row && r != rc.first_row) EXPECT_EQ(ws.ht[r], 0.0) << r;
+        for (int r = 0; r < m.n_constraints; ++r) {
+            if (r != tc.first_row && r != rc.first_row) {
+                EXPECT_EQ(ws.ht[r], 0.0) << r;
+            }
+        }
         EXPECT_NE(ws.ht[tc.first_row], 0.0);
         const Mat3 E = (ws.R[2] * tc.R_a).transpose() * ws.R[5 + 2] * tc.R_b;
         EXPECT_NEAR(h0[tc.first_row + 1], E(2, 1) - E(1, 2), 1e-14);
