@@ -223,7 +223,11 @@ class HingeJoint final : public Element, public el::Hintable {
         b_.declare(p, e_, 2, first_dof(), own_dofs());
     }
 
-    void residual(const StepContext& c, const StateView& s, double* r) const override {
+    // residual(), jacobian() and after_step() are flattened: with the reader, tree adapters and
+    // .log line in this file GCC kept out-of-line copies of End::frame() and Eigen's 3x3 product
+    // and called them here (callgrind, chain_200 for 0.2 s: 3% more instructions than a2198d0).
+    [[gnu::flatten]] void residual(const StepContext& c, const StateView& s,
+                                   double* r) const override {
         const double* lam = s.yp + first_dof();
         double* rc = r + first_dof();
         el::point_residual(e_, Vec3(lam[0], lam[1], lam[2]), c.dCoef, r, rc);
@@ -233,7 +237,8 @@ class HingeJoint final : public Element, public el::Hintable {
         el::ortho_residual(e_, Ra.col(1), Rb.col(2), lam[4], c.dCoef, r, rc + 4);
     }
 
-    void jacobian(const StepContext& c, const StateView& s, Jacobian& J) const override {
+    [[gnu::flatten]] void jacobian(const StepContext& c, const StateView& s,
+                                   Jacobian& J) const override {
         const double* lam = s.yp + first_dof();
         el::JointJac jj;
         el::point_jacobian(e_, Vec3(lam[0], lam[1], lam[2]), 0, 0, jj);
@@ -245,7 +250,7 @@ class HingeJoint final : public Element, public el::Hintable {
         jj.flush(e_, b_, c, J);
     }
 
-    void after_step(const StepContext&, const StateView& s) override {
+    [[gnu::flatten]] void after_step(const StepContext&, const StateView& s) override {
         if (revolute_) theta_ = rz();
         const double* lam = s.yp + first_dof();
         F_ = Vec3(lam[0], lam[1], lam[2]);
