@@ -574,6 +574,7 @@ Model build(const std::string& name, const BuildOptions& options, Read read) {
     BuildState st;
     st.options = options;
     st.diag.echo = options.echo_warnings;
+    st.evaluator.diag = &st.diag;
     st.model.deck_path = name;
     const auto defined = apply_definitions(st);
     std::size_t deck = st.files.size();  // the deck is the first file read after the definitions

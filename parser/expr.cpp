@@ -142,6 +142,7 @@ struct Ctx {
     SymbolTable& symbols;
     const AstOrigin& origin;
     std::ostream& out;
+    Diagnostics* diag = nullptr;
 };
 
 [[noreturn]] void fail(const Ctx& c, const ast::Located& at, std::string what,
@@ -186,6 +187,18 @@ Value convert(const Ctx& c, const ast::Located& at, const Value& v, Type to) {
 
 Value eval_expr(const Ctx& c, const ast::Expression& e);
 Value eval_stmt(const Ctx& c, const ast::Stmt& s);
+
+// An assignment or declaration that stores a real with a fractional part in an integer truncates
+// it; MBDyn warns ("implicit cast from real to integer may alter its value"), and so do we.
+Value convert_implicit(const Ctx& c, const ast::Located& at, const Value& v, Type to) {
+    Value r = convert(c, at, v, to);
+    if (c.diag && to == Type::integer && v.type == Type::real && v.r != static_cast<double>(r.i))
+        c.diag->warn(c.origin.loc(at),
+                     "implicit cast of real " + v.to_string() + " to integer " + r.to_string() +
+                         " truncates it",
+                     "write integer(...) to truncate on purpose, or declare the variable real");
+    return r;
+}
 
 Value number_value(const Ctx& c, const ast::Number& n) {
     std::string t = n.text;
@@ -554,7 +567,7 @@ struct StmtVisitor {
                 "use 'ifndef' to keep an existing definition, or assign with '" + name + " = ...'");
         }
         if (d.is_const && !d.init) fail(c, d, "const variable '" + name + "' needs a value");
-        Value v = d.init ? convert(c, *d.init, eval_expr(c, *d.init), t)
+        Value v = d.init ? convert_implicit(c, *d.init, eval_expr(c, *d.init), t)
                          : (t == Type::string ? Value::of_string("")
                                               : convert(c, d, Value::of_int(0), t));
         c.symbols.define(name, Variable{t, d.is_const, v});
@@ -566,7 +579,7 @@ struct StmtVisitor {
             fail(c, a.name, "assignment to undeclared variable '" + a.name.name + "'",
                  "declare it with 'set: real " + a.name.name + " = ...;'");
         if (var->is_const) fail(c, a.name, "cannot assign to const variable '" + a.name.name + "'");
-        var->value = convert(c, a.value, eval_expr(c, a.value), var->type);
+        var->value = convert_implicit(c, a.value, eval_expr(c, a.value), var->type);
         return var->value;
     }
 };
@@ -578,12 +591,12 @@ Value eval_stmt(const Ctx& c, const ast::Stmt& s) {
 }  // namespace
 
 Value Evaluator::eval(const ast::Stmt& s, const AstOrigin& origin) {
-    Ctx c{symbols_, origin, out ? *out : std::cerr};
+    Ctx c{symbols_, origin, out ? *out : std::cerr, diag};
     return eval_stmt(c, s);
 }
 
 Value Evaluator::eval(const ast::Expression& e, const AstOrigin& origin) {
-    Ctx c{symbols_, origin, out ? *out : std::cerr};
+    Ctx c{symbols_, origin, out ? *out : std::cerr, diag};
     return eval_expr(c, e);
 }
 

@@ -86,6 +86,8 @@ class Evaluator {
     Value eval(const ast::Expression& e, const AstOrigin& origin);
     // Output of remark/print goes here (stderr by default).
     std::ostream* out = nullptr;
+    // Warnings (an implicit cast that changes a value, as MBDyn warns); none when null.
+    Diagnostics* diag = nullptr;
 
   private:
     SymbolTable& symbols_;

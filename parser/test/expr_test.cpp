@@ -313,6 +313,28 @@ TEST(Expr, PrintWritesItsArgument) {
 // ---------------------------------------------------------------------------------------------
 // Declarations and assignments.
 
+// Storing a real with a fractional part in an integer truncates it with a warning at the value,
+// as MBDyn does ("implicit cast from real to integer may alter its value"); an integral real, an
+// explicit integer(...) and a declaration of another type do not warn.
+TEST(Expr, ImplicitTruncationWarns) {
+    Lang l;
+    mbs::Diagnostics diag;
+    diag.echo = false;
+    l.ev.diag = &diag;
+    EXPECT_EQ(l.eval("integer n = 2.5").i, 2);
+    ASSERT_EQ(diag.warnings().size(), 1u);
+    EXPECT_NE(diag.warnings()[0].find("expr:1:13: warning: implicit cast of real 2.5 to integer 2"),
+              std::string::npos)
+        << diag.warnings()[0];
+    EXPECT_EQ(l.eval("n = -7.25").i, -7);
+    EXPECT_EQ(diag.warnings().size(), 2u);
+    l.eval("integer m = 3.0");
+    l.eval("integer q = integer(2.5)");
+    l.eval("real r = 2.5");
+    l.eval("m = 4");
+    EXPECT_EQ(diag.warnings().size(), 2u);
+}
+
 TEST(Expr, Declarations) {
     Lang l;
     EXPECT_EQ(l.eval("real x = 1").type, Type::real);
