@@ -530,7 +530,15 @@ std::vector<std::pair<std::string, const SourceFile*>> apply_definitions(BuildSt
                  : std::string(type) == "string" ? Type::string
                  : std::string(type) == "real"   ? Type::real
                                                  : v.type;
-        if (t == Type::integer && v.type == Type::real) v = Value::of_int(static_cast<long>(v.r));
+        if (t == Type::integer && v.type == Type::real) {
+            const Value r = Value::of_int(static_cast<long>(v.r));
+            if (v.r != static_cast<double>(r.i))  // as a deck's `set: integer` (parser/expr.cpp)
+                st.diag.warn(SourceLoc{f, 0, 1},
+                             "implicit cast of real " + v.to_string() + " to integer " +
+                                 r.to_string() + " truncates it",
+                             "give " + name + " an integer value");
+            v = r;
+        }
         if (t == Type::real) v = Value::of_real(v.as_real());
         st.symbols.define(name, Variable{t, false, v});
         return f;
