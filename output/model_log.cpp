@@ -49,7 +49,7 @@ std::string node_log_line(const StructNode& n, const std::string& default_orient
     return l.word("euler123").vec(matrix_to_euler123(R) * deg).s;
 }
 
-std::string element_log_line(const Element& el, const Engine& e) {
+std::string element_log_line(const Element& el) {
     if (std::string line = el.log_line(); !line.empty()) return line;
     const EntityDesc& d = el.desc();
     // No MBDyn line (drives, genels, gravity, total forces, ...): mbsolve's.
@@ -62,7 +62,7 @@ void write_model_log(std::FILE* f, const Model& m, const Engine& e) {
     for (const StructNode& n : e.nodes()) std::fprintf(f, "%s\n", node_log_line(n, od).c_str());
     for (const auto& el : e.elements()) {
         if (el->desc().category == "structural") continue;
-        std::fprintf(f, "%s\n", element_log_line(*el, e).c_str());
+        std::fprintf(f, "%s\n", element_log_line(*el).c_str());
     }
 }
 

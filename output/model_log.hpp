@@ -21,7 +21,7 @@ namespace mbs::output {
 // The node's .log line, without the newline.
 std::string node_log_line(const StructNode& n, const std::string& default_orientation);
 // The element's .log line (MBDyn's, else mbsolve's), without the newline.
-std::string element_log_line(const Element& el, const Engine& e);
+std::string element_log_line(const Element& el);
 // Every line: "output frequency", the nodes, the elements.
 void write_model_log(std::FILE* f, const Model& m, const Engine& e);
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <stdexcept>
+#include <string>
 
 #include "core/struct_node_spec.hpp"
 #include "parser/build_state.hpp"
@@ -11,11 +13,13 @@ namespace mbs::parser {
 
 namespace {
 
-// A node's frame: a structural node's initial position and orientation (StructuralNodeSpec);
-// other nodes have no position (a programming error) and the identity orientation.
+// A node's frame: a structural node's initial position and orientation (StructuralNodeSpec;
+// the total pin joint's ground frame is one too); any other node has no position (a
+// programming error: the readers ask for structural nodes) and the identity orientation.
 Vec3 node_x(const EntityDesc& n) {
     if (const StructuralNodeSpec* s = structural_node_spec(n)) return s->x;
-    return n.view().get<Vec3>("position");
+    throw std::logic_error("node " + std::to_string(n.label) + " (" + n.category +
+                           ") has no position");
 }
 Mat3 node_R(const EntityDesc& n) {
     if (const StructuralNodeSpec* s = structural_node_spec(n)) return s->R;

@@ -95,11 +95,10 @@ Mat3 read_beam_section(Reader& r, bool& from_nodes, const std::string& what) {
 // quantities written besides the forces and moments; "none" clears the ones before it, a flag
 // given twice (also through a group: "forces" after "force") is an error, and strain-rate flags
 // of an elastic beam are ignored with a warning. A flag that selects the orientation may be
-// followed by `orientation description, <desc>` (prop "orientation description"). Props:
-// "custom output" (the flags as written, space-separated) and "custom output flags" (bits,
-// beam_output_bits in beam.hpp; ep_f | ep_m, MBDyn's default, unless `none` was given: MBDyn
-// then writes no NetCDF forces and moments; a beam without `custom output` has no such prop and
-// means ep_default).
+// followed by `orientation description, <desc>`. BeamSpec keeps the flags as written
+// (space-separated) and as bits (beam_output_bits in beam.hpp; ep_f | ep_m, MBDyn's default,
+// unless `none` was given: MBDyn then writes no NetCDF forces and moments; a beam without
+// `custom output` means ep_default).
 void read_beam_tail(Reader& r, BeamSpec& spec, bool viscous) {
     if (r.accept("custom output")) {
         using namespace beam_output_bits;

@@ -105,6 +105,7 @@
 #include <vector>
 
 #include "core/constitutive_law.hpp"
+#include "core/log_line.hpp"
 #include "core/registry.hpp"
 #include "core/rotations.hpp"
 #include "elements/beams/beam.hpp"
@@ -649,14 +650,10 @@ class Beam final : public Element {
     // MBDyn's .log line: "beam3: L n1 f1 n2 f2 n3 f3" (beam2: two nodes), f_i the offsets in
     // the node frames, printed as a C++ stream does by default (%g).
     std::string log_line() const override {
-        std::string line = (NN == 3 ? "beam3: " : "beam2: ") + std::to_string(label());
-        char buf[96];
-        for (int i = 0; i < NN; ++i) {
-            std::snprintf(buf, sizeof buf, " %ld %g %g %g", n_[i]->label(), f_[i].x(), f_[i].y(),
-                          f_[i].z());
-            line += buf;
-        }
-        return line;
+        LogLine l;
+        l.word(NN == 3 ? "beam3:" : "beam2:").label(label());
+        for (int i = 0; i < NN; ++i) l.label(n_[i]->label()).vec(f_[i]);
+        return l.s;
     }
 
     void set_output_flags(long f) { out_flags_ = f; }

@@ -303,8 +303,6 @@ class StructuralLoad final : public Element {
         }
     }
 
-    // Block (k, j): node k's rows (force, moment) x node j's columns (x, theta), masked by 3 x 3
-    // sub-blocks as derived above; blocks with nothing in them are not declared.
     // MBDyn's .log line (struct/strforce.cc, ReadStructuralForce): "structural [internal]
     // {follower|absolute [displacement]} {force|couple}: L n1 arm1 [n2 arm2] [output_relative]";
     // a total force has none in MBDyn (the default line is written).
@@ -326,6 +324,8 @@ class StructuralLoad final : public Element {
         return l.s;
     }
 
+    // Block (k, j): node k's rows (force, moment) x node j's columns (x, theta), masked by 3 x 3
+    // sub-blocks as derived above; blocks with nothing in them are not declared.
     void declare(PatternBuilder& p) override {
         if (!state_dependent_) return;
         const bool follows =

@@ -26,10 +26,9 @@ namespace {
 
 struct ClampSpec final : ElementSpec {
     EntityRef node;
-    Vec3 position = Vec3::Zero();         // global
-    Mat3 orientation = Mat3::Identity();  // global
-    bool rotations = true;                // the node has rotations (else 3 equations, no moment)
-    long own_unknowns() const override { return rotations ? 6 : 3; }
+    Vec3 position = Vec3::Zero();                     // global
+    Mat3 orientation = Mat3::Identity();              // global
+    long own_unknowns() const override { return 6; }  // the reader asks for a node with rotations
     void describe(Props& p) const override {
         p.set("node", node);
         p.set("position", position);
@@ -41,7 +40,6 @@ void read_clamp(Reader& r, EntityDesc& e) {
     auto s = std::make_shared<ClampSpec>();
     const EntityDesc& n = cards::read_structural_node(r, "node", "clamp");
     s->node = cards::node_ref(n);
-    s->rotations = cards::has_rotations(n);
     r.accept("position");
     s->position = r.accept("node") ? cards::node_position(n) : r.position_abs("clamp position", &n);
     r.accept("orientation");

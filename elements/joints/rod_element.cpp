@@ -5,8 +5,8 @@
 //   rod with offset, n1, [position,] off1, n2, [position,] off2, {l0 | from nodes}, <1D CL>
 // The law's input is the strain (l - l0)/l0 and its output the axial force. Without offsets,
 // displacement-only nodes are allowed.
-// Props: "node1", "offset1", "node2", "offset2" (offsets only when given), "l0" (reference
-// length; with `from nodes`, the current length), "law".
+// Typed spec: RodSpec (below): the two ends (offsets only when given), l0 (reference length;
+// with `from nodes`, the current length), the law.
 // Relative-coordinate path: a link force (linear laws only).
 //
 // Runtime rod (docs/deck-language.md 5.2; reader: above): a 1D constitutive law along the line

@@ -16,6 +16,7 @@
 // drives: value, first and second derivative.
 #include <string>
 
+#include "core/struct_node_spec.hpp"
 #include "elements/joints/total_joint.hpp"
 #include "elements/misc/card_helpers.hpp"
 
@@ -31,15 +32,15 @@ struct Side {
     SourceLoc f_loc, Rr_loc;
 };
 
-// The absolute frame, as a "node" at the origin: lets the ground side of the pin use the
-// `reference, other ...` forms relative to the node, as MBDyn's GetPosRel(AbsRefFrame, ...).
-// (A node card's data: nodes are read into props, parser/data_forms.cpp.)
+// The absolute frame, as a static node at the origin (a StructuralNodeSpec with x = 0, R = I,
+// what the deck reader's node frames read: parser/data_forms.cpp): lets the ground side of the
+// pin use the `reference, other ...` forms relative to the node, as MBDyn's
+// GetPosRel(AbsRefFrame, ...).
 EntityDesc ground_frame() {
     EntityDesc g;
     g.category = "structural";
     g.type = "static";
-    g.props.set("position", Vec3(Vec3::Zero()));
-    g.props.set("orientation", Mat3(Mat3::Identity()));
+    g.spec = std::make_shared<StructuralNodeSpec>();
     return g;
 }
 

@@ -238,6 +238,9 @@ struct Kin {
     Vec3 d, theta;
 };
 
+// An axial rotation's .log line, from its spec (AxialRotationSpec, below).
+std::string axial_rotation_log_line(const EntityDesc& d);
+
 class TotalJoint final : public Element, public el::Hintable {
   public:
     TotalJoint(const EntityDesc& desc, Config cfg) : Element(desc), k_(std::move(cfg)) {
@@ -261,11 +264,7 @@ class TotalJoint final : public Element, public el::Hintable {
     // constrained. A drive hinge has no line in MBDyn (the default one is written).
     std::string log_line() const override {
         LogLine l;
-        if (k_.style == Style::axial_rotation) {
-            l.word("axialrotation:").label(label());
-            for (int k = 0; k < 2; ++k) l.label(k_.e[k].node->label()).vec(k_.e[k].f).mat(k_.Rr[k]);
-            return l.s;
-        }
+        if (k_.style == Style::axial_rotation) return axial_rotation_log_line(desc());
         const auto& s = desc().spec_as<cards::TotalSpec>();
         const auto flags = [&] {
             for (Level want : {Level::position, Level::velocity})
@@ -739,6 +738,11 @@ struct AxialRotationSpec final : ElementSpec {
             p.set("orientation description", orientation_description);
     }
 };
+
+std::string axial_rotation_log_line(const EntityDesc& d) {
+    return cards::log_two_ends("axialrotation", d.label, d.spec_as<AxialRotationSpec>().end, true,
+                               true);
+}
 
 void read_axial_rotation(Reader& r, EntityDesc& e) {
     cards::EndOptions opt;

@@ -62,11 +62,6 @@ std::string read_orientation_description(Reader& r) {
         "orientation description");
 }
 
-void read_optional_orientation_description(Reader& r, EntityDesc& e) {
-    std::string od = read_orientation_description(r);
-    if (!od.empty()) e.props.set("orientation description", od);
-}
-
 void read_optional_output(Reader& r, EntityDesc& e) {
     if (r.accept("output")) e.output = r.boolean("output flag");
 }

@@ -36,8 +36,6 @@ bool accept_orientation_keyword(Reader& r);
 
 // `orientation description, <od>` if present: the keyword read, else "".
 std::string read_orientation_description(Reader& r);
-// `orientation description, <od>` if present; stores prop "orientation description".
-void read_optional_orientation_description(Reader& r, EntityDesc& e);
 
 // `output, {yes|no|bool}` if present, for cards whose optional data follows `output`.
 void read_optional_output(Reader& r, EntityDesc& e);

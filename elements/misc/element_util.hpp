@@ -15,22 +15,10 @@ namespace mbs::el {
 using Mat63 = Eigen::Matrix<double, 6, 3>;
 using Mat66 = Eigen::Matrix<double, 6, 6>;
 
-// The structural node an element property refers to.
 // Whether control data's `use: ..., <kind>, ... in assembly;` lists `kind` ("rigid bodies",
 // "forces", ...): such elements add their loads to the initial assembly.
 inline bool used_in_assembly(const BuildContext& ctx, std::string_view kind) {
     return ctx.model().control.uses_in_assembly(kind);
-}
-
-inline StructNode& node_prop(BuildContext& ctx, const EntityDesc& e, const char* key) {
-    return ctx.struct_node(e.props.get<EntityRef>(key), e);
-}
-
-inline Mat3 mat3_or_identity(const EntityDesc& e, const char* key) {
-    return e.props.has(key) ? e.props.get<Mat3>(key) : Mat3(Mat3::Identity());
-}
-inline Vec3 vec3_or_zero(const EntityDesc& e, const char* key) {
-    return e.props.has(key) ? e.props.get<Vec3>(key) : Vec3(Vec3::Zero());
 }
 
 // One side of a joint: a structural node with an offset f and a frame Rh (node frame), or the
