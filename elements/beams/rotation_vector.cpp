@@ -11,21 +11,23 @@ struct Coef {
     double a, a1, a2, b, b1, b2;
 };
 
-Coef coef(double s) {
+// With derivs false only a and b. Series below s = 1, with the terms that count at s: after
+// n = 5 (s < 1e-4), 7 (s < 1e-2), 12 (s < 1) the next term of a'' is below 1e-16 of a''(0).
+Coef coef(double s, bool derivs = true) {
     Coef c{};
     if (s < 1.0) {
-        // a = sum (-1)^n s^n/(2n+2)!,  b = sum (-1)^n s^n/(2n+3)!  (terms to n = 12: < 1e-26)
-        double pw[13];  // s^n
-        pw[0] = 1.0;
-        for (int n = 1; n <= 12; ++n) pw[n] = pw[n - 1] * s;
-        double fa = 0.5, fb = 1.0 / 6.0;  // 1/(2n+2)!, 1/(2n+3)!
-        for (int n = 0; n <= 12; ++n) {
+        // a = sum (-1)^n s^n/(2n+2)!,  b = sum (-1)^n s^n/(2n+3)!
+        const int nmax = s < 1e-4 ? 5 : s < 1e-2 ? 7 : 12;
+        double fa = 0.5, fb = 1.0 / 6.0;     // 1/(2n+2)!, 1/(2n+3)!
+        double p = 1.0, p1 = 0.0, p2 = 0.0;  // s^n, s^(n-1), s^(n-2) (0 for negative powers)
+        for (int n = 0; n <= nmax; ++n) {
             const double sg = n % 2 ? -1.0 : 1.0;
-            c.a += sg * fa * pw[n], c.b += sg * fb * pw[n];
-            if (n >= 1) c.a1 += sg * n * fa * pw[n - 1], c.b1 += sg * n * fb * pw[n - 1];
-            if (n >= 2)
-                c.a2 += sg * n * (n - 1) * fa * pw[n - 2],
-                    c.b2 += sg * n * (n - 1) * fb * pw[n - 2];
+            c.a += sg * fa * p, c.b += sg * fb * p;
+            if (derivs) {
+                c.a1 += sg * n * fa * p1, c.b1 += sg * n * fb * p1;
+                c.a2 += sg * n * (n - 1) * fa * p2, c.b2 += sg * n * (n - 1) * fb * p2;
+            }
+            p2 = p1, p1 = p, p *= s;
             fa /= (2.0 * n + 3.0) * (2.0 * n + 4.0);
             fb /= (2.0 * n + 4.0) * (2.0 * n + 5.0);
         }
@@ -68,7 +70,7 @@ Mat3 sq_d(const Vec3& phi, const Vec3& v) {
 }  // namespace
 
 Mat3 Gamma(const Vec3& phi) {
-    const Coef c = coef(phi.squaredNorm());
+    const Coef c = coef(phi.squaredNorm(), false);
     const Mat3 S = skew(phi);
     return Mat3::Identity() + c.a * S + c.b * S * S;
 }
