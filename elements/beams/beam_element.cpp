@@ -29,9 +29,9 @@
 // middle node of beam3 and node 2 of beam2. The orientation interpolated is each node's rotation
 // since the start, and Ra that of the reference node:
 //   Rn_i = R_i R_i0^T  (I at the start; dRn_i = [dth_i] Rn_i, as dR_i = [dth_i] R_i),  Ra = Rn_r.
-// Orientation parameters of the other nodes relative to Ra (Cayley-Gibbs-Rodrigues, exact forms
-// of core/rotations.hpp: R(g), G(g) with dR R^T = [G dg]):
-//   g_i = cgr(Ra^T Rn_i),  g_r = 0   (all 0 at the start).
+// Orientation parameters of the other nodes relative to Ra: rotation vectors (R(g) = exp([g]),
+// G(g) = Gamma(g) the tangent with dR R^T = [G dg]; rotation_vector.hpp):
+//   g_i = log(Ra^T Rn_i),  g_r = 0   (all 0 at the start).
 // Shape functions N_i(xi) (beam3: xi(xi-1)/2, 1-xi^2, xi(xi+1)/2; beam2: (1-xi)/2, (1+xi)/2),
 // N_i' = dN_i/dxi * dxi/ds with ds/dxi = |sum dN_i/dxi p_i| in the initial configuration.
 // At an evaluation point:
@@ -46,12 +46,35 @@
 // interpolates the incremental parameters of each step and accumulates the curvature): it is
 // path independent and objective (only relative rotations enter).
 //
+// Why rotation vectors. Exactness in uniform bending and twist: let the rotation since the start
+// be Rn(s) = Ra exp((s - s_r) [k]) along the beam (k constant: a change of curvature and twist
+// uniform along the element, e.g. the roll-up of a cantilever under an end couple, a helix).
+// Then g_i = (s_i - s_r) k, linear in the arc length; the shape functions reproduce linear
+// functions and, for nodes equally spaced along the initial line (s = sum N_i s_i linear in xi,
+// ds/dxi constant), g(xi) = (s(xi) - s_r) k and g' = k exactly. G(g) g' = k (g parallel to k:
+// [g] k = 0) and R(g)^T k = k, so kappa + kappa0 = Ro^T k at every point: the element has the
+// exact uniform curvature, and the nodes' rotations in equilibrium under a uniform moment are
+// the exact ones, whatever the number of elements. With Cayley-Gibbs-Rodrigues parameters
+// (g_i = 2 tan(theta_i/2) n, as this beam had before) the interpolation is linear in tan(theta/2):
+// the section angle 2 atan(xi tan(theta/2)) is not linear in xi, the curvature is off by O(theta^3)
+// relative between the points and the nodes, and the roll-up's tip rotation drifted with the
+// rotation (2.1e-5 rad at the full circle, 20 elements; now round-off).
+// Rigid motion: Rn_i = Q for all i gives g_i = log(I) = 0 (round-off), R = Q R_0 and, with
+// p_i = c + Q p_i0, R^T p' = R_0^T p_0': the strains stay zero to round-off.
+// What is not exact: positions are interpolated quadratically, and a parabola is not a circle.
+// In uniform bending with node rotations -+theta about the middle node and nu = 0 at the points
+// xi = -+1/sqrt(3) (a point's tangent at angle -+theta/sqrt(3)), p' = (p_3 - p_1)/2 + xi (p_1 -
+// 2 p_2 + p_3) gives the chord p_3 - p_1 = 2 h cos(theta/sqrt(3)) (h = ds/dxi), where the arc's is
+// 2 h sin(theta)/theta: the chord is long by theta^4 h (1/120 - 1/216) + O(theta^6), the same in
+// MBDyn (whose tip, like ours, is off the roll-up's circle by 6e-6 L at the half circle with 7
+// elements, and back at the root, by symmetry, at the full circle).
+//
 // Why the node rotations since the start, and not the node frames. MBDyn updates a section frame
 // with the nodes' incremental parameters of the step, gNod_i = cgr(R_i,new R_i,old^T):
 // R_s <- R(sum N_i gNod_i) R_s. The node frames R_i, and the relative orientations Rf_i of the
 // card (`orientation` after a beam node), do not enter; MBDyn uses Rf_i only for the `from nodes`
 // section frames (computed by the readers, read_beam3 and read_beam2) and the sections' initial
-// angular velocity. Here, with Delta_i = Rn_i and gamma_i = cgr(Delta_r^T Delta_i) = g_i, Ra(0) = I
+// angular velocity. Here, with Delta_i = Rn_i and gamma_i = log(Delta_r^T Delta_i) = g_i, Ra(0) = I
 // and so Ro = R_s0 (the section frame of the card): R_s = Delta_r R(gamma(s)) R_s0, and for node
 // rotations dth_i
 //   dR_s R_s^T = dth_r + Delta_r G(gamma) sum N_i G(gamma_i)^-1 Delta_r^T (dth_i - dth_r)
@@ -61,9 +84,9 @@
 // Rn_i = R_i Rf_i instead puts the constant rotation B_i = (R_r0 Rf_r)^T R_i0 Rf_i between the
 // frames of nodes r and i into g_i: the section rotation becomes
 // dth_r + Ra G(g) sum N_i G(g_i)^-1 Ra^T (dth_i - dth_r), sum N_i dth_i only while every g_i is
-// small. Frames 98 or 149 degrees apart (|g_i| = 2 tan(theta/2) = 2.3, 7.2; |G(g_i)^-1| up to
-// 1 + |g_i|^2/4 = 2.3, 14) make the stiffness wrong by such factors, and parameters that reach
-// 180 degrees in the motion are singular. With Rn_i = R_i R_i0^T the beam is the same whatever
+// small. Frames far apart put large rotations into g_i (with CGR parameters, 98 or 149 degrees
+// gave |G(g_i)^-1| = 2.3, 14), and parameters that reach 180 degrees in the motion are
+// singular. With Rn_i = R_i R_i0^T the beam is the same whatever
 // the node frames: its twin with node frames aligned to the section frame has the same residual
 // to round-off (test/beam_offset_engine_test.cpp).
 //
@@ -109,6 +132,7 @@
 #include "core/registry.hpp"
 #include "core/rotations.hpp"
 #include "elements/beams/beam.hpp"
+#include "elements/beams/rotation_vector.hpp"
 #include "elements/genels/scalar_dof.hpp"
 #include "elements/misc/card_helpers.hpp"
 #include "elements/misc/element_util.hpp"
@@ -127,28 +151,6 @@ using el::Mat63;
     for (int j = 0; j < 3; ++j)
         c.col(j) = a.col(0) * b(0, j) + a.col(1) * b(1, j) + a.col(2) * b(2, j);
     return c;
-}
-
-// E(g, w) v = Gd(g, v) w:  -(c^2/2)(g.w)(I + 1/2 [g]) + (c/2)[w],  c = 4/(4 + g.g).
-Mat3 cgr_Gd_swap(const Vec3& g, const Vec3& w) {
-    const double c = 4.0 / (4.0 + g.squaredNorm());
-    return -(0.5 * c * c * g.dot(w)) * (Mat3::Identity() + 0.5 * skew(g)) + 0.5 * c * skew(w);
-}
-
-// d/dg [Gd(g, v) w] for fixed v, w. With q = v + 1/2 g x v,
-//   Gd(g, v) w = -(c^2/2)(g.w) q - (c/2) v x w, and dc/dg = -(c^2/2) g^T:
-//   (c^3/2)(g.w) q g^T - (c^2/2) q w^T + (c^2/4)(g.w)[v] + (c^2/4)(v x w) g^T.
-Mat3 cgr_Gd_second(const Vec3& g, const Vec3& v, const Vec3& w) {
-    const double c = 4.0 / (4.0 + g.squaredNorm());
-    const double gw = g.dot(w);
-    const Vec3 q = v + 0.5 * g.cross(v);
-    return (0.5 * c * c * c * gw) * q * g.transpose() - (0.5 * c * c) * q * w.transpose() +
-           (0.25 * c * c * gw) * skew(v) + (0.25 * c * c) * v.cross(w) * g.transpose();
-}
-
-// d/dg [G(g)^-1 z] for fixed z, G^-1 = I - 1/2 [g] + 1/4 g g^T:  1/2 [z] + 1/4 ((g.z) I + g z^T).
-Mat3 cgr_Ginv_derivative(const Vec3& g, const Vec3& z) {
-    return 0.5 * skew(z) + 0.25 * (g.dot(z) * Mat3::Identity() + g * z.transpose());
 }
 
 // Per-node quantities at the current iterate (see Beam).
@@ -213,7 +215,7 @@ class Beam final : public Element {
         Vec3 g = Vec3::Zero();
         for (int i = 0; i < NN; ++i)
             if (i != ref) g += S.N[i] * nk[i].g;
-        S.Ro = (Ra * cgr_to_matrix(g)).transpose() * S.Rsec0;
+        S.Ro = (Ra * rotation_vector_to_matrix(g)).transpose() * S.Rsec0;
         // nu0, kappa0 by the operations of every later evaluation, so that the strains of the
         // initial configuration are exactly zero, as MBDyn's (its increments start at zero).
         // Node frames off the identity make Ra and g exact only to round-off (R_i R_i0^T), and
@@ -315,14 +317,14 @@ class Beam final : public Element {
             const Vec3 F = k.R * k.fl.head<3>(), M = k.R * k.fl.tail<3>();
             const Mat3 RT = k.R.transpose();
             const Mat3 sF = skew(F), sM = skew(M), sPp = skew(k.pp);
-            const Mat3 A = cgr_G_times_derivative(k.g, k.gp) + skew(Vec3(k.G * k.gp)) * k.G;
+            const Mat3 A = rotvec::Gd(k.g, k.gp) + skew(Vec3(k.G * k.gp)) * k.G;
             const Mat3 RaG = Ra * k.G;
             // Viscous-only quantities.
             Mat3 Gd_gd, Gd2, E_gp, sWs, sU, sY2G, sRaY1;
             if (visc) {
-                Gd_gd = cgr_G_times_derivative(k.g, k.gd);
-                Gd2 = cgr_Gd_second(k.g, k.gd, k.gp) + cgr_G_times_derivative(k.g, k.gdp);
-                E_gp = cgr_Gd_swap(k.g, k.gp);
+                Gd_gd = rotvec::Gd(k.g, k.gd);
+                Gd2 = rotvec::Gd2(k.g, k.gd, k.gp) + rotvec::Gd(k.g, k.gdp);
+                E_gp = rotvec::E(k.g, k.gp);
                 sWs = skew(k.ws);
                 sU = skew(k.u);
                 sY2G = skew(k.y2) * k.G;
@@ -425,7 +427,7 @@ class Beam final : public Element {
         Mat3 H[NN], sA[NN];
         for (int i = 0; i < NN; ++i) {
             sA[i] = skew(K.nk[i].a);
-            H[i] = i == ref ? Mat3(Mat3::Zero()) : mul(cgr_G_inverse(K.nk[i].g), RaT);
+            H[i] = i == ref ? Mat3(Mat3::Zero()) : mul(rotvec::Gamma_inverse(K.nk[i].g), RaT);
         }
         // D[k][j]: rows of node k (force; moment), columns of node j (x, th).
         Mat63 D[NN][NN][2];
@@ -439,7 +441,7 @@ class Beam final : public Element {
             const Vec3 F = k.R * k.fl.head<3>(), M = k.R * k.fl.tail<3>();
             const Mat3 sF = skew(F);
             const Mat3 RT = k.R.transpose();
-            const Mat3 A = cgr_G_times_derivative(k.g, k.gp) + mul(skew(Vec3(k.G * k.gp)), k.G);
+            const Mat3 A = rotvec::Gd(k.g, k.gp) + mul(skew(Vec3(k.G * k.gp)), k.G);
             const Mat3 TG = mul(k.T, k.G), TA = mul(k.T, A);
             const Mat3 RK12 = mul(k.R, k.K.template topRightCorner<3, 3>());
             const Mat3 RK22 = mul(k.R, k.K.template bottomRightCorner<3, 3>());
@@ -722,15 +724,15 @@ class Beam final : public Element {
             nk[i].a = n.R * f_[i];
             nk[i].p = n.x + nk[i].a;
             if (i == ref) continue;
-            nk[i].g = matrix_to_cgr(RaT * n.R * R0T_[i]);
+            nk[i].g = matrix_to_rotation_vector(RaT * n.R * R0T_[i]);
             if (!tangent) continue;
-            nk[i].Ginv = cgr_G_inverse(nk[i].g);
+            nk[i].Ginv = rotvec::Gamma_inverse(nk[i].g);
             nk[i].H = nk[i].Ginv * RaT;
             if (rates) {
                 nk[i].v = n.w - n_[ref]->w;
                 const Vec3 z = RaT * nk[i].v;
                 nk[i].gd = nk[i].Ginv * z;
-                nk[i].QH = cgr_Ginv_derivative(nk[i].g, z) * nk[i].H;
+                nk[i].QH = rotvec::Ginv_d(nk[i].g, z) * nk[i].H;
             }
         }
         return Ra;
@@ -746,8 +748,8 @@ class Beam final : public Element {
             k.g += S.N[i] * nk[i].g;
             k.gp += S.Np[i] * nk[i].g;
         }
-        const Mat3 Rc = cgr_to_matrix(k.g);
-        k.G = cgr_G(k.g);
+        const Mat3 Rc = rotation_vector_to_matrix(k.g);
+        k.G = rotvec::Gamma(k.g);
         k.T = S.Ro.transpose() * Rc.transpose();
         k.R = Ra * k.T.transpose();
         k.e.head<3>() = k.R.transpose() * k.pp - S.nu0;
@@ -765,7 +767,7 @@ class Beam final : public Element {
         k.y1 = k.G * k.gd;
         k.ws = n_[ref]->w + Ra * k.y1;
         k.u = pdp - k.ws.cross(k.pp);
-        k.y2 = cgr_G_times_derivative(k.g, k.gd) * k.gp + k.G * k.gdp;
+        k.y2 = rotvec::Gd(k.g, k.gd) * k.gp + k.G * k.gdp;
         k.ed.head<3>() = k.R.transpose() * k.u;
         k.ed.tail<3>() = k.T * k.y2;
     }

@@ -98,7 +98,8 @@ deck("beam_rollup.mbd", """# beam_rollup.mbd -- roll-up of a cantilever under an
 # at LAMBDA = 1 (t = 2 pi) the beam is a full circle and the tip is back at the root.
 # The couple is ramped over NSTEPS load steps (pseudo-time 0 .. 1).
 # EA = GA = 1e6 N: the axial and shear strains stay zero (pure bending), so the solution is
-# exact for the continuous beam up to the interpolation of the rotation within an element.
+# exact for the continuous beam up to the quadratic interpolation of the positions within an
+# element (the rotations are exact: regression/beam_rollup/check.py).
 #
 # Output: .mov rows of node 40 (the tip): position, rotation vector.
 """, 20, MATERIAL + [
