@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "core/log_line.hpp"
+#include "core/registry.hpp"
 #include "elements/misc/card_helpers.hpp"
 
 namespace mbs::cards {
@@ -159,13 +160,20 @@ void tree_linear_law(const EntityDesc& e, const LawSpec& law, tree::LinkForce& f
 
 namespace {
 
-// Joints with no adapter of their own: what the relative-coordinate path supports.
+// Joints with no adapter of their own: the hint lists the joint kinds that have one, from the
+// registry (a kind registered with `.reduced = {.edge = ...}` or `{.load = ...}` is listed
+// without an edit here).
 tree::EdgePart unsupported_joint(const EntityDesc& d, const tree::Context&) {
-    tree::unsupported(d,
-                      "supported joints: clamp, revolute hinge/pin, axial rotation, spherical "
-                      "hinge/pin, cardano hinge, prismatic, in line, in plane, total (pin) "
-                      "joint, drive hinge, drive displacement (pin) (tree or cut), distance "
-                      "(cuts); rod and deformable hinge (forces)");
+    std::string edges, loads;
+    if (const auto it = Registry::instance().elements.find("joint");
+        it != Registry::instance().elements.end())
+        for (const std::string& name : it->second.names()) {
+            const ElementKind* k = it->second.find(name);
+            std::string& list = k->reduced.edge ? edges : loads;
+            if (!k->reduced.edge && !k->reduced.load) continue;
+            list += (list.empty() ? "" : ", ") + name;
+        }
+    tree::unsupported(d, "supported joints: " + edges + "; as forces: " + loads);
 }
 
 }  // namespace
