@@ -345,7 +345,9 @@ MBS_REGISTER_ELEMENT_KIND("joint", "cardano hinge",
                            .make = make_pair<Kind::cardano_hinge>,
                            .reduced = {.edge = cardano_hinge_edge}});
 MBS_REGISTER_ELEMENT_KIND("joint", "universal hinge",
-                          {.read = read_universal_hinge, .make = make_pair<Kind::cardano_hinge>});
+                          {.read = read_universal_hinge,
+                           .make = make_pair<Kind::cardano_hinge>,
+                           .reduced = {.edge = cardano_hinge_edge}});
 MBS_REGISTER_ELEMENT_KIND("joint", "cardano rotation",
                           {.read = read_cardano_rotation,
                            .make = make_pair<Kind::cardano_rotation>});

@@ -411,17 +411,25 @@ MBS_REGISTER_ELEMENT_KIND("joint", "spherical pin",
                           {.read = read_spherical_pin,
                            .make = make_pin<false>,
                            .reduced = {.edge = spherical_pin_edge}});
-MBS_REGISTER_ELEMENT_KIND("joint", "pin", {.read = read_spherical_pin, .make = make_pin<false>});
+MBS_REGISTER_ELEMENT_KIND("joint", "pin",
+                          {.read = read_spherical_pin,
+                           .make = make_pin<false>,
+                           .reduced = {.edge = spherical_pin_edge}});
 MBS_REGISTER_ELEMENT_KIND("joint", "revolute hinge",
                           {.read = read_revolute_hinge,
                            .make = make_hinge<true>,
                            .reduced = {.edge = revolute_hinge_edge}});
 MBS_REGISTER_ELEMENT_KIND("joint", "plane hinge",
-                          {.read = read_plane_hinge, .make = make_hinge<true>});
+                          {.read = read_plane_hinge,
+                           .make = make_hinge<true>,
+                           .reduced = {.edge = revolute_hinge_edge}});
 MBS_REGISTER_ELEMENT_KIND("joint", "revolute pin",
                           {.read = read_revolute_pin,
                            .make = make_pin<true>,
                            .reduced = {.edge = revolute_pin_edge}});
-MBS_REGISTER_ELEMENT_KIND("joint", "plane pin", {.read = read_plane_pin, .make = make_pin<true>});
+MBS_REGISTER_ELEMENT_KIND("joint", "plane pin",
+                          {.read = read_plane_pin,
+                           .make = make_pin<true>,
+                           .reduced = {.edge = revolute_pin_edge}});
 
 }  // namespace mbs

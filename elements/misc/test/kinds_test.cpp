@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 
 #include "core/registry.hpp"
 #include "core/tree_edge.hpp"
@@ -70,13 +71,28 @@ TEST(ElementKinds, TreeAdapterIsAMemberOfTheKind) {
     EXPECT_NE(rod->reduced.load, nullptr);
     EXPECT_EQ(mbs::tree::find_adapter("joint", "rod"), &rod->reduced);
     // No adapter of its own: the card's fallback, which explains what the path supports.
-    const ElementKind* plane = mbs::find_element_kind("joint", "plane hinge");
-    ASSERT_NE(plane, nullptr);
-    const mbs::tree::Adapter* fallback = mbs::tree::find_adapter("joint", "plane hinge");
+    const ElementKind* screw = mbs::find_element_kind("joint", "screw");
+    ASSERT_NE(screw, nullptr);
+    const mbs::tree::Adapter* fallback = mbs::tree::find_adapter("joint", "screw");
     ASSERT_NE(fallback, nullptr);
-    EXPECT_NE(fallback, &plane->reduced);
+    EXPECT_NE(fallback, &screw->reduced);
     EXPECT_EQ(fallback, mbs::tree::find_adapter("joint", "no such joint"));
     EXPECT_NE(fallback->edge, nullptr);
+}
+
+// MBDyn's deprecated spellings read into their modern kind's spec, so they take its tree
+// adapter too (before, a tree deck with `plane hinge` was refused while `revolute hinge` ran).
+TEST(ElementKinds, DeprecatedAliasesShareTheTreeAdapter) {
+    for (auto [alias, modern] :
+         {std::pair{"plane hinge", "revolute hinge"}, std::pair{"plane pin", "revolute pin"},
+          std::pair{"pin", "spherical pin"}, std::pair{"universal hinge", "cardano hinge"}}) {
+        const ElementKind* a = mbs::find_element_kind("joint", alias);
+        const ElementKind* m = mbs::find_element_kind("joint", modern);
+        ASSERT_NE(a, nullptr) << alias;
+        ASSERT_NE(m, nullptr) << modern;
+        EXPECT_NE(a->reduced.edge, nullptr) << alias;
+        EXPECT_EQ(a->reduced.edge, m->reduced.edge) << alias;
+    }
 }
 
 }  // namespace
