@@ -60,14 +60,50 @@ class Props {
 };
 
 // A drive caller: type keyword, parameters, sub-drives; `string` drives hold a compiled expression.
+// The arguments a drive caller's or constitutive law's reader read, typed for the kind's
+// runtime (for example drives::SineArgs: initial time, omega, amplitude, periods, initial value).
+// The reader and the runtime of a kind sit in one file and share the type; describe() gives the
+// generic view (--dump-model, the reader's walk over nested parts) in card order, under the
+// names the kind's comment lists.
+class KindArgs {
+  public:
+    virtual ~KindArgs() = default;
+    virtual void describe(Props& out) const = 0;
+};
+
+// A new `A` stored as `spec.args`, returned for the reader to fill.
+template <class A, class Spec>
+A& emplace_args(Spec& spec) {
+    auto a = std::make_shared<A>();
+    A& ref = *a;
+    spec.args = std::move(a);
+    return ref;
+}
+
+// The typed arguments of `spec`; a kind asking for the wrong type is a programming error.
+template <class A, class Spec>
+const A& args_of(const Spec& spec) {
+    const auto* a = dynamic_cast<const A*>(spec.args.get());
+    if (!a) throw std::logic_error("no typed arguments of the expected kind for " + spec.type);
+    return *a;
+}
+
 struct DriveSpec {
     std::string type;  // normalised keyword, e.g. "sine", "piecewiselinear", "string"
     SourceLoc loc;
-    Props params;
+    std::shared_ptr<const KindArgs> args;  // the kind's typed arguments (null: it takes none)
+    Props params;                          // kinds not migrated to `args` yet
     std::vector<std::shared_ptr<const DriveSpec>> children;
     std::shared_ptr<const CompiledExpr> expr;  // only for "string"
     std::string source_text;                   // the expression text of a string drive
     long named_label = -1;                     // label of the drive caller card when referenced
+
+    template <class A>
+    const A& args_as() const {
+        return args_of<A>(*this);
+    }
+    // The generic view: the typed arguments, or the params.
+    Props view() const;
 };
 
 // A template drive caller of dimension 1, 3, 6, 9 ("3x3") or 36 ("6x6").
@@ -86,10 +122,18 @@ struct LawSpec {
     std::string type;  // normalised keyword, e.g. "linearelastic", "linearviscoelasticgeneric"
     int dim = 1;
     SourceLoc loc;
-    Props params;
+    std::shared_ptr<const KindArgs> args;  // the kind's typed arguments (null: it takes none)
+    Props params;                          // kinds not migrated to `args` yet
     std::vector<std::shared_ptr<const LawSpec>> children;
     std::shared_ptr<const TplDriveSpec> prestrain;
     VecN prestress;
+
+    template <class A>
+    const A& args_as() const {
+        return args_of<A>(*this);
+    }
+    // The generic view: the typed arguments, or the params.
+    Props view() const;
 };
 
 // What a card's reader read, typed, for the kind's runtime and tree adapter (for example the

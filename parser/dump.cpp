@@ -79,9 +79,10 @@ std::string props_inline(const Props& p) {
 }
 
 std::string drive_text(const DriveSpec& d) {
-    std::string s = d.type + "(" + props_inline(d.params);
+    const Props args = d.view();
+    std::string s = d.type + "(" + props_inline(args);
     if (!d.source_text.empty())
-        s += (d.params.empty() ? "" : ", ") + std::string("\"") + d.source_text + "\"";
+        s += (args.empty() ? "" : ", ") + std::string("\"") + d.source_text + "\"";
     for (const auto& c : d.children)
         s += (s.back() == '(' ? "" : ", ") + (c ? drive_text(*c) : std::string("none"));
     return s + ")";
@@ -105,7 +106,7 @@ std::string tpl_text(const TplDriveSpec& t) {
 }
 
 std::string law_text(const LawSpec& l) {
-    std::string s = l.type + "<" + std::to_string(l.dim) + ">(" + props_inline(l.params);
+    std::string s = l.type + "<" + std::to_string(l.dim) + ">(" + props_inline(l.view());
     for (const auto& c : l.children) s += (s.back() == '(' ? "" : ", ") + law_text(*c);
     if (!l.prestress.empty()) s += ", prestress=" + ValueText{}(l.prestress);
     if (l.prestrain) s += ", prestrain=" + tpl_text(*l.prestrain);

@@ -350,7 +350,7 @@ std::vector<const void*> DeckReader::spec_parts(const Props& params) const {
 }
 
 void DeckReader::account_drive(const DriveSpec& spec, const SourceLoc& at) {
-    std::vector<const void*> kids = spec_parts(spec.params);
+    std::vector<const void*> kids = spec_parts(spec.view());
     for (const auto& c : spec.children) kids.push_back(c.get());
     account(&spec, kids, at);
 }
@@ -533,7 +533,7 @@ std::shared_ptr<const LawSpec> DeckReader::law(int dim, std::string_view what) {
         spec->prestrain = tpl_drive(dim, "prestrain");
     }
     // A law referring to earlier laws twice per card doubles with each card, like drives.
-    std::vector<const void*> kids = spec_parts(spec->params);
+    std::vector<const void*> kids = spec_parts(spec->view());
     for (const auto& c : spec->children) kids.push_back(c.get());
     if (spec->prestrain) kids.push_back(spec->prestrain.get());
     account(spec.get(), kids, at);
