@@ -4,70 +4,104 @@
 #include <algorithm>
 #include <cctype>
 #include <stdexcept>
+#include <string_view>
 
 #include "core/analysis.hpp"
 
 namespace mbs::cli {
 
-const char* usage() {
-    return "usage: mbsolve [options] [-f] DECK\n"
-           "\n"
-           "  -f, --input-file DECK    input deck (MBDyn syntax); a bare DECK also works\n"
-           "  -o, --output-file PREFIX prefix of the output files (default: the deck name)\n"
-           "  -D NAME=VALUE            define deck variable NAME (honoured by 'set: ifndef ...')\n"
-           "      --report [NAME=]EXPR scalar result printed at the end of the run, e.g.\n"
-           "                           'xend=final(node 2, x)', 'Fmax=maximum(joint 2, F)' "
-           "(README: sweeps)\n"
-           "      --report-file FILE   write status, steps and the --report values to FILE\n"
-           "      --sweep TABLE.csv    run the deck once per row of TABLE (header: 'set: ifndef' "
-           "variables)\n"
-           "                           with -o DIR: DIR/case-<row>.h5, DIR/summary.csv; "
-           "restartable;\n"
-           "                           under mpirun the rows are shared among the ranks\n"
-           "      --sweep-rows A:B     run rows A to B only (job arrays)\n"
-           "      --rows-per-task N    run rows t*N+1 ... (t+1)*N, t = $SLURM_ARRAY_TASK_ID\n"
-           "      --sweep-merge DIR    write DIR/summary.csv from the cases recorded in DIR, exit\n"
-           "  -W, --working-dir DIR    change to DIR before reading the deck\n"
-           "      --check              read and build the model, print a summary, exit\n"
-           "      --dump-model         print every resolved node and element, exit\n"
-           "      --format LIST        result files, comma-separated: text (.mov .jnt ...), netcdf "
-           "(.nc,\n"
-           "                           MBDyn's layout), hdf5 (.h5); replaces the deck's 'output "
-           "results'\n"
-           "                           (.out and .log are always written)\n"
-           "      --flush-every N      write NetCDF/HDF5 results in blocks of N output steps "
-           "(default\n"
-           "                           1000; HDF5 at most 8 MB, NetCDF 32 MB a block), at least "
-           "every 5 s\n"
-           "      --compress N         HDF5 deflate level 0-9 (default 0: uncompressed)\n"
-           "      --output-threads N   1 (default): result files are formatted and written on a "
-           "second\n"
-           "                           thread; 0: on the solver's thread (a sweep's cases use 0)\n"
-           "      --module NAME        load module NAME before reading the deck (repeatable; "
-           "searched\n"
-           "                           in the deck's folder, MBSOLVE_MODULE_PATH, the install's "
-           "modules)\n"
-           "      --tree               print the relative-coordinate tree (bodies, joints, "
-           "coordinates,\n"
-           "                           loop cuts, degrees of freedom, redundant constraints), "
-           "exit\n"
-           "      --analysis NAME      run NAME on the relative-coordinate model instead of the "
-           "DAE:\n"
-           "                           reduced-dynamics (RK4; reduced-dynamics-implicit: the "
-           "two-step\n"
-           "                           method; PREFIX.mov/.out), equilibrium (PREFIX.eq),\n"
-           "                           modal (PREFIX.modal), inverse-dynamics (PREFIX.act .lam)\n"
-           "      --independent LIST   with --tree/--analysis: the independent coordinates, "
-           "comma-\n"
-           "                           separated numbers as --tree prints them (q3 -> 3); checked\n"
-           "  -s, --silent, --quiet    no progress, summary or warnings on the terminal\n"
-           "      --version            print the version\n"
-           "  -h, --help               print this help\n"
-           "\n"
-           "exit status: 0 ok, 1 internal error, 2 bad input, 3 solver failure,\n"
-           "             130 interrupted (SIGINT), 143 terminated (SIGTERM), 129 hung up "
-           "(SIGHUP),\n"
-           "             4 forced stop (second signal), 5 killed (third signal)\n";
+namespace {
+
+// `text` as lines of at most `width` characters, each after `indent` blanks.
+std::string wrapped(std::string_view text, std::size_t indent, std::size_t width) {
+    std::string out, line;
+    std::size_t at = 0;
+    while (at < text.size()) {
+        std::size_t end = text.find(' ', at);
+        if (end == std::string_view::npos) end = text.size();
+        std::string_view word = text.substr(at, end - at);
+        if (!line.empty() && indent + line.size() + 1 + word.size() > width) {
+            out.append(indent, ' ').append(line).append(1, '\n');
+            line.clear();
+        }
+        if (!line.empty()) line += ' ';
+        line += word;
+        at = end + 1;
+    }
+    if (!line.empty()) out.append(indent, ' ').append(line).append(1, '\n');
+    return out;
+}
+
+// The --analysis paragraph: one entry per row of the analysis table (core/analysis.hpp).
+std::string analysis_help() {
+    std::string s;
+    for (const AnalysisInfo& a : analyses())
+        s += wrapped(std::string(a.name).append(": ").append(a.summary), 27, 92);
+    return s;
+}
+
+}  // namespace
+
+std::string usage() {
+    std::string text =
+        "usage: mbsolve [options] [-f] DECK\n"
+        "\n"
+        "  -f, --input-file DECK    input deck (MBDyn syntax); a bare DECK also works\n"
+        "  -o, --output-file PREFIX prefix of the output files (default: the deck name)\n"
+        "  -D NAME=VALUE            define deck variable NAME (honoured by 'set: ifndef ...')\n"
+        "      --report [NAME=]EXPR scalar result printed at the end of the run, e.g.\n"
+        "                           'xend=final(node 2, x)', 'Fmax=maximum(joint 2, F)' "
+        "(README: sweeps)\n"
+        "      --report-file FILE   write status, steps and the --report values to FILE\n"
+        "      --sweep TABLE.csv    run the deck once per row of TABLE (header: 'set: ifndef' "
+        "variables)\n"
+        "                           with -o DIR: DIR/case-<row>.h5, DIR/summary.csv; "
+        "restartable;\n"
+        "                           under mpirun the rows are shared among the ranks\n"
+        "      --sweep-rows A:B     run rows A to B only (job arrays)\n"
+        "      --rows-per-task N    run rows t*N+1 ... (t+1)*N, t = $SLURM_ARRAY_TASK_ID\n"
+        "      --sweep-merge DIR    write DIR/summary.csv from the cases recorded in DIR, exit\n"
+        "  -W, --working-dir DIR    change to DIR before reading the deck\n"
+        "      --check              read and build the model, print a summary, exit\n"
+        "      --dump-model         print every resolved node and element, exit\n"
+        "      --format LIST        result files, comma-separated: text (.mov .jnt ...), netcdf "
+        "(.nc,\n"
+        "                           MBDyn's layout), hdf5 (.h5); replaces the deck's 'output "
+        "results'\n"
+        "                           (.out and .log are always written)\n"
+        "      --flush-every N      write NetCDF/HDF5 results in blocks of N output steps "
+        "(default\n"
+        "                           1000; HDF5 at most 8 MB, NetCDF 32 MB a block), at least "
+        "every 5 s\n"
+        "      --compress N         HDF5 deflate level 0-9 (default 0: uncompressed)\n"
+        "      --output-threads N   1 (default): result files are formatted and written on a "
+        "second\n"
+        "                           thread; 0: on the solver's thread (a sweep's cases use 0)\n"
+        "      --module NAME        load module NAME before reading the deck (repeatable; "
+        "searched\n"
+        "                           in the deck's folder, MBSOLVE_MODULE_PATH, the install's "
+        "modules)\n"
+        "      --tree               print the relative-coordinate tree (bodies, joints, "
+        "coordinates,\n"
+        "                           loop cuts, degrees of freedom, redundant constraints), "
+        "exit\n"
+        "      --analysis NAME      run NAME on the relative-coordinate model instead of the "
+        "DAE:\n"
+        "@ANALYSES@"
+        "      --independent LIST   with --tree/--analysis: the independent coordinates, "
+        "comma-\n"
+        "                           separated numbers as --tree prints them (q3 -> 3); checked\n"
+        "  -s, --silent, --quiet    no progress, summary or warnings on the terminal\n"
+        "      --version            print the version\n"
+        "  -h, --help               print this help\n"
+        "\n"
+        "exit status: 0 ok, 1 internal error, 2 bad input, 3 solver failure,\n"
+        "             130 interrupted (SIGINT), 143 terminated (SIGTERM), 129 hung up "
+        "(SIGHUP),\n"
+        "             4 forced stop (second signal), 5 killed (third signal)\n";
+    const std::string mark = "@ANALYSES@";
+    text.replace(text.find(mark), mark.size(), analysis_help());
+    return text;
 }
 
 Options parse(int argc, char** argv) {

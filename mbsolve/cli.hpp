@@ -43,6 +43,6 @@ struct Options {
 
 // Parses argv; throws std::invalid_argument with a user-facing message on bad usage.
 Options parse(int argc, char** argv);
-const char* usage();
+std::string usage();
 
 }  // namespace mbs::cli
