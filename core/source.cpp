@@ -111,15 +111,35 @@ std::string format_diagnostic(Severity sev, const SourceLoc& loc, std::string_vi
         std::size_t from = 0;
         if (text.size() > 160 && static_cast<std::size_t>(c) > 80) from = c - 60;
         std::string_view shown = text.substr(from, 160);
+        // UTF-8 characters are shown as they are (one caret column each); a control byte or a
+        // byte that is not UTF-8 as '?'.
         os << "    " << (from ? "..." : "");
-        for (char ch : shown)
-            os << (std::isprint(static_cast<unsigned char>(ch)) || ch == '\t' ? ch : '?');
+        for (std::size_t i = 0; i < shown.size();) {
+            const std::size_t n = utf8_length(shown, i);
+            const char ch = shown[i];
+            if (n > 1)
+                os << shown.substr(i, n);
+            else
+                os << (std::isprint(static_cast<unsigned char>(ch)) || ch == '\t' ? ch : '?');
+            i += n > 1 ? n : 1;
+        }
         os << '\n' << "    " << (from ? "   " : "");
-        for (std::size_t i = from; i + 1 < static_cast<std::size_t>(c) && i < text.size(); ++i)
+        for (std::size_t i = from; i + 1 < static_cast<std::size_t>(c) && i < text.size();) {
+            const std::size_t n = utf8_length(text, i);
             os << (text[i] == '\t' ? '\t' : ' ');
+            i += n > 1 ? n : 1;
+        }
         std::size_t width = 1;
         auto [l2, c2] = loc.file->line_col(loc.end > loc.begin ? loc.end : loc.begin);
-        if (l2 == l && c2 > c) width = std::min<std::size_t>(c2 - c, 80);
+        if (l2 == l && c2 > c) {
+            width = 0;  // characters, not bytes
+            for (std::size_t i = c - 1; i + 1 < static_cast<std::size_t>(c2) && i < text.size();
+                 ++width) {
+                const std::size_t n = utf8_length(text, i);
+                i += n > 1 ? n : 1;
+            }
+            width = std::clamp<std::size_t>(width, 1, 80);
+        }
         os << '^' << std::string(width - 1, '~') << '\n';
     }
     if (!hint.empty()) os << "    hint: " << shorten(printable(hint)) << '\n';

@@ -58,6 +58,21 @@ TEST(Diagnostics, FormatsFileLineColumnCaretAndHint) {
     EXPECT_EQ(e.where(), "deck.mbd:2:14");
 }
 
+// UTF-8 text in the quoted line is shown as written and the caret counts characters, so it
+// sits under the blamed word; bytes that are not UTF-8 are shown as '?'. (The column number
+// counts bytes.)
+TEST(Diagnostics, QuotesUtf8LinesWithTheCaretUnderTheWord) {
+    SourceFile f("deck.mbd", "set: real \xc3\x84\xc3\x96 = 1, \xffx;\n");
+    SourceLoc loc{&f, 10, 14};  // the two-letter name
+    std::string s = format_diagnostic(Severity::error, loc, "bad name", "");
+    EXPECT_NE(s.find("    set: real \xc3\x84\xc3\x96 = 1, ?x;\n"), std::string::npos) << s;
+    EXPECT_NE(s.find("\n              ^~\n"), std::string::npos) << s;
+    SourceLoc after{&f, 20, 21};  // the byte 0xff, after two 2-byte characters
+    s = format_diagnostic(Severity::error, after, "bad byte", "");
+    EXPECT_EQ(s.substr(0, s.find('\n')), "deck.mbd:1:21: error: bad byte");
+    EXPECT_NE(s.find("\n" + std::string(22, ' ') + "^\n"), std::string::npos) << s;
+}
+
 TEST(Keywords, NormalizeAndClosestMatch) {
     EXPECT_EQ(normalize_keyword("Control  Data"), "controldata");
     EXPECT_EQ(edit_distance("kitten", "sitting"), 3u);
