@@ -446,6 +446,9 @@ void Builder::count(DeckReader& r, const std::string& counter, const SourceLoc& 
     if (it != st_.model.declared_counts.end()) declared = it->second;
     long n = ++st_.defined_counts[counter];
     if (counter == "bind") return;  // bind cards are not counted in control data (MBDyn)
+    // MBDyn checks no count for its `inertia` (log) elements: decks written for it often have
+    // `inertia:` cards and no `inertia: N;` in control data. A declared count is kept to.
+    if (counter == "inertia" && it == st_.model.declared_counts.end()) return;
     if (counter == "gravity") {
         if (!st_.model.control.gravity.given())
             throw InputError(at, "gravity card without 'gravity;' in control data",

@@ -289,9 +289,10 @@ void Builder::solver_card(const std::string& name, DeckReader& r) {
     SourceLoc at = r.card_loc();
     SourceLoc a = r.loc();
     if (name == "linearsolver" || name == "solver") {
-        std::string ls = r.keyword(
-            {"naive", "umfpack", "klu", "y12", "lapack", "superlu", "taucs", "watson", "empty"},
-            "linear solver");
+        std::string ls = r.keyword({"naive", "umfpack", "umfpack3", "klu", "y12", "lapack",
+                                    "superlu", "taucs", "watson", "empty"},
+                                   "linear solver");
+        if (ls == "umfpack3") ls = "umfpack";  // MBDyn's legacy name of umfpack
         if (ls != "naive" && ls != "umfpack" && ls != "klu")
             r.warn_at(at, "linear solver '" + ls + "' is not available; klu is used instead"),
                 ls = "klu";

@@ -314,4 +314,14 @@ TEST(BuilderKeywords, Counters) {
     }
 }
 
+// `umfpack3`, MBDyn's legacy name of umfpack (its linsol.cc), is umfpack.
+TEST(BuilderKeywords, Umfpack3IsUmfpack) {
+    Result legacy = build(deck("linear solver: umfpack3;\n", "", ""));
+    Result modern = build(deck("linear solver: umfpack;\n", "", ""));
+    ASSERT_TRUE(legacy.built) << legacy.error;
+    ASSERT_TRUE(modern.built) << modern.error;
+    EXPECT_EQ(legacy.dump, modern.dump);
+    EXPECT_NE(legacy.dump.find("umfpack"), std::string::npos);
+}
+
 }  // namespace

@@ -61,6 +61,14 @@ TEST(ElementMisc, InertiaCard) {
     EXPECT_EQ(find(m2, "inertia")->view().get<mbs::VecN>("body"), mbs::VecN{1.0});
 }
 
+// As MBDyn: `inertia` cards need no count in control data; a declared count is kept to.
+TEST(ElementMisc, InertiaCardsNeedNoCount) {
+    auto m = build(deck("", "inertia: 1, body, all;\ninertia: 2, body, 1;\n"));
+    EXPECT_NE(find(m, "inertia"), nullptr);
+    std::string t = deck("inertia: 1;", "inertia: 1, body, all;\ninertia: 2, body, 1;\n");
+    EXPECT_EQ(error_at(t), where_of(t, "inertia: 2"));
+}
+
 TEST(ElementMisc, ErrorsPointAtTheArgument) {
     std::string t = deck("gravity;", "gravity: central, mass, 1., 1., si;\n");
     EXPECT_EQ(error_at(t), where_of(t, "central"));
