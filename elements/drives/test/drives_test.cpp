@@ -170,8 +170,8 @@ TEST(drives, FourierSeries) {
     auto d = dc("fourier series, 0., 2., 2, 1., 0.1, 0.2, 0.3, 0.4, one, 0.");
     EXPECT_EQ(keys(*d),
               (Keys{"initial time", "omega", "order", "coefficients", "periods", "initial value"}));
-    EXPECT_EQ(d->params.get<long>("order"), 2);
-    EXPECT_EQ(d->params.get<VecN>("coefficients"), (VecN{1., 0.1, 0.2, 0.3, 0.4}));
+    EXPECT_EQ(d->view().get<long>("order"), 2);
+    EXPECT_EQ(d->view().get<VecN>("coefficients"), (VecN{1., 0.1, 0.2, 0.3, 0.4}));
     EXPECT_DOUBLE_EQ(num(*d, "periods"), 1.0);
     std::string cards = "drive caller: 1, fourier series, 0., 2., 0, 1., forever, 0.;\n";
     EXPECT_EQ(error_at(cards), where_of(cards, "0,"));
