@@ -277,7 +277,7 @@ TEST(drives, ReferenceAndPostponed) {
     ASSERT_EQ(d->children.size(), 2u);
     EXPECT_EQ(d->children[0]->type, "linear");
     EXPECT_EQ(d->children[1]->type, "postponed");
-    EXPECT_EQ(d->children[1]->params.get<long>("label"), 7);
+    EXPECT_EQ(d->children[1]->view().get<long>("label"), 7);
 }
 
 TEST(drives, GinacIsNotSupported) {
@@ -289,11 +289,12 @@ TEST(drives, GinacIsNotSupported) {
 
 TEST(drives, File) {
     auto d = dc("file, 3, 2, amplitude, 0.5");
-    EXPECT_EQ(d->params.get<long>("drive label"), 3);
-    EXPECT_EQ(d->params.get<long>("column"), 2);
+    EXPECT_EQ(keys(*d), (Keys{"drive label", "column", "amplitude"}));
+    EXPECT_EQ(d->view().get<long>("drive label"), 3);
+    EXPECT_EQ(d->view().get<long>("column"), 2);
     EXPECT_DOUBLE_EQ(num(*d, "amplitude"), 0.5);
     auto e = dc("file, 3");
-    EXPECT_EQ(e->params.get<long>("column"), 1);
+    EXPECT_EQ(e->view().get<long>("column"), 1);
     EXPECT_DOUBLE_EQ(num(*e, "amplitude"), 1.0);
 }
 
