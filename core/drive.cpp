@@ -1,10 +1,12 @@
 // Runtime drive callers: make_drive (through the drive kinds of the registry) and the template
 // drive callers TplDrive<N> (instantiated here for N = 1, 3, 6). The drive types themselves live
-// in elements/drives/*_drives.cpp, each registered with its reader (MBS_REGISTER_DRIVE_KIND).
+// in elements/drives/*_drives.cpp, each registered with its reader (MBS_REGISTER_DRIVE_KIND);
+// the `const` kind's arguments and constant_value() are declared in core/const_drive.hpp.
 #include "core/drive.hpp"
 
 #include <string>
 
+#include "core/const_drive.hpp"
 #include "core/registry.hpp"
 #include "core/source.hpp"
 
@@ -28,6 +30,15 @@ class UnitDrive final : public Drive {
 };
 
 }  // namespace
+
+void ConstArgs::describe(Props& out) const { out.set("value", value); }
+
+std::optional<double> constant_value(const DriveSpec& d) {
+    if (d.type == "const") return d.args_as<ConstArgs>().value;
+    if (d.type == "null") return 0.0;
+    if (d.type == "unit" || d.type == "one") return 1.0;
+    return std::nullopt;
+}
 
 void throw_unsupported_drive(const DriveSpec& spec, const std::string& hint) {
     throw InputError(

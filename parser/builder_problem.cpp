@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/const_drive.hpp"
 #include "parser/builder_impl.hpp"
 
 namespace mbs::parser {
@@ -230,10 +231,7 @@ void Builder::convergence_card(const std::string& name, DeckReader& r) {
 // 2.1), checked here so that --check finds a bad one; errors point at the drive.
 std::shared_ptr<const DriveSpec> spectral_radius(DeckReader& r, const char* what) {
     auto d = r.drive(what);
-    double rho = d->type == "const"                        ? d->params.get<double>("value")
-                 : d->type == "null"                       ? 0.0
-                 : (d->type == "unit" || d->type == "one") ? 1.0
-                                                           : -1.0;
+    double rho = constant_value(*d).value_or(-1.0);
     if (d->type != "const" && rho < 0.0)
         throw InputError(d->loc, "the spectral radius must be a constant",
                          "write a number in [0, 1]");

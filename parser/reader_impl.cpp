@@ -3,6 +3,7 @@
 #include <cctype>
 #include <cmath>
 
+#include "core/const_drive.hpp"
 #include "core/registry.hpp"
 #include "parser/build_state.hpp"
 #include "parser/deck.hpp"
@@ -396,7 +397,7 @@ std::shared_ptr<const DriveSpec> DeckReader::drive(std::string_view what) {
     }
     // A bare expression is a constant drive.
     spec->type = "const";
-    spec->params.set("value", real(what));
+    emplace_args<ConstArgs>(*spec).value = real(what);
     account(spec.get(), {}, at);
     return spec;
 }

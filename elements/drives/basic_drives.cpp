@@ -1,38 +1,43 @@
 // Constant, identity and polynomial drive callers: const, null, unit (one), time, timestep,
 // direct, linear, parabolic, cubic (docs/deck-language.md section 7).
 //
-// Parameters (DriveSpec::params, in card order):
-//   const                 "value"
-//   null unit time timestep direct   (none)
-//   linear                "c0" "c1"            f = c0 + c1 t
-//   parabolic             "c0" "c1" "c2"       f = c0 + c1 t + c2 t^2
-//   cubic                 "c0" "c1" "c2" "c3"  f = c0 + c1 t + c2 t^2 + c3 t^3
+// Typed arguments (DriveSpec::args, described in card order under the names in quotes):
+//   const                 ConstArgs (core/const_drive.hpp): value "value"
+//   null unit time timestep direct   none (no args)
+//   linear                PolynomialArgs c[0..1] "c0" "c1"            f = c0 + c1 t
+//   parabolic             PolynomialArgs c[0..2] "c0" "c1" "c2"       f = c0 + c1 t + c2 t^2
+//   cubic                 PolynomialArgs c[0..3] "c0" "c1" "c2" "c3"  f = c0 + ... + c3 t^3
 //
 // Transition drive callers: step, double step, ramp, double ramp, tanh, exponential
 // (docs/deck-language.md section 7). `forever` is stored as +inf. Empty fields take MBDyn's
 // defaults (step value 1, slopes +1 / -1, amplitude 1).
 //
-// Parameters (DriveSpec::params, in card order):
-//   step          "initial time" "step value" "initial value"
+// Typed arguments (in card order):
+//   step          StepArgs: t0 "initial time", step "step value", initial "initial value"
 //                 f = initial for t < t0, initial + step for t >= t0
-//   double step   "initial time" "final time" "step value" "initial value"
-//                 the step is applied only on [t0, t1]
-//   ramp          "slope" "initial time" "final time" "initial value"
+//   double step   StepArgs with t1 "final time" (after t0): the step is applied only on [t0, t1]
+//   ramp          RampArgs: ramp.slope "slope", ramp.t0 "initial time", ramp.t1 "final time",
+//                 initial "initial value"
 //                 f = initial + slope (min(t, t1) - t0) for t > t0
-//   double ramp   "ascending slope" "ascending initial time" "ascending final time"
-//                 "descending slope" "descending initial time" "descending final time"
-//                 "initial value"
-//   tanh          "initial time" "amplitude" "slope" "initial value"
+//   double ramp   DoubleRampArgs: up.slope "ascending slope", up.t0 "ascending initial time",
+//                 up.t1 "ascending final time", down.slope "descending slope",
+//                 down.t0 "descending initial time", down.t1 "descending final time",
+//                 initial "initial value"
+//   tanh          TanhArgs: t0 "initial time", amplitude "amplitude", slope "slope",
+//                 initial "initial value"
 //                 f = initial + A tanh(slope (t - t0))
-//   exponential   "amplitude" "time constant" "initial time" "initial value"
+//   exponential   ExponentialArgs: amplitude "amplitude", tau "time constant",
+//                 t0 "initial time", initial "initial value"
 //                 f = initial + A (1 - exp(-(t - t0) / tau)) for t >= t0
 //
 // Tabulated and metering drive callers: piecewise linear, meter (docs/deck-language.md section 7).
 //
-// Parameters (DriveSpec::params, in card order):
-//   piecewise linear  "points" (long n >= 2) "x" (VecN, strictly increasing) "v" (VecN);
-//                     linear in between, end values held outside [x1, xn]
-//   meter             "initial time" "final time" "steps" (long, default 1): 1 every n steps
+// Typed arguments (in card order):
+//   piecewise linear  PiecewiseLinearArgs: "points" (long n = x.size() >= 2), x "x" (VecN,
+//                     strictly increasing), v "v" (VecN); linear in between, end values held
+//                     outside [x1, xn]
+//   meter             MeterArgs: t0 "initial time", t1 "final time", steps "steps" (long,
+//                     default 1): 1 every n steps
 //
 // Runtime of the constant, polynomial, step, ramp and tabulated drive callers
 // (docs/deck-language.md section 7): const, null, unit, time, timestep, direct, linear, parabolic,
@@ -45,15 +50,123 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <optional>
 
+#include "core/const_drive.hpp"
 #include "core/registry.hpp"
 #include "elements/drives/drive_util.hpp"
+#include "elements/drives/polynomial_drive.hpp"
 #include "elements/drives/runtime_util.hpp"
 
 namespace mbs::drives {
 namespace {
 
-void read_const(Reader& r, DriveSpec& d) { d.params.set("value", r.real("constant value")); }
+// One ramp segment: 0 before t0, slope (min(x, t1) - t0) after (t0 = +inf: never starts).
+struct RampSegment {
+    double slope = 0.0, t0 = rt::inf, t1 = rt::inf;
+    double value(double x) const { return x > t0 ? slope * (std::min(x, t1) - t0) : 0.0; }
+    double deriv(double x, const rt::Kinks& k) const {
+        if (x < t0 || x > t1 || t1 <= t0) return 0.0;
+        if (x == t0) return k.at(x, 0.0, slope);
+        if (x == t1) return k.at(x, slope, 0.0);
+        return slope;
+    }
+};
+
+// --- typed arguments ---------------------------------------------------------------------------
+
+// linear, parabolic, cubic: c[0..degree], the rest 0.
+struct PolynomialArgs final : KindArgs {
+    int degree = 1;
+    std::array<double, 4> c{};
+    void describe(Props& out) const override {
+        static const char* const names[] = {"c0", "c1", "c2", "c3"};
+        for (int i = 0; i <= degree; ++i) out.set(names[i], c[i]);
+    }
+};
+
+// step (t1 not given: +inf) and double step.
+struct StepArgs final : KindArgs {
+    double t0 = 0.0;
+    std::optional<double> t1;
+    double step = 1.0, initial = 0.0;
+    void describe(Props& out) const override {
+        out.set("initial time", t0);
+        if (t1) out.set("final time", *t1);
+        out.set("step value", step);
+        out.set("initial value", initial);
+    }
+};
+
+struct RampArgs final : KindArgs {
+    RampSegment ramp;
+    double initial = 0.0;
+    void describe(Props& out) const override {
+        out.set("slope", ramp.slope);
+        out.set("initial time", ramp.t0);
+        out.set("final time", ramp.t1);
+        out.set("initial value", initial);
+    }
+};
+
+struct DoubleRampArgs final : KindArgs {
+    RampSegment up, down;
+    double initial = 0.0;
+    void describe(Props& out) const override {
+        out.set("ascending slope", up.slope);
+        out.set("ascending initial time", up.t0);
+        out.set("ascending final time", up.t1);
+        out.set("descending slope", down.slope);
+        out.set("descending initial time", down.t0);
+        out.set("descending final time", down.t1);
+        out.set("initial value", initial);
+    }
+};
+
+struct TanhArgs final : KindArgs {
+    double t0 = 0.0, amplitude = 1.0, slope = 0.0, initial = 0.0;
+    void describe(Props& out) const override {
+        out.set("initial time", t0);
+        out.set("amplitude", amplitude);
+        out.set("slope", slope);
+        out.set("initial value", initial);
+    }
+};
+
+struct ExponentialArgs final : KindArgs {
+    double amplitude = 1.0, tau = 1.0, t0 = 0.0, initial = 0.0;
+    void describe(Props& out) const override {
+        out.set("amplitude", amplitude);
+        out.set("time constant", tau);
+        out.set("initial time", t0);
+        out.set("initial value", initial);
+    }
+};
+
+struct PiecewiseLinearArgs final : KindArgs {
+    VecN x, v;
+    void describe(Props& out) const override {
+        out.set("points", static_cast<long>(x.size()));
+        out.set("x", x);
+        out.set("v", v);
+    }
+};
+
+struct MeterArgs final : KindArgs {
+    double t0 = 0.0, t1 = rt::inf;
+    long steps = 1;
+    void describe(Props& out) const override {
+        out.set("initial time", t0);
+        out.set("final time", t1);
+        out.set("steps", steps);
+    }
+};
+
+// --- readers -----------------------------------------------------------------------------------
+
+void read_const(Reader& r, DriveSpec& d) {
+    emplace_args<ConstArgs>(d).value = r.real("constant value");
+}
 
 void read_no_args(Reader&, DriveSpec&) {}
 
@@ -64,10 +177,11 @@ void read_one(Reader& r, DriveSpec& d) {
 }
 
 void read_polynomial(Reader& r, DriveSpec& d, int degree) {
-    static const char* const names[] = {"c0", "c1", "c2", "c3"};
     static const char* const what[] = {"constant coefficient c0", "linear coefficient c1",
                                        "quadratic coefficient c2", "cubic coefficient c3"};
-    for (int i = 0; i <= degree; ++i) d.params.set(names[i], r.real(what[i]));
+    auto& a = emplace_args<PolynomialArgs>(d);
+    a.degree = degree;
+    for (int i = 0; i <= degree; ++i) a.c[i] = r.real(what[i]);
 }
 
 void read_linear(Reader& r, DriveSpec& d) { read_polynomial(r, d, 1); }
@@ -75,78 +189,78 @@ void read_parabolic(Reader& r, DriveSpec& d) { read_polynomial(r, d, 2); }
 void read_cubic(Reader& r, DriveSpec& d) { read_polynomial(r, d, 3); }
 
 void read_step(Reader& r, DriveSpec& d) {
-    d.params.set("initial time", r.real("step time"));
-    d.params.set("step value", real_or(r, "step value", 1.0));
-    d.params.set("initial value", r.real("initial value"));
+    auto& a = emplace_args<StepArgs>(d);
+    a.t0 = r.real("step time");
+    a.step = real_or(r, "step value", 1.0);
+    a.initial = r.real("initial value");
 }
 
 // MBDyn only warns when t1 <= t0; an end before the start is rejected here, an empty
 // interval (t1 == t0) is allowed.
 void read_double_step(Reader& r, DriveSpec& d) {
-    double t0 = r.real("step time");
-    d.params.set("initial time", t0);
-    d.params.set("final time", final_time(r, "final time", t0, "step time"));
-    d.params.set("step value", real_or(r, "step value", 1.0));
-    d.params.set("initial value", r.real("initial value"));
+    auto& a = emplace_args<StepArgs>(d);
+    a.t0 = r.real("step time");
+    a.t1 = final_time(r, "final time", a.t0, "step time");
+    a.step = real_or(r, "step value", 1.0);
+    a.initial = r.real("initial value");
 }
 
 void read_ramp(Reader& r, DriveSpec& d) {
-    d.params.set("slope", real_or(r, "slope", 1.0));
-    double t0 = r.real("initial time");
-    d.params.set("initial time", t0);
-    d.params.set("final time", final_time(r, "final time", t0, "initial time"));
-    d.params.set("initial value", r.real("initial value"));
+    auto& a = emplace_args<RampArgs>(d);
+    a.ramp.slope = real_or(r, "slope", 1.0);
+    a.ramp.t0 = r.real("initial time");
+    a.ramp.t1 = final_time(r, "final time", a.ramp.t0, "initial time");
+    a.initial = r.real("initial value");
 }
 
 // The descending branch may start `forever` (then it never ends either); as in MBDyn the
 // ascending branch must end after it starts and the descending one start after that.
 void read_double_ramp(Reader& r, DriveSpec& d) {
-    d.params.set("ascending slope", real_or(r, "ascending slope", 1.0));
-    double a0 = r.real("ascending initial time");
-    d.params.set("ascending initial time", a0);
+    auto& a = emplace_args<DoubleRampArgs>(d);
+    a.up.slope = real_or(r, "ascending slope", 1.0);
+    const double a0 = a.up.t0 = r.real("ascending initial time");
     SourceLoc at = r.loc();
-    double a1 = r.real("ascending final time");
+    const double a1 = a.up.t1 = r.real("ascending final time");
     if (a1 <= a0)
         r.error_at(at, "ascending final time " + num(a1) +
                            " must be after the ascending initial time " + num(a0));
-    d.params.set("ascending final time", a1);
-    d.params.set("descending slope", real_or(r, "descending slope", -1.0));
+    a.down.slope = real_or(r, "descending slope", -1.0);
     at = r.loc();
-    double d0 = time_or_forever(r, "descending initial time");
+    const double d0 = a.down.t0 = time_or_forever(r, "descending initial time");
     if (d0 < a1)
         r.error_at(at, "descending initial time " + num(d0) +
                            " is before the ascending final time " + num(a1));
-    d.params.set("descending initial time", d0);
     at = r.loc();
-    double d1 = time_or_forever(r, "descending final time");
+    const double d1 = a.down.t1 = time_or_forever(r, "descending final time");
     if (d1 <= d0 && !(d1 == forever && d0 == forever))
         r.error_at(at,
                    "descending final time must be after the descending initial time " + num(d0));
-    d.params.set("descending final time", d1);
-    d.params.set("initial value", r.real("initial value"));
+    a.initial = r.real("initial value");
 }
 
 void read_tanh(Reader& r, DriveSpec& d) {
-    d.params.set("initial time", r.real("initial time"));
-    d.params.set("amplitude", real_or(r, "amplitude", 1.0));
-    d.params.set("slope", r.real("slope"));
-    d.params.set("initial value", r.real("initial value"));
+    auto& a = emplace_args<TanhArgs>(d);
+    a.t0 = r.real("initial time");
+    a.amplitude = real_or(r, "amplitude", 1.0);
+    a.slope = r.real("slope");
+    a.initial = r.real("initial value");
 }
 
 void read_exponential(Reader& r, DriveSpec& d) {
-    d.params.set("amplitude", real_or(r, "amplitude", 1.0));
+    auto& a = emplace_args<ExponentialArgs>(d);
+    a.amplitude = real_or(r, "amplitude", 1.0);
     SourceLoc at = r.loc();
-    double tau = r.real("time constant");
-    if (tau == 0.0) r.error_at(at, "the time constant of an exponential drive must not be zero");
-    d.params.set("time constant", tau);
-    d.params.set("initial time", r.real("initial time"));
-    d.params.set("initial value", r.real("initial value"));
+    a.tau = r.real("time constant");
+    if (a.tau == 0.0) r.error_at(at, "the time constant of an exponential drive must not be zero");
+    a.t0 = r.real("initial time");
+    a.initial = r.real("initial value");
 }
 
 // MBDyn reads x1, v1 and then checks each further x against the previous one.
 void read_piecewise_linear(Reader& r, DriveSpec& d) {
     long n = count_of_items(r, "number of points", 2, 2);
-    VecN x, v;
+    auto& a = emplace_args<PiecewiseLinearArgs>(d);
+    VecN &x = a.x, &v = a.v;
     x.reserve(n);
     v.reserve(n);
     for (long i = 0; i < n; ++i) {
@@ -159,21 +273,16 @@ void read_piecewise_linear(Reader& r, DriveSpec& d) {
         x.push_back(xi);
         v.push_back(r.real("value v" + std::to_string(i + 1)));
     }
-    d.params.set("points", n);
-    d.params.set("x", std::move(x));
-    d.params.set("v", std::move(v));
 }
 
 void read_meter(Reader& r, DriveSpec& d) {
-    double t0 = r.real("initial time");
-    d.params.set("initial time", t0);
-    d.params.set("final time", final_time(r, "final time", t0, "initial time"));
-    long steps = 1;
-    while (r.accept("steps")) steps = read_steps(r);
-    d.params.set("steps", steps);
+    auto& a = emplace_args<MeterArgs>(d);
+    a.t0 = r.real("initial time");
+    a.t1 = final_time(r, "final time", a.t0, "initial time");
+    while (r.accept("steps")) a.steps = read_steps(r);
 }
 
-using rt::real;
+// --- runtime -----------------------------------------------------------------------------------
 
 // c0 + c1 x + c2 x^2 + c3 x^3: const, null, unit, time, direct and the polynomials.
 class Polynomial final : public Drive {
@@ -186,24 +295,17 @@ class Polynomial final : public Drive {
     std::array<double, 4> c_;
 };
 
-DrivePtr polynomial(double c0, double c1 = 0.0, double c2 = 0.0, double c3 = 0.0) {
-    return rt::make<Polynomial>(std::array<double, 4>{c0, c1, c2, c3});
+DrivePtr make_const(const DriveSpec& d, const DriveEnv&) {
+    return polynomial_drive(d.args_as<ConstArgs>().value);
 }
-
-DrivePtr make_const(const DriveSpec& d, const DriveEnv&) { return polynomial(real(d, "value")); }
-DrivePtr make_null(const DriveSpec&, const DriveEnv&) { return polynomial(0.0); }
-DrivePtr make_unit(const DriveSpec&, const DriveEnv&) { return polynomial(1.0); }
+DrivePtr make_null(const DriveSpec&, const DriveEnv&) { return polynomial_drive(0.0); }
+DrivePtr make_unit(const DriveSpec&, const DriveEnv&) { return polynomial_drive(1.0); }
 // `time` and `direct` both return their input (MBDyn's TimeDriveCaller::dGet(dVar) is dVar).
-DrivePtr make_identity(const DriveSpec&, const DriveEnv&) { return polynomial(0.0, 1.0); }
+DrivePtr make_identity(const DriveSpec&, const DriveEnv&) { return polynomial_drive(0.0, 1.0); }
 
-DrivePtr make_linear(const DriveSpec& d, const DriveEnv&) {
-    return polynomial(real(d, "c0"), real(d, "c1"));
-}
-DrivePtr make_parabolic(const DriveSpec& d, const DriveEnv&) {
-    return polynomial(real(d, "c0"), real(d, "c1"), real(d, "c2"));
-}
-DrivePtr make_cubic(const DriveSpec& d, const DriveEnv&) {
-    return polynomial(real(d, "c0"), real(d, "c1"), real(d, "c2"), real(d, "c3"));
+// linear, parabolic, cubic.
+DrivePtr make_polynomial(const DriveSpec& d, const DriveEnv&) {
+    return rt::make<Polynomial>(d.args_as<PolynomialArgs>().c);
 }
 
 // The current step size; MBDyn gives it no derivative.
@@ -236,27 +338,11 @@ class Step final : public Drive {
     double t0_, t1_, step_, initial_;
 };
 
+// step and double step.
 DrivePtr make_step(const DriveSpec& d, const DriveEnv&) {
-    return rt::make<Step>(real(d, "initial time"), rt::inf, real(d, "step value"),
-                          real(d, "initial value"));
+    const auto& a = d.args_as<StepArgs>();
+    return rt::make<Step>(a.t0, a.t1.value_or(rt::inf), a.step, a.initial);
 }
-
-DrivePtr make_double_step(const DriveSpec& d, const DriveEnv&) {
-    return rt::make<Step>(real(d, "initial time"), real(d, "final time"), real(d, "step value"),
-                          real(d, "initial value"));
-}
-
-// One ramp segment: 0 before t0, slope (min(x, t1) - t0) after (t0 = +inf: never starts).
-struct RampSegment {
-    double slope = 0.0, t0 = rt::inf, t1 = rt::inf;
-    double value(double x) const { return x > t0 ? slope * (std::min(x, t1) - t0) : 0.0; }
-    double deriv(double x, const rt::Kinks& k) const {
-        if (x < t0 || x > t1 || t1 <= t0) return 0.0;
-        if (x == t0) return k.at(x, 0.0, slope);
-        if (x == t1) return k.at(x, slope, 0.0);
-        return slope;
-    }
-};
 
 // initial + up to two ramp segments: `ramp` uses one, `double ramp` both; the descending
 // segment adds to the value the ascending one holds.
@@ -274,16 +360,13 @@ class Ramp final : public Drive {
 };
 
 DrivePtr make_ramp(const DriveSpec& d, const DriveEnv& env) {
-    RampSegment up{real(d, "slope"), real(d, "initial time"), real(d, "final time")};
-    return rt::make<Ramp>(up, RampSegment{}, real(d, "initial value"), env);
+    const auto& a = d.args_as<RampArgs>();
+    return rt::make<Ramp>(a.ramp, RampSegment{}, a.initial, env);
 }
 
 DrivePtr make_double_ramp(const DriveSpec& d, const DriveEnv& env) {
-    RampSegment up{real(d, "ascending slope"), real(d, "ascending initial time"),
-                   real(d, "ascending final time")};
-    RampSegment down{real(d, "descending slope"), real(d, "descending initial time"),
-                     real(d, "descending final time")};
-    return rt::make<Ramp>(up, down, real(d, "initial value"), env);
+    const auto& a = d.args_as<DoubleRampArgs>();
+    return rt::make<Ramp>(a.up, a.down, a.initial, env);
 }
 
 // initial + A tanh(b (x - t0)).
@@ -302,8 +385,8 @@ class Tanh final : public Drive {
 };
 
 DrivePtr make_tanh(const DriveSpec& d, const DriveEnv&) {
-    return rt::make<Tanh>(real(d, "initial time"), real(d, "amplitude"), real(d, "slope"),
-                          real(d, "initial value"));
+    const auto& a = d.args_as<TanhArgs>();
+    return rt::make<Tanh>(a.t0, a.amplitude, a.slope, a.initial);
 }
 
 // initial + A (1 - e^(-(x - t0)/tau)) after t0, initial before.
@@ -326,8 +409,8 @@ class Exponential final : public Drive {
 };
 
 DrivePtr make_exponential(const DriveSpec& d, const DriveEnv& env) {
-    return rt::make<Exponential>(real(d, "amplitude"), real(d, "time constant"),
-                                 real(d, "initial time"), real(d, "initial value"), env);
+    const auto& a = d.args_as<ExponentialArgs>();
+    return rt::make<Exponential>(a.amplitude, a.tau, a.t0, a.initial, env);
 }
 
 // Linear interpolation of (x_i, v_i), end values held outside [x_1, x_n]. At an inner point
@@ -365,7 +448,8 @@ class PiecewiseLinear final : public Drive {
 };
 
 DrivePtr make_piecewise_linear(const DriveSpec& d, const DriveEnv& env) {
-    return rt::make<PiecewiseLinear>(d.params.get<VecN>("x"), d.params.get<VecN>("v"), env);
+    const auto& a = d.args_as<PiecewiseLinearArgs>();
+    return rt::make<PiecewiseLinear>(a.x, a.v, env);
 }
 
 // 1 on the steps whose counter is a multiple of n while t0 <= x <= tf, else 0; not
@@ -388,11 +472,15 @@ class Meter final : public Drive {
 };
 
 DrivePtr make_meter(const DriveSpec& d, const DriveEnv& env) {
-    return rt::make<Meter>(real(d, "initial time"), real(d, "final time"),
-                           d.params.get<long>("steps"), rt::clock(d, env));
+    const auto& a = d.args_as<MeterArgs>();
+    return rt::make<Meter>(a.t0, a.t1, a.steps, rt::clock(d, env));
 }
 
 }  // namespace
+
+DrivePtr polynomial_drive(double c0, double c1, double c2, double c3) {
+    return rt::make<Polynomial>(std::array<double, 4>{c0, c1, c2, c3});
+}
 
 MBS_REGISTER_DRIVE_KIND("const", {.read = read_const, .make = make_const});
 MBS_REGISTER_DRIVE_KIND("null", {.read = read_no_args, .make = make_null});
@@ -401,11 +489,11 @@ MBS_REGISTER_DRIVE_KIND("one", {.read = read_one, .make = make_unit});
 MBS_REGISTER_DRIVE_KIND("time", {.read = read_no_args, .make = make_identity});
 MBS_REGISTER_DRIVE_KIND("timestep", {.read = read_no_args, .make = make_timestep});
 MBS_REGISTER_DRIVE_KIND("direct", {.read = read_no_args, .make = make_identity});
-MBS_REGISTER_DRIVE_KIND("linear", {.read = read_linear, .make = make_linear});
-MBS_REGISTER_DRIVE_KIND("parabolic", {.read = read_parabolic, .make = make_parabolic});
-MBS_REGISTER_DRIVE_KIND("cubic", {.read = read_cubic, .make = make_cubic});
+MBS_REGISTER_DRIVE_KIND("linear", {.read = read_linear, .make = make_polynomial});
+MBS_REGISTER_DRIVE_KIND("parabolic", {.read = read_parabolic, .make = make_polynomial});
+MBS_REGISTER_DRIVE_KIND("cubic", {.read = read_cubic, .make = make_polynomial});
 MBS_REGISTER_DRIVE_KIND("step", {.read = read_step, .make = make_step});
-MBS_REGISTER_DRIVE_KIND("double step", {.read = read_double_step, .make = make_double_step});
+MBS_REGISTER_DRIVE_KIND("double step", {.read = read_double_step, .make = make_step});
 MBS_REGISTER_DRIVE_KIND("ramp", {.read = read_ramp, .make = make_ramp});
 MBS_REGISTER_DRIVE_KIND("double ramp", {.read = read_double_ramp, .make = make_double_ramp});
 MBS_REGISTER_DRIVE_KIND("tanh", {.read = read_tanh, .make = make_tanh});

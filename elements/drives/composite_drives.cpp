@@ -5,12 +5,14 @@
 //   mult       children = {dc1, dc2}: the product
 //   drive      children = {outer, inner}: outer(inner(t)); inner's value is outer's input Var
 //   function   an alias wrapper: the spec becomes the wrapped drive itself
-//   postponed  "label": a `drive caller:` card that may be defined later in the deck
+//   postponed  PostponedArgs: label "label", a `drive caller:` card that may be defined later in
+//              the deck
 //
 // `file, drv_label [, column] [, amplitude, a]`: a column of a file driver from the `drivers`
 // block (docs/deck-language.md section 7).
 //
-// Parameters: "drive label" (long) "column" (long >= 1, default 1) "amplitude" (default 1).
+// Typed arguments (FileArgs, described in card order under the names in quotes): label
+// "drive label" (long), column "column" (long >= 1, default 1), amplitude "amplitude" (default 1).
 // As in MBDyn, any value right after the label is the column. Whether the driver exists and
 // has that column is checked once the drivers block is read.
 //
@@ -52,19 +54,31 @@ void read_drive(Reader& r, DriveSpec& d) {
 // MBDyn's `function` returns the drive that follows unchanged; so does this reader.
 void read_function(Reader& r, DriveSpec& d) { d = *r.drive("drive caller"); }
 
+struct PostponedArgs final : KindArgs {
+    long label = 0;
+    void describe(Props& out) const override { out.set("label", label); }
+};
+
+struct FileArgs final : KindArgs {
+    long label = 0, column = 1;
+    double amplitude = 1.0;
+    void describe(Props& out) const override {
+        out.set("drive label", label);
+        out.set("column", column);
+        out.set("amplitude", amplitude);
+    }
+};
+
 // The referenced card may come later, so its existence is checked when the model is complete.
 void read_postponed(Reader& r, DriveSpec& d) {
-    d.params.set("label", r.label("drive caller label"));
+    emplace_args<PostponedArgs>(d).label = r.label("drive caller label");
 }
 
 void read_file(Reader& r, DriveSpec& d) {
-    d.params.set("drive label", r.label("file driver label"));
-    long column = 1;
-    if (!r.peek("amplitude") && next_is_value(r)) column = count_at_least(r, "column", 1);
-    d.params.set("column", column);
-    double amplitude = 1.0;
-    if (r.accept("amplitude")) amplitude = r.real("amplitude");
-    d.params.set("amplitude", amplitude);
+    auto& a = emplace_args<FileArgs>(d);
+    a.label = r.label("file driver label");
+    if (!r.peek("amplitude") && next_is_value(r)) a.column = count_at_least(r, "column", 1);
+    if (r.accept("amplitude")) a.amplitude = r.real("amplitude");
 }
 
 void read_string(Reader& r, DriveSpec& d) {
@@ -231,7 +245,7 @@ DrivePtr make_pair(const DriveSpec& d, const DriveEnv& env) {
 // `postponed, label`: the `drive caller:` card of that label, resolved now that the deck is
 // complete. A chain of postponed drives that comes back to itself is an input error.
 DrivePtr make_postponed(const DriveSpec& d, const DriveEnv& env) {
-    const long label = d.params.get<long>("label");
+    const long label = d.args_as<PostponedArgs>().label;
     if (!env.model) throw std::logic_error("postponed drive caller needs DriveEnv::model");
     auto it = env.model->drive_callers.find(label);
     if (it == env.model->drive_callers.end())

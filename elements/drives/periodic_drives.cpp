@@ -1,21 +1,25 @@
 // Harmonic drive callers: sine, cosine, fourier series, frequency sweep, periodic
 // (docs/deck-language.md section 7).
 //
-// Parameters (DriveSpec::params, in card order; sub-drives in DriveSpec::children):
-//   sine, cosine     "initial time" "omega" "amplitude" "periods" "initial value"
+// Typed arguments (DriveSpec::args, described in card order under the names in quotes;
+// sub-drives in DriveSpec::children):
+//   sine, cosine     HarmonicArgs: t0 "initial time", omega "omega", amplitude "amplitude",
+//                    periods "periods", initial "initial value"
 //                    sine:   f = initial + A sin(omega (t - t0))        for t > t0
 //                    cosine: f = initial + A (1 - cos(omega (t - t0)))  for t > t0
-//   fourier series   "initial time" "omega" "order" (long n) "coefficients" (VecN a0, a1, b1,
-//                    ..., an, bn, as written) "periods" "initial value"
+//   fourier series   FourierSeriesArgs: t0 "initial time", omega "omega", "order" (long n, from
+//                    the coefficients), coefficients "coefficients" (VecN a0, a1, b1, ..., an,
+//                    bn, as written), periods "periods", initial "initial value"
 //                    f = initial + a0/2 + sum_k (ak cos(k omega t') + bk sin(k omega t'))
-//   frequency sweep  "initial time" "initial value" "final time" "final value";
+//   frequency sweep  FrequencySweepArgs: t0 "initial time", initial "initial value",
+//                    t1 "final time", final_value "final value";
 //                    children = {omega(t), amplitude(t)}
 //                    f = initial + A(t) sin(omega(t) (t - t0)) on [t0, tf], final after tf
-//   periodic         "initial time" "period"; children = {f}
+//   periodic         PeriodicArgs: t0 "initial time", period "period"; children = {f}
 //                    0 for t < t0, else f(mod(t - t0, T)) (f sees the time since the
 //                    start of the current period, as in MBDyn)
 //
-// "periods" is stored as a double so that every form is a number:
+// `periods` is stored as a double so that every form is a number:
 //   forever -> +inf   (an explicit 0 means the same in MBDyn and is stored as +inf too)
 //   one     -> 1      sine: half a period 0 -> A -> 0;  cosine: one bump 0 -> 2A -> 0
 //   half    -> -1     sine: a quarter period rising to A, then held;
@@ -26,8 +30,8 @@
 // Fourier series accept forever, one or N >= 0 (whole periods, then the value at t0).
 //
 // Runtime of the harmonic drive callers (docs/deck-language.md section 7): sine, cosine, fourier
-// series, frequency sweep, periodic. Parameter names are those of the readers above, where
-// "periods" is +inf for forever, -1 for half, else N.
+// series, frequency sweep, periodic, from the typed arguments above, where `periods` is +inf for
+// forever, -1 for half, else N.
 //
 // End of a sine or cosine after N periods (MBDyn's SineDriveCaller / CosineDriveCaller), with
 // T = 2 pi / omega:
@@ -60,51 +64,98 @@ double read_periods(Reader& r, bool allow_half_and_negative) {
     return n == 0 ? forever : static_cast<double>(n);
 }
 
+// --- typed arguments ---------------------------------------------------------------------------
+
+// sine and cosine.
+struct HarmonicArgs final : KindArgs {
+    double t0 = 0.0, omega = 1.0, amplitude = 0.0, periods = forever, initial = 0.0;
+    void describe(Props& out) const override {
+        out.set("initial time", t0);
+        out.set("omega", omega);
+        out.set("amplitude", amplitude);
+        out.set("periods", periods);
+        out.set("initial value", initial);
+    }
+};
+
+struct FourierSeriesArgs final : KindArgs {
+    double t0 = 0.0, omega = 1.0;
+    VecN coefficients;  // a0, a1, b1, ..., an, bn: 1 + 2 n values
+    double periods = forever, initial = 0.0;
+    long order() const { return static_cast<long>(coefficients.size() / 2); }
+    void describe(Props& out) const override {
+        out.set("initial time", t0);
+        out.set("omega", omega);
+        out.set("order", order());
+        out.set("coefficients", coefficients);
+        out.set("periods", periods);
+        out.set("initial value", initial);
+    }
+};
+
+struct FrequencySweepArgs final : KindArgs {
+    double t0 = 0.0, initial = 0.0, t1 = forever, final_value = 0.0;
+    void describe(Props& out) const override {
+        out.set("initial time", t0);
+        out.set("initial value", initial);
+        out.set("final time", t1);
+        out.set("final value", final_value);
+    }
+};
+
+struct PeriodicArgs final : KindArgs {
+    double t0 = 0.0, period = 1.0;
+    void describe(Props& out) const override {
+        out.set("initial time", t0);
+        out.set("period", period);
+    }
+};
+
+// --- readers -----------------------------------------------------------------------------------
+
 void read_sine_cosine(Reader& r, DriveSpec& d) {
-    d.params.set("initial time", r.real("initial time"));
-    d.params.set("omega", real_or(r, "omega", 1.0));
-    d.params.set("amplitude", r.real("amplitude"));
-    d.params.set("periods", read_periods(r, true));
-    d.params.set("initial value", r.real("initial value"));
+    auto& a = emplace_args<HarmonicArgs>(d);
+    a.t0 = r.real("initial time");
+    a.omega = real_or(r, "omega", 1.0);
+    a.amplitude = r.real("amplitude");
+    a.periods = read_periods(r, true);
+    a.initial = r.real("initial value");
 }
 
 void read_fourier_series(Reader& r, DriveSpec& d) {
-    d.params.set("initial time", r.real("initial time"));
-    d.params.set("omega", real_or(r, "omega", 1.0));
+    auto& a = emplace_args<FourierSeriesArgs>(d);
+    a.t0 = r.real("initial time");
+    a.omega = real_or(r, "omega", 1.0);
     long n = count_of_items(r, "order of the fourier series", 1, 2);
-    d.params.set("order", n);
-    VecN coef;
+    VecN& coef = a.coefficients;
     coef.reserve(1 + 2 * n);
     coef.push_back(r.real("coefficient a0"));
     for (long k = 1; k <= n; ++k) {
         coef.push_back(r.real("coefficient a" + std::to_string(k)));
         coef.push_back(r.real("coefficient b" + std::to_string(k)));
     }
-    d.params.set("coefficients", std::move(coef));
-    d.params.set("periods", read_periods(r, false));
-    d.params.set("initial value", r.real("initial value"));
+    a.periods = read_periods(r, false);
+    a.initial = r.real("initial value");
 }
 
 void read_frequency_sweep(Reader& r, DriveSpec& d) {
-    double t0 = r.real("initial time");
-    d.params.set("initial time", t0);
+    auto& a = emplace_args<FrequencySweepArgs>(d);
+    a.t0 = r.real("initial time");
     d.children.push_back(r.drive("angular frequency drive"));
     d.children.push_back(r.drive("amplitude drive"));
-    d.params.set("initial value", r.real("initial value"));
-    d.params.set("final time", final_time(r, "final time", t0, "initial time"));
-    d.params.set("final value", r.real("final value"));
+    a.initial = r.real("initial value");
+    a.t1 = final_time(r, "final time", a.t0, "initial time");
+    a.final_value = r.real("final value");
 }
 
 void read_periodic(Reader& r, DriveSpec& d) {
-    d.params.set("initial time", r.real("initial time"));
+    auto& a = emplace_args<PeriodicArgs>(d);
+    a.t0 = r.real("initial time");
     SourceLoc at = r.loc();
-    double period = r.real("period");
-    if (period <= 0.0) r.error_at(at, "the period must be positive, got " + num(period));
-    d.params.set("period", period);
+    a.period = r.real("period");
+    if (a.period <= 0.0) r.error_at(at, "the period must be positive, got " + num(a.period));
     d.children.push_back(r.drive("periodic function"));
 }
-
-using rt::real;
 
 // The active interval [t0, t_end) of a drive that runs a number of periods and then holds.
 struct Window {
@@ -122,13 +173,13 @@ struct Window {
 // cosine: initial + A (1 - cos(omega (x - t0)))
 class Harmonic final : public Drive {
   public:
-    Harmonic(bool cosine, const DriveSpec& d, const DriveEnv& env) : cosine_(cosine), k_(env) {
-        w_.t0 = real(d, "initial time");
-        omega_ = real(d, "omega");
-        a_ = real(d, "amplitude");
-        initial_ = real(d, "initial value");
+    Harmonic(bool cosine, const HarmonicArgs& a, const DriveEnv& env) : cosine_(cosine), k_(env) {
+        w_.t0 = a.t0;
+        omega_ = a.omega;
+        a_ = a.amplitude;
+        initial_ = a.initial;
         final_ = initial_;
-        const double n = real(d, "periods");
+        const double n = a.periods;
         const double period = 2.0 * std::numbers::pi / omega_;
         if (n > 0.0 && n != rt::inf) {
             w_.t_end = w_.t0 + period * (cosine ? n : n - 0.5);
@@ -157,22 +208,22 @@ class Harmonic final : public Drive {
 };
 
 DrivePtr make_sine(const DriveSpec& d, const DriveEnv& env) {
-    return rt::make<Harmonic>(false, d, env);
+    return rt::make<Harmonic>(false, d.args_as<HarmonicArgs>(), env);
 }
 DrivePtr make_cosine(const DriveSpec& d, const DriveEnv& env) {
-    return rt::make<Harmonic>(true, d, env);
+    return rt::make<Harmonic>(true, d.args_as<HarmonicArgs>(), env);
 }
 
 // initial + a0/2 + sum_k (a_k cos(k omega t') + b_k sin(k omega t')), t' = x - t0, on
 // [t0, t0 + N T) (forever: no end); `initial` elsewhere.
 class FourierSeries final : public Drive {
   public:
-    FourierSeries(const DriveSpec& d, const DriveEnv& env)
-        : coef_(d.params.get<VecN>("coefficients")), k_(env) {
-        w_.t0 = real(d, "initial time");
-        omega_ = real(d, "omega");
-        initial_ = real(d, "initial value");
-        const double n = real(d, "periods");
+    FourierSeries(const FourierSeriesArgs& a, const DriveEnv& env)
+        : coef_(a.coefficients), k_(env) {
+        w_.t0 = a.t0;
+        omega_ = a.omega;
+        initial_ = a.initial;
+        const double n = a.periods;
         if (n != rt::inf) w_.t_end = w_.t0 + n * 2.0 * std::numbers::pi / omega_;
         jump_ = coef_[0] / 2.0;
         for (std::size_t i = 1; i < coef_.size(); i += 2) jump_ += coef_[i];
@@ -206,19 +257,20 @@ class FourierSeries final : public Drive {
 };
 
 DrivePtr make_fourier_series(const DriveSpec& d, const DriveEnv& env) {
-    return rt::make<FourierSeries>(d, env);
+    return rt::make<FourierSeries>(d.args_as<FourierSeriesArgs>(), env);
 }
 
 // initial + A(x) sin(omega(x) (x - t0)) on (t0, tf), `final value` after tf; tf == t0 means
 // no end (MBDyn).
 class FrequencySweep final : public Drive {
   public:
-    FrequencySweep(const DriveSpec& d, const DriveEnv& env, DrivePtr omega, DrivePtr amplitude)
+    FrequencySweep(const FrequencySweepArgs& a, const DriveEnv& env, DrivePtr omega,
+                   DrivePtr amplitude)
         : omega_(std::move(omega)), amp_(std::move(amplitude)), k_(env) {
-        w_.t0 = real(d, "initial time");
-        initial_ = real(d, "initial value");
-        final_ = real(d, "final value");
-        const double tf = real(d, "final time");
+        w_.t0 = a.t0;
+        initial_ = a.initial;
+        final_ = a.final_value;
+        const double tf = a.t1;
         if (tf > w_.t0) w_.t_end = tf;
     }
     double value(double x) const override {
@@ -250,7 +302,8 @@ class FrequencySweep final : public Drive {
 };
 
 DrivePtr make_frequency_sweep(const DriveSpec& d, const DriveEnv& env) {
-    return rt::make<FrequencySweep>(d, env, make_drive(*d.children.at(0), env),
+    return rt::make<FrequencySweep>(d.args_as<FrequencySweepArgs>(), env,
+                                    make_drive(*d.children.at(0), env),
                                     make_drive(*d.children.at(1), env));
 }
 
@@ -294,8 +347,8 @@ class Periodic final : public Drive {
 DrivePtr make_periodic(const DriveSpec& d, const DriveEnv& env) {
     DriveEnv local = env;
     local.time_input = false;
-    return rt::make<Periodic>(real(d, "initial time"), real(d, "period"),
-                              make_drive(*d.children.at(0), local), env.time_input);
+    const auto& a = d.args_as<PeriodicArgs>();
+    return rt::make<Periodic>(a.t0, a.period, make_drive(*d.children.at(0), local), env.time_input);
 }
 
 }  // namespace

@@ -41,6 +41,7 @@
 
 #include "core/registry.hpp"
 #include "elements/drives/drive_util.hpp"
+#include "elements/drives/polynomial_drive.hpp"
 #include "elements/drives/runtime_util.hpp"
 
 namespace mbs::drives {
@@ -179,13 +180,7 @@ DrivePtr make_scalar_function_drive(const DriveSpec& d, const DriveEnv& env) {
 }
 
 // const and linear are the polynomial drives of the same name.
-DrivePtr make_polynomial(const DriveEnv& env, double c0, double c1) {
-    DriveSpec p;
-    p.type = "linear";
-    p.params.set("c0", c0);
-    p.params.set("c1", c1);
-    return make_drive(p, env);
-}
+DrivePtr make_polynomial(const DriveEnv&, double c0, double c1) { return polynomial_drive(c0, c1); }
 
 DrivePtr make_const(const DriveSpec& d, const DriveEnv& env) {
     return make_polynomial(env, real(d, "value"), 0.0);

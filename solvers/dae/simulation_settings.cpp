@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/const_drive.hpp"
 #include "core/source.hpp"
 #include "solvers/dae/simulation.hpp"
 
@@ -14,10 +15,7 @@ namespace {
 // The value of a constant drive (spectral radii and the max time step are checked to be constants
 // in [0, 1] by the builder, parser/builder_problem.cpp).
 double constant(const DriveSpec& d, double fallback) {
-    return d.type == "const"                       ? d.params.get<double>("value")
-           : d.type == "null"                      ? 0.0
-           : (d.type == "unit" || d.type == "one") ? 1.0
-                                                   : fallback;
+    return constant_value(d).value_or(fallback);
 }
 
 }  // namespace
@@ -130,7 +128,7 @@ SolverSettings SolverSettings::from_model(const Model& m) {
         s.max_iter_raise = static_cast<int>(p.strategy_max_iterations.value_or(0));
         if (p.max_time_step.given() && !p.max_time_step.value.unlimited &&
             p.max_time_step.value.drive->type == "const")
-            s.max_dt = p.max_time_step.value.drive->params.get<double>("value");
+            s.max_dt = *constant_value(*p.max_time_step.value.drive);
         if (s.min_dt <= 0.0) s.min_dt = s.dt * 1e-6;
     }
     return s;

@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "core/analysis.hpp"
+#include "core/const_drive.hpp"
 #include "solvers/reduced/analyses.hpp"
 #include "solvers/reduced/modal_hdf5.hpp"
 #include "solvers/reduced/modal_netcdf.hpp"
@@ -47,7 +48,7 @@ void run_dynamics(const Run& run) {
     check_inertia(model, *s, "reduced dynamics");
     double rho = 0.6;
     if (model.solver.rho.given() && model.solver.rho.value->type == "const")
-        rho = model.solver.rho.value->params.get_or<double>("value", 0.6);
+        rho = constant_value(*model.solver.rho.value).value_or(0.6);
     DynamicsStats st = run_reduced_dynamics(model, *s, prefix,
                                             implicit ? ReducedMethod::two_step : ReducedMethod::rk4,
                                             rho, 1e-12, run.stop);

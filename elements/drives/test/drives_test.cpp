@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/compiled_expr.hpp"
+#include "core/const_drive.hpp"
 #include "core/model.hpp"
 #include "core/registry.hpp"
 #include "parser/test_support.hpp"
@@ -31,17 +32,31 @@ std::shared_ptr<const DriveSpec> dc(const std::string& text) {
 TEST(drives, ConstKeywordAndBareNumber) {
     auto d = dc("const, 2.5");
     EXPECT_EQ(d->type, "const");
+    EXPECT_DOUBLE_EQ(d->args_as<mbs::ConstArgs>().value, 2.5);
+    EXPECT_EQ(keys(*d), (Keys{"value"}));
     EXPECT_DOUBLE_EQ(num(*d, "value"), 2.5);
     auto b = dc("3");
     EXPECT_EQ(b->type, "const");
+    EXPECT_DOUBLE_EQ(b->args_as<mbs::ConstArgs>().value, 3.0);
     EXPECT_DOUBLE_EQ(num(*b, "value"), 3.0);
+}
+
+TEST(drives, ConstantValue) {
+    EXPECT_EQ(mbs::constant_value(*dc("const, 0.25")).value_or(-1.0), 0.25);
+    EXPECT_EQ(mbs::constant_value(*dc("0.5")).value_or(-1.0), 0.5);
+    EXPECT_EQ(mbs::constant_value(*dc("null")).value_or(-1.0), 0.0);
+    EXPECT_EQ(mbs::constant_value(*dc("unit")).value_or(-1.0), 1.0);
+    EXPECT_EQ(mbs::constant_value(*dc("one")).value_or(-1.0), 1.0);
+    EXPECT_FALSE(mbs::constant_value(*dc("linear, 0., 1.")));
+    EXPECT_FALSE(mbs::constant_value(*dc("cosine, 0., 1., 1., forever, 0.")));
 }
 
 TEST(drives, NoArgumentDrives) {
     for (const char* t : {"null", "unit", "time", "timestep", "direct"}) {
         auto d = dc(t);
         EXPECT_EQ(d->type, t);
-        EXPECT_TRUE(d->params.empty()) << t;
+        EXPECT_FALSE(d->args) << t;
+        EXPECT_TRUE(d->view().empty()) << t;
     }
 }
 
@@ -155,8 +170,8 @@ TEST(drives, FourierSeries) {
     auto d = dc("fourier series, 0., 2., 2, 1., 0.1, 0.2, 0.3, 0.4, one, 0.");
     EXPECT_EQ(keys(*d),
               (Keys{"initial time", "omega", "order", "coefficients", "periods", "initial value"}));
-    EXPECT_EQ(d->params.get<long>("order"), 2);
-    EXPECT_EQ(d->params.get<VecN>("coefficients"), (VecN{1., 0.1, 0.2, 0.3, 0.4}));
+    EXPECT_EQ(d->view().get<long>("order"), 2);
+    EXPECT_EQ(d->view().get<VecN>("coefficients"), (VecN{1., 0.1, 0.2, 0.3, 0.4}));
     EXPECT_DOUBLE_EQ(num(*d, "periods"), 1.0);
     std::string cards = "drive caller: 1, fourier series, 0., 2., 0, 1., forever, 0.;\n";
     EXPECT_EQ(error_at(cards), where_of(cards, "0,"));
@@ -185,9 +200,10 @@ TEST(drives, Periodic) {
 
 TEST(drives, PiecewiseLinear) {
     auto d = dc("piecewise linear, 3, 0., 0., 1., 2., 3., 2.");
-    EXPECT_EQ(d->params.get<long>("points"), 3);
-    EXPECT_EQ(d->params.get<VecN>("x"), (VecN{0., 1., 3.}));
-    EXPECT_EQ(d->params.get<VecN>("v"), (VecN{0., 2., 2.}));
+    EXPECT_EQ(keys(*d), (Keys{"points", "x", "v"}));
+    EXPECT_EQ(d->view().get<long>("points"), 3);
+    EXPECT_EQ(d->view().get<VecN>("x"), (VecN{0., 1., 3.}));
+    EXPECT_EQ(d->view().get<VecN>("v"), (VecN{0., 2., 2.}));
 }
 
 TEST(drives, PiecewiseLinearNeedsTwoIncreasingPoints) {
@@ -212,7 +228,7 @@ TEST(drives, RandomAndMeter) {
     EXPECT_EQ(t->params.get<long>("steps"), 1);
     auto m = dc("meter, 0., forever, steps, 10");
     EXPECT_EQ(keys(*m), (Keys{"initial time", "final time", "steps"}));
-    EXPECT_EQ(m->params.get<long>("steps"), 10);
+    EXPECT_EQ(m->view().get<long>("steps"), 10);
     std::string cards = "drive caller: 1, meter, 0., forever, steps, 0;\n";
     EXPECT_EQ(error_at(cards), where_of(cards, "0;"));
     cards = "drive caller: 1, random, 1., 0., 2., 1.;\n";
@@ -261,7 +277,7 @@ TEST(drives, ReferenceAndPostponed) {
     ASSERT_EQ(d->children.size(), 2u);
     EXPECT_EQ(d->children[0]->type, "linear");
     EXPECT_EQ(d->children[1]->type, "postponed");
-    EXPECT_EQ(d->children[1]->params.get<long>("label"), 7);
+    EXPECT_EQ(d->children[1]->view().get<long>("label"), 7);
 }
 
 TEST(drives, GinacIsNotSupported) {
@@ -273,11 +289,12 @@ TEST(drives, GinacIsNotSupported) {
 
 TEST(drives, File) {
     auto d = dc("file, 3, 2, amplitude, 0.5");
-    EXPECT_EQ(d->params.get<long>("drive label"), 3);
-    EXPECT_EQ(d->params.get<long>("column"), 2);
+    EXPECT_EQ(keys(*d), (Keys{"drive label", "column", "amplitude"}));
+    EXPECT_EQ(d->view().get<long>("drive label"), 3);
+    EXPECT_EQ(d->view().get<long>("column"), 2);
     EXPECT_DOUBLE_EQ(num(*d, "amplitude"), 0.5);
     auto e = dc("file, 3");
-    EXPECT_EQ(e->params.get<long>("column"), 1);
+    EXPECT_EQ(e->view().get<long>("column"), 1);
     EXPECT_DOUBLE_EQ(num(*e, "amplitude"), 1.0);
 }
 

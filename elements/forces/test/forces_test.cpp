@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "core/const_drive.hpp"
 #include "core/model.hpp"
 #include "parser/test_support.hpp"
 
@@ -51,10 +52,11 @@ TEST(ElementForces, AbsoluteForceVectorIsGlobal) {
     EXPECT_EQ(e.view().get<EntityRef>("node").label, 2);
     expect_vec(e.view().get<Vec3>("offset"), Vec3(1, 0, 0));
     expect_vec(entity(e, "force"), Vec3(0, 1, 0));
-    EXPECT_DOUBLE_EQ(
-        e.view().get<std::shared_ptr<const TplDriveSpec>>("force")->drive->params.get<double>(
-            "value"),
-        10.0);
+    EXPECT_DOUBLE_EQ(e.view()
+                         .get<std::shared_ptr<const TplDriveSpec>>("force")
+                         ->drive->args_as<mbs::ConstArgs>()
+                         .value,
+                     10.0);
     expect_vec(entity(element(m, "force", 2), "force"), Vec3(0, 0, 1));
 }
 

@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "core/const_drive.hpp"
 #include "core/model.hpp"
 #include "parser/test_support.hpp"
 
@@ -63,10 +64,12 @@ TEST(ElementGenels, SpringSupportMassAndTwoDofForms) {
     const auto& s = genel(m, 1);
     EXPECT_EQ(s.view().get<std::shared_ptr<const LawSpec>>("law")->dim, 1);
     EXPECT_DOUBLE_EQ(s.view().get<double>("position"), 0.5);
-    EXPECT_DOUBLE_EQ(
-        genel(m, 2).view().get<std::shared_ptr<const DriveSpec>>("mass")->params.get<double>(
-            "value"),
-        2.0);
+    EXPECT_DOUBLE_EQ(genel(m, 2)
+                         .view()
+                         .get<std::shared_ptr<const DriveSpec>>("mass")
+                         ->args_as<mbs::ConstArgs>()
+                         .value,
+                     2.0);
     const auto& sp = genel(m, 3);
     EXPECT_EQ(sp.view().get<EntityRef>("node1").label, 10);
     EXPECT_EQ(sp.view().get<EntityRef>("node2").label, 1);

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <string>
 
+#include "core/const_drive.hpp"
 #include "core/model.hpp"
 #include "parser/test_support.hpp"
 
@@ -115,7 +116,7 @@ TEST(ElementJoints, AxialRotationReadsTheDriveAfterTheGeometry) {
     expect_vec(e.view().get<Vec3>("offset2"), Vec3(-2, 1, 0));
     const auto omega = e.view().get<std::shared_ptr<const mbs::DriveSpec>>("omega");
     EXPECT_EQ(omega->type, "const");
-    EXPECT_DOUBLE_EQ(omega->params.get<double>("value"), 6.0);
+    EXPECT_DOUBLE_EQ(omega->args_as<mbs::ConstArgs>().value, 6.0);
 }
 
 TEST(ElementJoints, RevolutePinGroundData) {

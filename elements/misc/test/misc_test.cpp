@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "core/const_drive.hpp"
 #include "core/model.hpp"
 #include "parser/test_support.hpp"
 
@@ -38,7 +39,7 @@ TEST(ElementMisc, UniformGravity) {
     const auto& t = view.get<std::shared_ptr<const TplDriveSpec>>("acceleration");
     EXPECT_EQ(t->type, "single");
     EXPECT_DOUBLE_EQ(t->entity[2], -1.0);
-    EXPECT_DOUBLE_EQ(t->drive->params.get<double>("value"), 9.81);
+    EXPECT_DOUBLE_EQ(t->drive->args_as<mbs::ConstArgs>().value, 9.81);
 }
 
 TEST(ElementMisc, GravityVectorInAReferenceFrame) {
