@@ -349,21 +349,21 @@ TEST(scalar_function_drives, CardTypes) {
         "scalar function: \"d\", div, \"lin\", \"ml\";\n");
     const auto& sf = m.scalar_functions;
     EXPECT_EQ(sf.at("c")->type, "scalarfunctionconst");
-    EXPECT_DOUBLE_EQ(sf.at("c")->params.get<double>("value"), 2.0);
-    EXPECT_DOUBLE_EQ(sf.at("e")->params.get<double>("base"), 2.0);
-    EXPECT_DOUBLE_EQ(sf.at("e")->params.get<double>("coefficient"), 3.0);
-    EXPECT_DOUBLE_EQ(sf.at("e")->params.get<double>("multiplier"), 4.0);
-    EXPECT_DOUBLE_EQ(sf.at("l")->params.get<double>("base"), std::exp(1.0));
-    EXPECT_DOUBLE_EQ(sf.at("p")->params.get<double>("exponent"), 2.0);
+    EXPECT_DOUBLE_EQ(sf.at("c")->view().get<double>("value"), 2.0);
+    EXPECT_DOUBLE_EQ(sf.at("e")->view().get<double>("base"), 2.0);
+    EXPECT_DOUBLE_EQ(sf.at("e")->view().get<double>("coefficient"), 3.0);
+    EXPECT_DOUBLE_EQ(sf.at("e")->view().get<double>("multiplier"), 4.0);
+    EXPECT_DOUBLE_EQ(sf.at("l")->view().get<double>("base"), std::exp(1.0));
+    EXPECT_DOUBLE_EQ(sf.at("p")->view().get<double>("exponent"), 2.0);
     EXPECT_EQ(sf.at("lin")->type, "scalarfunctionlinear");
     EXPECT_EQ(sf.at("cs")->type, "scalarfunctioncubicspline");
-    EXPECT_TRUE(sf.at("cs")->params.get<bool>("do not extrapolate"));
-    EXPECT_EQ(sf.at("cs")->params.get<VecN>("x"), (VecN{0., 1., 2., 3.}));
-    EXPECT_EQ(sf.at("cs")->params.get<VecN>("y"), (VecN{0., 1., 4., 9.}));
-    EXPECT_EQ(sf.at("ml")->params.get<VecN>("x"), (VecN{0., 1.}));
-    EXPECT_EQ(sf.at("ch")->params.get<VecN>("coefficients"), (VecN{0.5, 0.25, 0.125}));
-    EXPECT_EQ(sf.at("s")->params.get<std::string>("f1"), "c");
-    EXPECT_EQ(sf.at("s")->params.get<std::string>("f2"), "p");
+    EXPECT_TRUE(sf.at("cs")->view().get<bool>("do not extrapolate"));
+    EXPECT_EQ(sf.at("cs")->view().get<VecN>("x"), (VecN{0., 1., 2., 3.}));
+    EXPECT_EQ(sf.at("cs")->view().get<VecN>("y"), (VecN{0., 1., 4., 9.}));
+    EXPECT_EQ(sf.at("ml")->view().get<VecN>("x"), (VecN{0., 1.}));
+    EXPECT_EQ(sf.at("ch")->view().get<VecN>("coefficients"), (VecN{0.5, 0.25, 0.125}));
+    EXPECT_EQ(sf.at("s")->view().get<std::string>("f1"), "c");
+    EXPECT_EQ(sf.at("s")->view().get<std::string>("f2"), "p");
     EXPECT_EQ(sf.at("d")->type, "scalarfunctiondiv");
 }
 
@@ -388,18 +388,18 @@ TEST(scalar_function_drives, Drive) {
         "drive caller: 3, scalar function, \"k\", 4.;\n");
     auto d1 = m.drive_callers.at(1);
     EXPECT_EQ(d1->type, "scalarfunction");
-    EXPECT_EQ(d1->params.get<std::string>("function"), "f");
-    EXPECT_FALSE(d1->params.has("function definition"));
+    EXPECT_EQ(d1->view().get<std::string>("function"), "f");
+    EXPECT_FALSE(d1->view().has("function definition"));
     // Inline definitions are kept with the drive.
     auto d2 = m.drive_callers.at(2);
-    auto def = d2->params.get<std::shared_ptr<const DriveSpec>>("function definition");
+    auto def = d2->view().get<std::shared_ptr<const DriveSpec>>("function definition");
     EXPECT_EQ(def->type, "scalarfunctionlinear");
-    EXPECT_DOUBLE_EQ(def->params.get<double>("y2"), 2.0);
-    EXPECT_EQ(def->params.get<std::string>("name"), "g");
+    EXPECT_DOUBLE_EQ(def->view().get<double>("y2"), 2.0);
+    EXPECT_EQ(def->view().get<std::string>("name"), "g");
     auto def3 =
-        m.drive_callers.at(3)->params.get<std::shared_ptr<const DriveSpec>>("function definition");
+        m.drive_callers.at(3)->view().get<std::shared_ptr<const DriveSpec>>("function definition");
     EXPECT_EQ(def3->type, "scalarfunctionconst");
-    EXPECT_DOUBLE_EQ(def3->params.get<double>("value"), 4.0);
+    EXPECT_DOUBLE_EQ(def3->view().get<double>("value"), 4.0);
 
     std::string cards = "drive caller: 1, scalar function, \"missing\";\n";
     EXPECT_EQ(error_at(cards), where_of(cards, "\"missing\""));
