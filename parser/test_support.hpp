@@ -96,19 +96,21 @@ inline const mbs::EntityDesc& node(const mbs::Model& m, std::string_view categor
     return *n;
 }
 
-// The parameter names of a drive caller or constitutive law, in the order given, and one value.
+// The parameter names of a drive caller or constitutive law, in the order given, and one value
+// (of its generic view: the typed arguments' describe(), or the params of a kind without them).
 using Keys = std::vector<std::string>;
 
 template <class Spec>
 Keys keys(const Spec& s) {
+    const Props view = s.view();
     Keys k;
-    for (const auto& [name, v] : s.params.items()) k.push_back(name);
+    for (const auto& [name, v] : view.items()) k.push_back(name);
     return k;
 }
 
 template <class Spec>
 double num(const Spec& s, const char* key) {
-    return s.params.template get<double>(key);
+    return s.view().template get<double>(key);
 }
 
 // Vectors and matrices equal to within `tol` (Frobenius norm of the difference).

@@ -205,11 +205,11 @@ TEST(drives, PiecewiseLinearNeedsTwoIncreasingPoints) {
 TEST(drives, RandomAndMeter) {
     auto r = dc("random, 2., 0.5, 0., 10., steps, 5, seed, 42");
     EXPECT_EQ(keys(*r), (Keys{"amplitude", "mean", "initial time", "final time", "steps", "seed"}));
-    EXPECT_EQ(r->params.get<long>("steps"), 5);
-    EXPECT_EQ(r->params.get<long>("seed"), 42);
+    EXPECT_EQ(r->view().get<long>("steps"), 5);
+    EXPECT_EQ(r->view().get<long>("seed"), 42);
     auto t = dc("random, 2., 0.5, 0., forever, seed, time");
-    EXPECT_EQ(t->params.get<std::string>("seed"), "time");
-    EXPECT_EQ(t->params.get<long>("steps"), 1);
+    EXPECT_EQ(t->view().get<std::string>("seed"), "time");
+    EXPECT_EQ(t->view().get<long>("steps"), 1);
     auto m = dc("meter, 0., forever, steps, 10");
     EXPECT_EQ(keys(*m), (Keys{"initial time", "final time", "steps"}));
     EXPECT_EQ(m->params.get<long>("steps"), 10);
@@ -227,9 +227,9 @@ TEST(drives, ClosestNextSampleAndHoldDiscreteFilter) {
     EXPECT_DOUBLE_EQ(num(*s, "initial value"), 3.0);
     EXPECT_DOUBLE_EQ(num(*dc("sample and hold, time, unit"), "initial value"), 0.0);
     auto f = dc("discrete filter, 2, 0.5, 0.25, 1., 1, 0.1, time");
-    EXPECT_EQ(f->params.get<VecN>("a"), (VecN{0.5, 0.25}));
+    EXPECT_EQ(f->view().get<VecN>("a"), (VecN{0.5, 0.25}));
     EXPECT_DOUBLE_EQ(num(*f, "b0"), 1.0);
-    EXPECT_EQ(f->params.get<VecN>("b"), (VecN{0.1}));
+    EXPECT_EQ(f->view().get<VecN>("b"), (VecN{0.1}));
     EXPECT_EQ(f->children.size(), 1u);
     std::string cards = "drive caller: 1, discrete filter, -1, 1., 0, time;\n";
     EXPECT_EQ(error_at(cards), where_of(cards, "-1"));
