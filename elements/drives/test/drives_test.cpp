@@ -426,17 +426,17 @@ TEST(drives, NodeAndDof) {
         "drive caller: 3, node, 1, structural, index, 2, string, \"2*Var\";\n",
         node_deck);
     auto n = m.drive_callers.at(1);
-    EXPECT_EQ(n->params.get<mbs::EntityRef>("node").category, "structural");
-    EXPECT_EQ(n->params.get<mbs::EntityRef>("node").label, 1);
-    EXPECT_EQ(n->params.get<std::string>("string"), "X[1]");
+    EXPECT_EQ(n->view().get<mbs::EntityRef>("node").category, "structural");
+    EXPECT_EQ(n->view().get<mbs::EntityRef>("node").label, 1);
+    EXPECT_EQ(n->view().get<std::string>("string"), "X[1]");
     ASSERT_EQ(n->children.size(), 1u);
     EXPECT_EQ(n->children[0]->type, "direct");
     auto d = m.drive_callers.at(2);
-    EXPECT_EQ(d->params.get<long>("index"), 3);
-    EXPECT_EQ(d->params.get<long>("order"), 1);
+    EXPECT_EQ(d->view().get<long>("index"), 3);
+    EXPECT_EQ(d->view().get<long>("order"), 1);
     EXPECT_EQ(d->children[0]->type, "linear");
     auto i = m.drive_callers.at(3);
-    EXPECT_EQ(i->params.get<long>("index"), 2);
+    EXPECT_EQ(i->view().get<long>("index"), 2);
     EXPECT_EQ(i->children[0]->type, "string");
 }
 
