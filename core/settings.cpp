@@ -114,6 +114,17 @@ class View {
     std::vector<std::tuple<int, std::string, PropValue>> items_;
 };
 
+// An equilibrium card (exchange, extra, spin, time) shown as a drive caller of that name in the
+// view: its arguments, in card order, under the keys "1", "2", ...
+struct EquilibriumCardArgs final : KindArgs {
+    std::vector<std::variant<std::string, double>> args;
+    void describe(Props& out) const override {
+        int k = 0;
+        for (const auto& a : args)
+            std::visit([&](const auto& x) { out.set(std::to_string(++k), x); }, a);
+    }
+};
+
 }  // namespace
 
 Props settings_view(const ProblemSettings& s) {
@@ -123,9 +134,7 @@ Props settings_view(const ProblemSettings& s) {
         auto rec = std::make_shared<DriveSpec>();
         rec->type = card.name;
         rec->loc = card.loc;
-        int k = 0;
-        for (const auto& a : card.args)
-            std::visit([&](const auto& x) { rec->params.set(std::to_string(++k), x); }, a);
+        emplace_args<EquilibriumCardArgs>(*rec).args = card.args;
         v.add("equilibrium card " + std::to_string(++n), card.seq,
               std::shared_ptr<const DriveSpec>(rec));
     }

@@ -270,8 +270,9 @@ void read_plugin_drive(Reader& r, DriveSpec& spec) {
                           std::string(t->type->name) +
                           "' could not read its arguments (and gave no reason)");
     }
-    spec.params.set("module", module_of(t->host));
-    spec.params.set("module drive", add_record(DriveRecord{t->type, data}));
+    auto& args = emplace_args<PluginDriveArgs>(spec);
+    args.module = module_of(t->host);
+    args.record = add_record(DriveRecord{t->type, data});
     for (auto& c : p.drives) spec.children.push_back(c);
 }
 

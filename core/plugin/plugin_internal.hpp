@@ -12,6 +12,7 @@
 #include "core/element.hpp"
 #include "core/plugin/include/mbsolve/mbsolve_module.h"
 #include "core/reader.hpp"
+#include "core/scalar_function_args.hpp"
 
 namespace mbs::plugin {
 
@@ -28,6 +29,20 @@ struct ElementRecord {
 struct DriveRecord {
     const mbs_drive_type* type = nullptr;
     void* data = nullptr;
+};
+
+// The arguments of a module's drive caller (DriveSpec::args): the module and the record of what
+// its read callback returned (the module keeps its own arguments there, behind the C ABI).
+// Described as "module" and "module drive" (the record id). A module may register the type as
+// a scalar function too (register_scalar_function), hence ScalarFunctionArgs: an inline
+// definition also describes its name.
+struct PluginDriveArgs final : ScalarFunctionArgs {
+    std::string module;
+    long record = -1;  // drive_record(record)
+    void describe_own(Props& out) const override {
+        out.set("module", module);
+        out.set("module drive", record);
+    }
 };
 
 struct LawRecord {

@@ -69,7 +69,7 @@ class PluginLaw final : public ConstitutiveLaw<N> {
 }  // namespace
 
 DrivePtr make_plugin_drive(const DriveSpec& spec, const DriveEnv& env) {
-    const DriveRecord& rec = drive_record(spec.params.get<long>("module drive"));
+    const DriveRecord& rec = drive_record(spec.args_as<PluginDriveArgs>().record);
     std::vector<DrivePtr> children;
     for (const auto& c : spec.children) children.push_back(make_drive(*c, env));
     return std::make_shared<PluginDrive>(rec, std::move(children), env.clock);

@@ -5,11 +5,13 @@
 #include <cstdio>
 #include <limits>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 
 #include "core/reader.hpp"
 #include "core/registry.hpp"
+#include "core/scalar_function_args.hpp"
 
 namespace mbs::drives {
 
@@ -111,16 +113,37 @@ inline bool next_is_value(const Reader& r) {
     return !reg.drives.find(w) && !reg.laws.find(w);
 }
 
-// A scalar function used by a drive or a law: `"name" [, <type>, <args>]` (MBDyn's
-// ParseScalarFunction). The name is stored as `key`. A name not defined by an earlier
+// A scalar function used by a drive or a law: its name and, when the name is not that of an
+// earlier `scalar function:` card, the inline definition that followed it.
+struct ScalarFunctionRef {
+    std::string name;
+    std::shared_ptr<const DriveSpec> definition;  // null: the model's card of that name
+
+    // The generic view: the name under `key`, the inline definition under `key + " definition"`.
+    void describe(Props& out, const std::string& key) const {
+        out.set(key, name);
+        if (definition) out.set(key + " definition", definition);
+    }
+    // The function's spec: the inline definition, or the `scalar function:` card of that name
+    // in `model` (null when there is none).
+    const DriveSpec* spec(const Model* model) const {
+        if (definition) return definition.get();
+        if (!model) return nullptr;
+        auto it = model->scalar_functions.find(name);
+        return it == model->scalar_functions.end() ? nullptr : it->second.get();
+    }
+};
+
+// `"name" [, <type>, <args>]` (MBDyn's ParseScalarFunction). A name not defined by an earlier
 // `scalar function:` card must be followed by an inline definition (a type keyword, or a bare
-// value for `const`); that definition is stored as the DriveSpec `key + " definition"`, of type
-// "scalarfunction<type>" like the card's.
-inline void read_scalar_function_ref(Reader& r, Props& params, const std::string& key) {
+// value for `const`); that definition is a DriveSpec of type "scalarfunction<type>" like the
+// card's, whose ScalarFunctionArgs carry the name.
+inline ScalarFunctionRef read_scalar_function(Reader& r) {
     SourceLoc at = r.loc();
-    std::string name = r.string("scalar function name");
-    params.set(key, name);
-    if (r.model().scalar_functions.count(name)) return;
+    ScalarFunctionRef ref;
+    ref.name = r.string("scalar function name");
+    const std::string& name = ref.name;
+    if (r.model().scalar_functions.count(name)) return ref;
 
     std::string word = r.at_end() ? std::string() : r.peek_word();
     const DriveKind* fn =
@@ -151,8 +174,21 @@ inline void read_scalar_function_ref(Reader& r, Props& params, const std::string
     } else {
         fn->read(r, *def);
     }
-    def->params.set("name", name);
-    params.set(key + " definition", std::shared_ptr<const DriveSpec>(std::move(def)));
+    // The arguments fn->read just made for this definition (not shared yet) take its name.
+    auto* args =
+        dynamic_cast<ScalarFunctionArgs*>(std::const_pointer_cast<KindArgs>(def->args).get());
+    if (!args)
+        throw std::logic_error("scalar function kind '" + def->type +
+                               "' does not read ScalarFunctionArgs");
+    args->name = name;
+    ref.definition = std::move(def);
+    return ref;
+}
+
+// read_scalar_function into `params` (ScalarFunctionRef::describe under `key`), for the kinds
+// that still keep their arguments there.
+inline void read_scalar_function_ref(Reader& r, Props& params, const std::string& key) {
+    read_scalar_function(r).describe(params, key);
 }
 
 }  // namespace mbs::drives

@@ -1,11 +1,12 @@
 // Drive callers fed by model data instead of time: dof, node, element (docs/deck-language.md
 // section 7). The value is func(datum); the datum's time derivative feeds func's Var_dot.
 //
-// Parameters (DriveSpec::params, in card order; the function drive is children[0]):
-//   dof      "node" (EntityRef) ["index" (long, 1..6, structural nodes only)]
-//            ["order" (long: 0 algebraic, 1 differential, 2 second derivative)]
-//   node     "node" (EntityRef) [{"string" (datum name) | "index" (long >= 1)}]
-//   element  "element" (EntityRef) [{"string" | "index"}]
+// Arguments (DriveSpec::args; the keys of describe() in quotes, in card order; the function
+// drive is children[0]):
+//   dof      DofArgs: node "node" (EntityRef), [index "index" (1..6, structural nodes only)],
+//            [order "order" (0 algebraic, 1 differential, 2 second derivative)]
+//   node     NodeArgs: node "node" (EntityRef), datum: [{name "string" | index "index" (>= 1)}]
+//   element  ElementArgs: element "element" (EntityRef), datum: [{name "string" | index "index"}]
 // The node or element must be defined earlier; whether it has the named datum is checked by
 // the engine. Without `string` or `index` the entity must have exactly one datum.
 //
@@ -26,6 +27,7 @@
 // differentiable; deriv() returns 0 and differentiable() false. The Jacobians of the elements
 // using them do not see the dependence of f on the state (the Newton matrix is inexact there),
 // as in MBDyn.
+#include <optional>
 #include <string>
 
 #include "core/element.hpp"
@@ -39,6 +41,47 @@
 namespace mbs::drives {
 namespace {
 
+// `string, "name"` or `index, i` (1-based) of a node or element drive: the datum chosen on the
+// card, or neither (the entity must have exactly one datum).
+struct DatumChoice {
+    std::optional<std::string> name;  // "string"
+    std::optional<long> index;        // "index", >= 1
+    void describe(Props& out) const {
+        if (name) out.set("string", *name);
+        if (index) out.set("index", *index);
+    }
+};
+
+struct NodeArgs final : KindArgs {
+    EntityRef node;
+    DatumChoice datum;
+    void describe(Props& out) const override {
+        out.set("node", node);
+        datum.describe(out);
+    }
+};
+
+struct ElementArgs final : KindArgs {
+    EntityRef element;
+    DatumChoice datum;
+    void describe(Props& out) const override {
+        out.set("element", element);
+        datum.describe(out);
+    }
+};
+
+// index: 1..6, structural nodes only; order: 0 algebraic, 1 differential, 2 second derivative
+// (0 when not given).
+struct DofArgs final : KindArgs {
+    EntityRef node;
+    std::optional<long> index, order;
+    void describe(Props& out) const override {
+        out.set("node", node);
+        if (index) out.set("index", *index);
+        if (order) out.set("order", *order);
+    }
+};
+
 EntityRef read_node_ref(Reader& r) {
     SourceLoc at = r.loc();
     long label = r.label("node label");
@@ -50,17 +93,17 @@ EntityRef read_node_ref(Reader& r) {
     return EntityRef{type, label};
 }
 
-void read_private_datum(Reader& r, DriveSpec& d, const std::string& entity) {
+void read_private_datum(Reader& r, DriveSpec& d, DatumChoice& datum, const std::string& entity) {
     if (r.accept("string")) {
         SourceLoc at = r.loc();
         std::string name = r.string("private data name");
         if (name.empty()) r.error_at(at, "empty private data name for " + entity);
-        d.params.set("string", std::move(name));
+        datum.name = std::move(name);
     } else if (r.accept("index")) {
         SourceLoc at = r.loc();
         long i = r.integer("private data index");
         if (i < 1) r.error_at(at, "private data indices start at 1, got " + std::to_string(i));
-        d.params.set("index", i);
+        datum.index = i;
     }
     d.children.push_back(r.drive("function of the private datum"));
 }
@@ -68,40 +111,41 @@ void read_private_datum(Reader& r, DriveSpec& d, const std::string& entity) {
 // dof, <label>, <type> [, <index>] [, {algebraic | differential | order, n}], <func>
 // Structural nodes have 6 dofs, so the index is required; scalar nodes have one.
 void read_dof(Reader& r, DriveSpec& d) {
-    EntityRef node = read_node_ref(r);
-    d.params.set("node", node);
-    if (node.category == "structural") {
+    auto& a = emplace_args<DofArgs>(d);
+    a.node = read_node_ref(r);
+    if (a.node.category == "structural") {
         SourceLoc at = r.loc();
         long i = r.integer("dof index");
         if (i < 1 || i > 6)
             r.error_at(at, "structural nodes have dofs 1 to 6, got " + std::to_string(i));
-        d.params.set("index", i);
+        a.index = i;
     }
     if (r.accept("algebraic")) {
-        d.params.set("order", 0L);
+        a.order = 0L;
     } else if (r.accept("differential")) {
-        d.params.set("order", 1L);
+        a.order = 1L;
     } else if (r.accept("order")) {
         SourceLoc at = r.loc();
         long o = r.integer("dof order");
         if (o < 0 || o > 2) r.error_at(at, "dof order must be 0, 1 or 2, got " + std::to_string(o));
-        d.params.set("order", o);
+        a.order = o;
     }
     d.children.push_back(r.drive("function of the dof"));
 }
 
 void read_node(Reader& r, DriveSpec& d) {
-    EntityRef node = read_node_ref(r);
-    d.params.set("node", node);
-    read_private_datum(r, d, node.category + " node " + std::to_string(node.label));
+    auto& a = emplace_args<NodeArgs>(d);
+    a.node = read_node_ref(r);
+    read_private_datum(r, d, a.datum, a.node.category + " node " + std::to_string(a.node.label));
 }
 
 // element, <label>, <type>, ...: the type is an element card name ("joint", "body", ...).
 void read_element(Reader& r, DriveSpec& d) {
+    auto& a = emplace_args<ElementArgs>(d);
     const EntityDesc& e =
         read_element_ref(r, "elements must be defined before drive callers that read them");
-    d.params.set("element", EntityRef{e.category, e.label});
-    read_private_datum(r, d, e.category + " " + std::to_string(e.label));
+    a.element = EntityRef{e.category, e.label};
+    read_private_datum(r, d, a.datum, e.category + " " + std::to_string(e.label));
 }
 
 const ModelData& data(const DriveSpec& d, const DriveEnv& env) {
@@ -151,9 +195,10 @@ DrivePtr datum_drive(Datum datum, const DriveSpec& d, const DriveEnv& env) {
 
 // The datum named or numbered on the card among `count` data; `name(i)` gives names.
 template <class Name>
-int datum_index(const DriveSpec& d, const std::string& owner, int count, Name name) {
-    if (const auto* s = d.params.find("string")) {
-        const std::string& want = std::get<std::string>(*s);
+int datum_index(const DriveSpec& d, const DatumChoice& datum, const std::string& owner, int count,
+                Name name) {
+    if (datum.name) {
+        const std::string& want = *datum.name;
         for (int i = 0; i < count; ++i)
             if (want == name(i)) return i;
         std::string list;
@@ -162,8 +207,8 @@ int datum_index(const DriveSpec& d, const std::string& owner, int count, Name na
         throw InputError(d.loc, owner + " has no private datum \"" + want + "\"",
                          count ? "its data: " + list : "it has no private data");
     }
-    if (d.params.find("index")) {
-        long i = d.params.get<long>("index");
+    if (datum.index) {
+        const long i = *datum.index;
         if (i > count)
             throw InputError(d.loc, owner + " has " + std::to_string(count) +
                                         " private data, index " + std::to_string(i) +
@@ -176,12 +221,13 @@ int datum_index(const DriveSpec& d, const std::string& owner, int count, Name na
     return 0;
 }
 
-DrivePtr make_element_datum(const DriveSpec& d, const DriveEnv& env, const Element* el,
-                            const std::string& owner);
+DrivePtr make_element_datum(const DriveSpec& d, const DatumChoice& datum, const DriveEnv& env,
+                            const Element* el, const std::string& owner);
 
 DrivePtr make_element(const DriveSpec& d, const DriveEnv& env) {
     const ModelData& m = data(d, env);
-    const auto ref = d.params.get<EntityRef>("element");
+    const auto& a = d.args_as<ElementArgs>();
+    const EntityRef& ref = a.element;
     const Element* el = nullptr;
     for (const auto& e : *m.elements)
         if (e->label() == ref.label && e->desc().category == ref.category) el = e.get();
@@ -189,7 +235,7 @@ DrivePtr make_element(const DriveSpec& d, const DriveEnv& env) {
     if (!el)
         throw InputError(d.loc, owner + " has no run-time element to read private data from",
                          "it must be defined before the drive caller and take part in the run");
-    return make_element_datum(d, env, el, owner);
+    return make_element_datum(d, a.datum, env, el, owner);
 }
 
 // Scalar nodes (abstract, parameter) are elements: their private data ("x", "xP").
@@ -201,10 +247,10 @@ const Element& scalar_node(const DriveSpec& d, const DriveEnv& env, const Entity
     return *e;
 }
 
-DrivePtr make_element_datum(const DriveSpec& d, const DriveEnv& env, const Element* el,
-                            const std::string& owner) {
+DrivePtr make_element_datum(const DriveSpec& d, const DatumChoice& datum, const DriveEnv& env,
+                            const Element* el, const std::string& owner) {
     const ModelData& m = data(d, env);
-    const int i = datum_index(d, owner, el->private_data_count(),
+    const int i = datum_index(d, datum, owner, el->private_data_count(),
                               [el](int k) { return std::string(el->private_data_name(k)); });
     const std::vector<double>*y = m.y, *yp = m.yp;
     return datum_drive(
@@ -216,19 +262,20 @@ DrivePtr make_element_datum(const DriveSpec& d, const DriveEnv& env, const Eleme
 
 DrivePtr make_node(const DriveSpec& d, const DriveEnv& env) {
     const ModelData& m = data(d, env);
-    const auto ref = d.params.get<EntityRef>("node");
+    const auto& a = d.args_as<NodeArgs>();
+    const EntityRef& ref = a.node;
     if (ref.category != "structural")
-        return make_element_datum(d, env, &scalar_node(d, env, ref),
+        return make_element_datum(d, a.datum, env, &scalar_node(d, env, ref),
                                   ref.category + " node " + std::to_string(ref.label));
     const StructNode& n = struct_node(d, m, ref);
     const std::string owner = "structural node " + std::to_string(n.label());
     int i = -1;
-    if (const auto* s = d.params.find("string")) {
+    if (a.datum.name) {
         std::string why;
-        i = nodes::struct_node_private_index(n, std::get<std::string>(*s), why);
+        i = nodes::struct_node_private_index(n, *a.datum.name, why);
         if (i < 0) throw InputError(d.loc, why);
     } else {
-        i = datum_index(d, owner, nodes::struct_node_private_count,
+        i = datum_index(d, a.datum, owner, nodes::struct_node_private_count,
                         [](int k) { return std::string(nodes::struct_node_private_name(k)); });
         std::string why;
         if (nodes::struct_node_private_index(n, nodes::struct_node_private_name(i), why) < 0)
@@ -243,8 +290,9 @@ DrivePtr make_node(const DriveSpec& d, const DriveEnv& env) {
 // order 1 its derivative (velocity, g').
 DrivePtr make_dof(const DriveSpec& d, const DriveEnv& env) {
     const ModelData& m = data(d, env);
-    const auto ref = d.params.get<EntityRef>("node");
-    const long order = d.params.get_or<long>("order", 0L);
+    const auto& a = d.args_as<DofArgs>();
+    const EntityRef& ref = a.node;
+    const long order = a.order.value_or(0L);
     if (order == 2)
         throw InputError(d.loc, "dof drive callers of order 2 (accelerations) are not supported",
                          "accelerations are not unknowns of the time integrator");
@@ -263,7 +311,7 @@ DrivePtr make_dof(const DriveSpec& d, const DriveEnv& env) {
         return datum_drive([ep, v] { return (*v)[ep->first_dof()]; }, d, env);
     }
     const StructNode& n = struct_node(d, m, ref);
-    const long index = d.params.get<long>("index");
+    const long index = a.index.value();
     if (n.is_dummy())
         throw InputError(
             d.loc,

@@ -3,25 +3,30 @@
 // "scalar function <type>", and the `scalar function, "name"` drive caller that evaluates one
 // at its input (time unless fed otherwise).
 //
-// Parameters (DriveSpec::params, in card order):
-//   const        "value"
-//   exp          "base" "coefficient" "multiplier"     f = m base^(c x)
-//   log          "base" "coefficient" "multiplier"     f = m log_base(c x)
+// Arguments (DriveSpec::args; the keys of describe() in quotes, in card order):
+//   const        ConstFunctionArgs: value "value"
+//   exp, log     ExpLogArgs: base "base", coefficient "coefficient", multiplier "multiplier"
+//                exp: f = m base^(c x); log: f = m log_base(c x)
 //                (base defaults to e; MBDyn also reads base 1 as e; coefficient != 0)
-//   pow          "exponent"                            f = x^p
-//   linear       "x1" "y1" "x2" "y2"                   the line through two points
-//   cubic spline "do not extrapolate" "bailout" (bools) "x" "y" (VecN, >= 3 points)
-//   multilinear  "do not extrapolate" "bailout" "x" "y" (VecN, >= 2 points)
+//   pow          PowArgs: exponent "exponent"                     f = x^p
+//   linear       LinearArgs: x1 "x1" y1 "y1" x2 "x2" y2 "y2"    the line through two points
+//   cubic spline TabulatedArgs: hold "do not extrapolate", bailout "bailout" (bools),
+//                x "x", y "y" (>= 3 points)
+//   multilinear  TabulatedArgs, >= 2 points
 //                x strictly increasing; the point list may end with the keyword `end`
-//   chebychev    "lower bound" "upper bound" "do not extrapolate" "coefficients" (VecN)
-//   sin, cos     "amplitude" "frequency" "phase"       f = A sin(w x + phi)
-//   sum sub mul div   "f1" "f2": names of two scalar functions (f1 op f2)
-// A name may also carry an inline definition (see read_scalar_function_ref), stored as
-// "f1 definition" / "f2 definition". The drive caller stores "function" likewise.
+//   chebychev    ChebychevArgs: lower "lower bound", upper "upper bound",
+//                hold "do not extrapolate", coefficients "coefficients"
+//   sin, cos     HarmonicArgs: amplitude "amplitude" frequency "frequency" phase "phase"
+//                f = A sin(w x + phi)
+//   sum sub mul div   BinaryArgs: f1 "f1", f2 "f2": two scalar functions (f1 op f2)
+// All are ScalarFunctionArgs (core/scalar_function_args.hpp): an inline definition also
+// describes its name last, as "name". A function is named by a ScalarFunctionRef (see
+// read_scalar_function), which may carry an inline definition, described as "f1 definition" /
+// "f2 definition". The drive caller (ScalarFunctionDriveArgs) holds function "function" likewise.
 //
 // Runtime of scalar functions f(x) (MBDyn's ScalarFunctionsImpl.cc) and of the `scalar function`
 // drive caller that evaluates one at its input. Each type is a drive registered as "scalar
-// function <type>", the spec type of a `scalar function:` card; parameter names are those of
+// function <type>", the spec type of a `scalar function:` card; the arguments are those of
 // the readers above.
 //
 //   const  c                 exp  m b^(c x)             log  m log_b(c x)       pow  x^p
@@ -31,8 +36,8 @@
 //                 differences, as MBDyn's spline()), extrapolated linearly with the end slopes
 //   chebychev     sum c_i T_i(xi), xi = (2x - (a + b))/(b - a), extrapolated linearly
 //   sum sub mul div of two scalar functions
-// "do not extrapolate" holds the end values instead (a chebychev series stops the run), and
-// "bailout" stops the run outside the points. Derivatives are exact; MBDyn returns 0 outside
+// hold ("do not extrapolate") holds the end values instead (a chebychev series stops the run),
+// and bailout stops the run outside the points. Derivatives are exact; MBDyn returns 0 outside
 // the points of a multilinear or spline function even where it extrapolates.
 #include <algorithm>
 #include <cmath>
@@ -40,6 +45,7 @@
 #include <string>
 
 #include "core/registry.hpp"
+#include "core/scalar_function_args.hpp"
 #include "elements/drives/drive_util.hpp"
 #include "elements/drives/polynomial_drive.hpp"
 #include "elements/drives/runtime_util.hpp"
@@ -47,51 +53,90 @@
 namespace mbs::drives {
 namespace {
 
-void read_sf_const(Reader& r, DriveSpec& d) { d.params.set("value", r.real("constant value")); }
+struct ConstFunctionArgs final : ScalarFunctionArgs {
+    double value = 0.0;
+    void describe_own(Props& out) const override { out.set("value", value); }
+};
+
+void read_sf_const(Reader& r, DriveSpec& d) {
+    emplace_args<ConstFunctionArgs>(d).value = r.real("constant value");
+}
+
+struct ExpLogArgs final : ScalarFunctionArgs {
+    double base = std::exp(1.0), coefficient = 1.0, multiplier = 0.0;
+    void describe_own(Props& out) const override {
+        out.set("base", base);
+        out.set("coefficient", coefficient);
+        out.set("multiplier", multiplier);
+    }
+};
 
 // [base, b,] [coefficient, c,] m
 void read_exp_log(Reader& r, DriveSpec& d) {
-    double base = std::exp(1.0);
+    auto& a = emplace_args<ExpLogArgs>(d);
     if (r.accept("base")) {
         SourceLoc at = r.loc();
         double b = r.real("base");
         if (b <= 0.0) r.error_at(at, "the base must be positive, got " + num(b));
-        if (b != 1.0) base = b;
+        if (b != 1.0) a.base = b;
     }
-    double coef = 1.0;
     if (r.accept("coefficient")) {
         SourceLoc at = r.loc();
-        coef = r.real("coefficient");
-        if (coef == 0.0) r.error_at(at, "the coefficient must not be zero");
+        a.coefficient = r.real("coefficient");
+        if (a.coefficient == 0.0) r.error_at(at, "the coefficient must not be zero");
     }
-    d.params.set("base", base);
-    d.params.set("coefficient", coef);
-    d.params.set("multiplier", r.real("multiplier"));
+    a.multiplier = r.real("multiplier");
 }
 
-void read_sf_pow(Reader& r, DriveSpec& d) { d.params.set("exponent", r.real("exponent")); }
+struct PowArgs final : ScalarFunctionArgs {
+    double exponent = 1.0;
+    void describe_own(Props& out) const override { out.set("exponent", exponent); }
+};
+
+void read_sf_pow(Reader& r, DriveSpec& d) {
+    emplace_args<PowArgs>(d).exponent = r.real("exponent");
+}
+
+struct LinearArgs final : ScalarFunctionArgs {
+    double x1 = 0.0, y1 = 0.0, x2 = 1.0, y2 = 0.0;
+    void describe_own(Props& out) const override {
+        out.set("x1", x1);
+        out.set("y1", y1);
+        out.set("x2", x2);
+        out.set("y2", y2);
+    }
+};
 
 void read_sf_linear(Reader& r, DriveSpec& d) {
-    double x1 = r.real("x1");
-    d.params.set("x1", x1);
-    d.params.set("y1", r.real("y1"));
+    auto& a = emplace_args<LinearArgs>(d);
+    a.x1 = r.real("x1");
+    a.y1 = r.real("y1");
     SourceLoc at = r.loc();
-    double x2 = r.real("x2");
-    if (x2 == x1) r.error_at(at, "the two abscissae of a linear scalar function must differ");
-    d.params.set("x2", x2);
-    d.params.set("y2", r.real("y2"));
+    a.x2 = r.real("x2");
+    if (a.x2 == a.x1) r.error_at(at, "the two abscissae of a linear scalar function must differ");
+    a.y2 = r.real("y2");
 }
 
-void read_extrapolation_flags(Reader& r, DriveSpec& d) {
-    bool no_extrapolation = r.accept("do not extrapolate");
-    bool bailout = no_extrapolation && r.accept("bailout");
-    d.params.set("do not extrapolate", no_extrapolation);
-    d.params.set("bailout", bailout);
-}
+// cubic spline and multilinear: the points and what happens outside them.
+struct TabulatedArgs final : ScalarFunctionArgs {
+    bool hold = false;     // "do not extrapolate": the end values are held outside the points
+    bool bailout = false;  // the run stops outside the points (only with hold)
+    VecN x, y;             // x strictly increasing
+    void describe_own(Props& out) const override {
+        out.set("do not extrapolate", hold);
+        out.set("bailout", bailout);
+        out.set("x", x);
+        out.set("y", y);
+    }
+};
 
-// At least `min_points` (x, y) pairs, then more until `end`, the end of the card, or a keyword.
-void read_points(Reader& r, DriveSpec& d, int min_points) {
-    VecN x, y;
+// [do not extrapolate [, bailout],] then at least `min_points` (x, y) pairs, then more until
+// `end`, the end of the card, or a keyword.
+void read_tabulated(Reader& r, DriveSpec& d, int min_points) {
+    auto& a = emplace_args<TabulatedArgs>(d);
+    a.hold = r.accept("do not extrapolate");
+    a.bailout = a.hold && r.accept("bailout");
+    VecN &x = a.x, &y = a.y;
     for (int i = 0;; ++i) {
         if (i >= min_points) {
             if (r.accept("end") || !next_is_value(r)) break;
@@ -105,90 +150,103 @@ void read_points(Reader& r, DriveSpec& d, int min_points) {
         x.push_back(xi);
         y.push_back(r.real("ordinate y" + std::to_string(i + 1)));
     }
-    d.params.set("x", std::move(x));
-    d.params.set("y", std::move(y));
 }
 
-void read_cubic_spline(Reader& r, DriveSpec& d) {
-    read_extrapolation_flags(r, d);
-    read_points(r, d, 3);
-}
+void read_cubic_spline(Reader& r, DriveSpec& d) { read_tabulated(r, d, 3); }
 
-void read_multilinear(Reader& r, DriveSpec& d) {
-    read_extrapolation_flags(r, d);
-    read_points(r, d, 2);
-}
+void read_multilinear(Reader& r, DriveSpec& d) { read_tabulated(r, d, 2); }
+
+struct ChebychevArgs final : ScalarFunctionArgs {
+    double lower = -1.0, upper = 1.0;  // the interval [a, b], a < b
+    bool hold = false;                 // "do not extrapolate": the run stops outside [a, b]
+    VecN coefficients;                 // c_0, c_1, ... (at least one)
+    void describe_own(Props& out) const override {
+        out.set("lower bound", lower);
+        out.set("upper bound", upper);
+        out.set("do not extrapolate", hold);
+        out.set("coefficients", coefficients);
+    }
+};
 
 void read_chebychev(Reader& r, DriveSpec& d) {
-    double a = r.real("lower bound");
+    auto& a = emplace_args<ChebychevArgs>(d);
+    a.lower = r.real("lower bound");
     SourceLoc at = r.loc();
-    double b = r.real("upper bound");
-    if (b <= a)
-        r.error_at(at,
-                   "the upper bound " + num(b) + " must be larger than the lower bound " + num(a));
-    d.params.set("lower bound", a);
-    d.params.set("upper bound", b);
-    d.params.set("do not extrapolate", r.accept("do not extrapolate"));
-    VecN c;
+    a.upper = r.real("upper bound");
+    if (a.upper <= a.lower)
+        r.error_at(at, "the upper bound " + num(a.upper) + " must be larger than the lower bound " +
+                           num(a.lower));
+    a.hold = r.accept("do not extrapolate");
     at = r.loc();
-    while (!r.accept("end") && next_is_value(r)) c.push_back(r.real("chebychev coefficient"));
-    if (c.empty()) r.error_at(at, "a chebychev scalar function needs at least one coefficient");
-    d.params.set("coefficients", std::move(c));
+    while (!r.accept("end") && next_is_value(r))
+        a.coefficients.push_back(r.real("chebychev coefficient"));
+    if (a.coefficients.empty())
+        r.error_at(at, "a chebychev scalar function needs at least one coefficient");
 }
+
+struct HarmonicArgs final : ScalarFunctionArgs {
+    double amplitude = 0.0, frequency = 1.0, phase = 0.0;
+    void describe_own(Props& out) const override {
+        out.set("amplitude", amplitude);
+        out.set("frequency", frequency);
+        out.set("phase", phase);
+    }
+};
 
 void read_sf_harmonic(Reader& r, DriveSpec& d) {
-    d.params.set("amplitude", r.real("amplitude"));
+    auto& a = emplace_args<HarmonicArgs>(d);
+    a.amplitude = r.real("amplitude");
     SourceLoc at = r.loc();
-    double w = r.real("frequency");
-    if (w == 0.0) r.error_at(at, "the frequency must not be zero");
-    d.params.set("frequency", w);
-    d.params.set("phase", r.real("phase"));
+    a.frequency = r.real("frequency");
+    if (a.frequency == 0.0) r.error_at(at, "the frequency must not be zero");
+    a.phase = r.real("phase");
 }
 
+struct BinaryArgs final : ScalarFunctionArgs {
+    ScalarFunctionRef f1, f2;
+    void describe_own(Props& out) const override {
+        f1.describe(out, "f1");
+        f2.describe(out, "f2");
+    }
+};
+
 void read_sf_binary(Reader& r, DriveSpec& d) {
-    read_scalar_function_ref(r, d.params, "f1");
-    read_scalar_function_ref(r, d.params, "f2");
+    auto& a = emplace_args<BinaryArgs>(d);
+    a.f1 = read_scalar_function(r);
+    a.f2 = read_scalar_function(r);
 }
 
 // The drive caller: `scalar function, "name" [, <inline definition>]`.
+struct ScalarFunctionDriveArgs final : KindArgs {
+    ScalarFunctionRef function;
+    void describe(Props& out) const override { function.describe(out, "function"); }
+};
+
 void read_scalar_function_drive(Reader& r, DriveSpec& d) {
-    read_scalar_function_ref(r, d.params, "function");
+    emplace_args<ScalarFunctionDriveArgs>(d).function = read_scalar_function(r);
 }
 
-using rt::real;
-
-// The definition of scalar function `key` of spec `d`: inline ("<key> definition") or the
-// `scalar function:` card of that name.
-const DriveSpec& definition(const DriveSpec& d, const std::string& key, const DriveEnv& env) {
-    if (const PropValue* def = d.params.find(key + " definition"))
-        return *std::get<std::shared_ptr<const DriveSpec>>(*def);
-    const std::string& name = d.params.get<std::string>(key);
-    if (env.model) {
-        auto it = env.model->scalar_functions.find(name);
-        if (it != env.model->scalar_functions.end()) return *it->second;
-    }
-    throw InputError(d.loc, "scalar function \"" + name + "\" is not defined");
-}
-
-DrivePtr make_function(const DriveSpec& d, const std::string& key, const DriveEnv& env) {
-    return make_drive(definition(d, key, env), env);
+// The runtime drive of scalar function `f`, named by spec `d`.
+DrivePtr make_function(const DriveSpec& d, const ScalarFunctionRef& f, const DriveEnv& env) {
+    const DriveSpec* def = f.spec(env.model);
+    if (!def) throw InputError(d.loc, "scalar function \"" + f.name + "\" is not defined");
+    return make_drive(*def, env);
 }
 
 // `scalar function, "name"`: the function itself, evaluated at the drive's input.
 DrivePtr make_scalar_function_drive(const DriveSpec& d, const DriveEnv& env) {
-    return make_function(d, "function", env);
+    return make_function(d, d.args_as<ScalarFunctionDriveArgs>().function, env);
 }
 
-// const and linear are the polynomial drives of the same name.
-DrivePtr make_polynomial(const DriveEnv&, double c0, double c1) { return polynomial_drive(c0, c1); }
-
-DrivePtr make_const(const DriveSpec& d, const DriveEnv& env) {
-    return make_polynomial(env, real(d, "value"), 0.0);
+// const and linear are the polynomial drives of the same name (basic_drives.cpp).
+DrivePtr make_const(const DriveSpec& d, const DriveEnv&) {
+    return polynomial_drive(d.args_as<ConstFunctionArgs>().value);
 }
 
-DrivePtr make_linear(const DriveSpec& d, const DriveEnv& env) {
-    const double slope = (real(d, "y2") - real(d, "y1")) / (real(d, "x2") - real(d, "x1"));
-    return make_polynomial(env, real(d, "y1") - slope * real(d, "x1"), slope);
+DrivePtr make_linear(const DriveSpec& d, const DriveEnv&) {
+    const auto& a = d.args_as<LinearArgs>();
+    const double slope = (a.y2 - a.y1) / (a.x2 - a.x1);
+    return polynomial_drive(a.y1 - slope * a.x1, slope);
 }
 
 // m e^(k x), k = c ln(b).
@@ -203,7 +261,8 @@ class Exp final : public Drive {
 };
 
 DrivePtr make_exp(const DriveSpec& d, const DriveEnv&) {
-    return rt::make<Exp>(real(d, "multiplier"), real(d, "coefficient") * std::log(real(d, "base")));
+    const auto& a = d.args_as<ExpLogArgs>();
+    return rt::make<Exp>(a.multiplier, a.coefficient * std::log(a.base));
 }
 
 // (m / ln b) ln(c x).
@@ -218,7 +277,8 @@ class Log final : public Drive {
 };
 
 DrivePtr make_log(const DriveSpec& d, const DriveEnv&) {
-    return rt::make<Log>(real(d, "multiplier") / std::log(real(d, "base")), real(d, "coefficient"));
+    const auto& a = d.args_as<ExpLogArgs>();
+    return rt::make<Log>(a.multiplier / std::log(a.base), a.coefficient);
 }
 
 class Pow final : public Drive {
@@ -232,17 +292,14 @@ class Pow final : public Drive {
 };
 
 DrivePtr make_pow(const DriveSpec& d, const DriveEnv&) {
-    return rt::make<Pow>(real(d, "exponent"));
+    return rt::make<Pow>(d.args_as<PowArgs>().exponent);
 }
 
 // A sin(w x + phi) or A cos(w x + phi).
 class Harmonic final : public Drive {
   public:
-    Harmonic(bool cosine, const DriveSpec& d)
-        : cosine_(cosine),
-          a_(real(d, "amplitude")),
-          w_(real(d, "frequency")),
-          phi_(real(d, "phase")) {}
+    Harmonic(bool cosine, const HarmonicArgs& a)
+        : cosine_(cosine), a_(a.amplitude), w_(a.frequency), phi_(a.phase) {}
     double value(double x) const override {
         const double th = w_ * x + phi_;
         return a_ * (cosine_ ? std::cos(th) : std::sin(th));
@@ -257,19 +314,19 @@ class Harmonic final : public Drive {
     double a_, w_, phi_;
 };
 
-DrivePtr make_sin(const DriveSpec& d, const DriveEnv&) { return rt::make<Harmonic>(false, d); }
-DrivePtr make_cos(const DriveSpec& d, const DriveEnv&) { return rt::make<Harmonic>(true, d); }
+DrivePtr make_sin(const DriveSpec& d, const DriveEnv&) {
+    return rt::make<Harmonic>(false, d.args_as<HarmonicArgs>());
+}
+DrivePtr make_cos(const DriveSpec& d, const DriveEnv&) {
+    return rt::make<Harmonic>(true, d.args_as<HarmonicArgs>());
+}
 
 // Tabulated functions: the interval [x_1, x_n], what happens outside it, and the piece of
 // index i (x_i <= x < x_{i+1}, clamped to the end pieces) that holds x.
 class Tabulated : public Drive {
   public:
-    explicit Tabulated(const DriveSpec& d)
-        : x_(d.params.get<VecN>("x")),
-          y_(d.params.get<VecN>("y")),
-          hold_(d.params.get<bool>("do not extrapolate")),
-          bailout_(d.params.get<bool>("bailout")),
-          name_(d.params.get_or<std::string>("name", "")) {}
+    explicit Tabulated(const TabulatedArgs& a)
+        : x_(a.x), y_(a.y), hold_(a.hold), bailout_(a.bailout), name_(a.name.value_or("")) {}
 
   protected:
     // True (and *held set) when x is outside the points and the end value is held.
@@ -316,7 +373,7 @@ class Multilinear final : public Tabulated {
 // s(x) = y_i + b_i dx + c_i dx^2 + d_i dx^3, dx = x - x_i; linear with slope b outside.
 class CubicSpline final : public Tabulated {
   public:
-    explicit CubicSpline(const DriveSpec& d) : Tabulated(d) { coefficients(); }
+    explicit CubicSpline(const TabulatedArgs& a) : Tabulated(a) { coefficients(); }
     double value(double x) const override {
         double v;
         if (held(x, &v)) return v;
@@ -384,18 +441,22 @@ class CubicSpline final : public Tabulated {
     VecN b_, c_, d_;
 };
 
-DrivePtr make_multilinear(const DriveSpec& d, const DriveEnv&) { return rt::make<Multilinear>(d); }
-DrivePtr make_cubic_spline(const DriveSpec& d, const DriveEnv&) { return rt::make<CubicSpline>(d); }
+DrivePtr make_multilinear(const DriveSpec& d, const DriveEnv&) {
+    return rt::make<Multilinear>(d.args_as<TabulatedArgs>());
+}
+DrivePtr make_cubic_spline(const DriveSpec& d, const DriveEnv&) {
+    return rt::make<CubicSpline>(d.args_as<TabulatedArgs>());
+}
 
 // sum c_i T_i(xi) on [a, b], T_0 = 1, T_1 = xi, T_{i+1} = 2 xi T_i - T_{i-1}.
 class Chebychev final : public Drive {
   public:
-    explicit Chebychev(const DriveSpec& d)
-        : c_(d.params.get<VecN>("coefficients")),
-          a_(real(d, "lower bound")),
-          b_(real(d, "upper bound")),
-          extrapolate_(!d.params.get<bool>("do not extrapolate")),
-          name_(d.params.get_or<std::string>("name", "")) {}
+    explicit Chebychev(const ChebychevArgs& a)
+        : c_(a.coefficients),
+          a_(a.lower),
+          b_(a.upper),
+          extrapolate_(!a.hold),
+          name_(a.name.value_or("")) {}
     double value(double x) const override {
         if (x >= a_ && x <= b_) return series(x, false);
         const double edge = outside(x);
@@ -436,7 +497,9 @@ class Chebychev final : public Drive {
     std::string name_;
 };
 
-DrivePtr make_chebychev(const DriveSpec& d, const DriveEnv&) { return rt::make<Chebychev>(d); }
+DrivePtr make_chebychev(const DriveSpec& d, const DriveEnv&) {
+    return rt::make<Chebychev>(d.args_as<ChebychevArgs>());
+}
 
 // f1 op f2 for op in + - * /.
 class Binary final : public Drive {
@@ -479,7 +542,8 @@ class Binary final : public Drive {
 
 template <char Op>
 DrivePtr make_binary(const DriveSpec& d, const DriveEnv& env) {
-    return rt::make<Binary>(Op, make_function(d, "f1", env), make_function(d, "f2", env));
+    const auto& a = d.args_as<BinaryArgs>();
+    return rt::make<Binary>(Op, make_function(d, a.f1, env), make_function(d, a.f2, env));
 }
 
 }  // namespace

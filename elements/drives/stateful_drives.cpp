@@ -1,12 +1,16 @@
 // Sampled and stepping drive callers with a state: random, closest next, sample and hold,
 // discrete filter (docs/deck-language.md section 7).
 //
-// Parameters (DriveSpec::params, in card order; sub-drives in DriveSpec::children):
-//   random            "amplitude" "mean" "initial time" "final time" "steps" (long, default 1)
-//                     ["seed" (long, or the string "time")]
-//   closest next      "initial time" "final time"; children = {increment}
-//   sample and hold   "initial value" (default 0); children = {function, trigger}
-//   discrete filter   "a" (VecN a1..a_na) "b0" "b" (VecN b1..b_nb); children = {input}
+// Arguments (DriveSpec::args; the keys of describe() in quotes, in card order; sub-drives in
+// DriveSpec::children):
+//   random            RandomArgs: amplitude "amplitude", mean "mean", t0 "initial time",
+//                     tf "final time", steps "steps" (default 1), [seed "seed" (a number, or
+//                     the string "time" for seed_from_time)]
+//   closest next      ClosestNextArgs: t0 "initial time", tf "final time"; children = {increment}
+//   sample and hold   SampleAndHoldArgs: initial "initial value" (default 0);
+//                     children = {function, trigger}
+//   discrete filter   DiscreteFilterArgs: a "a" (a1..a_na), b0 "b0", b "b" (b1..b_nb);
+//                     children = {input}
 //                     y_k = sum a_i y_{k-i} + b0 u_k + sum b_i u_{k-i} (fixed time step only)
 //
 // Runtime of the drive callers with memory between steps (docs/deck-language.md 7; readers
@@ -51,61 +55,88 @@
 namespace mbs::drives {
 namespace {
 
+struct RandomArgs final : KindArgs {
+    double amplitude = 1.0, mean = 0.0, t0 = 0.0, tf = forever;
+    long steps = 1;               // a new sample every `steps` steps
+    bool has_seed = false;        // `seed` given
+    bool seed_from_time = false;  // `seed, time`: from the wall clock
+    long seed = 0;                // `seed, n`
+    void describe(Props& out) const override {
+        out.set("amplitude", amplitude);
+        out.set("mean", mean);
+        out.set("initial time", t0);
+        out.set("final time", tf);
+        out.set("steps", steps);
+        if (has_seed) out.set("seed", seed_from_time ? PropValue(std::string("time")) : seed);
+    }
+};
+
 void read_random(Reader& r, DriveSpec& d) {
-    d.params.set("amplitude", real_or(r, "amplitude", 1.0));
-    d.params.set("mean", r.real("mean value"));
-    double t0 = r.real("initial time");
-    d.params.set("initial time", t0);
-    d.params.set("final time", final_time(r, "final time", t0, "initial time"));
-    long steps = 1;
-    PropValue seed;
-    bool has_seed = false;
+    auto& a = emplace_args<RandomArgs>(d);
+    a.amplitude = real_or(r, "amplitude", 1.0);
+    a.mean = r.real("mean value");
+    a.t0 = r.real("initial time");
+    a.tf = final_time(r, "final time", a.t0, "initial time");
     for (;;) {
         if (r.accept("steps")) {
-            steps = read_steps(r);
+            a.steps = read_steps(r);
         } else if (r.accept("seed")) {
-            has_seed = true;
-            if (r.accept("time"))
-                seed = std::string("time");
-            else
-                seed = r.integer("random seed");
+            a.has_seed = true;
+            a.seed_from_time = r.accept("time");
+            a.seed = a.seed_from_time ? 0 : r.integer("random seed");
         } else {
             break;
         }
     }
-    d.params.set("steps", steps);
-    if (has_seed) d.params.set("seed", seed);
 }
 
+struct ClosestNextArgs final : KindArgs {
+    double t0 = 0.0, tf = forever;
+    void describe(Props& out) const override {
+        out.set("initial time", t0);
+        out.set("final time", tf);
+    }
+};
+
 void read_closest_next(Reader& r, DriveSpec& d) {
-    double t0 = r.real("initial time");
-    d.params.set("initial time", t0);
-    d.params.set("final time", final_time(r, "final time", t0, "initial time"));
+    auto& a = emplace_args<ClosestNextArgs>(d);
+    a.t0 = r.real("initial time");
+    a.tf = final_time(r, "final time", a.t0, "initial time");
     d.children.push_back(r.drive("increment drive"));
 }
 
+struct SampleAndHoldArgs final : KindArgs {
+    double initial = 0.0;  // the value before the first sample
+    void describe(Props& out) const override { out.set("initial value", initial); }
+};
+
 void read_sample_and_hold(Reader& r, DriveSpec& d) {
+    auto& a = emplace_args<SampleAndHoldArgs>(d);
     d.children.push_back(r.drive("sampled function"));
     d.children.push_back(r.drive("trigger drive"));
-    double v0 = 0.0;
-    if (r.accept("initial value")) v0 = r.real("initial value");
-    d.params.set("initial value", v0);
+    if (r.accept("initial value")) a.initial = r.real("initial value");
 }
+
+struct DiscreteFilterArgs final : KindArgs {
+    VecN a;  // a1..a_na
+    double b0 = 0.0;
+    VecN b;  // b1..b_nb
+    void describe(Props& out) const override {
+        out.set("a", a);
+        out.set("b0", b0);
+        out.set("b", b);
+    }
+};
 
 void read_discrete_filter(Reader& r, DriveSpec& d) {
+    auto& f = emplace_args<DiscreteFilterArgs>(d);
     long na = count_at_least(r, "number of denominator coefficients na", 0);
-    VecN a;
-    for (long i = 1; i <= na; ++i) a.push_back(r.real("coefficient a" + std::to_string(i)));
-    d.params.set("a", std::move(a));
-    d.params.set("b0", r.real("coefficient b0"));
+    for (long i = 1; i <= na; ++i) f.a.push_back(r.real("coefficient a" + std::to_string(i)));
+    f.b0 = r.real("coefficient b0");
     long nb = count_at_least(r, "number of numerator coefficients nb", 0);
-    VecN b;
-    for (long i = 1; i <= nb; ++i) b.push_back(r.real("coefficient b" + std::to_string(i)));
-    d.params.set("b", std::move(b));
+    for (long i = 1; i <= nb; ++i) f.b.push_back(r.real("coefficient b" + std::to_string(i)));
     d.children.push_back(r.drive("filter input drive"));
 }
-
-using rt::real;
 
 // Once-per-step advance (see the file comment).
 class Sync {
@@ -144,11 +175,14 @@ std::uint64_t splitmix64(std::uint64_t z) {
 
 class Random final : public Stateful {
   public:
-    Random(const DriveSpec& d, std::uint64_t seed, const SimClock& c)
-        : Stateful(c), seed_(seed), steps_(d.params.get<long>("steps")) {
-        amp_ = real(d, "amplitude"), mean_ = real(d, "mean");
-        t0_ = real(d, "initial time"), tf_ = real(d, "final time");
-    }
+    Random(const RandomArgs& a, std::uint64_t seed, const SimClock& c)
+        : Stateful(c),
+          seed_(seed),
+          steps_(a.steps),
+          amp_(a.amplitude),
+          mean_(a.mean),
+          t0_(a.t0),
+          tf_(a.tf) {}
     double value(double x) const override {
         if (sync_.new_step()) {
             if (count_ % steps_ == 0) u_ = sample(count_ / steps_);
@@ -172,23 +206,18 @@ class Random final : public Stateful {
 };
 
 DrivePtr make_random(const DriveSpec& d, const DriveEnv& env) {
+    const auto& a = d.args_as<RandomArgs>();
     std::uint64_t seed = 0;
-    if (const auto* s = d.params.find("seed")) {
-        if (std::holds_alternative<long>(*s))
-            seed = static_cast<std::uint64_t>(std::get<long>(*s));
-        else
-            seed = static_cast<std::uint64_t>(std::time(nullptr));
-    }
-    return rt::make<Random>(d, seed, rt::clock(d, env));
+    if (a.has_seed)
+        seed = a.seed_from_time ? static_cast<std::uint64_t>(std::time(nullptr))
+                                : static_cast<std::uint64_t>(a.seed);
+    return rt::make<Random>(a, seed, rt::clock(d, env));
 }
 
 class ClosestNext final : public Stateful {
   public:
-    ClosestNext(const DriveSpec& d, DrivePtr inc, const SimClock& c)
-        : Stateful(c), inc_(std::move(inc)) {
-        t0_ = real(d, "initial time"), tf_ = real(d, "final time");
-        next_ = t0_;
-    }
+    ClosestNext(const ClosestNextArgs& a, DrivePtr inc, const SimClock& c)
+        : Stateful(c), inc_(std::move(inc)), t0_(a.t0), tf_(a.tf), next_(a.t0) {}
     double value(double x) const override {
         const double t = sync_.clock().time;
         if (sync_.new_step()) {
@@ -220,7 +249,8 @@ class ClosestNext final : public Stateful {
 };
 
 DrivePtr make_closest_next(const DriveSpec& d, const DriveEnv& env) {
-    return rt::make<ClosestNext>(d, make_drive(*d.children.at(0), env), rt::clock(d, env));
+    return rt::make<ClosestNext>(d.args_as<ClosestNextArgs>(), make_drive(*d.children.at(0), env),
+                                 rt::clock(d, env));
 }
 
 class SampleAndHold final : public Stateful {
@@ -243,18 +273,18 @@ class SampleAndHold final : public Stateful {
 
 DrivePtr make_sample_and_hold(const DriveSpec& d, const DriveEnv& env) {
     return rt::make<SampleAndHold>(make_drive(*d.children.at(0), env),
-                                   make_drive(*d.children.at(1), env), real(d, "initial value"),
-                                   rt::clock(d, env));
+                                   make_drive(*d.children.at(1), env),
+                                   d.args_as<SampleAndHoldArgs>().initial, rt::clock(d, env));
 }
 
 class DiscreteFilter final : public Stateful {
   public:
-    DiscreteFilter(const DriveSpec& d, DrivePtr input, const SimClock& c)
+    DiscreteFilter(const DiscreteFilterArgs& f, DrivePtr input, const SimClock& c)
         : Stateful(c),
           in_(std::move(input)),
-          a_(d.params.get<VecN>("a")),
-          b_(d.params.get<VecN>("b")),
-          b0_(real(d, "b0")),
+          a_(f.a),
+          b_(f.b),
+          b0_(f.b0),
           y_(a_.size(), 0.0),
           u_(b_.size(), 0.0) {}
     double value(double x) const override {
@@ -288,7 +318,8 @@ class DiscreteFilter final : public Stateful {
 };
 
 DrivePtr make_discrete_filter(const DriveSpec& d, const DriveEnv& env) {
-    return rt::make<DiscreteFilter>(d, make_drive(*d.children.at(0), env), rt::clock(d, env));
+    return rt::make<DiscreteFilter>(d.args_as<DiscreteFilterArgs>(),
+                                    make_drive(*d.children.at(0), env), rt::clock(d, env));
 }
 
 }  // namespace

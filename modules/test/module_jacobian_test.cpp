@@ -138,5 +138,31 @@ TEST(ModuleDrive, SmoothStepDerivative) {
     }
 }
 
+// A module's scalar function defined inline on a `scalar function` drive caller: its arguments
+// (the module's record) and the name it was given, in that order; it evaluates as the drive.
+TEST(ModuleDrive, InlineScalarFunctionKeepsItsName) {
+    Model m = build(load(MBS_MODULE_SMOOTH_STEP) + deck_head +
+                    "begin: control data; end: control data;\n"
+                    "drive caller: 1, smooth step, 0.5, 2.5, -1., 3.;\n"
+                    "drive caller: 2, scalar function, \"g\", smooth step, 0.5, 2.5, -1., 3.;\n"
+                    "begin: nodes; end: nodes;\n");
+    const Props outer = m.drive_callers.at(2)->view();
+    EXPECT_EQ(outer.get<std::string>("function"), "g");
+    auto def = outer.get<std::shared_ptr<const DriveSpec>>("function definition");
+    EXPECT_EQ(def->type, "scalarfunctionsmoothstep");
+    const Props v = def->view();
+    Keys k;
+    for (const auto& [name, x] : v.items()) k.push_back(name);
+    EXPECT_EQ(k, (Keys{"module", "module drive", "name"}));
+    EXPECT_EQ(v.get<std::string>("name"), "g");
+    SimClock clock;
+    DriveEnv env;
+    env.clock = &clock;
+    env.model = &m;
+    DrivePtr d1 = make_drive(*m.drive_callers.at(1), env);
+    DrivePtr d2 = make_drive(*m.drive_callers.at(2), env);
+    for (double x : {0.0, 1.1, 1.5, 3.0}) EXPECT_EQ(d2->value(x), d1->value(x)) << "x = " << x;
+}
+
 }  // namespace
 }  // namespace mbs::test

@@ -221,11 +221,11 @@ TEST(drives, PiecewiseLinearNeedsTwoIncreasingPoints) {
 TEST(drives, RandomAndMeter) {
     auto r = dc("random, 2., 0.5, 0., 10., steps, 5, seed, 42");
     EXPECT_EQ(keys(*r), (Keys{"amplitude", "mean", "initial time", "final time", "steps", "seed"}));
-    EXPECT_EQ(r->params.get<long>("steps"), 5);
-    EXPECT_EQ(r->params.get<long>("seed"), 42);
+    EXPECT_EQ(r->view().get<long>("steps"), 5);
+    EXPECT_EQ(r->view().get<long>("seed"), 42);
     auto t = dc("random, 2., 0.5, 0., forever, seed, time");
-    EXPECT_EQ(t->params.get<std::string>("seed"), "time");
-    EXPECT_EQ(t->params.get<long>("steps"), 1);
+    EXPECT_EQ(t->view().get<std::string>("seed"), "time");
+    EXPECT_EQ(t->view().get<long>("steps"), 1);
     auto m = dc("meter, 0., forever, steps, 10");
     EXPECT_EQ(keys(*m), (Keys{"initial time", "final time", "steps"}));
     EXPECT_EQ(m->view().get<long>("steps"), 10);
@@ -243,9 +243,9 @@ TEST(drives, ClosestNextSampleAndHoldDiscreteFilter) {
     EXPECT_DOUBLE_EQ(num(*s, "initial value"), 3.0);
     EXPECT_DOUBLE_EQ(num(*dc("sample and hold, time, unit"), "initial value"), 0.0);
     auto f = dc("discrete filter, 2, 0.5, 0.25, 1., 1, 0.1, time");
-    EXPECT_EQ(f->params.get<VecN>("a"), (VecN{0.5, 0.25}));
+    EXPECT_EQ(f->view().get<VecN>("a"), (VecN{0.5, 0.25}));
     EXPECT_DOUBLE_EQ(num(*f, "b0"), 1.0);
-    EXPECT_EQ(f->params.get<VecN>("b"), (VecN{0.1}));
+    EXPECT_EQ(f->view().get<VecN>("b"), (VecN{0.1}));
     EXPECT_EQ(f->children.size(), 1u);
     std::string cards = "drive caller: 1, discrete filter, -1, 1., 0, time;\n";
     EXPECT_EQ(error_at(cards), where_of(cards, "-1"));
@@ -366,21 +366,21 @@ TEST(scalar_function_drives, CardTypes) {
         "scalar function: \"d\", div, \"lin\", \"ml\";\n");
     const auto& sf = m.scalar_functions;
     EXPECT_EQ(sf.at("c")->type, "scalarfunctionconst");
-    EXPECT_DOUBLE_EQ(sf.at("c")->params.get<double>("value"), 2.0);
-    EXPECT_DOUBLE_EQ(sf.at("e")->params.get<double>("base"), 2.0);
-    EXPECT_DOUBLE_EQ(sf.at("e")->params.get<double>("coefficient"), 3.0);
-    EXPECT_DOUBLE_EQ(sf.at("e")->params.get<double>("multiplier"), 4.0);
-    EXPECT_DOUBLE_EQ(sf.at("l")->params.get<double>("base"), std::exp(1.0));
-    EXPECT_DOUBLE_EQ(sf.at("p")->params.get<double>("exponent"), 2.0);
+    EXPECT_DOUBLE_EQ(sf.at("c")->view().get<double>("value"), 2.0);
+    EXPECT_DOUBLE_EQ(sf.at("e")->view().get<double>("base"), 2.0);
+    EXPECT_DOUBLE_EQ(sf.at("e")->view().get<double>("coefficient"), 3.0);
+    EXPECT_DOUBLE_EQ(sf.at("e")->view().get<double>("multiplier"), 4.0);
+    EXPECT_DOUBLE_EQ(sf.at("l")->view().get<double>("base"), std::exp(1.0));
+    EXPECT_DOUBLE_EQ(sf.at("p")->view().get<double>("exponent"), 2.0);
     EXPECT_EQ(sf.at("lin")->type, "scalarfunctionlinear");
     EXPECT_EQ(sf.at("cs")->type, "scalarfunctioncubicspline");
-    EXPECT_TRUE(sf.at("cs")->params.get<bool>("do not extrapolate"));
-    EXPECT_EQ(sf.at("cs")->params.get<VecN>("x"), (VecN{0., 1., 2., 3.}));
-    EXPECT_EQ(sf.at("cs")->params.get<VecN>("y"), (VecN{0., 1., 4., 9.}));
-    EXPECT_EQ(sf.at("ml")->params.get<VecN>("x"), (VecN{0., 1.}));
-    EXPECT_EQ(sf.at("ch")->params.get<VecN>("coefficients"), (VecN{0.5, 0.25, 0.125}));
-    EXPECT_EQ(sf.at("s")->params.get<std::string>("f1"), "c");
-    EXPECT_EQ(sf.at("s")->params.get<std::string>("f2"), "p");
+    EXPECT_TRUE(sf.at("cs")->view().get<bool>("do not extrapolate"));
+    EXPECT_EQ(sf.at("cs")->view().get<VecN>("x"), (VecN{0., 1., 2., 3.}));
+    EXPECT_EQ(sf.at("cs")->view().get<VecN>("y"), (VecN{0., 1., 4., 9.}));
+    EXPECT_EQ(sf.at("ml")->view().get<VecN>("x"), (VecN{0., 1.}));
+    EXPECT_EQ(sf.at("ch")->view().get<VecN>("coefficients"), (VecN{0.5, 0.25, 0.125}));
+    EXPECT_EQ(sf.at("s")->view().get<std::string>("f1"), "c");
+    EXPECT_EQ(sf.at("s")->view().get<std::string>("f2"), "p");
     EXPECT_EQ(sf.at("d")->type, "scalarfunctiondiv");
 }
 
@@ -405,18 +405,18 @@ TEST(scalar_function_drives, Drive) {
         "drive caller: 3, scalar function, \"k\", 4.;\n");
     auto d1 = m.drive_callers.at(1);
     EXPECT_EQ(d1->type, "scalarfunction");
-    EXPECT_EQ(d1->params.get<std::string>("function"), "f");
-    EXPECT_FALSE(d1->params.has("function definition"));
+    EXPECT_EQ(d1->view().get<std::string>("function"), "f");
+    EXPECT_FALSE(d1->view().has("function definition"));
     // Inline definitions are kept with the drive.
     auto d2 = m.drive_callers.at(2);
-    auto def = d2->params.get<std::shared_ptr<const DriveSpec>>("function definition");
+    auto def = d2->view().get<std::shared_ptr<const DriveSpec>>("function definition");
     EXPECT_EQ(def->type, "scalarfunctionlinear");
-    EXPECT_DOUBLE_EQ(def->params.get<double>("y2"), 2.0);
-    EXPECT_EQ(def->params.get<std::string>("name"), "g");
+    EXPECT_DOUBLE_EQ(def->view().get<double>("y2"), 2.0);
+    EXPECT_EQ(def->view().get<std::string>("name"), "g");
     auto def3 =
-        m.drive_callers.at(3)->params.get<std::shared_ptr<const DriveSpec>>("function definition");
+        m.drive_callers.at(3)->view().get<std::shared_ptr<const DriveSpec>>("function definition");
     EXPECT_EQ(def3->type, "scalarfunctionconst");
-    EXPECT_DOUBLE_EQ(def3->params.get<double>("value"), 4.0);
+    EXPECT_DOUBLE_EQ(def3->view().get<double>("value"), 4.0);
 
     std::string cards = "drive caller: 1, scalar function, \"missing\";\n";
     EXPECT_EQ(error_at(cards), where_of(cards, "\"missing\""));
@@ -443,17 +443,17 @@ TEST(drives, NodeAndDof) {
         "drive caller: 3, node, 1, structural, index, 2, string, \"2*Var\";\n",
         node_deck);
     auto n = m.drive_callers.at(1);
-    EXPECT_EQ(n->params.get<mbs::EntityRef>("node").category, "structural");
-    EXPECT_EQ(n->params.get<mbs::EntityRef>("node").label, 1);
-    EXPECT_EQ(n->params.get<std::string>("string"), "X[1]");
+    EXPECT_EQ(n->view().get<mbs::EntityRef>("node").category, "structural");
+    EXPECT_EQ(n->view().get<mbs::EntityRef>("node").label, 1);
+    EXPECT_EQ(n->view().get<std::string>("string"), "X[1]");
     ASSERT_EQ(n->children.size(), 1u);
     EXPECT_EQ(n->children[0]->type, "direct");
     auto d = m.drive_callers.at(2);
-    EXPECT_EQ(d->params.get<long>("index"), 3);
-    EXPECT_EQ(d->params.get<long>("order"), 1);
+    EXPECT_EQ(d->view().get<long>("index"), 3);
+    EXPECT_EQ(d->view().get<long>("order"), 1);
     EXPECT_EQ(d->children[0]->type, "linear");
     auto i = m.drive_callers.at(3);
-    EXPECT_EQ(i->params.get<long>("index"), 2);
+    EXPECT_EQ(i->view().get<long>("index"), 2);
     EXPECT_EQ(i->children[0]->type, "string");
 }
 
