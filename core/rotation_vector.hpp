@@ -32,14 +32,15 @@
 //   a = sum (-1)^n s^n/(2n+2)!,  b = sum (-1)^n s^n/(2n+3)!   (n = 0 .. N_ab)
 //   d = sum |B_2n|/(2n)! s^(n-1)  (B: Bernoulli numbers; n = 1 .. N_d + 1; radius s = 4 pi^2)
 //   s < 1e-4: N_ab = 5, N_d = 4;  s < 1e-2: 6, 5;  s < 1: 10, 12;  s < 6.25: 13, 23,
-// so that the truncation error (the first dropped term, bounding the alternating a and b
-// series; the d series' terms fall by s/(4 pi^2) or faster) is below 1e-17 relative at the top
-// of each range for a, b, d and all their derivatives (at most 9e-19 for a, b and derivatives,
-// 9e-18 for d, d'): the series are exact to round-off (observed relative error <= 2.2e-16
-// against 60-digit references, rotation_vector_test). Above s = 6.25 the closed forms (d by the
-// half-angle cotangent, accurate up to and past pi) have relative errors <= 2.2e-16 for a, b, d
-// (observed) and <= 3e-15 for the derivatives (estimated over theta in [2.5, pi]; observed
-// <= 7e-16 at theta = 3, 3.1). d is singular at theta = 2 pi (callers keep theta <= pi).
+// so that the truncation error is about 1e-17 relative or less at the top of each range, for a,
+// b, d and all their derivatives: the first dropped term, which bounds the error of the
+// alternating a and b series, is at most 9e-19; the d series' terms fall by s/(4 pi^2) < 0.16 or
+// faster, so its tail is below 1.2 times its first term, at most 9e-18 (d'). The series are
+// exact to round-off: observed relative error <= 2.2e-16 against 60-digit references
+// (rotation_vector_test). Above s = 6.25 the closed forms (d by the half-angle tangent, accurate
+// up to and past pi) have relative errors <= 2.2e-16 for a, b, d (observed) and about 3e-15 at
+// most for the derivatives (estimated over theta in [2.5, pi]; observed 1.6e-15 at
+// theta = 2.501, <= 7e-16 at 3 and 3.1). d is singular at theta = 2 pi (callers keep theta <= pi).
 //
 // Everything here runs per Newton iteration: no allocation; the small functions are inline.
 #pragma once
