@@ -30,7 +30,7 @@
 // since the start, and Ra that of the reference node:
 //   Rn_i = R_i R_i0^T  (I at the start; dRn_i = [dth_i] Rn_i, as dR_i = [dth_i] R_i),  Ra = Rn_r.
 // Orientation parameters of the other nodes relative to Ra: rotation vectors (R(g) = exp([g]),
-// G(g) = Gamma(g) the tangent with dR R^T = [G dg]; rotation_vector.hpp):
+// G(g) = Gamma(g) the tangent with dR R^T = [G dg]; core/rotation_vector.hpp):
 //   g_i = log(Ra^T Rn_i),  g_r = 0   (all 0 at the start).
 // Shape functions N_i(xi) (beam3: xi(xi-1)/2, 1-xi^2, xi(xi+1)/2; beam2: (1-xi)/2, (1+xi)/2),
 // N_i' = dN_i/dxi * dxi/ds with ds/dxi = |sum dN_i/dxi p_i| in the initial configuration.
@@ -130,9 +130,9 @@
 #include "core/constitutive_law.hpp"
 #include "core/log_line.hpp"
 #include "core/registry.hpp"
+#include "core/rotation_vector.hpp"
 #include "core/rotations.hpp"
 #include "elements/beams/beam.hpp"
-#include "elements/beams/rotation_vector.hpp"
 #include "elements/genels/scalar_dof.hpp"
 #include "elements/misc/card_helpers.hpp"
 #include "elements/misc/element_util.hpp"

@@ -31,7 +31,8 @@
 // (Applying both at p_2 makes the elastic forces the gradient of an energy in e_d.)
 //
 // Jacobian, with virtual rotations (dR = [dth] R) and J^-1 the inverse of the left Jacobian
-// of the rotation vector (exp(theta + dtheta) = exp(J dtheta) exp(theta)):
+// of the rotation vector (exp(theta + dtheta) = exp(J dtheta) exp(theta); J = rotvec::Gamma,
+// J^-1 = rotvec::Gamma_inverse, core/rotation_vector.hpp):
 //   de_d   = Ra^T (dx_2 - dx_1 - [a_2] dth_2 + [c] dth_1)
 //   dtheta = J^-1(theta) Ra^T (dth_2 - dth_1)
 //   ded    = Ra^T (dxdot_2 - dxdot_1 - [a_2] dw_2 + [c] dw_1 + [w_1] (dx_1 - dx_2)
@@ -83,6 +84,7 @@
 #include "core/constitutive_law.hpp"
 #include "core/log_line.hpp"
 #include "core/registry.hpp"
+#include "core/rotation_vector.hpp"
 #include "core/rotations.hpp"
 #include "core/tree_edge.hpp"
 #include "elements/joints/joint_ends.hpp"
@@ -168,27 +170,6 @@ tree::LoadPart deformable_hinge_force(const EntityDesc& d, const tree::Context&)
 using el::Mat63;
 using Mat6 = Eigen::Matrix<double, 6, 6>;
 using Vec6 = Eigen::Matrix<double, 6, 1>;
-
-// Left Jacobian of the rotation vector, exp(phi + dphi) = exp(J dphi) exp(phi):
-//   J = I + (1 - cos a)/a^2 [phi] + (a - sin a)/a^3 [phi]^2,  a = |phi|.
-Mat3 rotvec_jacobian(const Vec3& phi) {
-    const double a2 = phi.squaredNorm(), a = std::sqrt(a2);
-    const Mat3 K = skew(phi);
-    const double c1 = a < 1e-4 ? 0.5 - a2 / 24.0 : (1.0 - std::cos(a)) / a2;
-    const double c2 = a < 1e-4 ? 1.0 / 6.0 - a2 / 120.0 : (a - std::sin(a)) / (a2 * a);
-    return Mat3::Identity() + c1 * K + c2 * K * K;
-}
-
-// Inverse of the left Jacobian of the rotation vector:
-//   J^-1 = I - 1/2 [theta] + (1 - a sin a / (2 (1 - cos a))) / a^2 [theta]^2,  a = |theta|
-// (series 1/12 + a^2/720 near 0).
-Mat3 rotvec_jacobian_inverse(const Vec3& th) {
-    const double a2 = th.squaredNorm(), a = std::sqrt(a2);
-    const Mat3 K = skew(th);
-    const double c = a < 1e-4 ? 1.0 / 12.0 + a2 / 720.0
-                              : (1.0 - a * std::sin(a) / (2.0 * (1.0 - std::cos(a)))) / a2;
-    return Mat3::Identity() - 0.5 * K + c * K * K;
-}
 
 enum class Mode {
     displacement,
@@ -289,11 +270,11 @@ class Deformable final : public Element {
         if constexpr (invariant_d) {
             const Mat3 E = rotation_vector_to_matrix(0.5 * k.theta);
             const Mat3 S = (Mat3::Identity() + E.transpose()).inverse();
-            G = -k.Ra * S * E.transpose() * skew(Vec3(S * RaT * v)) *
-                rotvec_jacobian(0.5 * k.theta) * (0.5 * rotvec_jacobian_inverse(k.theta)) * RaT;
+            G = -k.Ra * S * E.transpose() * skew(Vec3(S * RaT * v)) * rotvec::Gamma(0.5 * k.theta) *
+                (0.5 * rotvec::Gamma_inverse(k.theta)) * RaT;
         }
         const Mat3 W21 = skew(Vec3(n_[1]->w - n_[0]->w));
-        const Mat3 Jinv = rotvec_jacobian_inverse(k.theta);
+        const Mat3 Jinv = rotvec::Gamma_inverse(k.theta);
         const Mat3 A2 = skew(k.a[1]), W1 = skew(n_[0]->w);
         const Mat3 sF = skew(F), sM = skew(M);
         // Strain and strain-rate derivatives per node j and variable v (x, theta, xdot, w).
@@ -505,7 +486,7 @@ class Deformable final : public Element {
         k.P.setZero();
         if constexpr (invariant) {
             k.Rl = k.Ra * rotation_vector_to_matrix(0.5 * k.theta);
-            k.P = 0.5 * k.Ra * rotvec_jacobian(0.5 * k.theta) * rotvec_jacobian_inverse(k.theta) *
+            k.P = 0.5 * k.Ra * rotvec::Gamma(0.5 * k.theta) * rotvec::Gamma_inverse(k.theta) *
                   k.Ra.transpose();
         }
         k.Rd = invariant_d ? k.Rl : k.Ra;

@@ -58,7 +58,8 @@
 //   d(Rp^T (p2 - p1)) = Rp^T (dx2 - skew(b2) dtheta2 - dx1 + skew(b1) dtheta1)
 //   dE = skew(R0^T Ra^T (dtheta2 - dtheta1)) E, so  d log(E) = A (dtheta2 - dtheta1),
 //        A = Jl^-1(phi) R0^T Ra^T,  Jl^-1(phi) = I - 1/2 skew(phi) + c(a) skew(phi)^2,
-//        c(a) = (1 - a/2 cot(a/2)) / a^2, a = |phi|
+//        c(a) = (1 - a/2 cot(a/2)) / a^2, a = |phi|   (Jl = rotvec::Gamma, Jl^-1 =
+//        rotvec::Gamma_inverse, dg/dphi = rotvec::Ginv_T_d, core/rotation_vector.hpp)
 //   A^T Mr = Ra R0 g(phi),  g(phi) = Mr + 1/2 phi x Mr + c(a) phi x (phi x Mr),
 //        dg/dphi = -1/2 skew(Mr) + c ((phi.Mr) I + phi Mr^T - 2 Mr phi^T)
 //                  + c'(a)/a (phi (phi.Mr) - a^2 Mr) phi^T;   K = Ra R0 dg/dphi A
@@ -90,6 +91,7 @@
 
 #include "core/log_line.hpp"
 #include "core/registry.hpp"
+#include "core/rotation_vector.hpp"
 #include "core/rotations.hpp"
 #include "elements/drives/driven_hints.hpp"
 #include "elements/joints/joint_ends.hpp"
@@ -164,54 +166,6 @@ using el::Mat63;
 
 using cards::Level;
 enum class Style : std::uint8_t { total, drive_hinge, drive_displacement, axial_rotation };
-
-// c(a) = (1 - a/2 cot(a/2)) / a^2 and c'(a)/a, by series below a = 0.05 (cancellation).
-void log_coefficients(double a, double& c, double& dc_a) {
-    double a2 = a * a;
-    if (a < 0.05) {
-        c = 1.0 / 12.0 + a2 / 720.0 + a2 * a2 / 30240.0;
-        dc_a = 1.0 / 360.0 + a2 / 7560.0 + a2 * a2 / 201600.0;
-        return;
-    }
-    double ct = 1.0 / std::tan(0.5 * a), s = std::sin(0.5 * a);
-    double h = 1.0 - 0.5 * a * ct, dh = -0.5 * ct + 0.25 * a / (s * s);
-    c = h / a2;
-    dc_a = dh / (a2 * a) - 2.0 * h / (a2 * a2);
-}
-
-// Jr(theta) = I - (1 - cos a)/a^2 skew(theta) + (a - sin a)/a^3 skew(theta)^2, a = |theta|:
-// d exp(theta) = exp(theta) skew(Jr(theta) dtheta) (series below a = 0.05).
-Mat3 exp_jacobian_right(const Vec3& theta) {
-    const double a = theta.norm(), a2 = a * a;
-    double c1, c2;
-    if (a < 0.05) {
-        c1 = 0.5 - a2 / 24.0 + a2 * a2 / 720.0;
-        c2 = 1.0 / 6.0 - a2 / 120.0 + a2 * a2 / 5040.0;
-    } else {
-        c1 = (1.0 - std::cos(a)) / a2;
-        c2 = (a - std::sin(a)) / (a2 * a);
-    }
-    const Mat3 S = skew(theta);
-    return Mat3::Identity() - c1 * S + c2 * S * S;
-}
-
-// Jl^-1(phi): d log(E) for a left increment skew(v) E.
-Mat3 log_jacobian_inverse(const Vec3& phi) {
-    double c, dc_a;
-    log_coefficients(phi.norm(), c, dc_a);
-    Mat3 S = skew(phi);
-    return Mat3::Identity() - 0.5 * S + c * S * S;
-}
-
-// d(Jl^-1(phi)^T mu)/dphi.
-Mat3 log_jacobian_inverse_transpose_derivative(const Vec3& phi, const Vec3& mu) {
-    double a = phi.norm(), c, dc_a;
-    log_coefficients(a, c, dc_a);
-    double pm = phi.dot(mu);
-    return -0.5 * skew(mu) +
-           c * (pm * Mat3::Identity() + phi * mu.transpose() - 2.0 * mu * phi.transpose()) +
-           dc_a * (phi * pm - a * a * mu) * phi.transpose();
-}
 
 struct Config {
     End e[2];                    // e[0] may be the ground; e[1] is a node
@@ -344,7 +298,7 @@ class TotalJoint final : public Element, public el::Hintable {
         Vec3 F, M, Fl = Vec3::Zero(), Mr = Vec3::Zero(), Mw = Vec3::Zero();
         wrench(q, lam, F, M);
         split(lam, Fl, Mr, Mw);
-        Mat3 K = q.Ra * q.R0 * log_jacobian_inverse_transpose_derivative(q.phi, Mr) * q.A;
+        Mat3 K = q.Ra * q.R0 * rotvec::Ginv_T_d(q.phi, Mr) * q.A;
         const bool node1 = !k_.e[0].ground();
         Mat3 sF = skew(F), sb1 = skew(q.b1), sb2 = skew(q.b2);
 
@@ -424,7 +378,7 @@ class TotalJoint final : public Element, public el::Hintable {
     //   rotation:  r = -log(E) / dCoef,  E = R0(t)^T Ra^T Rb,  R0 = exp(theta0(t)):
     //              dR0/dt = R0 skew(Jr(theta0) theta0'), so dE/dt = skew(u) E (a left increment)
     //              with u = -Jr(theta0) theta0', d log(E)/dt = Jl^-1(phi) u and
-    //              dr/dt = Jl^-1(phi) Jr(theta0) theta0' / dCoef
+    //              dr/dt = Jl^-1(phi) Jr(theta0) theta0' / dCoef   (Jr(theta0) = Gamma(theta0)^T)
     // (theta0: the position-level components of theta, as in kinematics()). Not given when a
     // drive has no derivative.
     bool constraint_rate(const StepContext& c, const StateView& /*s*/, double* r) const override {
@@ -435,7 +389,7 @@ class TotalJoint final : public Element, public el::Hintable {
         Vec3 th0 = Vec3::Zero(), dth0 = Vec3::Zero();
         for (int i = 0; i < 3; ++i)
             if (k_.rot[i] == Level::position) th0[i] = q.theta[i], dth0[i] = dth[i];
-        const Vec3 rot_rate = log_jacobian_inverse(q.phi) * exp_jacobian_right(th0) * dth0;
+        const Vec3 rot_rate = rotvec::Gamma_inverse(q.phi) * rotvec::Gamma(th0).transpose() * dth0;
         double* rc = r + first_dof();
         for (std::size_t k = 0; k < rows_.size(); ++k) {
             const Row& w = rows_[k];
@@ -636,7 +590,7 @@ class TotalJoint final : public Element, public el::Hintable {
             if (k_.rot[i] == Level::position) th0[i] = q.theta[i];
         q.R0 = rotation_vector_to_matrix(th0);
         q.phi = matrix_to_rotation_vector(q.R0.transpose() * q.Ra.transpose() * q.Rb);
-        q.A = log_jacobian_inverse(q.phi) * q.R0.transpose() * q.Ra.transpose();
+        q.A = rotvec::Gamma_inverse(q.phi) * q.R0.transpose() * q.Ra.transpose();
         return q;
     }
 
