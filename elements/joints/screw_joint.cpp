@@ -27,6 +27,7 @@
 #include <string>
 
 #include "core/registry.hpp"
+#include "core/rotation_vector.hpp"
 #include "core/rotations.hpp"
 #include "elements/joints/joint_ends.hpp"
 #include "elements/joints/joint_kit.hpp"
@@ -82,22 +83,6 @@ void read_screw(Reader& r, EntityDesc& e) {
 
 using el::End;
 
-// (1 - (t/2) cot(t/2)) / t^2 and its derivative divided by t, t = |Theta| (series below 0.1,
-// where the closed forms cancel; both series to O(t^8), relative error below 1e-14 there).
-void gamma_coefs(double t, double& c, double& dc_t) {
-    const double t2 = t * t;
-    if (t < 0.1) {
-        c = 1.0 / 12.0 + t2 * (1.0 / 720.0 + t2 * (1.0 / 30240.0 + t2 / 1209600.0));
-        dc_t = 1.0 / 360.0 + t2 * (1.0 / 7560.0 + t2 * (1.0 / 201600.0 + t2 / 5987520.0));
-        return;
-    }
-    const double s = std::sin(0.5 * t), co = std::cos(0.5 * t);
-    const double hh = 0.5 * t * co / s;                   // (t/2) cot(t/2)
-    const double dh = 0.5 * co / s - 0.25 * t / (s * s);  // d/dt of it
-    c = (1.0 - hh) / t2;
-    dc_t = -dh / (t2 * t) - 2.0 * (1.0 - hh) / (t2 * t2);
-}
-
 class ScrewJoint final : public Element {
   public:
     ScrewJoint(const EntityDesc& d, End e1, End e2, double pitch, double theta0, double d0)
@@ -114,7 +99,8 @@ class ScrewJoint final : public Element {
     // Translational part: joint_kit's project_* with u = e and F = mu (phi's -(d - d0) is
     // e.(p1 - p2) + d0; e turns with node 1).
     // Rotational part, with g_k the virtual rotations (global) and J_l the left Jacobian of the
-    // rotation vector (dR R^T = skew(J_l dTheta) for R = exp(skew(Theta))):
+    // rotation vector (dR R^T = skew(J_l dTheta) for R = exp(skew(Theta)); J_l = rotvec::Gamma,
+    // J_l^-1 = rotvec::Gamma_inverse, dw/dTheta = rotvec::Ginv_T_d, core/rotation_vector.hpp):
     //   dTheta = J_l^-1 R1^T (g2 - g1),  dtheta = W.(g2 - g1),  W = R1 w,  w = J_l^-T a
     //   J_l^-T a = a + Theta x a / 2 + c(t) Theta x (Theta x a),  c = (1 - (t/2) cot(t/2)) / t^2
     //   rows: end 1 moment -mu h W, end 2 moment +mu h W; constraint row h theta (+ d0 - h theta0)
@@ -228,16 +214,10 @@ class ScrewJoint final : public Element {
         q.e = R1 * a;
         q.D = e_[1].point() - e_[0].point();
         q.Theta = matrix_to_rotation_vector(R1.transpose() * R2);
-        const double t = q.Theta.norm(), ta = q.Theta.dot(a);
-        double c, dc_t;
-        gamma_coefs(t, c, dc_t);
-        const Mat3 K = skew(q.Theta);
-        q.Jinv = Mat3::Identity() - 0.5 * K + c * K * K;
-        const Vec3 v = q.Theta * ta - t * t * a;
-        q.w = a + 0.5 * q.Theta.cross(a) + c * v;
-        q.dw =
-            -0.5 * skew(a) + dc_t * v * q.Theta.transpose() +
-            c * (ta * Mat3::Identity() + q.Theta * a.transpose() - 2.0 * a * q.Theta.transpose());
+        const double ta = q.Theta.dot(a);
+        q.Jinv = rotvec::Gamma_inverse(q.Theta);
+        q.w = q.Jinv.transpose() * a;
+        q.dw = rotvec::Ginv_T_d(q.Theta, a);
         q.theta = ta + 2.0 * M_PI * std::round((theta_prev_ - ta) / (2.0 * M_PI));
         return q;
     }
