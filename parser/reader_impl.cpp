@@ -38,7 +38,15 @@ std::string ident_word(const ast::Operand& o) {
     return {};
 }
 
-std::string quoted(std::string_view s) { return "'" + std::string(s) + "'"; }
+// (Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on "'" + std::string(s) + "'".)
+std::string quoted(std::string_view s) {
+    std::string q;
+    q.reserve(s.size() + 2);
+    q += '\'';
+    q += s;
+    q += '\'';
+    return q;
+}
 
 }  // namespace
 
