@@ -116,21 +116,21 @@ std::string output_prefix(const mbs::cli::Options& opt) {
 class Sinks final : public mbs::OutputSink {
   public:
     void add(mbs::OutputSink* s) { sinks_.push_back(s); }
-    void begin(const mbs::Engine& e) override {
-        for (auto* s : sinks_) s->begin(e);
+    void begin(const mbs::StepView& v) override {
+        for (auto* s : sinks_) s->begin(v);
     }
-    void step(const mbs::Engine& e, const mbs::StepInfo& info) override {
+    void step(const mbs::StepView& v, const mbs::StepInfo& info) override {
         t_ = info.time;
-        for (auto* s : sinks_) s->step(e, info);
+        for (auto* s : sinks_) s->step(v, info);
     }
-    void end(const mbs::Engine& e, const std::string& status) override {
+    void end(const mbs::StepView& v, const std::string& status) override {
         std::string st = status;
         if (st.empty() && g_stop != 0) {
             char b[64];
             std::snprintf(b, sizeof b, " at t = %.9g", t_);
             st = stop_reason() + b;
         }
-        for (auto* s : sinks_) s->end(e, st);
+        for (auto* s : sinks_) s->end(v, st);
     }
 
   private:
@@ -173,7 +173,7 @@ int run(const mbs::Model& model, const mbs::cli::Options& opt) {
     so.sync = fmt.sync;
     so.deck = opt.deck;
     so.version = MBS_VERSION;
-    so.settings = settings;
+    so.settings = settings.run_settings();
     so.exit_after_run = true;
     std::unique_ptr<mbs::OutputSink> nc, h5;
     std::vector<std::string> result_files;
