@@ -8,6 +8,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "core/element.hpp"
 #include "core/struct_node.hpp"
@@ -20,6 +21,9 @@ namespace mbs {
 struct StepView {
     std::span<const StructNode> nodes;
     std::span<const std::unique_ptr<Element>> elements;
+    // Whether the analysis computes the nodes' momenta (StructNode::beta, gamma and their
+    // derivatives: MBDyn's .ine); the relative-coordinate path does not.
+    bool momenta = true;
 };
 
 // One step's record.
@@ -60,6 +64,17 @@ class OutputSink {
     virtual void begin(const StepView& /*v*/) {}
     virtual void step(const StepView& v, const StepInfo& s) = 0;
     virtual void end(const StepView& /*v*/, const std::string& /*status*/) {}
+};
+
+// The result files of a run: the command line's set of sinks (text, NetCDF, HDF5, progress;
+// mbsolve/main.cpp), made once the analysis knows its settings, then fed by it.
+class RunOutput {
+  public:
+    virtual ~RunOutput() = default;
+    // The sinks of a run with these settings (made on the first call).
+    virtual OutputSink& open(const RunSettings& s) = 0;
+    // The files written so far.
+    virtual std::vector<std::string> files() const = 0;
 };
 
 }  // namespace mbs

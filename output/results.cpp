@@ -145,7 +145,7 @@ void Results::init(const Model& m, const StepView& view, int capacity, std::size
          q("GP", 3, "kg m^2/s^2", "global",
            "global momenta moment derivative (GP_X, GP_Y, GP_Z)")});
     for (std::size_t k = 0; k < view.nodes.size(); ++k)
-        if (node_momenta_output(view.nodes[k], false))
+        if (view.momenta && node_momenta_output(view.nodes[k], false))
             add_entity(momenta, view.nodes[k].desc(), static_cast<int>(k));
 
     for (Group* g : {&nodes, &accels, &momenta})

@@ -124,7 +124,7 @@ void TextOutput::record_nodes(const StepView& view) {
             v.insert(v.end(), n.xpp.data(), n.xpp.data() + 3);
             v.insert(v.end(), n.wp.data(), n.wp.data() + 3);
         }
-        if (output::node_momenta_output(n, true)) {
+        if (view.momenta && output::node_momenta_output(n, true)) {
             if (!ine_) ine_ = file("ine");
             add_line(ine_, n.label(), Kind::ine, 12);
             for (const Vec3* m : {&n.beta, &n.gamma, &n.beta_dot, &n.gamma_dot})
