@@ -283,7 +283,7 @@ int main(int argc, char** argv) {
     std::unique_ptr<mbs::TextOutput> text;
     if (!output.empty()) {
         text = std::make_unique<mbs::TextOutput>(model, output);
-        text->begin(sim.engine());
+        text->begin(sim.engine().view());
     }
 
     // Warm-up: derivatives phase, the first (Crank-Nicolson) step and a few two-step ones; one
@@ -298,7 +298,7 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, "warm-up step %d did not converge\n", k + 1);
             return 2;
         }
-        if (text) text->step(sim.engine(), info);
+        if (text) text->step(sim.engine().view(), info);
     }
 
     long iters = 0;
@@ -331,7 +331,7 @@ int main(int argc, char** argv) {
         for (int k = 0; k < steps; ++k) {
             if (!sim.step(h, info)) return 2;
             alloc_count::armed = true;
-            text->step(sim.engine(), info);
+            text->step(sim.engine().view(), info);
             alloc_count::armed = false;
         }
         out_news = alloc_count::cxx_news;
@@ -340,7 +340,7 @@ int main(int argc, char** argv) {
                     out_c);
         std::fflush(stdout);
         alloc_count::print_sites("TextOutput::step");
-        text->end(sim.engine(), "");
+        text->end(sim.engine().view(), "");
     }
 
     bool ok = step_news == 0 && out_news == 0 && (!strict_malloc || (step_c == 0 && out_c == 0));

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <limits>
 #include <memory>
 
 #include "core/analysis.hpp"
@@ -116,21 +117,21 @@ std::string output_prefix(const mbs::cli::Options& opt) {
 class Sinks final : public mbs::OutputSink {
   public:
     void add(mbs::OutputSink* s) { sinks_.push_back(s); }
-    void begin(const mbs::Engine& e) override {
-        for (auto* s : sinks_) s->begin(e);
+    void begin(const mbs::StepView& v) override {
+        for (auto* s : sinks_) s->begin(v);
     }
-    void step(const mbs::Engine& e, const mbs::StepInfo& info) override {
+    void step(const mbs::StepView& v, const mbs::StepInfo& info) override {
         t_ = info.time;
-        for (auto* s : sinks_) s->step(e, info);
+        for (auto* s : sinks_) s->step(v, info);
     }
-    void end(const mbs::Engine& e, const std::string& status) override {
+    void end(const mbs::StepView& v, const std::string& status) override {
         std::string st = status;
         if (st.empty() && g_stop != 0) {
             char b[64];
             std::snprintf(b, sizeof b, " at t = %.9g", t_);
             st = stop_reason() + b;
         }
-        for (auto* s : sinks_) s->end(e, st);
+        for (auto* s : sinks_) s->end(v, st);
     }
 
   private:
@@ -159,46 +160,73 @@ Formats result_formats(const mbs::Model& model, const mbs::cli::Options& opt) {
     return f;
 }
 
+// The command line's result files for any analysis: text (.out, .log and, unless `no text`,
+// .mov .jnt ...), NetCDF and HDF5 as --format or the deck's `output results` ask, the progress
+// line on a terminal, and the --report sink of a DAE run (add()).
+class CliOutput final : public mbs::RunOutput {
+  public:
+    CliOutput(const mbs::Model& model, const mbs::cli::Options& opt)
+        : model_(model), opt_(opt), prefix_(output_prefix(opt)), fmt_(result_formats(model, opt)) {}
+
+    mbs::OutputSink& open(const mbs::RunSettings& settings) override {
+        if (text_) return sinks_;
+        text_ = std::make_unique<mbs::TextOutput>(model_, prefix_, fmt_.text);
+        sinks_.add(text_.get());
+        mbs::output::SinkOptions so;
+        if (opt_.flush_every > 0) so.flush_every = opt_.flush_every;
+        so.sync = fmt_.sync;
+        so.deck = opt_.deck;
+        so.version = MBS_VERSION;
+        so.settings = settings;
+        so.exit_after_run = true;
+        if (fmt_.netcdf) {
+            nc_ = mbs::output::make_netcdf_output(model_, prefix_ + ".nc", so);
+            sinks_.add(nc_.get());
+            result_files_.push_back(prefix_ + ".nc");
+        }
+        if (fmt_.hdf5) {
+            h5_ = mbs::output::make_hdf5_output(model_, prefix_ + ".h5", so,
+                                                opt_.compression < 0 ? 0 : opt_.compression);
+            sinks_.add(h5_.get());
+            result_files_.push_back(prefix_ + ".h5");
+        }
+        if (!opt_.quiet && isatty(STDOUT_FILENO)) {
+            const bool forever = settings.final_time == std::numeric_limits<double>::infinity();
+            progress_ = std::make_unique<mbs::output::Progress>(stdout, settings.initial_time,
+                                                                settings.final_time, forever);
+            sinks_.add(progress_.get());
+        }
+        return sinks_;
+    }
+    void add(mbs::OutputSink* s) { sinks_.add(s); }
+    std::vector<std::string> files() const override {
+        std::vector<std::string> v = text_ ? text_->files() : std::vector<std::string>{};
+        v.insert(v.end(), result_files_.begin(), result_files_.end());
+        return v;
+    }
+
+  private:
+    const mbs::Model& model_;
+    const mbs::cli::Options& opt_;
+    std::string prefix_;
+    Formats fmt_;
+    Sinks sinks_;
+    std::unique_ptr<mbs::TextOutput> text_;
+    std::unique_ptr<mbs::OutputSink> nc_, h5_;
+    std::unique_ptr<mbs::output::Progress> progress_;
+    std::vector<std::string> result_files_;
+};
+
 int run(const mbs::Model& model, const mbs::cli::Options& opt) {
     mbs::SolverSettings settings = mbs::SolverSettings::from_model(model);
     mbs::Simulation sim(model, settings);
-    const std::string prefix = output_prefix(opt);
-    const Formats fmt = result_formats(model, opt);
-
-    Sinks sinks;
-    mbs::TextOutput text(model, prefix, fmt.text);
-    sinks.add(&text);
-    mbs::output::SinkOptions so;
-    if (opt.flush_every > 0) so.flush_every = opt.flush_every;
-    so.sync = fmt.sync;
-    so.deck = opt.deck;
-    so.version = MBS_VERSION;
-    so.settings = settings;
-    so.exit_after_run = true;
-    std::unique_ptr<mbs::OutputSink> nc, h5;
-    std::vector<std::string> result_files;
-    if (fmt.netcdf) {
-        nc = mbs::output::make_netcdf_output(model, prefix + ".nc", so);
-        sinks.add(nc.get());
-        result_files.push_back(prefix + ".nc");
-    }
-    if (fmt.hdf5) {
-        h5 = mbs::output::make_hdf5_output(model, prefix + ".h5", so,
-                                           opt.compression < 0 ? 0 : opt.compression);
-        sinks.add(h5.get());
-        result_files.push_back(prefix + ".h5");
-    }
-    std::unique_ptr<mbs::output::Progress> progress;
-    if (!opt.quiet && isatty(STDOUT_FILENO)) {
-        progress = std::make_unique<mbs::output::Progress>(stdout, settings.t0, settings.tf,
-                                                           settings.forever);
-        sinks.add(progress.get());
-    }
+    CliOutput output(model, opt);
+    mbs::OutputSink& sinks = output.open(settings.run_settings());
     std::unique_ptr<mbs::sweep::RunReports> reports;
     if (!opt.reports.empty() || !opt.report_file.empty()) {
         reports = std::make_unique<mbs::sweep::RunReports>(opt.reports, opt.report_file,
                                                            opt.defines, sim.engine());
-        sinks.add(reports->sink());
+        output.add(reports->sink());
     }
     sim.add_sink(&sinks);
 
@@ -216,18 +244,13 @@ int run(const mbs::Model& model, const mbs::cli::Options& opt) {
         return every <= 1 || step % every == 0;
     };
     auto t0 = std::chrono::steady_clock::now();
-    auto files = [&] {
-        std::vector<std::string> v = text.files();
-        v.insert(v.end(), result_files.begin(), result_files.end());
-        return v;
-    };
     try {
         mbs::RunStats st = sim.run();
         if (reports) reports->finish("ok", "", opt.quiet);
         double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         if (!opt.quiet)
             mbs::output::print_summary(
-                stdout, st, wall, files(),
+                stdout, st, wall, output.files(),
                 g_stop ? stop_reason() + (g_force ? "" : " after the current step") : "");
         return stop_status();
     } catch (const mbs::SolverFailure& f) {
@@ -248,8 +271,9 @@ int run_reduced(const mbs::Model& model, const mbs::cli::Options& opt, bool tree
     mbs::reduced::StopRequest stop;
     stop.requested = &g_stop;
     stop.reason = stop_reason;
+    CliOutput output(model, opt);
     const int status = mbs::reduced::run_cli(model, tree, analysis, output_prefix(opt), opt.quiet,
-                                             opt.independent, opt.formats, &stop);
+                                             opt.independent, opt.formats, &stop, &output);
     return status != 0 ? status : stop_status();
 }
 

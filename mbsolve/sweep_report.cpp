@@ -231,7 +231,7 @@ void check_report(const Report& r, const Model& model,
 }
 
 ReportSink::ReportSink(const std::vector<Report>& reports, const Engine& engine)
-    : reports_(&reports) {
+    : reports_(&reports), engine_(&engine) {
     for (const auto& r : reports)
         for (const auto& t : r.terms) {
             int index = -1, datum = -1;
@@ -268,11 +268,11 @@ ReportSink::ReportSink(const std::vector<Report>& reports, const Engine& engine)
 }
 
 // One sample of a term: a component or a norm of the node's kinematics or the joint's reaction.
-void ReportSink::sample(const Engine& e, Acc& a) {
+void ReportSink::sample(const StepView& view, Acc& a) {
     double v = 0.0;
     int f = a.term->field;
     if (a.term->kind == ReportTerm::Kind::node) {
-        const StructNode& n = e.nodes()[static_cast<std::size_t>(a.index)];
+        const StructNode& n = view.nodes[static_cast<std::size_t>(a.index)];
         if (a.datum >= 0)
             v = nodes::struct_node_private_data(n, a.datum);
         else if (f < 3)
@@ -286,9 +286,9 @@ void ReportSink::sample(const Engine& e, Acc& a) {
         else
             v = n.w.norm();
     } else {
-        const Element& el = *e.elements()[static_cast<std::size_t>(a.index)];
+        const Element& el = *view.elements[static_cast<std::size_t>(a.index)];
         if (a.datum >= 0) {
-            v = el.private_data(a.datum, e.state());
+            v = el.private_data(a.datum, engine_->state());
         } else {
             Vec3 fl, ml, F, M;
             if (!el.reaction(fl, ml, F, M)) return;
@@ -317,10 +317,10 @@ void ReportSink::sample(const Engine& e, Acc& a) {
 }
 
 // The sinks see the initial state (step 0, after the initial assembly) and every converged step.
-void ReportSink::step(const Engine& e, const StepInfo& s) {
+void ReportSink::step(const StepView& v, const StepInfo& s) {
     steps_ = s.step;
     time_ = s.time;
-    for (auto& a : acc_) sample(e, a);
+    for (auto& a : acc_) sample(v, a);
 }
 
 std::vector<double> ReportSink::values(const std::map<std::string, std::string>& defines) const {

@@ -71,9 +71,10 @@ void check_report(const Report& r, const Model& model,
 // Samples the terms of all reports during a run (no allocation per step).
 class ReportSink final : public OutputSink {
   public:
-    // Resolves labels and private-data names in the engine; throws InputError.
+    // Resolves labels and private-data names in the engine; throws InputError. The engine
+    // outlives the sink (elements' private data read its state).
     ReportSink(const std::vector<Report>& reports, const Engine& engine);
-    void step(const Engine& e, const StepInfo& s) override;
+    void step(const StepView& v, const StepInfo& s) override;
     // Values of the reports (NaN for a term without any sample).
     std::vector<double> values(const std::map<std::string, std::string>& defines) const;
     long steps() const { return steps_; }
@@ -87,8 +88,9 @@ class ReportSink final : public OutputSink {
         long n = 0;
         double first = 0, last = 0, max = 0, min = 0, maxabs = 0, sum = 0, sum2 = 0;
     };
-    void sample(const Engine& e, Acc& a);
+    void sample(const StepView& v, Acc& a);
     const std::vector<Report>* reports_;
+    const Engine* engine_;
     std::vector<Acc> acc_;
     long steps_ = 0;
     double time_ = 0.0;

@@ -44,9 +44,9 @@ void BlockSink::shutdown() { writer_.stop(); }
 // The rows of both blocks are made resident by the writer, their page faults taken there and
 // not on the solver's thread (2 x 32 MB for NetCDF on chain_200, 0.02-0.05 s): those of the
 // block being filled while the solver records its first rows (prefault() leaves what it wrote).
-void BlockSink::begin(const Engine& e) {
-    fill_.init(*model_, e, opt_.flush_every, block_bytes_);
-    write_.init(*model_, e, opt_.flush_every, block_bytes_, false);
+void BlockSink::begin(const StepView& view) {
+    fill_.init(*model_, view, opt_.flush_every, block_bytes_);
+    write_.init(*model_, view, opt_.flush_every, block_bytes_, false);
     defined_ = waited_ = false;
     remove_old(path_);
     remove_old(staging_);
@@ -89,18 +89,18 @@ void BlockSink::hand_off() {
 // chain_200 (2001 output steps, idle machine): 0.105 s from the last step to the closed file with
 // whole 680-row blocks only, 0.06-0.08 s with hand-offs of parts, of which 0.04 s is closing the
 // 1604 datasets.
-void BlockSink::step(const Engine& e, const StepInfo& s) {
+void BlockSink::step(const StepView& view, const StepInfo& s) {
     if (!s.output) return;
     if (!waited_) {
         waited_ = true;
         if (defined_before_first_step()) writer_.wait_idle();
     }
-    fill_.record(e, s);
+    fill_.record(view, s);
     if (fill_.flush_due(opt_) || (early_ && fill_.rows() % fill_.part() == 0 && writer_.idle()))
         hand_off();
 }
 
-void BlockSink::end(const Engine&, const std::string& status) {
+void BlockSink::end(const StepView&, const std::string& status) {
     if (!writer_.running()) return;
     if (fill_.rows() > 0) hand_off();
     fill_.release();  // while the writer writes the last rows

@@ -22,9 +22,9 @@ class BlockSink : public OutputSink {
     BlockSink(const BlockSink&) = delete;
     BlockSink& operator=(const BlockSink&) = delete;
 
-    void begin(const Engine& e) final;
-    void step(const Engine& e, const StepInfo& s) final;
-    void end(const Engine& e, const std::string& status) final;
+    void begin(const StepView& view) final;
+    void step(const StepView& view, const StepInfo& s) final;
+    void end(const StepView& view, const std::string& status) final;
 
   protected:
     // Called on the main thread by begin(): create the file at file_path() (errors show at once).

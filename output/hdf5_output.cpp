@@ -260,15 +260,15 @@ void Hdf5Output::define(const Results& res) {
     attr_text(file_, "run_status", "running");
     // Solver settings, as the run used them.
     hid_t sg = check(H5Gcreate2(file_, "solver", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), "/solver");
-    const SolverSettings& s = opt.settings;
-    attr_text(sg, "method", s.method.name);
-    attr_double(sg, "rho", s.method.rho);
-    attr_double(sg, "rho_algebraic", s.method.rho_alg);
-    attr_double(sg, "initial_time", s.t0);
-    attr_double(sg, "final_time", s.forever ? std::numeric_limits<double>::infinity() : s.tf);
-    attr_double(sg, "time_step", s.dt);
-    attr_double(sg, "tolerance", s.tol);
-    attr_long(sg, "max_iterations", s.max_iter);
+    const RunSettings& s = opt.settings;
+    attr_text(sg, "method", s.method);
+    attr_double(sg, "rho", s.rho);
+    attr_double(sg, "rho_algebraic", s.rho_algebraic);
+    attr_double(sg, "initial_time", s.initial_time);
+    attr_double(sg, "final_time", s.final_time);
+    attr_double(sg, "time_step", s.time_step);
+    attr_double(sg, "tolerance", s.tolerance);
+    attr_long(sg, "max_iterations", s.max_iterations);
     attr_text(sg, "linear_solver", s.linear_solver);
     attr_long(sg, "strategy_factor", s.strategy_factor ? 1 : 0);
     H5Gclose(sg);

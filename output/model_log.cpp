@@ -56,11 +56,11 @@ std::string element_log_line(const Element& el) {
     return d.category + ": " + std::to_string(d.label) + (d.type.empty() ? "" : " ") + d.type;
 }
 
-void write_model_log(std::FILE* f, const Model& m, const Engine& e) {
+void write_model_log(std::FILE* f, const Model& m, const StepView& view) {
     std::fprintf(f, "output frequency: %ld\n", m.control.output_frequency.value_or(1));
     const std::string od = m.control.orientation();
-    for (const StructNode& n : e.nodes()) std::fprintf(f, "%s\n", node_log_line(n, od).c_str());
-    for (const auto& el : e.elements()) {
+    for (const StructNode& n : view.nodes) std::fprintf(f, "%s\n", node_log_line(n, od).c_str());
+    for (const auto& el : view.elements) {
         if (el->desc().category == "structural") continue;
         std::fprintf(f, "%s\n", element_log_line(*el).c_str());
     }

@@ -14,7 +14,7 @@
 #include <cstdio>
 #include <string>
 
-#include "solvers/dae/simulation.hpp"
+#include "core/step_view.hpp"
 
 namespace mbs::output {
 
@@ -23,6 +23,6 @@ std::string node_log_line(const StructNode& n, const std::string& default_orient
 // The element's .log line (MBDyn's, else mbsolve's), without the newline.
 std::string element_log_line(const Element& el);
 // Every line: "output frequency", the nodes, the elements.
-void write_model_log(std::FILE* f, const Model& m, const Engine& e);
+void write_model_log(std::FILE* f, const Model& m, const StepView& view);
 
 }  // namespace mbs::output

@@ -228,7 +228,7 @@ void NetcdfOutput::define(const Results& res) {
                                 q.description.c_str(), tname.c_str());
         }
     };
-    std::vector<int> accel_of;  // node (Engine::nodes() index) -> its entity in the accelerations
+    std::vector<int> accel_of;  // node (StepView::nodes index) -> its entity in the accelerations
     if (accels < groups.size()) {
         const Group& a = groups[accels];
         for (int k = 0; k < a.size(); ++k) {

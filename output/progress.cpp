@@ -9,12 +9,12 @@ namespace mbs::output {
 Progress::Progress(std::FILE* out, double t0, double tf, bool forever)
     : out_(out), t0_(t0), tf_(tf), forever_(forever || !(tf > t0)) {}
 
-void Progress::begin(const Engine&) {
+void Progress::begin(const StepView&) {
     start_ = std::chrono::steady_clock::now();
     last_ = start_;
 }
 
-void Progress::step(const Engine&, const StepInfo& s) {
+void Progress::step(const StepView&, const StepInfo& s) {
     t_ = s.time;
     if (s.step > 0) {
         ++steps_;
@@ -50,7 +50,7 @@ void Progress::draw() {
     width_ = n;
 }
 
-void Progress::end(const Engine&, const std::string&) {
+void Progress::end(const StepView&, const std::string&) {
     if (width_ > 0) {
         std::fprintf(out_, "\r%*s\r", width_, "");
         std::fflush(out_);

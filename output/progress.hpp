@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "solvers/dae/simulation.hpp"
+#include "core/step_view.hpp"
 
 namespace mbs::output {
 
@@ -17,9 +17,9 @@ class Progress final : public OutputSink {
   public:
     // tf < t0 or forever: no percentage and no ETA.
     Progress(std::FILE* out, double t0, double tf, bool forever);
-    void begin(const Engine& e) override;
-    void step(const Engine& e, const StepInfo& s) override;
-    void end(const Engine& e, const std::string& status) override;
+    void begin(const StepView& view) override;
+    void step(const StepView& view, const StepInfo& s) override;
+    void end(const StepView& view, const std::string& status) override;
 
   private:
     void draw();

@@ -12,7 +12,6 @@
 #endif
 
 #include "core/rotations.hpp"
-#include "solvers/dae/accelerations.hpp"
 
 namespace mbs::output {
 
@@ -100,7 +99,7 @@ bool node_momenta_output(const StructNode& n, bool text) {
     return n.desc().output && n.is_dynamic() && n.output_inertia.value_or(text);
 }
 
-void Results::init(const Model& m, const Engine& e, int capacity, std::size_t max_bytes,
+void Results::init(const Model& m, const StepView& view, int capacity, std::size_t max_bytes,
                    bool allocate) {
     groups_.clear();
     const std::string default_orientation = m.control.orientation();
@@ -114,25 +113,25 @@ void Results::init(const Model& m, const Engine& e, int capacity, std::size_t ma
          q("Omega", 3, "radian/s", "global",
            "global angular velocity vector (omega_X, omega_Y, omega_Z)")});
     nodes.quantities[1].orientation = true;
-    for (std::size_t k = 0; k < e.nodes().size(); ++k) {
-        const StructNode& n = e.nodes()[k];
+    for (std::size_t k = 0; k < view.nodes.size(); ++k) {
+        const StructNode& n = view.nodes[k];
         if (!n.desc().output) continue;
         add_entity(nodes, n.desc(), static_cast<int>(k));
         nodes.orientation.push_back(n.orientation_description.empty() ? default_orientation
                                                                       : n.orientation_description);
     }
 
-    // Accelerations (solvers/dae/accelerations.hpp): a group of their own, as only some nodes
-    // have them; NetCDF names node.struct.<L>.XPP and .OmegaP as MBDyn's.
+    // Accelerations (StructNode::accel_output: the nodes whose analysis computes them; the DAE's
+    // solvers/dae/accelerations.hpp): a group of their own, as only some nodes have them;
+    // NetCDF names node.struct.<L>.XPP and .OmegaP as MBDyn's.
     Group accels =
         group(Group::Kind::node_accelerations, "node_accelerations", "node.struct",
               {q("XPP", 3, "m/s^2", "global", "global acceleration vector (a_X, a_Y, a_Z)"),
                q("OmegaP", 3, "radian/s^2", "global",
                  "global angular acceleration vector (omegaP_X, omegaP_Y, omegaP_Z)")});
-    for (std::size_t k = 0; k < e.nodes().size(); ++k) {
-        const StructNode& n = e.nodes()[k];
-        if (n.desc().output && node_accelerations_output(m, n))
-            add_entity(accels, n.desc(), static_cast<int>(k));
+    for (std::size_t k = 0; k < view.nodes.size(); ++k) {
+        const StructNode& n = view.nodes[k];
+        if (n.desc().output && n.accel_output) add_entity(accels, n.desc(), static_cast<int>(k));
     }
 
     // Momenta (MBDyn's .ine, NetCDF node.struct.<L>.B, .G, .BP, .GP) of the nodes that ask for
@@ -145,13 +144,13 @@ void Results::init(const Model& m, const Engine& e, int capacity, std::size_t ma
          q("BP", 3, "kg m/s^2", "global", "global momentum derivative (BP_X, BP_Y, BP_Z)"),
          q("GP", 3, "kg m^2/s^2", "global",
            "global momenta moment derivative (GP_X, GP_Y, GP_Z)")});
-    for (std::size_t k = 0; k < e.nodes().size(); ++k)
-        if (node_momenta_output(e.nodes()[k], false))
-            add_entity(momenta, e.nodes()[k].desc(), static_cast<int>(k));
+    for (std::size_t k = 0; k < view.nodes.size(); ++k)
+        if (view.momenta && node_momenta_output(view.nodes[k], false))
+            add_entity(momenta, view.nodes[k].desc(), static_cast<int>(k));
 
     for (Group* g : {&nodes, &accels, &momenta})
         if (g->size() > 0) groups_.push_back(std::move(*g));
-    add_element_groups(e, default_orientation);
+    add_element_groups(view, default_orientation);
 
     std::size_t row_bytes = 4 * sizeof(double);
     for (const Group& g : groups_)
@@ -173,7 +172,7 @@ void Results::init(const Model& m, const Engine& e, int capacity, std::size_t ma
 // increasing order, then first appearance. A group's quantities are those its elements declare
 // (the same list for all), with one column or a column per element (-1: not this element's),
 // left out when no element has them (values only), as wide as the widest element's.
-void Results::add_element_groups(const Engine& e, const std::string& default_orientation) {
+void Results::add_element_groups(const StepView& view, const std::string& default_orientation) {
     struct Pending {
         Group g;
         int order;
@@ -181,8 +180,8 @@ void Results::add_element_groups(const Engine& e, const std::string& default_ori
         std::size_t first = 0;                              // order of first appearance
     };
     std::vector<Pending> pending;
-    for (std::size_t j = 0; j < e.elements().size(); ++j) {
-        const Element& el = *e.elements()[j];
+    for (std::size_t j = 0; j < view.elements.size(); ++j) {
+        const Element& el = *view.elements[j];
         OutputSchema s;
         if (!el.desc().output || !el.output_schema(s)) continue;
         auto p = std::find_if(pending.begin(), pending.end(),
@@ -266,7 +265,7 @@ void Results::allocate() {
     iter_.assign(rows, 0);
 }
 
-void Results::record(const Engine& e, const StepInfo& s) {
+void Results::record(const StepView& view, const StepInfo& s) {
     const int r = rows_;
     time_[r] = s.time;
     dt_[r] = s.dt;
@@ -287,7 +286,7 @@ void Results::record(const Engine& e, const StepInfo& s) {
         for (int k = 0; k < n; ++k) {
             switch (g.kind) {
                 case Group::Kind::nodes: {
-                    const StructNode& nd = e.nodes()[g.source[k]];
+                    const StructNode& nd = view.nodes[g.source[k]];
                     put3(at(g.quantities[0], k), nd.x);
                     double* R = at(g.quantities[1], k);
                     for (int i = 0; i < 3; ++i)
@@ -297,13 +296,13 @@ void Results::record(const Engine& e, const StepInfo& s) {
                     break;
                 }
                 case Group::Kind::node_accelerations: {
-                    const StructNode& nd = e.nodes()[g.source[k]];
+                    const StructNode& nd = view.nodes[g.source[k]];
                     put3(at(g.quantities[0], k), nd.xpp);
                     put3(at(g.quantities[1], k), nd.wp);
                     break;
                 }
                 case Group::Kind::node_momenta: {
-                    const StructNode& nd = e.nodes()[g.source[k]];
+                    const StructNode& nd = view.nodes[g.source[k]];
                     put3(at(g.quantities[0], k), nd.beta);
                     put3(at(g.quantities[1], k), nd.gamma);
                     put3(at(g.quantities[2], k), nd.beta_dot);
@@ -312,7 +311,7 @@ void Results::record(const Engine& e, const StepInfo& s) {
                 }
                 case Group::Kind::joints: {
                     Vec3 f, m, F, M;
-                    e.elements()[g.source[k]]->reaction(f, m, F, M);
+                    view.elements[g.source[k]]->reaction(f, m, F, M);
                     put3(at(g.quantities[0], k), f);
                     put3(at(g.quantities[1], k), m);
                     put3(at(g.quantities[2], k), F);
@@ -323,7 +322,7 @@ void Results::record(const Engine& e, const StepInfo& s) {
                     for (std::size_t qi = 4; qi < g.quantities.size(); ++qi) {
                         Quantity& x = g.quantities[qi];
                         const int col = x.columns.empty() ? x.column : x.columns[k];
-                        if (col >= 0 && nv < 0) nv = e.elements()[g.source[k]]->output_values(v);
+                        if (col >= 0 && nv < 0) nv = view.elements[g.source[k]]->output_values(v);
                         double* p = at(x, k);
                         for (int c = 0; c < x.ncomp; ++c)
                             put(p + c, col >= 0 && col + c < nv ? v[col + c] : nan);
@@ -331,13 +330,13 @@ void Results::record(const Engine& e, const StepInfo& s) {
                     break;
                 }
                 case Group::Kind::element_values: {
-                    int nv = e.elements()[g.source[k]]->output_values(v);
+                    int nv = view.elements[g.source[k]]->output_values(v);
                     int np = -1;  // evaluation points, asked for once if a quantity needs them
                     for (Quantity& x : g.quantities) {
                         double* p = at(x, k);
                         const int col = x.columns.empty() ? x.column : x.columns[k];
                         if (x.point >= 0) {
-                            if (np < 0) np = e.elements()[g.source[k]]->output_points(px, pR);
+                            if (np < 0) np = view.elements[g.source[k]]->output_points(px, pR);
                             const bool ok = col >= 0 && x.point < np;
                             if (x.ncomp == 3)
                                 for (int c = 0; c < 3; ++c) put(p + c, ok ? px[x.point][c] : nan);

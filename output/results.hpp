@@ -37,7 +37,7 @@
 #include <string>
 #include <vector>
 
-#include "solvers/dae/simulation.hpp"
+#include "core/step_view.hpp"
 
 namespace mbs::output {
 
@@ -74,7 +74,7 @@ struct Group {
     // ("static", "dynamic", "revolute hinge", "inline", "total", "elastic", ...).
     std::vector<std::string> nc_types;
     std::vector<std::string> orientation;  // description from the card or the default
-    std::vector<int> source;               // index in Engine::nodes() or Engine::elements()
+    std::vector<int> source;               // index in StepView::nodes or StepView::elements
     std::vector<Quantity> quantities;
     int size() const { return static_cast<int>(labels.size()); }
 };
@@ -95,7 +95,7 @@ struct SinkOptions {
     bool sync = false;           // write and flush to disk at every output step
     std::string deck;            // deck path, for the file's attributes
     std::string version;         // mbsolve version
-    SolverSettings settings;     // for the HDF5 attributes
+    RunSettings settings;        // for the HDF5 attributes
     // The process exits right after the run (mbsolve's single run; see netcdf_output.hpp): the
     // NetCDF file is then flushed and left open at the end instead of closed.
     bool exit_after_run = false;
@@ -106,7 +106,7 @@ class Results {
     // Gathers the groups (entities with output enabled) and allocates `capacity` rows, fewer if
     // they would take more than max_bytes. With allocate = false only the groups are set up:
     // allocate() then makes the rows.
-    void init(const Model& m, const Engine& e, int capacity, std::size_t max_bytes,
+    void init(const Model& m, const StepView& view, int capacity, std::size_t max_bytes,
               bool allocate = true);
     // Maps the rows' pages (zero; none touched yet, so no page fault is taken here).
     void allocate();
@@ -123,7 +123,7 @@ class Results {
     // Unmaps the rows (after the last record(): the groups stay, without rows).
     void release();
     // Appends one row (the engine's current state); no allocation. Requires !full().
-    void record(const Engine& e, const StepInfo& s);
+    void record(const StepView& view, const StepInfo& s);
     int rows() const { return rows_; }
     bool full() const { return rows_ >= capacity_; }
     int capacity() const { return capacity_; }
@@ -145,7 +145,7 @@ class Results {
     const std::vector<int>& iterations() const { return iter_; }
 
   private:
-    void add_element_groups(const Engine& e, const std::string& default_orientation);
+    void add_element_groups(const StepView& view, const std::string& default_orientation);
     struct Unmap {
         std::size_t bytes;
         void operator()(void* p) const;

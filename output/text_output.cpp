@@ -68,8 +68,8 @@ void TextOutput::end_line() {
     line_len_ = 0;
 }
 
-void TextOutput::begin(const Engine& e) {
-    for (const auto& n : e.nodes()) {
+void TextOutput::begin(const StepView& view) {
+    for (const auto& n : view.nodes) {
         const std::string& od =
             n.orientation_description.empty() ? default_orientation_ : n.orientation_description;
         orientation_.push_back(od == "orientation matrix"   ? Orientation::matrix
@@ -78,9 +78,9 @@ void TextOutput::begin(const Engine& e) {
                                : od == "euler321"           ? Orientation::euler321
                                                             : Orientation::euler123);
     }
-    element_file_.assign(e.elements().size(), nullptr);
+    element_file_.assign(view.elements.size(), nullptr);
     std::FILE* log = file("log");
-    output::write_model_log(log, *model_, e);
+    output::write_model_log(log, *model_, view);
     std::fflush(log);
     out_ = file("out");
     std::fprintf(out_, "# mbsolve output log\n# Step Time TStep NIter ResErr SolErr SolConv Out\n");
@@ -90,9 +90,9 @@ void TextOutput::begin(const Engine& e) {
     // accelerations: 24 values, .ine: 12), one per element
     // (its value count as it reports it now; a larger one later only costs a reallocation).
     double v[Element::max_output_values];
-    step_lines_ = 1 + 2 * e.nodes().size() + e.elements().size();
-    step_vals_ = 8 + 36 * e.nodes().size();
-    for (const auto& el : e.elements())
+    step_lines_ = 1 + 2 * view.nodes.size() + view.elements.size();
+    step_vals_ = 8 + 36 * view.nodes.size();
+    for (const auto& el : view.elements)
         if (el->output_file() && el->desc().output) step_vals_ += el->output_values(v);
     // Blocks of about 8 MB, at least two output steps each.
     const std::size_t steps = std::max<std::size_t>(2, (std::size_t{8} << 20) / (8 * step_vals_));
@@ -108,8 +108,8 @@ void TextOutput::add_line(std::FILE* f, long label, Kind kind, int n, Orientatio
     fill_.lines.push_back(Line{f, label, kind, o, n});
 }
 
-void TextOutput::record_nodes(const Engine& e) {
-    const auto& nodes = e.nodes();
+void TextOutput::record_nodes(const StepView& view) {
+    const auto& nodes = view.nodes;
     std::vector<double>& v = fill_.vals;
     for (std::size_t k = 0; k < nodes.size(); ++k) {
         const StructNode& n = nodes[k];
@@ -124,7 +124,7 @@ void TextOutput::record_nodes(const Engine& e) {
             v.insert(v.end(), n.xpp.data(), n.xpp.data() + 3);
             v.insert(v.end(), n.wp.data(), n.wp.data() + 3);
         }
-        if (output::node_momenta_output(n, true)) {
+        if (view.momenta && output::node_momenta_output(n, true)) {
             if (!ine_) ine_ = file("ine");
             add_line(ine_, n.label(), Kind::ine, 12);
             for (const Vec3* m : {&n.beta, &n.gamma, &n.beta_dot, &n.gamma_dot})
@@ -133,9 +133,9 @@ void TextOutput::record_nodes(const Engine& e) {
     }
 }
 
-void TextOutput::record_elements(const Engine& e) {
+void TextOutput::record_elements(const StepView& view) {
     double v[Element::max_output_values];
-    const auto& elements = e.elements();
+    const auto& elements = view.elements;
     for (std::size_t j = 0; j < elements.size(); ++j) {
         const Element& el = *elements[j];
         const char* ext = el.output_file();
@@ -147,7 +147,7 @@ void TextOutput::record_elements(const Engine& e) {
     }
 }
 
-void TextOutput::step(const Engine& e, const StepInfo& s) {
+void TextOutput::step(const StepView& view, const StepInfo& s) {
     if (fill_.lines.size() + step_lines_ > fill_.lines.capacity() ||
         fill_.vals.size() + step_vals_ > fill_.vals.capacity())
         hand_off();
@@ -161,8 +161,8 @@ void TextOutput::step(const Engine& e, const StepInfo& s) {
                             s.output ? 1.0 : 0.0};
     fill_.vals.insert(fill_.vals.end(), info, info + 7);
     if (s.output && entities_) {
-        record_nodes(e);
-        record_elements(e);
+        record_nodes(view);
+        record_elements(view);
     }
     auto now = std::chrono::steady_clock::now();
     if (now - last_hand_off_ > std::chrono::seconds(1)) hand_off();
@@ -260,7 +260,7 @@ std::vector<std::string> TextOutput::files() const {
     return v;
 }
 
-void TextOutput::end(const Engine&, const std::string& status) {
+void TextOutput::end(const StepView&, const std::string& status) {
     if (worker_.running()) {
         if (!fill_.lines.empty()) hand_off();
         worker_.wait_idle();

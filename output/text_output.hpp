@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "core/step_view.hpp"
 #include "output/worker.hpp"
-#include "solvers/dae/simulation.hpp"
 
 namespace mbs {
 
@@ -29,9 +29,9 @@ class TextOutput final : public OutputSink {
     TextOutput(const TextOutput&) = delete;
     TextOutput& operator=(const TextOutput&) = delete;
 
-    void begin(const Engine& e) override;
-    void step(const Engine& e, const StepInfo& s) override;
-    void end(const Engine& e, const std::string& status) override;
+    void begin(const StepView& view) override;
+    void step(const StepView& view, const StepInfo& s) override;
+    void end(const StepView& view, const std::string& status) override;
     // Paths of the files written so far.
     std::vector<std::string> files() const;
 
@@ -54,8 +54,8 @@ class TextOutput final : public OutputSink {
     std::FILE* file(const std::string& ext);
     // Solver's thread: records lines into fill_.
     void add_line(std::FILE* f, long label, Kind kind, int n, Orientation o = Orientation::matrix);
-    void record_nodes(const Engine& e);
-    void record_elements(const Engine& e);
+    void record_nodes(const StepView& view);
+    void record_elements(const StepView& view);
     void hand_off();
     // Worker thread: formats write_.
     void write_block();

@@ -16,6 +16,7 @@
 #include "output/hdf5_output.hpp"
 #include "output/netcdf_output.hpp"
 #include "parser/builder.hpp"
+#include "solvers/dae/simulation.hpp"
 
 namespace {
 
@@ -27,16 +28,16 @@ struct Recorder final : OutputSink {
     std::vector<double> time;
     std::vector<long> steps;
     std::map<long, std::vector<double>> X, R, jF, jm, frc;
-    void step(const Engine& e, const StepInfo& s) override {
+    void step(const StepView& e, const StepInfo& s) override {
         if (!s.output) return;
         time.push_back(s.time);
         steps.push_back(s.step);
-        for (const auto& n : e.nodes()) {
+        for (const auto& n : e.nodes) {
             for (int i = 0; i < 3; ++i) X[n.label()].push_back(n.x[i]);
             for (int i = 0; i < 3; ++i)
                 for (int j = 0; j < 3; ++j) R[n.label()].push_back(n.R(i, j));
         }
-        for (const auto& el : e.elements()) {
+        for (const auto& el : e.elements) {
             Vec3 f, m, F, M;
             if (el->desc().category == "joint" && el->reaction(f, m, F, M))
                 for (int i = 0; i < 3; ++i)
@@ -85,7 +86,7 @@ const RunFiles& run_once() {
     o.flush_seconds = 1e9;
     o.deck = "output_formats.mbd";
     o.version = "test";
-    o.settings = s;
+    o.settings = s.run_settings();
     auto nc = output::make_netcdf_output(model, r.nc, o);
     auto h5 = output::make_hdf5_output(model, r.h5, o, 1);
     sim.add_sink(&r.rec);

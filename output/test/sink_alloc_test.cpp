@@ -13,6 +13,7 @@
 #include "output/hdf5_output.hpp"
 #include "output/netcdf_output.hpp"
 #include "parser/builder.hpp"
+#include "solvers/dae/simulation.hpp"
 
 namespace {
 thread_local bool armed = false;
@@ -35,16 +36,16 @@ using namespace mbs;
 struct Counting final : OutputSink {
     std::vector<OutputSink*> inner;
     long steps = 0;
-    void begin(const Engine& e) override {
+    void begin(const StepView& e) override {
         for (auto* s : inner) s->begin(e);
     }
-    void step(const Engine& e, const StepInfo& s) override {
+    void step(const StepView& e, const StepInfo& s) override {
         armed = true;
         for (auto* k : inner) k->step(e, s);
         armed = false;
         ++steps;
     }
-    void end(const Engine& e, const std::string& status) override {
+    void end(const StepView& e, const std::string& status) override {
         for (auto* s : inner) s->end(e, status);
     }
 };
@@ -67,7 +68,7 @@ TEST(SinkAlloc, StepDoesNotAllocate) {
     Simulation sim(model, s);
     output::SinkOptions o;
     o.flush_every = 7;  // 51 output steps: 7 hand-offs to the writer thread
-    o.settings = s;
+    o.settings = s.run_settings();
     auto nc = output::make_netcdf_output(model, (dir / "a.nc").string(), o);
     auto h5 = output::make_hdf5_output(model, (dir / "a.h5").string(), o, 1);
     Counting c;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/element.hpp"
+#include "core/step_view.hpp"
 #include "core/struct_node.hpp"
 #include "solvers/linear/linear_solver.hpp"
 
@@ -45,6 +46,8 @@ class Engine final : public BuildContext {
     std::vector<StructNode>& nodes() { return nodes_; }
     const std::vector<StructNode>& nodes() const { return nodes_; }
     const std::vector<std::unique_ptr<Element>>& elements() const { return elements_; }
+    // The nodes and elements as the output sees them (core/step_view.hpp).
+    StepView view() const { return {nodes_, elements_}; }
     DofOrder order(int i) const { return order_[i]; }
     const EquationInfo& equation(int i) const { return eq_info_[i]; }
     SimClock& clock() { return clock_; }

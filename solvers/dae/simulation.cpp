@@ -156,11 +156,11 @@ void Simulation::emit(const StepInfo& info) {
     StepInfo s = info;
     s.output = !is_output_step || is_output_step(s.step, s.time);
     accel_.update(*engine_, s.output);  // XPP, OmegaP for the sinks and node drives
-    for (auto* k : sinks_) k->step(*engine_, s);
+    for (auto* k : sinks_) k->step(engine_->view(), s);
 }
 
 RunStats Simulation::run() {
-    for (auto* k : sinks_) k->begin(*engine_);
+    for (auto* k : sinks_) k->begin(engine_->view());
     try {
         using Abort = SolverSettings::Abort;
         last_info_.time = t_;
@@ -174,7 +174,7 @@ RunStats Simulation::run() {
         }
         emit(last_info_);
         if (set_.abort_after != Abort::none) {
-            for (auto* k : sinks_) k->end(*engine_, "");
+            for (auto* k : sinks_) k->end(engine_->view(), "");
             return stats_;
         }
         double h = set_.dt;
@@ -213,7 +213,7 @@ RunStats Simulation::run() {
             }
         }
     } catch (const SolverFailure& f) {
-        for (auto* k : sinks_) k->end(*engine_, f.what());
+        for (auto* k : sinks_) k->end(engine_->view(), f.what());
         throw;
     }
     if (stats_.floor_steps > 0 && on_warning) {
@@ -225,7 +225,7 @@ RunStats Simulation::run() {
                       stats_.floor_steps, stats_.floor_worst);
         on_warning(buf);
     }
-    for (auto* k : sinks_) k->end(*engine_, "");
+    for (auto* k : sinks_) k->end(engine_->view(), "");
     return stats_;
 }
 

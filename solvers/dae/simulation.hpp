@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/step_view.hpp"
 #include "solvers/dae/accelerations.hpp"
 #include "solvers/dae/constraint_rows.hpp"
 #include "solvers/dae/engine.hpp"
@@ -72,27 +73,8 @@ struct SolverSettings {
     } ls;
 
     static SolverSettings from_model(const Model& m);
-};
-
-struct StepInfo {
-    long step = 0;
-    double time = 0.0, dt = 0.0;
-    int iterations = 0;
-    double res_err = 0.0, sol_err = 0.0;
-    bool sol_conv = false;
-    // Accepted at the residual floor of a stalled Newton iteration (Simulation::floor_accept()).
-    bool floor_conv = false;
-    bool output = true;
-};
-
-// What a run writes: sinks receive every step (StepInfo::output says whether it is an
-// output step) and the end of the run, also when it stops on a failure.
-class OutputSink {
-  public:
-    virtual ~OutputSink() = default;
-    virtual void begin(const Engine& /*e*/) {}
-    virtual void step(const Engine& e, const StepInfo& s) = 0;
-    virtual void end(const Engine& /*e*/, const std::string& /*status*/) {}
+    // What the result files record of them (core/step_view.hpp).
+    RunSettings run_settings() const;
 };
 
 // A run that cannot continue (exit status 3): time, step, iteration, residual and the worst
@@ -100,12 +82,6 @@ class OutputSink {
 class SolverFailure : public std::runtime_error {
   public:
     using std::runtime_error::runtime_error;
-};
-
-struct RunStats {
-    long steps = 0, rejected = 0, iterations = 0, factorizations = 0;
-    long floor_steps = 0;      // steps accepted at the residual floor (StepInfo::floor_conv)
-    double floor_worst = 0.0;  // their largest |r| / S (Simulation::force_scale())
 };
 
 class Simulation {

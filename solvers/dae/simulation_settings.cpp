@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 #include "core/const_drive.hpp"
 #include "core/source.hpp"
@@ -132,6 +133,21 @@ SolverSettings SolverSettings::from_model(const Model& m) {
         if (s.min_dt <= 0.0) s.min_dt = s.dt * 1e-6;
     }
     return s;
+}
+
+RunSettings SolverSettings::run_settings() const {
+    RunSettings r;
+    r.method = method.name;
+    r.rho = method.rho;
+    r.rho_algebraic = method.rho_alg;
+    r.initial_time = t0;
+    r.final_time = forever ? std::numeric_limits<double>::infinity() : tf;
+    r.time_step = dt;
+    r.tolerance = tol;
+    r.max_iterations = max_iter;
+    r.linear_solver = linear_solver;
+    r.strategy_factor = strategy_factor;
+    return r;
 }
 
 }  // namespace mbs

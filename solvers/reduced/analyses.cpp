@@ -164,78 +164,46 @@ void print_tree(const Model& model, const Setup& s, std::ostream& out) {
 
 namespace {
 
-// Text writer for .mov (label, x, orientation, v, w: the DAE's columns) and .out.
-class MovWriter {
+// The tree's nodes as the output sees them (core/step_view.hpp): one StructNode per node of
+// the reduced model, in its order, whose state (x, R, v, w: the .mov columns) is set from the
+// tree's kinematics at each step. The relative-coordinate path computes no node accelerations
+// or momenta: the nodes write neither (no XPP/OmegaP columns, no .ine).
+class TreeNodes {
   public:
-    MovWriter(const Model& model, const std::string& prefix) {
-        precision_ = model.control.precision();
-        default_od_ = model.control.orientation();
-        mov_ = std::fopen((prefix + ".mov").c_str(), "w");
-        out_ = std::fopen((prefix + ".out").c_str(), "w");
-        if (!mov_ || !out_)
-            throw std::invalid_argument("cannot write output files with prefix '" + prefix + "'");
-        std::fprintf(out_,
-                     "# mbsolve output log (reduced dynamics: RK4 in relative coordinates)\n"
-                     "# Step Time TStep NIter ResErr SolErr SolConv Out\n");
-    }
-    ~MovWriter() {
-        if (mov_) std::fclose(mov_);
-        if (out_) std::fclose(out_);
-    }
-    MovWriter(const MovWriter&) = delete;
-    MovWriter& operator=(const MovWriter&) = delete;
-
-    // The last line of .out when a StopRequest ended the run (the DAE's text output writes the
-    // same line).
-    void stopped(const std::string& reason, double t) {
-        std::fprintf(out_, "# run stopped: %s at t = %.9g\n", reason.c_str(), t);
-    }
-
-    void step(long k, double t, double dt, double violation, bool output, const ReducedModel& rm,
-              const Workspace& ws) {
-        std::fprintf(out_, "Step %ld %.*g %.*g 0 %.*g 0 1 %d\n", k, precision_ + 4, t, precision_,
-                     dt, precision_, violation, output ? 1 : 0);
-        if (!output) return;
+    TreeNodes(const Model& model, const ReducedModel& rm) {
+        nodes_.reserve(rm.nodes.size());
         for (const NodeAttach& na : rm.nodes) {
-            if (!na.output) continue;
-            Vec3 x = na.r, v = Vec3::Zero(), w = Vec3::Zero();
-            Mat3 R = na.R;
+            const EntityDesc* d = model.find_node("structural", na.label);
+            if (!d) throw std::logic_error("reduced model node without a deck node");
+            nodes_.emplace_back(*d);
+            nodes_.back().accel_output = false;
+        }
+    }
+    StepView view() const {
+        StepView v{nodes_, {}};
+        v.momenta = false;
+        return v;
+    }
+    void update(const ReducedModel& rm, const Workspace& ws) {
+        for (std::size_t k = 0; k < nodes_.size(); ++k) {
+            const NodeAttach& na = rm.nodes[k];
+            StructNode& n = nodes_[k];
+            n.x = na.r;
+            n.R = na.R;
+            n.xdot.setZero();
+            n.w.setZero();
             if (na.link >= 0) {
                 const PointState ps = point_state(ws, na.link, na.r);
-                x = ps.x;
-                v = ps.v;
-                w = ws.w[static_cast<std::size_t>(na.link)];
-                R = ws.R[static_cast<std::size_t>(na.link)] * na.R;
+                n.x = ps.x;
+                n.xdot = ps.v;
+                n.w = ws.w[static_cast<std::size_t>(na.link)];
+                n.R = ws.R[static_cast<std::size_t>(na.link)] * na.R;
             }
-            std::fprintf(mov_, "%ld", na.label);
-            num(x);
-            const std::string& od =
-                na.orientation_description.empty() ? default_od_ : na.orientation_description;
-            if (od == "orientation matrix") {
-                for (int i = 0; i < 3; ++i)
-                    for (int j = 0; j < 3; ++j)
-                        std::fprintf(mov_, " %.*g", precision_, clean(R(i, j)));
-            } else {
-                num(od == "orientation vector" ? matrix_to_rotation_vector(R)
-                    : od == "euler313"         ? Vec3(matrix_to_euler313(R) * (180.0 / M_PI))
-                    : od == "euler321"         ? Vec3(matrix_to_euler321(R) * (180.0 / M_PI))
-                                               : Vec3(matrix_to_euler123(R) * (180.0 / M_PI)));
-            }
-            num(v);
-            num(w);
-            std::fputc('\n', mov_);
         }
     }
 
   private:
-    static double clean(double v) { return v == 0.0 ? 0.0 : v; }
-    void num(const Vec3& a) {
-        for (int i = 0; i < 3; ++i) std::fprintf(mov_, " %.*g", precision_, clean(a[i]));
-    }
-    std::FILE* mov_ = nullptr;
-    std::FILE* out_ = nullptr;
-    int precision_ = 6;
-    std::string default_od_;
+    std::vector<StructNode> nodes_;
 };
 
 // Which steps are output: those where the deck's `output meter` is non-zero, else every
@@ -505,7 +473,7 @@ class DynamicsLoop {
 
 }  // namespace
 
-DynamicsStats run_reduced_dynamics(const Model& model, Setup& s, const std::string& prefix,
+DynamicsStats run_reduced_dynamics(const Model& model, Setup& s, RunOutput& output,
                                    ReducedMethod method, double rho, double tol,
                                    const StopRequest* stop) {
     if (model.solver.forever())
@@ -523,33 +491,63 @@ DynamicsStats run_reduced_dynamics(const Model& model, Setup& s, const std::stri
         return selector(k, t);
     };
 
-    MovWriter writer(model, prefix);
+    RunSettings settings;
+    settings.method =
+        method == ReducedMethod::rk4 ? "rk4 (relative coordinates)" : "ms (relative coordinates)";
+    settings.rho = settings.rho_algebraic = method == ReducedMethod::rk4 ? 0.0 : rho;
+    settings.initial_time = t0;
+    settings.final_time = tf;
+    settings.time_step = dt;
+    settings.tolerance = tol;
+    OutputSink& out = output.open(settings);
+    TreeNodes nodes(model, rm);
+    const StepView view = nodes.view();
+    // The step's record: no Newton iterations to report; the constraint violation |h| as the
+    // residual.
+    auto emit = [&](long k, double t) {
+        StepInfo info;
+        info.step = k;
+        info.time = t;
+        info.dt = dt;
+        info.res_err = violation(ws);
+        info.sol_conv = true;
+        info.output = is_output(k, t);
+        nodes.update(rm, ws);
+        out.step(view, info);
+    };
+    out.begin(view);
     DynamicsStats st;
     DynamicsLoop loop(s, method, rho, dt, tol);
-    forward_kinematics(rm, ws, loop.q, loop.qd, ws.zero);
-    constraints(rm, ws);
-    st.max_violation = violation(ws);
-    s.clock.time = t0;
-    writer.step(0, t0, dt, violation(ws), is_output(0, t0), rm, ws);
-
-    const long nsteps = static_cast<long>(std::llround((tf - t0) / dt));
-    st.t_end = t0;
-    for (long k = 1; k <= nsteps; ++k) {
-        const double t = t0 + static_cast<double>(k - 1) * dt,
-                     tn = t0 + static_cast<double>(k) * dt;
-        if (stop && stop->asked()) {
-            st.stopped = true;
-            writer.stopped(stop->reason(), t);
-            break;
-        }
-        loop.step(t, tn, st);
+    try {
         forward_kinematics(rm, ws, loop.q, loop.qd, ws.zero);
         constraints(rm, ws);
-        st.max_violation = std::max(st.max_violation, violation(ws));
-        writer.step(k, tn, dt, violation(ws), is_output(k, tn), rm, ws);
-        ++st.steps;
-        st.t_end = tn;
+        st.max_violation = violation(ws);
+        s.clock.time = t0;
+        emit(0, t0);
+
+        const long nsteps = static_cast<long>(std::llround((tf - t0) / dt));
+        st.t_end = t0;
+        for (long k = 1; k <= nsteps; ++k) {
+            const double t = t0 + static_cast<double>(k - 1) * dt,
+                         tn = t0 + static_cast<double>(k) * dt;
+            if (stop && stop->asked()) {
+                st.stopped = true;
+                break;
+            }
+            loop.step(t, tn, st);
+            forward_kinematics(rm, ws, loop.q, loop.qd, ws.zero);
+            constraints(rm, ws);
+            st.max_violation = std::max(st.max_violation, violation(ws));
+            emit(k, tn);
+            ++st.steps;
+            st.t_end = tn;
+        }
+    } catch (const std::exception& e) {
+        out.end(view, e.what());  // every file closed; .out ends with the reason
+        throw;
     }
+    // A stop's reason and time are added by the caller's sinks (mbsolve's), as for the DAE.
+    out.end(view, "");
     s.q = loop.q;
     s.qd = loop.qd;
     return st;
@@ -717,7 +715,7 @@ ModalColumns modal_columns(const ModalResult& r, const ReducedModel& rm) {
 }
 
 InverseStats run_inverse_dynamics(const Model& model, Setup& s, const std::string& prefix,
-                                  const StopRequest* stop) {
+                                  RunOutput& output, const StopRequest* stop) {
     if (model.solver.forever())
         throw InputError(model.solver.final_time.loc,
                          "inverse dynamics needs a finite 'final time'",
@@ -736,10 +734,23 @@ InverseStats run_inverse_dynamics(const Model& model, Setup& s, const std::strin
     const double t0 = s.t0, tf = model.solver.tf_or(t0), dt = model.solver.dt();
     const int nq = rm.nq(), nv = static_cast<int>(p.v.size());
     const OutputSelector is_output(model, s.clock);
-    MovWriter writer(model, prefix);
+    RunSettings settings;
+    settings.method = "inverse dynamics (relative coordinates)";
+    settings.initial_time = t0;
+    settings.final_time = tf;
+    settings.time_step = dt;
+    settings.tolerance = 1e-12;
+    OutputSink& sink = output.open(settings);
+    TreeNodes nodes(model, rm);
+    const StepView view = nodes.view();
     std::FILE* act = std::fopen((prefix + ".act").c_str(), "w");
     std::FILE* lam = std::fopen((prefix + ".lam").c_str(), "w");
-    if (!act || !lam) throw std::invalid_argument("cannot write '" + prefix + ".act' / '.lam'");
+    if (!act || !lam) {
+        if (act) std::fclose(act);
+        if (lam) std::fclose(lam);
+        throw std::invalid_argument("cannot write '" + prefix + ".act' / '.lam'");
+    }
+    sink.begin(view);
     const int prec = model.control.precision();
     InverseStats st;
     VecX q = s.q, qd = s.qd, qdd = VecX::Zero(nq), lambda = VecX::Zero(rm.n_constraints);
@@ -750,7 +761,6 @@ InverseStats run_inverse_dynamics(const Model& model, Setup& s, const std::strin
         const double t = t0 + static_cast<double>(k) * dt;
         if (k > 0 && stop && stop->asked()) {
             st.stopped = true;
-            writer.stopped(stop->reason(), st.t_end);
             break;
         }
         s.clock.time = t;
@@ -792,7 +802,15 @@ InverseStats run_inverse_dynamics(const Model& model, Setup& s, const std::strin
         forward_kinematics(rm, ws, q, qd, qdd);
         constraints(rm, ws);
         st.max_violation = std::max(st.max_violation, violation(ws));
-        writer.step(k, t, dt, violation(ws), out, rm, ws);
+        StepInfo info;
+        info.step = k;
+        info.time = t;
+        info.dt = dt;
+        info.res_err = violation(ws);
+        info.sol_conv = true;
+        info.output = out;
+        nodes.update(rm, ws);
+        sink.step(view, info);
         if (out) {
             for (int i : p.c) {
                 const Link& l = rm.links[static_cast<std::size_t>(i)];
@@ -812,6 +830,7 @@ InverseStats run_inverse_dynamics(const Model& model, Setup& s, const std::strin
     }
     std::fclose(act);
     std::fclose(lam);
+    sink.end(view, "");  // a stop's reason and time: added by the caller's sinks
     s.q = q;
     s.qd = qd;
     return st;

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/step_view.hpp"
 #include "solvers/reduced/partition.hpp"
 
 namespace mbs::reduced {
@@ -60,7 +61,8 @@ struct StopRequest {
 // Reduced direct dynamics from the deck's initial time to its final time with its time step:
 // by default classic RK4 on (q_u, qd_u) with q_v solved by Newton (tolerance tol) and qd_v = B_vu
 // qd_u at every stage (the constraints never drift); the partition's dependent columns are
-// re-chosen at each step. Writes PREFIX.mov (the DAE's columns) and PREFIX.out.
+// re-chosen at each step. Feeds `out` (core/step_view.hpp) the nodes' states at every step, as
+// the DAE does: .mov, .out, .log and, as asked, NetCDF and HDF5 (no accelerations or momenta).
 struct DynamicsStats {
     long steps = 0;
     long repartitions = 0;
@@ -79,7 +81,7 @@ constexpr double singular_pivot_ratio = 1e-2;
 // + b2 y'_k-2, modified Newton on y'_k with the Jacobian 1 - b0 df/dy (central differences at
 // the step's start), to |dy'| <= 1e-10 (1 + |y'|).
 enum class ReducedMethod { rk4, two_step };
-DynamicsStats run_reduced_dynamics(const Model& model, Setup& s, const std::string& prefix,
+DynamicsStats run_reduced_dynamics(const Model& model, Setup& s, RunOutput& out,
                                    ReducedMethod method = ReducedMethod::rk4, double rho = 0.6,
                                    double tol = 1e-12, const StopRequest* stop = nullptr);
 
@@ -188,7 +190,8 @@ struct InverseStats {
     bool stopped = false;  // ended early by a StopRequest
     double t_end = 0.0;    // the time of the last step taken
 };
+// The nodes' motion goes to `output` (.mov .out .log, NetCDF, HDF5), as reduced dynamics'.
 InverseStats run_inverse_dynamics(const Model& model, Setup& s, const std::string& prefix,
-                                  const StopRequest* stop = nullptr);
+                                  RunOutput& output, const StopRequest* stop = nullptr);
 
 }  // namespace mbs::reduced

@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <iostream>
 #include <map>
+#include <optional>
+#include <stdexcept>
 #include <string_view>
 
 #include "core/analysis.hpp"
@@ -28,6 +30,7 @@ struct Run {
     const std::vector<std::string>& formats;
     std::chrono::steady_clock::time_point t0;
     const StopRequest* stop;
+    RunOutput* output;
     double wall() const {
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     }
@@ -37,7 +40,6 @@ void run_dynamics(const Run& run) {
     const Model& model = run.model;
     const AnalysisInfo& a = run.a;
     Setup* s = &run.s;
-    const std::string& prefix = run.prefix;
     const bool quiet = run.quiet;
     auto wall = [&] { return run.wall(); };
     // The implicit two-step method takes the deck's spectral radius ('method: ms, rho').
@@ -47,21 +49,31 @@ void run_dynamics(const Run& run) {
                            model.solver.method.value == IntegrationMethod::ms);
     check_inertia(model, *s, "reduced dynamics");
     double rho = 0.6;
-    if (model.solver.rho.given() && model.solver.rho.value->type == "const")
-        rho = constant_value(*model.solver.rho.value).value_or(0.6);
-    DynamicsStats st = run_reduced_dynamics(model, *s, prefix,
+    if (implicit && model.solver.rho.given()) {
+        // The spectral radius of the two-step method: a constant here (the DAE evaluates a
+        // drive at each step; this path does not): const, null (0) or unit (1).
+        const std::optional<double> c = constant_value(*model.solver.rho.value);
+        if (!c)
+            throw InputError(model.solver.rho.loc,
+                             "reduced dynamics takes a constant spectral radius",
+                             "give a number, or run the time integration without --analysis");
+        rho = *c;
+    }
+    if (!run.output) throw std::logic_error("reduced dynamics without its output");
+    DynamicsStats st = run_reduced_dynamics(model, *s, *run.output,
                                             implicit ? ReducedMethod::two_step : ReducedMethod::rk4,
                                             rho, 1e-12, run.stop);
+    std::string files;
+    for (const std::string& f : run.output->files()) files += (files.empty() ? "" : " ") + f;
     if (!quiet)
         std::printf(
             "reduced dynamics (%s, %zu independent + %zu dependent + %zu driven "
             "coordinates): "
             "%ld steps (%ld in full coordinates near singular configurations), %ld "
             "re-partitions, "
-            "max |h| = %.3g, %.3f s\nwritten: %s.mov %s.out\n",
+            "max |h| = %.3g, %.3f s\nwritten: %s\n",
             implicit ? "two-step" : "RK4", s->part.u.size(), s->part.v.size(), s->part.c.size(),
-            st.steps, st.full_steps, st.repartitions, st.max_violation, wall(), prefix.c_str(),
-            prefix.c_str());
+            st.steps, st.full_steps, st.repartitions, st.max_violation, wall(), files.c_str());
     if (!quiet && st.stopped)
         std::printf("run stopped: %s at t = %.9g\n", run.stop->reason().c_str(), st.t_end);
 }
@@ -72,14 +84,17 @@ void run_inverse(const Run& run) {
     const std::string& prefix = run.prefix;
     const bool quiet = run.quiet;
     auto wall = [&] { return run.wall(); };
-    InverseStats st = run_inverse_dynamics(model, *s, prefix, run.stop);
+    if (!run.output) throw std::logic_error("inverse dynamics without its output");
+    InverseStats st = run_inverse_dynamics(model, *s, prefix, *run.output, run.stop);
+    std::string files;
+    for (const std::string& f : run.output->files()) files += f + " ";
     if (!quiet)
         std::printf(
             "inverse dynamics (%zu actuated + %zu dependent coordinates): %ld steps, max "
             "|h| = %.3g, "
-            "%.3f s\nwritten: %s.mov %s.out %s.act %s.lam\n",
-            s->part.c.size(), s->part.v.size(), st.steps, st.max_violation, wall(), prefix.c_str(),
-            prefix.c_str(), prefix.c_str(), prefix.c_str());
+            "%.3f s\nwritten: %s%s.act %s.lam\n",
+            s->part.c.size(), s->part.v.size(), st.steps, st.max_violation, wall(), files.c_str(),
+            prefix.c_str(), prefix.c_str());
     if (!quiet && st.stopped)
         std::printf("run stopped: %s at t = %.9g\n", run.stop->reason().c_str(), st.t_end);
 }
@@ -182,7 +197,7 @@ const std::map<std::string_view, RunFn>& run_functions() {
 
 int run_cli(const Model& model, bool tree, const std::string& analysis, const std::string& prefix,
             bool quiet, const std::vector<int>& independent,
-            const std::vector<std::string>& formats, const StopRequest* stop) {
+            const std::vector<std::string>& formats, const StopRequest* stop, RunOutput* output) {
     try {
         auto t0 = std::chrono::steady_clock::now();
         std::vector<int> ind;
@@ -194,7 +209,7 @@ int run_cli(const Model& model, bool tree, const std::string& analysis, const st
         }
         const AnalysisInfo* a = find_analysis(analysis);
         if (!a) throw std::invalid_argument("unknown analysis '" + analysis + "'");
-        run_functions().at(a->name)(Run{model, *s, *a, prefix, quiet, formats, t0, stop});
+        run_functions().at(a->name)(Run{model, *s, *a, prefix, quiet, formats, t0, stop, output});
         return 0;
     } catch (const ReducedFailure& e) {
         std::cerr << "mbsolve: solver failure: " << e.what() << "\n";

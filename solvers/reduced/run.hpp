@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/model.hpp"
+#include "core/step_view.hpp"
 
 namespace mbs::reduced {
 
@@ -22,8 +23,11 @@ struct StopRequest;  // analyses.hpp
 // step when it asks (PREFIX.out then ends with `# run stopped: ...`); equilibrium and modal
 // analysis finish their solve and write their files. The caller turns the stop into the exit
 // status (128 + signal, 4 after a second one).
+// output: the result files of reduced dynamics (.mov .out .log, NetCDF, HDF5 as the command line
+// asks: mbsolve's sinks, core/step_view.hpp); required for that analysis.
 int run_cli(const Model& model, bool tree, const std::string& analysis, const std::string& prefix,
             bool quiet, const std::vector<int>& independent = {},
-            const std::vector<std::string>& formats = {}, const StopRequest* stop = nullptr);
+            const std::vector<std::string>& formats = {}, const StopRequest* stop = nullptr,
+            RunOutput* output = nullptr);
 
 }  // namespace mbs::reduced
