@@ -224,7 +224,8 @@ class Deformable final : public Element {
     // where the card has none); deformabledisplacementjoint, deformableaxialjoint and
     // deformablejoint alike, the invariant forms under their plain name.
     std::string log_line() const override {
-        const auto& s = desc().spec_as<DeformableSpec>();
+        const EntityDesc& dd = this->desc();  // (clang: desc() is dependent here)
+        const auto& s = dd.spec_as<DeformableSpec>();
         const char* name = Md == Mode::hinge || Md == Mode::invariant_hinge ? "deformablehinge"
                            : Md == Mode::axial                              ? "deformableaxialjoint"
                            : Md == Mode::joint || Md == Mode::invariant_joint
