@@ -13,27 +13,10 @@ namespace mbs::laws {
 
 using drives::num;
 
-// A law's kind as bits: what its force depends on (strain, strain rate or both).
-enum Kind : int { elastic = 1, viscous = 2, viscoelastic = 3 };
-
-inline const char* kind_name(int k) {
-    switch (k) {
-        case elastic:
-            return "elastic";
-        case viscous:
-            return "viscous";
-        default:
-            return "viscoelastic";
-    }
-}
-
-inline int kind_of(const LawSpec& law) {
-    std::string k = law.params.get_or<std::string>("kind", "elastic");
-    return k == "viscous" ? viscous : k == "viscoelastic" ? viscoelastic : elastic;
-}
-
-// Every law sets "kind" first, so that it leads the parameter list.
-inline void set_kind(LawSpec& law, int k) { law.params.set("kind", std::string(kind_name(k))); }
+// A law's kind (LawSpec::kind): what its force depends on (strain, strain rate or both).
+inline constexpr LawResponse elastic = LawResponse::elastic;
+inline constexpr LawResponse viscous = LawResponse::viscous;
+inline constexpr LawResponse viscoelastic = LawResponse::viscoelastic;
 
 // Rejects a dimension the law is not defined for, at the law's keyword.
 inline void require_dim(Reader& r, const LawSpec& law, std::string_view name,

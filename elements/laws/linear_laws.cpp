@@ -64,18 +64,18 @@ VecN scaled(VecN v, double s) {
 void set_viscoelastic_kind(Reader& r, LawSpec& law, bool k_null, bool c_null) {
     if (k_null && !c_null) {
         r.warn_at(law.loc, "null stiffness: the law acts as a linear viscous law");
-        set_kind(law, viscous);
+        law.kind = viscous;
     } else if (c_null && !k_null) {
         r.warn_at(law.loc, "null damping: the law acts as a linear elastic law");
-        set_kind(law, elastic);
+        law.kind = elastic;
     } else {
-        set_kind(law, viscoelastic);
+        law.kind = viscoelastic;
     }
 }
 
 void read_linear_elastic(Reader& r, LawSpec& law) {
     law.type = "linearelastic";
-    set_kind(law, elastic);
+    law.kind = elastic;
     SourceLoc at = r.loc();
     double k = r.real("stiffness");
     warn_if_negative(r, at, k, "stiffness");
@@ -83,13 +83,13 @@ void read_linear_elastic(Reader& r, LawSpec& law) {
 }
 
 void read_linear_elastic_generic(Reader& r, LawSpec& law) {
-    set_kind(law, elastic);
+    law.kind = elastic;
     law.params.set("stiffness", r.deriv_entity(law.dim, "stiffness"));
 }
 
 void read_axial_torsion_coupling(Reader& r, LawSpec& law) {
     require_dim(r, law, "linear elastic generic axial torsion coupling", {6});
-    set_kind(law, elastic);
+    law.kind = elastic;
     law.params.set("stiffness", r.deriv_entity(6, "stiffness matrix"));
     law.params.set("coupling", r.real("axial-torsion coupling coefficient"));
 }
@@ -115,7 +115,7 @@ void read_damping(Reader& r, LawSpec& law, bool generic) {
 
 void read_viscoelastic_axial_torsion_coupling(Reader& r, LawSpec& law) {
     require_dim(r, law, "linear viscoelastic generic axial torsion coupling", {6});
-    set_kind(law, viscoelastic);
+    law.kind = viscoelastic;
     law.params.set("stiffness", r.deriv_entity(6, "stiffness matrix"));
     read_damping(r, law, true);
     law.params.set("coupling", r.real("axial-torsion coupling coefficient"));
@@ -123,7 +123,7 @@ void read_viscoelastic_axial_torsion_coupling(Reader& r, LawSpec& law) {
 
 void read_linear_viscous(Reader& r, LawSpec& law) {
     law.type = "linearviscous";
-    set_kind(law, viscous);
+    law.kind = viscous;
     SourceLoc at = r.loc();
     double c = r.real("damping");
     warn_if_negative(r, at, c, "damping");
@@ -131,13 +131,13 @@ void read_linear_viscous(Reader& r, LawSpec& law) {
 }
 
 void read_linear_viscous_generic(Reader& r, LawSpec& law) {
-    set_kind(law, viscous);
+    law.kind = viscous;
     law.params.set("damping", r.deriv_entity(law.dim, "damping"));
 }
 
 void read_linear_viscoelastic(Reader& r, LawSpec& law) {
     law.type = "linearviscoelastic";
-    set_kind(law, viscoelastic);
+    law.kind = viscoelastic;
     SourceLoc at = r.loc();
     double k = r.real("stiffness");
     warn_if_negative(r, at, k, "stiffness");
@@ -147,7 +147,7 @@ void read_linear_viscoelastic(Reader& r, LawSpec& law) {
 }
 
 void read_linear_viscoelastic_generic(Reader& r, LawSpec& law) {
-    set_kind(law, viscoelastic);
+    law.kind = viscoelastic;
     law.params.set("stiffness", r.deriv_entity(law.dim, "stiffness"));
     read_damping(r, law, true);
     set_viscoelastic_kind(r, law, all_zero(law.params.get<VecN>("stiffness")),
@@ -155,7 +155,7 @@ void read_linear_viscoelastic_generic(Reader& r, LawSpec& law) {
 }
 
 void read_linear_time_variant(Reader& r, LawSpec& law) {
-    set_kind(law, viscoelastic);
+    law.kind = viscoelastic;
     law.params.set("stiffness", r.deriv_entity(law.dim, "stiffness"));
     law.params.set("stiffness scale", r.drive("stiffness scale drive"));
     read_damping(r, law, true);
@@ -163,7 +163,7 @@ void read_linear_time_variant(Reader& r, LawSpec& law) {
 }
 
 void read_linear_elastic_bistop(Reader& r, LawSpec& law) {
-    set_kind(law, elastic);
+    law.kind = elastic;
     SourceLoc at = r.loc();
     double k = r.real("stiffness (a scalar)");
     warn_if_negative(r, at, k, "stiffness");
@@ -172,7 +172,7 @@ void read_linear_elastic_bistop(Reader& r, LawSpec& law) {
 }
 
 void read_linear_viscoelastic_bistop(Reader& r, LawSpec& law) {
-    set_kind(law, viscoelastic);
+    law.kind = viscoelastic;
     SourceLoc at = r.loc();
     double k = r.real("stiffness (a scalar)");
     warn_if_negative(r, at, k, "stiffness");

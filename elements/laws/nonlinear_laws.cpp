@@ -86,7 +86,7 @@ void read_double_linear_base(Reader& r, LawSpec& law) {
 
 void read_double_linear_elastic(Reader& r, LawSpec& law) {
     require_dim(r, law, "double linear elastic", {1, 3});
-    set_kind(law, elastic);
+    law.kind = elastic;
     read_double_linear_base(r, law);
     double k3 = law.params.get<double>("second stiffness");
     if (r.accept("third stiffness")) k3 = read_stiffness(r, "third stiffness");
@@ -95,7 +95,7 @@ void read_double_linear_elastic(Reader& r, LawSpec& law) {
 
 void read_double_linear_viscoelastic(Reader& r, LawSpec& law) {
     require_dim(r, law, "double linear viscoelastic", {1, 3});
-    set_kind(law, viscoelastic);
+    law.kind = viscoelastic;
     read_double_linear_base(r, law);
     double c = read_stiffness(r, "damping");
     law.params.set("damping", c);
@@ -111,32 +111,32 @@ void read_cubic_entities(Reader& r, LawSpec& law) {
 
 void read_cubic_elastic_generic(Reader& r, LawSpec& law) {
     require_dim(r, law, "cubic elastic generic", {1, 3});
-    set_kind(law, elastic);
+    law.kind = elastic;
     read_cubic_entities(r, law);
 }
 
 void read_cubic_viscoelastic_generic(Reader& r, LawSpec& law) {
     require_dim(r, law, "cubic viscoelastic generic", {1, 3});
-    set_kind(law, viscoelastic);
+    law.kind = viscoelastic;
     read_cubic_entities(r, law);
     law.params.set("damping", r.deriv_entity(law.dim, "damping"));
 }
 
 void read_inverse_square_elastic(Reader& r, LawSpec& law) {
     require_dim(r, law, "inverse square elastic", {1});
-    set_kind(law, elastic);
+    law.kind = elastic;
     law.params.set("stiffness", read_stiffness(r));
     law.params.set("reference length", r.positive("reference length"));
 }
 
 void read_log_elastic(Reader& r, LawSpec& law) {
     require_dim(r, law, "log elastic", {1});
-    set_kind(law, elastic);
+    law.kind = elastic;
     law.params.set("stiffness", read_stiffness(r));
 }
 
 void read_isotropic_hardening_elastic(Reader& r, LawSpec& law) {
-    set_kind(law, elastic);
+    law.kind = elastic;
     law.params.set("stiffness", read_stiffness(r));
     law.params.set("reference strain", r.positive("reference strain"));
     double k0 = 0.0;
@@ -146,7 +146,7 @@ void read_isotropic_hardening_elastic(Reader& r, LawSpec& law) {
 
 void read_contact_elastic(Reader& r, LawSpec& law) {
     require_dim(r, law, "contact elastic", {1, 3});
-    set_kind(law, elastic);
+    law.kind = elastic;
     law.params.set("stiffness", read_stiffness(r));
     SourceLoc at = r.loc();
     double gamma = r.real("exponent");
@@ -158,7 +158,7 @@ void read_contact_elastic(Reader& r, LawSpec& law) {
 // any argument, which breaks on a following `prestress` or law keyword).
 void read_turbulent_viscoelastic(Reader& r, LawSpec& law) {
     require_dim(r, law, "turbulent viscoelastic", {1});
-    set_kind(law, viscoelastic);
+    law.kind = viscoelastic;
     law.params.set("stiffness", read_stiffness(r));
     double cpar = read_stiffness(r, "parabolic damping");
     law.params.set("parabolic damping", cpar);
@@ -172,7 +172,7 @@ void read_turbulent_viscoelastic(Reader& r, LawSpec& law) {
 
 void read_scalar_function_isotropic(Reader& r, LawSpec& law) {
     law.type = "scalarfunctionelasticisotropic";
-    set_kind(law, elastic);
+    law.kind = elastic;
     drives::read_scalar_function_ref(r, law.params, "function");
 }
 
@@ -181,7 +181,7 @@ void read_scalar_function_orthotropic(Reader& r, LawSpec& law) {
         read_scalar_function_isotropic(r, law);
         return;
     }
-    set_kind(law, elastic);
+    law.kind = elastic;
     for (int i = 1; i <= law.dim; ++i) {
         std::string key = "function " + std::to_string(i);
         if (r.accept("null"))

@@ -1,7 +1,7 @@
 // Laws built from other laws (docs/deck-language.md section 6; the scalar function laws are in
 // nonlinear_laws.cpp).
 //
-// Parameters (LawSpec::params, "kind" first, then card order; wrapped laws in children):
+// Parameters (LawSpec::params, LawSpec::kind, then card order; wrapped laws in children):
 //   array, n, <law>...          children = the n laws (n >= 1), summed; kind = union of theirs
 //                               (elastic + viscous = viscoelastic)
 //   drive caller wrapper        "drive"; children = {law}: f = w(t) f_law
@@ -13,7 +13,7 @@
 // becomes active when the activation drive is non-zero and inactive when the deactivation
 // drive is.
 //
-// Parameters (LawSpec::params, "kind" first, then card order):
+// Parameters (LawSpec::params, LawSpec::kind, then card order):
 //   bistop                      "initial status" "activate" "deactivate"; children = {law}
 //
 // Runtime of the wrapper laws (readers above):
@@ -36,50 +36,44 @@ namespace {
 
 void read_array(Reader& r, LawSpec& law) {
     long n = drives::count_at_least(r, "number of constitutive laws", 1);
-    int kind = 0;
     for (long i = 1; i <= n; ++i) {
         auto child = r.law(law.dim, "constitutive law #" + std::to_string(i));
-        kind |= kind_of(*child);
+        law.kind = i == 1 ? child->kind : law.kind | child->kind;
         law.children.push_back(std::move(child));
     }
-    set_kind(law, kind);
 }
 
 void read_drive_caller_wrapper(Reader& r, LawSpec& law) {
-    set_kind(law, elastic);
     law.params.set("drive", r.drive("scaling drive"));
     auto inner = r.law(law.dim, "wrapped constitutive law");
-    set_kind(law, kind_of(*inner));
+    law.kind = inner->kind;
     law.children.push_back(std::move(inner));
 }
 
 void read_axial_wrapper(Reader& r, LawSpec& law) {
     require_dim(r, law, "axial wrapper", {3});
-    set_kind(law, elastic);
     SourceLoc at = r.loc();
     Vec3 dir = r.vec3("axis direction");
     if (dir.norm() == 0.0) r.error_at(at, "the axis direction must not be null");
     law.params.set("direction", dir);
     auto inner = r.law(1, "1D constitutive law");
-    set_kind(law, kind_of(*inner));
+    law.kind = inner->kind;
     law.children.push_back(std::move(inner));
 }
 
 void read_invariant_angular(Reader& r, LawSpec& law) {
     require_dim(r, law, "invariant angular", {3});
-    set_kind(law, elastic);
     law.params.set("xi", r.real("invariant coefficient xi"));
     auto inner = r.law(3, "3D constitutive law");
-    set_kind(law, elastic | kind_of(*inner));
+    law.kind = elastic | inner->kind;
     law.children.push_back(std::move(inner));
 }
 
 // `bistop, [initial status, s,] <dc on>, <dc off>, <law>`: the wrapped law's kind.
 void read_bistop(Reader& r, LawSpec& law) {
-    set_kind(law, elastic);
     read_bistop_switch(r, law);
     auto inner = r.law(law.dim, "wrapped constitutive law");
-    set_kind(law, kind_of(*inner));
+    law.kind = inner->kind;
     law.children.push_back(std::move(inner));
 }
 

@@ -13,14 +13,24 @@ using mbs::LawSpec;
 using mbs::VecN;
 // Cards follow the three-line preamble, so the first card is on line 4.
 using namespace mbs::test::cards;
-using mbs::test::Keys, mbs::test::keys, mbs::test::num;
+using mbs::test::Keys;
 
 std::shared_ptr<const LawSpec> law(int dim, const std::string& text) {
     mbs::Model m = build("constitutive law: 1, " + std::to_string(dim) + ", " + text + ";\n");
     return m.laws.at(1);
 }
 
-std::string kind(const LawSpec& l) { return l.params.get<std::string>("kind"); }
+std::string kind(const LawSpec& l) { return mbs::law_response_name(l.kind); }
+
+// The names --dump-model prints for a law: "kind", then its arguments (LawSpec::view()).
+Keys keys(const LawSpec& l) {
+    Keys k{"kind"};
+    const mbs::Props view = l.view();
+    for (const auto& [name, v] : view.items()) k.push_back(name);
+    return k;
+}
+
+double num(const LawSpec& l, const char* key) { return l.view().get<double>(key); }
 
 VecN diag(std::initializer_list<double> d) {
     std::size_t n = d.size();
