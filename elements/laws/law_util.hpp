@@ -1,8 +1,9 @@
 // Helpers shared by the constitutive-law readers (docs/deck-language.md section 6): the law kind,
-// the dimension check and the bistop switch.
+// the dimension check and the bistop switch (its typed arguments, BistopSwitchArgs).
 #pragma once
 
 #include <initializer_list>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -35,20 +36,42 @@ inline void warn_if_negative(Reader& r, const SourceLoc& at, double v, std::stri
     if (v < 0.0) r.warn_at(at, "negative " + std::string(what) + " " + num(v));
 }
 
+// The on/off switch of the bistop laws as read; its view: "initial status" (bool), "activate",
+// "deactivate" (drives).
+struct BistopSwitchArgs {
+    bool initial_active = false;                  // `initial status`: active from the start
+    std::shared_ptr<const DriveSpec> activate;    // switches it on when non-zero
+    std::shared_ptr<const DriveSpec> deactivate;  // switches it off when non-zero
+
+    void describe(Props& out) const {
+        out.set("initial status", initial_active);
+        out.set("activate", activate);
+        out.set("deactivate", deactivate);
+    }
+};
+
 // `[initial status, {active | inactive | <bool>},] <dc activate>, <dc deactivate>`
-inline void read_bistop_switch(Reader& r, LawSpec& law) {
-    bool active = false;
+inline BistopSwitchArgs read_bistop_switch(Reader& r) {
+    BistopSwitchArgs sw;
     if (r.accept("initial status")) {
         if (r.accept("active"))
-            active = true;
+            sw.initial_active = true;
         else if (r.accept("inactive"))
-            active = false;
+            sw.initial_active = false;
         else
-            active = r.boolean("initial status");
+            sw.initial_active = r.boolean("initial status");
     }
-    law.params.set("initial status", active);
-    law.params.set("activate", r.drive("activation drive"));
-    law.params.set("deactivate", r.drive("deactivation drive"));
+    sw.activate = r.drive("activation drive");
+    sw.deactivate = r.drive("deactivation drive");
+    return sw;
+}
+
+// The same into params (the kinds not migrated to typed arguments yet).
+inline void read_bistop_switch(Reader& r, LawSpec& law) {
+    BistopSwitchArgs sw = read_bistop_switch(r);
+    law.params.set("initial status", sw.initial_active);
+    law.params.set("activate", sw.activate);
+    law.params.set("deactivate", sw.deactivate);
 }
 
 }  // namespace mbs::laws

@@ -57,10 +57,10 @@ TEST(laws, LinearElasticInEveryDimension) {
 
 TEST(laws, LinearElasticGeneric) {
     auto l = law(6, "linear elastic generic, diag, 1., 2., 3., 4., 5., 6.");
-    EXPECT_EQ(l->params.get<VecN>("stiffness"), diag({1., 2., 3., 4., 5., 6.}));
+    EXPECT_EQ(l->view().get<VecN>("stiffness"), diag({1., 2., 3., 4., 5., 6.}));
     auto s = law(3, "linear elastic generic, sym, 1., 2., 3., 4., 5., 6.");
-    EXPECT_EQ(s->params.get<VecN>("stiffness"), (VecN{1., 2., 3., 2., 4., 5., 3., 5., 6.}));
-    EXPECT_EQ(law(1, "linear elastic generic, 5.")->params.get<VecN>("stiffness"), (VecN{5.}));
+    EXPECT_EQ(s->view().get<VecN>("stiffness"), (VecN{1., 2., 3., 2., 4., 5., 3., 5., 6.}));
+    EXPECT_EQ(law(1, "linear elastic generic, 5.")->view().get<VecN>("stiffness"), (VecN{5.}));
 }
 
 TEST(laws, AxialTorsionCouplingIs6DOnly) {
@@ -80,7 +80,7 @@ TEST(laws, LinearViscous) {
     EXPECT_EQ(keys(*l), (Keys{"kind", "damping"}));
     auto g = law(3, "linear viscous generic, diag, 1., 2., 3.");
     EXPECT_EQ(kind(*g), "viscous");
-    EXPECT_EQ(g->params.get<VecN>("damping"), diag({1., 2., 3.}));
+    EXPECT_EQ(g->view().get<VecN>("damping"), diag({1., 2., 3.}));
 }
 
 TEST(laws, LinearViscoelastic) {
@@ -99,12 +99,12 @@ TEST(laws, LinearViscoelastic) {
 TEST(laws, LinearViscoelasticGenericProportional) {
     auto l = law(3, "linear viscoelastic generic, diag, 10., 20., 30., proportional, 0.1");
     EXPECT_EQ(kind(*l), "viscoelastic");
-    VecN c = l->params.get<VecN>("damping");
+    VecN c = l->view().get<VecN>("damping");
     VecN expect = diag({1., 2., 3.});
     ASSERT_EQ(c.size(), expect.size());
     for (std::size_t i = 0; i < c.size(); ++i) EXPECT_NEAR(c[i], expect[i], 1e-15);
     auto g = law(3, "linear viscoelastic generic, eye, diag, 1., 1., 1.");
-    EXPECT_EQ(g->params.get<VecN>("damping"), diag({1., 1., 1.}));
+    EXPECT_EQ(g->view().get<VecN>("damping"), diag({1., 1., 1.}));
 }
 
 TEST(laws, LinearTimeVariant) {
@@ -112,9 +112,9 @@ TEST(laws, LinearTimeVariant) {
         1, "linear time variant viscoelastic generic, 100., ramp, 1., 0., 1., 0., 2., const, 1.");
     EXPECT_EQ(keys(*l), (Keys{"kind", "stiffness", "stiffness scale", "damping", "damping scale"}));
     using D = std::shared_ptr<const mbs::DriveSpec>;
-    EXPECT_EQ(l->params.get<D>("stiffness scale")->type, "ramp");
-    EXPECT_EQ(l->params.get<D>("damping scale")->type, "const");
-    EXPECT_EQ(l->params.get<VecN>("damping"), (VecN{2.}));
+    EXPECT_EQ(l->view().get<D>("stiffness scale")->type, "ramp");
+    EXPECT_EQ(l->view().get<D>("damping scale")->type, "const");
+    EXPECT_EQ(l->view().get<VecN>("damping"), (VecN{2.}));
 }
 
 TEST(laws, PrestressAndPrestrainAreReadByTheBuilder) {
@@ -132,10 +132,10 @@ TEST(laws, LinearElasticBistopTakesAScalarStiffness) {
     auto l = law(3, "linear elastic bistop, 1.e4, initial status, active, const, 0., const, 0.");
     EXPECT_EQ(keys(*l), (Keys{"kind", "stiffness", "initial status", "activate", "deactivate"}));
     EXPECT_DOUBLE_EQ(num(*l, "stiffness"), 1.e4);
-    EXPECT_TRUE(l->params.get<bool>("initial status"));
+    EXPECT_TRUE(l->view().get<bool>("initial status"));
     auto v = law(1, "linear viscoelastic bistop, 1., 2., time, 0.");
     EXPECT_EQ(kind(*v), "viscoelastic");
-    EXPECT_FALSE(v->params.get<bool>("initial status"));
+    EXPECT_FALSE(v->view().get<bool>("initial status"));
     EXPECT_DOUBLE_EQ(num(*v, "damping"), 2.0);
 }
 
