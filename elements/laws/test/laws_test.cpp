@@ -174,10 +174,10 @@ TEST(laws, DoubleLinearErrors) {
 TEST(laws, Cubic) {
     auto l = law(3, "cubic elastic generic, 1., 2., 3., 0., 0., 0., 4., 5., 6.");
     EXPECT_EQ(keys(*l), (Keys{"kind", "k1", "k2", "k3"}));
-    EXPECT_EQ(l->params.get<VecN>("k3"), (VecN{4., 5., 6.}));
+    EXPECT_EQ(l->view().get<VecN>("k3"), (VecN{4., 5., 6.}));
     auto v = law(1, "cubic viscoelastic generic, 1., 2., 3., 4.");
     EXPECT_EQ(kind(*v), "viscoelastic");
-    EXPECT_EQ(v->params.get<VecN>("damping"), (VecN{4.}));
+    EXPECT_EQ(v->view().get<VecN>("damping"), (VecN{4.}));
     std::string cards = "constitutive law: 1, 6, cubic elastic generic, null, null, null;\n";
     EXPECT_EQ(error_at(cards), where_of(cards, "cubic"));
 }
@@ -278,12 +278,12 @@ TEST(laws, ScalarFunctionElastic) {
     auto a = m.laws.at(1);
     EXPECT_EQ(a->type, "scalarfunctionelasticisotropic");
     EXPECT_EQ(kind(*a), "elastic");
-    EXPECT_EQ(a->params.get<std::string>("function"), "f");
+    EXPECT_EQ(a->view().get<std::string>("function"), "f");
     auto b = m.laws.at(2);
     EXPECT_EQ(keys(*b), (Keys{"kind", "function 1", "function 2", "function 3"}));
-    EXPECT_EQ(b->params.get<std::string>("function 2"), "");
+    EXPECT_EQ(b->view().get<std::string>("function 2"), "");
     auto c = m.laws.at(3);
-    EXPECT_TRUE(c->params.has("function definition"));
+    EXPECT_TRUE(c->view().has("function definition"));
     std::string cards = "constitutive law: 1, 1, scalar function elastic, \"nope\";\n";
     EXPECT_EQ(error_at(cards), where_of(cards, "\"nope\""));
 }
