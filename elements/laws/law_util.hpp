@@ -66,12 +66,4 @@ inline BistopSwitchArgs read_bistop_switch(Reader& r) {
     return sw;
 }
 
-// The same into params (the kinds not migrated to typed arguments yet).
-inline void read_bistop_switch(Reader& r, LawSpec& law) {
-    BistopSwitchArgs sw = read_bistop_switch(r);
-    law.params.set("initial status", sw.initial_active);
-    law.params.set("activate", sw.activate);
-    law.params.set("deactivate", sw.deactivate);
-}
-
 }  // namespace mbs::laws

@@ -1,5 +1,5 @@
-// Helpers shared by the runtime constitutive laws (elements/laws/runtime_*.cpp): parameters of
-// a LawSpec as fixed-size Eigen values, the switch of the bistop laws, scalar functions.
+// Helpers shared by the runtime constitutive laws (elements/laws/*_laws.cpp): the typed
+// arguments of a law as fixed-size Eigen values, the switch of the bistop laws, scalar functions.
 #pragma once
 
 #include <memory>
@@ -16,59 +16,6 @@ template <int N>
 using Vn = Eigen::Matrix<double, N, 1>;
 template <int N>
 using Mn = Eigen::Matrix<double, N, N>;
-
-inline double real(const LawSpec& s, std::string_view key) { return s.params.get<double>(key); }
-
-// A DerivEntity stored by the readers: a double (isotropic, K I) or N x N values, row-major.
-template <int N>
-Mn<N> deriv_entity(const LawSpec& s, std::string_view key) {
-    const PropValue* v = s.params.find(key);
-    if (!v) throw std::logic_error("missing law parameter " + std::string(key));
-    if (const double* d = std::get_if<double>(v)) return Mn<N>::Identity() * *d;
-    const VecN& a = std::get<VecN>(*v);
-    if (a.size() != static_cast<std::size_t>(N * N))
-        throw InputError(s.loc, "law parameter '" + std::string(key) + "' has " +
-                                    std::to_string(a.size()) + " values, expected " +
-                                    std::to_string(N * N));
-    Mn<N> m;
-    for (int i = 0; i < N; ++i)
-        for (int j = 0; j < N; ++j) m(i, j) = a[static_cast<std::size_t>(i * N + j)];
-    return m;
-}
-
-// An Entity (N values) stored as VecN.
-template <int N>
-Vn<N> entity(const LawSpec& s, std::string_view key) {
-    const VecN& a = s.params.get<VecN>(key);
-    if (a.size() != static_cast<std::size_t>(N))
-        throw InputError(s.loc, "law parameter '" + std::string(key) + "' has " +
-                                    std::to_string(a.size()) + " values, expected " +
-                                    std::to_string(N));
-    Vn<N> v;
-    for (int i = 0; i < N; ++i) v[i] = a[static_cast<std::size_t>(i)];
-    return v;
-}
-
-inline DrivePtr drive(const LawSpec& s, std::string_view key, const LawEnv& env) {
-    return make_drive(*s.params.get<std::shared_ptr<const DriveSpec>>(key), env.drives);
-}
-
-// A scalar function named by parameter `key` (an inline definition under "<key> definition",
-// or a `scalar function:` card of the model), as a drive f(x) with exact f'(x). It is fed the
-// strain, not the time (DriveEnv::time_input).
-inline DrivePtr scalar_function(const LawSpec& s, const std::string& key, const LawEnv& env) {
-    DriveEnv of_strain = env.drives;
-    of_strain.time_input = false;
-    if (const PropValue* def = s.params.find(key + " definition"))
-        return make_drive(*std::get<std::shared_ptr<const DriveSpec>>(*def), of_strain);
-    const std::string& name = s.params.get<std::string>(key);
-    if (env.drives.model) {
-        auto it = env.drives.model->scalar_functions.find(name);
-        if (it != env.drives.model->scalar_functions.end())
-            return make_drive(*it->second, of_strain);
-    }
-    throw InputError(s.loc, "scalar function \"" + name + "\" is not defined");
-}
 
 // A DerivEntity as the readers store it (N x N values, row-major) as a matrix; `what` names
 // it in the error for a wrong count, at the law `at`.
@@ -135,10 +82,6 @@ struct BistopSwitch {
 
     BistopSwitch(const BistopSwitchArgs& a, const LawEnv& env)
         : on(drive(a.activate, env)), off(drive(a.deactivate, env)), active(a.initial_active) {}
-    BistopSwitch(const LawSpec& s, const LawEnv& env)
-        : on(drive(s, "activate", env)),
-          off(drive(s, "deactivate", env)),
-          active(s.params.get<bool>("initial status")) {}
 
     // The switch at an evaluation with strain eps at time t; returns whether the law acts.
     bool sync(const Vn<N>& eps, double t) const {

@@ -246,7 +246,7 @@ TEST(laws, ArrayOfReferences) {
 TEST(laws, DriveCallerWrapper) {
     auto l = law(6, "drive caller wrapper, sine, 0., 1., 1., forever, 1., linear elastic, 2.");
     EXPECT_EQ(kind(*l), "elastic");
-    EXPECT_EQ(l->params.get<std::shared_ptr<const mbs::DriveSpec>>("drive")->type, "sine");
+    EXPECT_EQ(l->view().get<std::shared_ptr<const mbs::DriveSpec>>("drive")->type, "sine");
     EXPECT_EQ(l->children.at(0)->dim, 6);
 }
 
@@ -254,7 +254,7 @@ TEST(laws, AxialWrapperIs3DWithA1DLaw) {
     auto l = law(3, "axial wrapper, 0., 0., 1., linear viscoelastic, 1., 2.");
     EXPECT_EQ(kind(*l), "viscoelastic");
     EXPECT_EQ(l->children.at(0)->dim, 1);
-    EXPECT_TRUE(l->params.get<mbs::Vec3>("direction").isApprox(mbs::Vec3(0., 0., 1.)));
+    EXPECT_TRUE(l->view().get<mbs::Vec3>("direction").isApprox(mbs::Vec3(0., 0., 1.)));
     std::string cards = "constitutive law: 1, 1, axial wrapper, 0., 0., 1., linear elastic, 1.;\n";
     EXPECT_EQ(error_at(cards), where_of(cards, "axial"));
     cards = "constitutive law: 1, 3, axial wrapper, null, linear elastic, 1.;\n";
