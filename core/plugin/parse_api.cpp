@@ -300,8 +300,9 @@ void read_plugin_law(Reader& r, LawSpec& spec) {
     spec.kind = el && vi ? LawResponse::viscoelastic
                 : vi     ? LawResponse::viscous
                          : LawResponse::elastic;
-    spec.params.set("module", module_of(t->host));
-    spec.params.set("module law", add_record(LawRecord{t->type, data}));
+    auto& a = emplace_args<PluginLawArgs>(spec);
+    a.module = module_of(t->host);
+    a.record = add_record(LawRecord{t->type, data});
 }
 
 }  // namespace mbs::plugin
