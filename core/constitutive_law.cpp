@@ -69,12 +69,12 @@ void throw_unsupported_law(const LawSpec& spec, const std::string& hint) {
                      hint);
 }
 
-int law_kind_bits(const LawSpec& spec) {
-    const std::string k = spec.params.get_or<std::string>("kind", "elastic");
-    return k == "viscous"        ? law_viscous
-           : k == "viscoelastic" ? (law_elastic | law_viscous)
-                                 : law_elastic;
-}
+// LawResponse's values are these bits.
+static_assert(static_cast<int>(LawResponse::elastic) == law_elastic &&
+              static_cast<int>(LawResponse::viscous) == law_viscous &&
+              static_cast<int>(LawResponse::viscoelastic) == (law_elastic | law_viscous));
+
+int law_kind_bits(const LawSpec& spec) { return static_cast<int>(spec.kind); }
 
 template <int N>
 LawPtr<N> make_law(const LawSpec& spec, const LawEnv& env) {

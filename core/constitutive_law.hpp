@@ -55,7 +55,7 @@ struct LawEnv {
 template <int N>
 LawPtr<N> make_law(const LawSpec& spec, const LawEnv& env);
 
-// The kind a spec declares ("kind" parameter of the readers).
+// The kind a spec declares (LawSpec::kind) as LawKindBits.
 int law_kind_bits(const LawSpec& spec);
 
 // Throws the InputError of make_law for a type without a runtime, with an optional hint.

@@ -117,13 +117,29 @@ struct TplDriveSpec {
     std::vector<std::shared_ptr<const TplDriveSpec>> children;  // array
 };
 
+// What a constitutive law's force depends on: the strain (elastic), the strain rate (viscous) or
+// both, as bits (elastic 1, viscous 2: `|` combines the kinds of wrapped laws). Every law's
+// reader sets it; --dump-model prints it first, as kind="elastic" | "viscous" | "viscoelastic".
+enum class LawResponse : int { elastic = 1, viscous = 2, viscoelastic = 3 };
+
+constexpr LawResponse operator|(LawResponse a, LawResponse b) {
+    return static_cast<LawResponse>(static_cast<int>(a) | static_cast<int>(b));
+}
+
+constexpr const char* law_response_name(LawResponse r) {
+    return r == LawResponse::viscous        ? "viscous"
+           : r == LawResponse::viscoelastic ? "viscoelastic"
+                                            : "elastic";
+}
+
 // A constitutive law of dimension 1, 3 or 6.
 struct LawSpec {
     std::string type;  // normalised keyword, e.g. "linearelastic", "linearviscoelasticgeneric"
     int dim = 1;
     SourceLoc loc;
-    std::shared_ptr<const KindArgs> args;  // the kind's typed arguments (null: it takes none)
-    Props params;                          // kinds not migrated to `args` yet
+    LawResponse kind = LawResponse::elastic;  // set by the kind's reader
+    std::shared_ptr<const KindArgs> args;     // the kind's typed arguments (null: it takes none)
+    Props params;                             // kinds not migrated to `args` yet
     std::vector<std::shared_ptr<const LawSpec>> children;
     std::shared_ptr<const TplDriveSpec> prestrain;
     VecN prestress;

@@ -106,7 +106,10 @@ std::string tpl_text(const TplDriveSpec& t) {
 }
 
 std::string law_text(const LawSpec& l) {
-    std::string s = l.type + "<" + std::to_string(l.dim) + ">(" + props_inline(l.view());
+    // The kind leads, then the kind's arguments.
+    const Props args = l.view();
+    std::string s = l.type + "<" + std::to_string(l.dim) + ">(kind=\"" + law_response_name(l.kind) +
+                    "\"" + (args.empty() ? "" : ", ") + props_inline(args);
     for (const auto& c : l.children) s += (s.back() == '(' ? "" : ", ") + law_text(*c);
     if (!l.prestress.empty()) s += ", prestress=" + ValueText{}(l.prestress);
     if (l.prestrain) s += ", prestrain=" + tpl_text(*l.prestrain);

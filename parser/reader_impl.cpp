@@ -536,7 +536,7 @@ std::shared_ptr<const LawSpec> DeckReader::law(int dim, std::string_view what) {
     fn->read(*this, *spec);
     if (accept("prestress")) spec->prestress = entity(dim, "prestress");
     if (peek("prestrain")) {
-        if (spec->params.get_or<std::string>("kind", "") == "viscous")
+        if (spec->kind == LawResponse::viscous)
             error("a viscous law takes no prestrain", "use 'prestress' (as MBDyn does)");
         skip();
         spec->prestrain = tpl_drive(dim, "prestrain");

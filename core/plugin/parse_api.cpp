@@ -298,9 +298,12 @@ void read_plugin_law(Reader& r, LawSpec& spec) {
                           "' could not read its arguments (and gave no reason)");
     }
     const bool el = kind & MBS_LAW_ELASTIC, vi = kind & MBS_LAW_VISCOUS;
-    spec.params.set("kind", std::string(el && vi ? "viscoelastic" : vi ? "viscous" : "elastic"));
-    spec.params.set("module", module_of(t->host));
-    spec.params.set("module law", add_record(LawRecord{t->type, data}));
+    spec.kind = el && vi ? LawResponse::viscoelastic
+                : vi     ? LawResponse::viscous
+                         : LawResponse::elastic;
+    auto& a = emplace_args<PluginLawArgs>(spec);
+    a.module = module_of(t->host);
+    a.record = add_record(LawRecord{t->type, data});
 }
 
 }  // namespace mbs::plugin

@@ -50,6 +50,17 @@ struct LawRecord {
     void* data = nullptr;
 };
 
+// The typed arguments of a module's constitutive law (LawSpec::args): the module's name and the
+// id of the LawRecord its read callback filled. View: "module", "module law".
+struct PluginLawArgs final : KindArgs {
+    std::string module;
+    long record = -1;
+    void describe(Props& out) const override {
+        out.set("module", module);
+        out.set("module law", record);
+    }
+};
+
 // Records by id (index); freed at exit with the types' free_data.
 ElementRecord& element_record(long id);
 DriveRecord& drive_record(long id);

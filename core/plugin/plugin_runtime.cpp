@@ -77,7 +77,7 @@ DrivePtr make_plugin_drive(const DriveSpec& spec, const DriveEnv& env) {
 
 template <int N>
 LawPtr<N> make_plugin_law(const LawSpec& spec, const LawEnv&) {
-    return std::make_unique<PluginLaw<N>>(law_record(spec.params.get<long>("module law")),
+    return std::make_unique<PluginLaw<N>>(law_record(spec.args_as<PluginLawArgs>().record),
                                           law_kind_bits(spec));
 }
 

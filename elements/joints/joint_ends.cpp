@@ -6,6 +6,7 @@
 
 #include "core/log_line.hpp"
 #include "core/registry.hpp"
+#include "elements/laws/linear_laws.hpp"
 #include "elements/misc/card_helpers.hpp"
 
 namespace mbs::cards {
@@ -154,8 +155,10 @@ tree::Edge revolute_tree_edge(tree::End a, tree::End b) {
 void tree_linear_law(const EntityDesc& e, const LawSpec& law, tree::LinkForce& f) {
     if (law.type != "linearelastic" && law.type != "linearviscoelastic")
         tree::unsupported(e, "only linear elastic and linear viscoelastic laws (isotropic)");
-    f.k = law.params.get<double>("stiffness");
-    f.c = law.params.get_or<double>("damping", 0.0);
+    // Isotropic: LinearArgs holds doubles (a linear viscoelastic law has both, possibly 0).
+    const auto& a = law.args_as<laws::LinearArgs>();
+    f.k = a.stiffness.value;
+    f.c = a.damping.value;
 }
 
 namespace {

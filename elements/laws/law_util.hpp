@@ -1,8 +1,9 @@
 // Helpers shared by the constitutive-law readers (docs/deck-language.md section 6): the law kind,
-// the dimension check and the bistop switch.
+// the dimension check and the bistop switch (its typed arguments, BistopSwitchArgs).
 #pragma once
 
 #include <initializer_list>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -13,27 +14,10 @@ namespace mbs::laws {
 
 using drives::num;
 
-// A law's kind as bits: what its force depends on (strain, strain rate or both).
-enum Kind : int { elastic = 1, viscous = 2, viscoelastic = 3 };
-
-inline const char* kind_name(int k) {
-    switch (k) {
-        case elastic:
-            return "elastic";
-        case viscous:
-            return "viscous";
-        default:
-            return "viscoelastic";
-    }
-}
-
-inline int kind_of(const LawSpec& law) {
-    std::string k = law.params.get_or<std::string>("kind", "elastic");
-    return k == "viscous" ? viscous : k == "viscoelastic" ? viscoelastic : elastic;
-}
-
-// Every law sets "kind" first, so that it leads the parameter list.
-inline void set_kind(LawSpec& law, int k) { law.params.set("kind", std::string(kind_name(k))); }
+// A law's kind (LawSpec::kind): what its force depends on (strain, strain rate or both).
+inline constexpr LawResponse elastic = LawResponse::elastic;
+inline constexpr LawResponse viscous = LawResponse::viscous;
+inline constexpr LawResponse viscoelastic = LawResponse::viscoelastic;
 
 // Rejects a dimension the law is not defined for, at the law's keyword.
 inline void require_dim(Reader& r, const LawSpec& law, std::string_view name,
@@ -52,20 +36,34 @@ inline void warn_if_negative(Reader& r, const SourceLoc& at, double v, std::stri
     if (v < 0.0) r.warn_at(at, "negative " + std::string(what) + " " + num(v));
 }
 
+// The on/off switch of the bistop laws as read; its view: "initial status" (bool), "activate",
+// "deactivate" (drives).
+struct BistopSwitchArgs {
+    bool initial_active = false;                  // `initial status`: active from the start
+    std::shared_ptr<const DriveSpec> activate;    // switches it on when non-zero
+    std::shared_ptr<const DriveSpec> deactivate;  // switches it off when non-zero
+
+    void describe(Props& out) const {
+        out.set("initial status", initial_active);
+        out.set("activate", activate);
+        out.set("deactivate", deactivate);
+    }
+};
+
 // `[initial status, {active | inactive | <bool>},] <dc activate>, <dc deactivate>`
-inline void read_bistop_switch(Reader& r, LawSpec& law) {
-    bool active = false;
+inline BistopSwitchArgs read_bistop_switch(Reader& r) {
+    BistopSwitchArgs sw;
     if (r.accept("initial status")) {
         if (r.accept("active"))
-            active = true;
+            sw.initial_active = true;
         else if (r.accept("inactive"))
-            active = false;
+            sw.initial_active = false;
         else
-            active = r.boolean("initial status");
+            sw.initial_active = r.boolean("initial status");
     }
-    law.params.set("initial status", active);
-    law.params.set("activate", r.drive("activation drive"));
-    law.params.set("deactivate", r.drive("deactivation drive"));
+    sw.activate = r.drive("activation drive");
+    sw.deactivate = r.drive("deactivation drive");
+    return sw;
 }
 
 }  // namespace mbs::laws

@@ -1,35 +1,38 @@
 // Linear constitutive laws, dimensions 1, 3 and 6 unless noted (docs/deck-language.md section 6;
 // MBDyn constltp_impl.cc). f = K (eps - eps_p) + C eps_dot (+ prestress).
 //
-// Parameters (LawSpec::params, "kind" first, then card order). Isotropic K and C are doubles
-// (the matrix is K I); generic ones are VecN (dim 1: 1 value, 3: 9, 6: 36, row-major):
-//   linear elastic [isotropic]                 "stiffness" (double)
-//   linear elastic generic                     "stiffness" (VecN)
+// Arguments (LinearArgs, linear_laws.hpp; the view after LawSpec::kind, in card order).
+// Isotropic K and C are doubles (the matrix is K I); generic ones are VecN (dim 1: 1 value,
+// 3: 9, 6: 36, row-major):
+//   linear elastic [isotropic]                 stiffness (double)
+//   linear elastic generic                     stiffness (VecN)
 //   linear elastic generic axial torsion coupling (6 only)
-//                                              "stiffness" (VecN) "coupling" (double c):
+//                                              stiffness (VecN) coupling (double c):
 //                                              K44 becomes K44 + c eps_1
 //   linear viscoelastic generic axial torsion coupling (6 only, in MBDyn's source)
-//                                              "stiffness" "damping" ["proportional"] "coupling"
-//   linear viscous [isotropic]                 "damping" (double)
-//   linear viscous generic                     "damping" (VecN)
-//   linear viscoelastic [isotropic]            "stiffness" "damping" (doubles) ["proportional"]
-//   linear viscoelastic generic                "stiffness" "damping" (VecN) ["proportional"]
-//   linear time variant viscoelastic generic   "stiffness" (VecN) "stiffness scale" (drive)
-//                                              "damping" (VecN) ["proportional"]
-//                                              "damping scale" (drive):
+//                                              stiffness damping [proportional] coupling
+//   linear viscous [isotropic]                 damping (double)
+//   linear viscous generic                     damping (VecN)
+//   linear viscoelastic [isotropic]            stiffness damping (doubles) [proportional]
+//   linear viscoelastic generic                stiffness damping (VecN) [proportional]
+//   linear time variant viscoelastic generic   stiffness (VecN) stiffness_scale (drive)
+//                                              damping (VecN) [proportional]
+//                                              damping_scale (drive):
 //                                              f = K s_K(t) eps + C s_C(t) eps_dot
-// `proportional, f` gives C = f K; "damping" then holds the product and "proportional" f.
+// `proportional, f` gives C = f K; damping then holds the product and proportional f.
 // The `isotropic` spellings are stored under the short type ("linearelastic", ...).
+// View names: "stiffness" "stiffness scale" "damping" "proportional" "damping scale" "coupling".
 //
 // Linear laws switched on and off by drives (docs/deck-language.md section 6): linear elastic
 // bistop, linear viscoelastic bistop (the bistop wrapper is in wrapper_laws.cpp). The law acts
 // while active; it becomes active when the activation drive is non-zero and inactive when the
 // deactivation drive is.
 //
-// Parameters (LawSpec::params, "kind" first, then card order):
-//   linear elastic bistop       "stiffness" (double: a scalar K for every dimension, as in
-//                               MBDyn's source) "initial status" (bool) "activate" "deactivate"
-//   linear viscoelastic bistop  "stiffness" "damping" "initial status" "activate" "deactivate"
+// Arguments (LinearBistopArgs; the view after LawSpec::kind, in card order):
+//   linear elastic bistop       stiffness (double: a scalar K for every dimension, as in
+//                               MBDyn's source) sw (BistopSwitchArgs: "initial status" (bool)
+//                               "activate" "deactivate")
+//   linear viscoelastic bistop  stiffness damping sw
 //
 // Runtime of the linear constitutive laws (readers above):
 //   linear elastic / viscous / viscoelastic [isotropic | generic] (incl. proportional damping)
@@ -42,7 +45,10 @@
 //   linear elastic bistop, linear viscoelastic bistop (K, C scalars)
 //       active:  F = K (eps - eps_ref) + C epsdot, eps_ref = the strain when it switched on
 //       inactive: F = 0 (the prestress, added by make_law, stays, as in MBDyn)
-#include <algorithm>
+#include "elements/laws/linear_laws.hpp"
+
+#include <optional>
+#include <string_view>
 
 #include "core/registry.hpp"
 #include "elements/laws/law_util.hpp"
@@ -51,9 +57,16 @@
 namespace mbs::laws {
 namespace {
 
-bool all_zero(const VecN& v) {
-    return std::all_of(v.begin(), v.end(), [](double x) { return x == 0.0; });
-}
+struct LinearBistopArgs final : KindArgs {
+    double stiffness = 0.0;
+    std::optional<double> damping;  // linear viscoelastic bistop
+    BistopSwitchArgs sw;
+    void describe(Props& out) const override {
+        out.set("stiffness", stiffness);
+        if (damping) out.set("damping", *damping);
+        sw.describe(out);
+    }
+};
 
 VecN scaled(VecN v, double s) {
     for (double& x : v) x *= s;
@@ -61,127 +74,122 @@ VecN scaled(VecN v, double s) {
 }
 
 // A linear viscoelastic law with K = 0 acts as viscous, with C = 0 as elastic (as in MBDyn).
-void set_viscoelastic_kind(Reader& r, LawSpec& law, bool k_null, bool c_null) {
+void set_viscoelastic_kind(Reader& r, LawSpec& law, const LinearArgs& a) {
+    const bool k_null = a.stiffness.null(), c_null = a.damping.null();
     if (k_null && !c_null) {
         r.warn_at(law.loc, "null stiffness: the law acts as a linear viscous law");
-        set_kind(law, viscous);
+        law.kind = viscous;
     } else if (c_null && !k_null) {
         r.warn_at(law.loc, "null damping: the law acts as a linear elastic law");
-        set_kind(law, elastic);
+        law.kind = elastic;
     } else {
-        set_kind(law, viscoelastic);
+        law.kind = viscoelastic;
     }
+}
+
+double read_nonnegative(Reader& r, std::string_view what, std::string_view name) {
+    SourceLoc at = r.loc();
+    double v = r.real(what);
+    warn_if_negative(r, at, v, name);
+    return v;
 }
 
 void read_linear_elastic(Reader& r, LawSpec& law) {
     law.type = "linearelastic";
-    set_kind(law, elastic);
-    SourceLoc at = r.loc();
-    double k = r.real("stiffness");
-    warn_if_negative(r, at, k, "stiffness");
-    law.params.set("stiffness", k);
+    law.kind = elastic;
+    auto& a = emplace_args<LinearArgs>(law);
+    a.stiffness.set(read_nonnegative(r, "stiffness", "stiffness"));
 }
 
 void read_linear_elastic_generic(Reader& r, LawSpec& law) {
-    set_kind(law, elastic);
-    law.params.set("stiffness", r.deriv_entity(law.dim, "stiffness"));
+    law.kind = elastic;
+    auto& a = emplace_args<LinearArgs>(law);
+    a.stiffness.set(r.deriv_entity(law.dim, "stiffness"));
 }
 
 void read_axial_torsion_coupling(Reader& r, LawSpec& law) {
     require_dim(r, law, "linear elastic generic axial torsion coupling", {6});
-    set_kind(law, elastic);
-    law.params.set("stiffness", r.deriv_entity(6, "stiffness matrix"));
-    law.params.set("coupling", r.real("axial-torsion coupling coefficient"));
+    law.kind = elastic;
+    auto& a = emplace_args<LinearArgs>(law);
+    a.stiffness.set(r.deriv_entity(6, "stiffness matrix"));
+    a.coupling = r.real("axial-torsion coupling coefficient");
 }
 
 // Reads `{<C> | proportional, f}` after K; `generic` reads a DerivEntity C.
-void read_damping(Reader& r, LawSpec& law, bool generic) {
+void read_damping(Reader& r, const LawSpec& law, LinearArgs& a, bool generic) {
     if (r.accept("proportional")) {
         double f = r.real("proportional damping factor");
         if (generic)
-            law.params.set("damping", scaled(law.params.get<VecN>("stiffness"), f));
+            a.damping.set(scaled(a.stiffness.values, f));
         else
-            law.params.set("damping", f * law.params.get<double>("stiffness"));
-        law.params.set("proportional", f);
+            a.damping.set(f * a.stiffness.value);
+        a.proportional = f;
     } else if (generic) {
-        law.params.set("damping", r.deriv_entity(law.dim, "damping"));
+        a.damping.set(r.deriv_entity(law.dim, "damping"));
     } else {
-        SourceLoc at = r.loc();
-        double c = r.real("damping");
-        warn_if_negative(r, at, c, "damping");
-        law.params.set("damping", c);
+        a.damping.set(read_nonnegative(r, "damping", "damping"));
     }
 }
 
 void read_viscoelastic_axial_torsion_coupling(Reader& r, LawSpec& law) {
     require_dim(r, law, "linear viscoelastic generic axial torsion coupling", {6});
-    set_kind(law, viscoelastic);
-    law.params.set("stiffness", r.deriv_entity(6, "stiffness matrix"));
-    read_damping(r, law, true);
-    law.params.set("coupling", r.real("axial-torsion coupling coefficient"));
+    law.kind = viscoelastic;
+    auto& a = emplace_args<LinearArgs>(law);
+    a.stiffness.set(r.deriv_entity(6, "stiffness matrix"));
+    read_damping(r, law, a, true);
+    a.coupling = r.real("axial-torsion coupling coefficient");
 }
 
 void read_linear_viscous(Reader& r, LawSpec& law) {
     law.type = "linearviscous";
-    set_kind(law, viscous);
-    SourceLoc at = r.loc();
-    double c = r.real("damping");
-    warn_if_negative(r, at, c, "damping");
-    law.params.set("damping", c);
+    law.kind = viscous;
+    auto& a = emplace_args<LinearArgs>(law);
+    a.damping.set(read_nonnegative(r, "damping", "damping"));
 }
 
 void read_linear_viscous_generic(Reader& r, LawSpec& law) {
-    set_kind(law, viscous);
-    law.params.set("damping", r.deriv_entity(law.dim, "damping"));
+    law.kind = viscous;
+    auto& a = emplace_args<LinearArgs>(law);
+    a.damping.set(r.deriv_entity(law.dim, "damping"));
 }
 
 void read_linear_viscoelastic(Reader& r, LawSpec& law) {
     law.type = "linearviscoelastic";
-    set_kind(law, viscoelastic);
-    SourceLoc at = r.loc();
-    double k = r.real("stiffness");
-    warn_if_negative(r, at, k, "stiffness");
-    law.params.set("stiffness", k);
-    read_damping(r, law, false);
-    set_viscoelastic_kind(r, law, k == 0.0, law.params.get<double>("damping") == 0.0);
+    auto& a = emplace_args<LinearArgs>(law);
+    a.stiffness.set(read_nonnegative(r, "stiffness", "stiffness"));
+    read_damping(r, law, a, false);
+    set_viscoelastic_kind(r, law, a);
 }
 
 void read_linear_viscoelastic_generic(Reader& r, LawSpec& law) {
-    set_kind(law, viscoelastic);
-    law.params.set("stiffness", r.deriv_entity(law.dim, "stiffness"));
-    read_damping(r, law, true);
-    set_viscoelastic_kind(r, law, all_zero(law.params.get<VecN>("stiffness")),
-                          all_zero(law.params.get<VecN>("damping")));
+    auto& a = emplace_args<LinearArgs>(law);
+    a.stiffness.set(r.deriv_entity(law.dim, "stiffness"));
+    read_damping(r, law, a, true);
+    set_viscoelastic_kind(r, law, a);
 }
 
 void read_linear_time_variant(Reader& r, LawSpec& law) {
-    set_kind(law, viscoelastic);
-    law.params.set("stiffness", r.deriv_entity(law.dim, "stiffness"));
-    law.params.set("stiffness scale", r.drive("stiffness scale drive"));
-    read_damping(r, law, true);
-    law.params.set("damping scale", r.drive("damping scale drive"));
+    law.kind = viscoelastic;
+    auto& a = emplace_args<LinearArgs>(law);
+    a.stiffness.set(r.deriv_entity(law.dim, "stiffness"));
+    a.stiffness_scale = r.drive("stiffness scale drive");
+    read_damping(r, law, a, true);
+    a.damping_scale = r.drive("damping scale drive");
 }
 
 void read_linear_elastic_bistop(Reader& r, LawSpec& law) {
-    set_kind(law, elastic);
-    SourceLoc at = r.loc();
-    double k = r.real("stiffness (a scalar)");
-    warn_if_negative(r, at, k, "stiffness");
-    law.params.set("stiffness", k);
-    read_bistop_switch(r, law);
+    law.kind = elastic;
+    auto& a = emplace_args<LinearBistopArgs>(law);
+    a.stiffness = read_nonnegative(r, "stiffness (a scalar)", "stiffness");
+    a.sw = read_bistop_switch(r);
 }
 
 void read_linear_viscoelastic_bistop(Reader& r, LawSpec& law) {
-    set_kind(law, viscoelastic);
-    SourceLoc at = r.loc();
-    double k = r.real("stiffness (a scalar)");
-    warn_if_negative(r, at, k, "stiffness");
-    law.params.set("stiffness", k);
-    at = r.loc();
-    double c = r.real("damping (a scalar)");
-    warn_if_negative(r, at, c, "damping");
-    law.params.set("damping", c);
-    read_bistop_switch(r, law);
+    law.kind = viscoelastic;
+    auto& a = emplace_args<LinearBistopArgs>(law);
+    a.stiffness = read_nonnegative(r, "stiffness (a scalar)", "stiffness");
+    a.damping = read_nonnegative(r, "damping (a scalar)", "damping");
+    a.sw = read_bistop_switch(r);
 }
 
 using rt::Mn;
@@ -221,17 +229,29 @@ class Linear final : public ConstitutiveLaw<N> {
     double coupling_ = 0.0;
 };
 
+// The matrix of an isotropic or generic coefficient (zero when absent).
+template <int N>
+Mn<N> matrix(const Coefficient& c, const LawSpec& s, std::string_view what) {
+    switch (c.form) {
+        case Coefficient::Form::isotropic:
+            return Mn<N>::Identity() * c.value;
+        case Coefficient::Form::generic:
+            return rt::deriv_entity<N>(c.values, s.loc, what);
+        default:
+            return Mn<N>::Zero();
+    }
+}
+
 template <int N>
 LawPtr<N> make_linear(const LawSpec& s, const LawEnv& env) {
-    const int kind = law_kind_bits(s);
-    Mn<N> K = s.params.has("stiffness") ? rt::deriv_entity<N>(s, "stiffness") : Mn<N>::Zero();
-    Mn<N> C = s.params.has("damping") ? rt::deriv_entity<N>(s, "damping") : Mn<N>::Zero();
-    auto law = std::make_unique<Linear<N>>(K, C, kind);
-    if (s.params.has("stiffness scale"))
-        law->set_scales(rt::drive(s, "stiffness scale", env), rt::drive(s, "damping scale", env));
-    if (s.params.has("coupling")) {
+    const auto& a = s.args_as<LinearArgs>();
+    auto law = std::make_unique<Linear<N>>(matrix<N>(a.stiffness, s, "stiffness"),
+                                           matrix<N>(a.damping, s, "damping"), law_kind_bits(s));
+    if (a.stiffness_scale)
+        law->set_scales(rt::drive(a.stiffness_scale, env), rt::drive(a.damping_scale, env));
+    if (a.coupling) {
         if constexpr (N == 6)
-            law->set_coupling(rt::real(s, "coupling"));
+            law->set_coupling(*a.coupling);
         else
             throw_unsupported_law(s);
     }
@@ -244,11 +264,8 @@ class LinearBistop final : public ConstitutiveLaw<N> {
     using typename ConstitutiveLaw<N>::V;
     using typename ConstitutiveLaw<N>::M;
 
-    LinearBistop(const LawSpec& s, const LawEnv& env)
-        : k_(rt::real(s, "stiffness")),
-          c_(s.params.has("damping") ? rt::real(s, "damping") : 0.0),
-          kind_(law_kind_bits(s)),
-          sw_(s, env) {}
+    LinearBistop(const LawSpec& s, const LinearBistopArgs& a, const LawEnv& env)
+        : k_(a.stiffness), c_(a.damping.value_or(0.0)), kind_(law_kind_bits(s)), sw_(a.sw, env) {}
 
     void eval(const V& eps, const V& epsdot, double t, V& F, M& K, M& C) const override {
         if (!sw_.sync(eps, t)) {
@@ -270,7 +287,7 @@ class LinearBistop final : public ConstitutiveLaw<N> {
 
 template <int N>
 LawPtr<N> make_linear_bistop(const LawSpec& s, const LawEnv& env) {
-    return std::make_unique<LinearBistop<N>>(s, env);
+    return std::make_unique<LinearBistop<N>>(s, s.args_as<LinearBistopArgs>(), env);
 }
 
 }  // namespace

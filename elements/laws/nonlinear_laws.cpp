@@ -1,33 +1,42 @@
 // Nonlinear elastic and viscoelastic laws (docs/deck-language.md section 6; MBDyn
 // constltp_impl.cc).
 //
-// Parameters (LawSpec::params, "kind" first, then card order):
-//   double linear elastic (1, 3)     "stiffness" "upper strain" (> 0) "lower strain" (< 0)
-//                                    "second stiffness" "third stiffness" (default: second):
-//                                    K1 inside [lower, upper], K2 above, K3 below; in 3D
-//                                    only component 3 is bilinear
-//   double linear viscoelastic (1, 3)  as above without "third stiffness", then "damping"
-//                                    "second damping" (default: damping, used outside)
-//   cubic elastic generic (1, 3)     "k1" "k2" "k3" (VecN entities):
+// Arguments (typed, per kind; the view after LawSpec::kind, in card order, under the names
+// in quotes):
+//   double linear elastic (1, 3)     DoubleLinearArgs: stiffness "stiffness", upper
+//                                    "upper strain" (> 0), lower "lower strain" (< 0),
+//                                    second "second stiffness", third "third stiffness"
+//                                    (default: second): K1 inside [lower, upper], K2 above,
+//                                    K3 below; in 3D only component 3 is bilinear
+//   double linear viscoelastic (1, 3)  as above without third, then damping "damping",
+//                                    second_damping "second damping" (default: damping, used
+//                                    outside)
+//   cubic elastic generic (1, 3)     CubicArgs: k1 k2 k3 "k1" "k2" "k3" (VecN entities):
 //                                    f = k1 eps + k2 |eps| eps + k3 eps^3, per component
-//   cubic viscoelastic generic (1, 3)  as above, then "damping" (VecN DerivEntity)
-//   inverse square elastic (1)       "stiffness" (A) "reference length" (L0 > 0)
-//   log elastic (1)                  "stiffness": f = K log(1 + eps)
-//   isotropic hardening elastic      "stiffness" "reference strain" (> 0)
-//                                    "linear stiffness" (default 0)
-//   contact elastic (1, 3)           "stiffness" "exponent" (gamma >= 1)
-//   turbulent viscoelastic (1)       "stiffness" "parabolic damping" "threshold" (default 0)
-//                                    "linear damping" (default threshold * parabolic damping):
-//                                    C = linear damping for |eps_dot| < threshold, else
-//                                    2 parabolic damping |eps_dot|
+//   cubic viscoelastic generic (1, 3)  as above, then damping "damping" (VecN DerivEntity)
+//   inverse square elastic (1)       InverseSquareArgs: stiffness "stiffness" (A),
+//                                    reference_length "reference length" (L0 > 0)
+//   log elastic (1)                  LogElasticArgs: stiffness "stiffness": f = K log(1 + eps)
+//   isotropic hardening elastic      IsotropicHardeningArgs: stiffness "stiffness",
+//                                    reference_strain "reference strain" (> 0),
+//                                    linear_stiffness "linear stiffness" (default 0)
+//   contact elastic (1, 3)           ContactArgs: stiffness "stiffness", exponent "exponent"
+//                                    (gamma >= 1)
+//   turbulent viscoelastic (1)       TurbulentArgs: stiffness "stiffness", parabolic_damping
+//                                    "parabolic damping", threshold "threshold" (default 0),
+//                                    linear_damping "linear damping" (default threshold *
+//                                    parabolic damping): C = linear damping for
+//                                    |eps_dot| < threshold, else 2 parabolic damping |eps_dot|
 //
 // Laws built from scalar functions (docs/deck-language.md section 6).
 //
-// Parameters (LawSpec::params, "kind" first, then card order):
+// Arguments (ScalarFunctionLawArgs: one SfRef per function, a name and its inline definition;
+// the view after LawSpec::kind, in card order):
 //   scalar function elastic [isotropic]  "function" (name; see read_scalar_function_ref):
 //                               f_i = sf(eps_i) for each component
 //   scalar function elastic orthotropic  "function 1" ... "function n" (names; "" for `null`,
 //                               a component without force); dimension 1 reads one name
+// An inline definition is in the view as "<name> definition", after its name.
 //
 // Runtime of the nonlinear constitutive laws (readers above); MBDyn's constltp_impl.h formulas,
 // exact tangents:
@@ -55,6 +64,10 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "core/registry.hpp"
 #include "elements/laws/law_util.hpp"
@@ -62,6 +75,95 @@
 
 namespace mbs::laws {
 namespace {
+
+struct DoubleLinearArgs final : KindArgs {
+    bool viscous = false;  // double linear viscoelastic: damping instead of third
+    double stiffness = 0.0, upper = 0.0, lower = 0.0, second = 0.0;
+    double third = 0.0;                          // elastic
+    double damping = 0.0, second_damping = 0.0;  // viscoelastic
+    void describe(Props& out) const override {
+        out.set("stiffness", stiffness);
+        out.set("upper strain", upper);
+        out.set("lower strain", lower);
+        out.set("second stiffness", second);
+        if (!viscous) out.set("third stiffness", third);
+        if (viscous) out.set("damping", damping);
+        if (viscous) out.set("second damping", second_damping);
+    }
+};
+
+struct CubicArgs final : KindArgs {
+    VecN k1, k2, k3;
+    std::optional<VecN> damping;  // cubic viscoelastic generic
+    void describe(Props& out) const override {
+        out.set("k1", k1);
+        out.set("k2", k2);
+        out.set("k3", k3);
+        if (damping) out.set("damping", *damping);
+    }
+};
+
+struct InverseSquareArgs final : KindArgs {
+    double stiffness = 0.0, reference_length = 0.0;
+    void describe(Props& out) const override {
+        out.set("stiffness", stiffness);
+        out.set("reference length", reference_length);
+    }
+};
+
+struct LogElasticArgs final : KindArgs {
+    double stiffness = 0.0;
+    void describe(Props& out) const override { out.set("stiffness", stiffness); }
+};
+
+struct IsotropicHardeningArgs final : KindArgs {
+    double stiffness = 0.0, reference_strain = 0.0, linear_stiffness = 0.0;
+    void describe(Props& out) const override {
+        out.set("stiffness", stiffness);
+        out.set("reference strain", reference_strain);
+        out.set("linear stiffness", linear_stiffness);
+    }
+};
+
+struct ContactArgs final : KindArgs {
+    double stiffness = 0.0, exponent = 0.0;
+    void describe(Props& out) const override {
+        out.set("stiffness", stiffness);
+        out.set("exponent", exponent);
+    }
+};
+
+struct TurbulentArgs final : KindArgs {
+    double stiffness = 0.0, parabolic_damping = 0.0, threshold = 0.0, linear_damping = 0.0;
+    void describe(Props& out) const override {
+        out.set("stiffness", stiffness);
+        out.set("parabolic damping", parabolic_damping);
+        out.set("threshold", threshold);
+        out.set("linear damping", linear_damping);
+    }
+};
+
+// A scalar function named by a law: its name ("" for an orthotropic `null` component) and
+// the inline definition that followed a name no `scalar function:` card defines.
+struct SfRef {
+    std::string name;
+    std::shared_ptr<const DriveSpec> definition;
+    void describe(Props& out, const std::string& key) const {
+        out.set(key, name);
+        if (definition) out.set(key + " definition", definition);
+    }
+};
+
+// isotropic: one function ("function"); orthotropic: one per component ("function i").
+struct ScalarFunctionLawArgs final : KindArgs {
+    bool orthotropic = false;
+    std::vector<SfRef> functions;
+    void describe(Props& out) const override {
+        if (!orthotropic) functions.at(0).describe(out, "function");
+        for (std::size_t i = 0; orthotropic && i < functions.size(); ++i)
+            functions[i].describe(out, "function " + std::to_string(i + 1));
+    }
+};
 
 double read_stiffness(Reader& r, std::string_view what = "stiffness") {
     SourceLoc at = r.loc();
@@ -71,109 +173,119 @@ double read_stiffness(Reader& r, std::string_view what = "stiffness") {
 }
 
 // K1, upper strain, lower strain, K2 (shared by the two double linear laws).
-void read_double_linear_base(Reader& r, LawSpec& law) {
-    law.params.set("stiffness", read_stiffness(r));
+void read_double_linear_base(Reader& r, DoubleLinearArgs& a) {
+    a.stiffness = read_stiffness(r);
     SourceLoc at = r.loc();
-    double up = r.real("upper strain");
-    if (up <= 0.0) r.error_at(at, "the upper strain must be positive, got " + num(up));
-    law.params.set("upper strain", up);
+    a.upper = r.real("upper strain");
+    if (a.upper <= 0.0) r.error_at(at, "the upper strain must be positive, got " + num(a.upper));
     at = r.loc();
-    double low = r.real("lower strain");
-    if (low >= 0.0) r.error_at(at, "the lower strain must be negative, got " + num(low));
-    law.params.set("lower strain", low);
-    law.params.set("second stiffness", read_stiffness(r, "second stiffness"));
+    a.lower = r.real("lower strain");
+    if (a.lower >= 0.0) r.error_at(at, "the lower strain must be negative, got " + num(a.lower));
+    a.second = read_stiffness(r, "second stiffness");
 }
 
 void read_double_linear_elastic(Reader& r, LawSpec& law) {
     require_dim(r, law, "double linear elastic", {1, 3});
-    set_kind(law, elastic);
-    read_double_linear_base(r, law);
-    double k3 = law.params.get<double>("second stiffness");
-    if (r.accept("third stiffness")) k3 = read_stiffness(r, "third stiffness");
-    law.params.set("third stiffness", k3);
+    law.kind = elastic;
+    auto& a = emplace_args<DoubleLinearArgs>(law);
+    read_double_linear_base(r, a);
+    a.third = a.second;
+    if (r.accept("third stiffness")) a.third = read_stiffness(r, "third stiffness");
 }
 
 void read_double_linear_viscoelastic(Reader& r, LawSpec& law) {
     require_dim(r, law, "double linear viscoelastic", {1, 3});
-    set_kind(law, viscoelastic);
-    read_double_linear_base(r, law);
-    double c = read_stiffness(r, "damping");
-    law.params.set("damping", c);
-    if (r.accept("second damping")) c = read_stiffness(r, "second damping");
-    law.params.set("second damping", c);
+    law.kind = viscoelastic;
+    auto& a = emplace_args<DoubleLinearArgs>(law);
+    a.viscous = true;
+    read_double_linear_base(r, a);
+    a.damping = read_stiffness(r, "damping");
+    a.second_damping = a.damping;
+    if (r.accept("second damping")) a.second_damping = read_stiffness(r, "second damping");
 }
 
-void read_cubic_entities(Reader& r, LawSpec& law) {
-    law.params.set("k1", r.entity(law.dim, "linear stiffness K1"));
-    law.params.set("k2", r.entity(law.dim, "quadratic stiffness K2"));
-    law.params.set("k3", r.entity(law.dim, "cubic stiffness K3"));
+void read_cubic_entities(Reader& r, const LawSpec& law, CubicArgs& a) {
+    a.k1 = r.entity(law.dim, "linear stiffness K1");
+    a.k2 = r.entity(law.dim, "quadratic stiffness K2");
+    a.k3 = r.entity(law.dim, "cubic stiffness K3");
 }
 
 void read_cubic_elastic_generic(Reader& r, LawSpec& law) {
     require_dim(r, law, "cubic elastic generic", {1, 3});
-    set_kind(law, elastic);
-    read_cubic_entities(r, law);
+    law.kind = elastic;
+    read_cubic_entities(r, law, emplace_args<CubicArgs>(law));
 }
 
 void read_cubic_viscoelastic_generic(Reader& r, LawSpec& law) {
     require_dim(r, law, "cubic viscoelastic generic", {1, 3});
-    set_kind(law, viscoelastic);
-    read_cubic_entities(r, law);
-    law.params.set("damping", r.deriv_entity(law.dim, "damping"));
+    law.kind = viscoelastic;
+    auto& a = emplace_args<CubicArgs>(law);
+    read_cubic_entities(r, law, a);
+    a.damping = r.deriv_entity(law.dim, "damping");
 }
 
 void read_inverse_square_elastic(Reader& r, LawSpec& law) {
     require_dim(r, law, "inverse square elastic", {1});
-    set_kind(law, elastic);
-    law.params.set("stiffness", read_stiffness(r));
-    law.params.set("reference length", r.positive("reference length"));
+    law.kind = elastic;
+    auto& a = emplace_args<InverseSquareArgs>(law);
+    a.stiffness = read_stiffness(r);
+    a.reference_length = r.positive("reference length");
 }
 
 void read_log_elastic(Reader& r, LawSpec& law) {
     require_dim(r, law, "log elastic", {1});
-    set_kind(law, elastic);
-    law.params.set("stiffness", read_stiffness(r));
+    law.kind = elastic;
+    emplace_args<LogElasticArgs>(law).stiffness = read_stiffness(r);
 }
 
 void read_isotropic_hardening_elastic(Reader& r, LawSpec& law) {
-    set_kind(law, elastic);
-    law.params.set("stiffness", read_stiffness(r));
-    law.params.set("reference strain", r.positive("reference strain"));
-    double k0 = 0.0;
-    if (r.accept("linear stiffness")) k0 = r.real("linear stiffness");
-    law.params.set("linear stiffness", k0);
+    law.kind = elastic;
+    auto& a = emplace_args<IsotropicHardeningArgs>(law);
+    a.stiffness = read_stiffness(r);
+    a.reference_strain = r.positive("reference strain");
+    if (r.accept("linear stiffness")) a.linear_stiffness = r.real("linear stiffness");
 }
 
 void read_contact_elastic(Reader& r, LawSpec& law) {
     require_dim(r, law, "contact elastic", {1, 3});
-    set_kind(law, elastic);
-    law.params.set("stiffness", read_stiffness(r));
+    law.kind = elastic;
+    auto& a = emplace_args<ContactArgs>(law);
+    a.stiffness = read_stiffness(r);
     SourceLoc at = r.loc();
-    double gamma = r.real("exponent");
-    if (gamma < 1.0) r.error_at(at, "the contact exponent must be at least 1, got " + num(gamma));
-    law.params.set("exponent", gamma);
+    a.exponent = r.real("exponent");
+    if (a.exponent < 1.0)
+        r.error_at(at, "the contact exponent must be at least 1, got " + num(a.exponent));
 }
 
 // The optional threshold and linear damping are read only when a value follows (MBDyn reads
 // any argument, which breaks on a following `prestress` or law keyword).
 void read_turbulent_viscoelastic(Reader& r, LawSpec& law) {
     require_dim(r, law, "turbulent viscoelastic", {1});
-    set_kind(law, viscoelastic);
-    law.params.set("stiffness", read_stiffness(r));
-    double cpar = read_stiffness(r, "parabolic damping");
-    law.params.set("parabolic damping", cpar);
-    double threshold = 0.0;
-    if (drives::next_is_value(r)) threshold = drives::real_or(r, "threshold", 0.0);
-    law.params.set("threshold", threshold);
-    double clin = threshold * cpar;
-    if (drives::next_is_value(r)) clin = drives::real_or(r, "linear damping", clin);
-    law.params.set("linear damping", clin);
+    law.kind = viscoelastic;
+    auto& a = emplace_args<TurbulentArgs>(law);
+    a.stiffness = read_stiffness(r);
+    a.parabolic_damping = read_stiffness(r, "parabolic damping");
+    if (drives::next_is_value(r)) a.threshold = drives::real_or(r, "threshold", 0.0);
+    a.linear_damping = a.threshold * a.parabolic_damping;
+    if (drives::next_is_value(r))
+        a.linear_damping = drives::real_or(r, "linear damping", a.linear_damping);
+}
+
+// `"name" [, <type>, <args>]` (drives::read_scalar_function_ref).
+SfRef read_sf_ref(Reader& r) {
+    Props read;
+    drives::read_scalar_function_ref(r, read, "f");
+    SfRef ref;
+    ref.name = read.get<std::string>("f");
+    if (const PropValue* def = read.find("f definition"))
+        ref.definition = std::get<std::shared_ptr<const DriveSpec>>(*def);
+    return ref;
 }
 
 void read_scalar_function_isotropic(Reader& r, LawSpec& law) {
     law.type = "scalarfunctionelasticisotropic";
-    set_kind(law, elastic);
-    drives::read_scalar_function_ref(r, law.params, "function");
+    law.kind = elastic;
+    emplace_args<ScalarFunctionLawArgs>(law).functions.push_back(read_sf_ref(r));
 }
 
 void read_scalar_function_orthotropic(Reader& r, LawSpec& law) {
@@ -181,14 +293,11 @@ void read_scalar_function_orthotropic(Reader& r, LawSpec& law) {
         read_scalar_function_isotropic(r, law);
         return;
     }
-    set_kind(law, elastic);
-    for (int i = 1; i <= law.dim; ++i) {
-        std::string key = "function " + std::to_string(i);
-        if (r.accept("null"))
-            law.params.set(key, std::string());
-        else
-            drives::read_scalar_function_ref(r, law.params, key);
-    }
+    law.kind = elastic;
+    auto& a = emplace_args<ScalarFunctionLawArgs>(law);
+    a.orthotropic = true;
+    for (int i = 1; i <= law.dim; ++i)
+        a.functions.push_back(r.accept("null") ? SfRef{} : read_sf_ref(r));
 }
 
 using rt::Mn;
@@ -206,14 +315,14 @@ class DoubleLinear final : public ConstitutiveLaw<N> {
     using typename ConstitutiveLaw<N>::V;
     using typename ConstitutiveLaw<N>::M;
 
-    DoubleLinear(const LawSpec& s, bool viscous)
-        : k1_(rt::real(s, "stiffness")),
-          up_(rt::real(s, "upper strain")),
-          lo_(rt::real(s, "lower strain")),
-          k2_(rt::real(s, "second stiffness")),
-          k3_(viscous ? k2_ : rt::real(s, "third stiffness")),
-          c1_(viscous ? rt::real(s, "damping") : 0.0),
-          c2_(viscous ? rt::real(s, "second damping") : 0.0),
+    DoubleLinear(const LawSpec& s, const DoubleLinearArgs& a)
+        : k1_(a.stiffness),
+          up_(a.upper),
+          lo_(a.lower),
+          k2_(a.second),
+          k3_(a.viscous ? a.second : a.third),
+          c1_(a.viscous ? a.damping : 0.0),
+          c2_(a.viscous ? a.second_damping : 0.0),
           kind_(law_kind_bits(s)) {}
 
     void eval(const V& eps, const V& epsdot, double, V& F, M& K, M& C) const override {
@@ -242,13 +351,13 @@ class DoubleLinear final : public ConstitutiveLaw<N> {
 template <int N>
 LawPtr<N> make_double_linear_elastic(const LawSpec& s, const LawEnv&) {
     if constexpr (N == 6) throw_unsupported_law(s);
-    return std::make_unique<DoubleLinear<N>>(s, false);
+    return std::make_unique<DoubleLinear<N>>(s, s.args_as<DoubleLinearArgs>());
 }
 
 template <int N>
 LawPtr<N> make_double_linear_viscoelastic(const LawSpec& s, const LawEnv&) {
     if constexpr (N == 6) throw_unsupported_law(s);
-    return std::make_unique<DoubleLinear<N>>(s, true);
+    return std::make_unique<DoubleLinear<N>>(s, s.args_as<DoubleLinearArgs>());
 }
 
 template <int N>
@@ -257,11 +366,11 @@ class Cubic final : public ConstitutiveLaw<N> {
     using typename ConstitutiveLaw<N>::V;
     using typename ConstitutiveLaw<N>::M;
 
-    Cubic(const LawSpec& s, bool viscous)
-        : k1_(rt::entity<N>(s, "k1")),
-          k2_(rt::entity<N>(s, "k2")),
-          k3_(rt::entity<N>(s, "k3")),
-          C_(viscous ? rt::deriv_entity<N>(s, "damping") : Mn<N>::Zero()),
+    Cubic(const LawSpec& s, const CubicArgs& a)
+        : k1_(rt::entity<N>(a.k1, s.loc, "k1")),
+          k2_(rt::entity<N>(a.k2, s.loc, "k2")),
+          k3_(rt::entity<N>(a.k3, s.loc, "k3")),
+          C_(a.damping ? rt::deriv_entity<N>(*a.damping, s.loc, "damping") : Mn<N>::Zero()),
           kind_(law_kind_bits(s)) {}
 
     void eval(const V& eps, const V& epsdot, double, V& F, M& K, M& C) const override {
@@ -285,13 +394,13 @@ class Cubic final : public ConstitutiveLaw<N> {
 template <int N>
 LawPtr<N> make_cubic_elastic(const LawSpec& s, const LawEnv&) {
     if constexpr (N == 6) throw_unsupported_law(s);
-    return std::make_unique<Cubic<N>>(s, false);
+    return std::make_unique<Cubic<N>>(s, s.args_as<CubicArgs>());
 }
 
 template <int N>
 LawPtr<N> make_cubic_viscoelastic(const LawSpec& s, const LawEnv&) {
     if constexpr (N == 6) throw_unsupported_law(s);
-    return std::make_unique<Cubic<N>>(s, true);
+    return std::make_unique<Cubic<N>>(s, s.args_as<CubicArgs>());
 }
 
 // A 1D elastic law f(e) given by a function object returning (f, df/de).
@@ -324,7 +433,8 @@ LawPtr<N> scalar_law(const LawSpec& s, Fn fn) {
 
 template <int N>
 LawPtr<N> make_inverse_square(const LawSpec& s, const LawEnv&) {
-    const double A = rt::real(s, "stiffness"), L0 = rt::real(s, "reference length");
+    const auto& a = s.args_as<InverseSquareArgs>();
+    const double A = a.stiffness, L0 = a.reference_length;
     return scalar_law<N>(s, [A, L0](double e, double& f, double& df) {
         const double d = L0 * (1.0 + e);
         f = A / (d * d);
@@ -334,7 +444,7 @@ LawPtr<N> make_inverse_square(const LawSpec& s, const LawEnv&) {
 
 template <int N>
 LawPtr<N> make_log_elastic(const LawSpec& s, const LawEnv&) {
-    const double k = rt::real(s, "stiffness");
+    const double k = s.args_as<LogElasticArgs>().stiffness;
     return scalar_law<N>(s, [k](double e, double& f, double& df) {
         constexpr double tiny = std::numeric_limits<double>::epsilon();
         const double x = 1.0 + e;
@@ -349,10 +459,10 @@ class IsotropicHardening final : public ConstitutiveLaw<N> {
     using typename ConstitutiveLaw<N>::V;
     using typename ConstitutiveLaw<N>::M;
 
-    explicit IsotropicHardening(const LawSpec& s)
-        : k_(rt::real(s, "stiffness")),
-          a_(3.0 / (rt::real(s, "reference strain") * rt::real(s, "reference strain"))),
-          b_(k_ != 0.0 ? rt::real(s, "linear stiffness") / k_ : 0.0) {}
+    explicit IsotropicHardening(const IsotropicHardeningArgs& a)
+        : k_(a.stiffness),
+          a_(3.0 / (a.reference_strain * a.reference_strain)),
+          b_(k_ != 0.0 ? a.linear_stiffness / k_ : 0.0) {}
 
     void eval(const V& eps, const V&, double, V& F, M& K, M& C) const override {
         const double s = eps.squaredNorm(), den = 1.0 + a_ * s;
@@ -370,7 +480,7 @@ class IsotropicHardening final : public ConstitutiveLaw<N> {
 
 template <int N>
 LawPtr<N> make_isotropic_hardening(const LawSpec& s, const LawEnv&) {
-    return std::make_unique<IsotropicHardening<N>>(s);
+    return std::make_unique<IsotropicHardening<N>>(s.args_as<IsotropicHardeningArgs>());
 }
 
 template <int N>
@@ -379,8 +489,7 @@ class Contact final : public ConstitutiveLaw<N> {
     using typename ConstitutiveLaw<N>::V;
     using typename ConstitutiveLaw<N>::M;
 
-    explicit Contact(const LawSpec& s)
-        : k_(rt::real(s, "stiffness")), g_(rt::real(s, "exponent")) {}
+    explicit Contact(const ContactArgs& a) : k_(a.stiffness), g_(a.exponent) {}
     void eval(const V& eps, const V&, double, V& F, M& K, M& C) const override {
         constexpr int a = axis<N>();
         F.setZero(), K.setZero(), C.setZero();
@@ -399,7 +508,7 @@ class Contact final : public ConstitutiveLaw<N> {
 template <int N>
 LawPtr<N> make_contact(const LawSpec& s, const LawEnv&) {
     if constexpr (N == 6) throw_unsupported_law(s);
-    return std::make_unique<Contact<N>>(s);
+    return std::make_unique<Contact<N>>(s.args_as<ContactArgs>());
 }
 
 template <int N>
@@ -408,11 +517,11 @@ class Turbulent final : public ConstitutiveLaw<N> {
     using typename ConstitutiveLaw<N>::V;
     using typename ConstitutiveLaw<N>::M;
 
-    explicit Turbulent(const LawSpec& s)
-        : k_(rt::real(s, "stiffness")),
-          cpar_(rt::real(s, "parabolic damping")),
-          threshold_(rt::real(s, "threshold")),
-          clin_(rt::real(s, "linear damping")) {}
+    explicit Turbulent(const TurbulentArgs& a)
+        : k_(a.stiffness),
+          cpar_(a.parabolic_damping),
+          threshold_(a.threshold),
+          clin_(a.linear_damping) {}
     void eval(const V& eps, const V& epsdot, double, V& F, M& K, M& C) const override {
         const double ed = epsdot[0], a = std::fabs(ed);
         K(0, 0) = k_;
@@ -435,7 +544,7 @@ LawPtr<N> make_turbulent(const LawSpec& s, const LawEnv&) {
     if constexpr (N != 1) {
         throw_unsupported_law(s);
     } else {
-        return std::make_unique<Turbulent<N>>(s);
+        return std::make_unique<Turbulent<N>>(s.args_as<TurbulentArgs>());
     }
 }
 
@@ -460,19 +569,24 @@ class ScalarFunctionElastic final : public ConstitutiveLaw<N> {
     std::array<DrivePtr, N> f_;
 };
 
+DrivePtr scalar_function(const SfRef& f, const LawSpec& s, const LawEnv& env) {
+    return rt::scalar_function(f.name, f.definition.get(), s.loc, env);
+}
+
 template <int N>
 LawPtr<N> make_sf_isotropic(const LawSpec& s, const LawEnv& env) {
     std::array<DrivePtr, N> f;
-    f.fill(rt::scalar_function(s, "function", env));
+    f.fill(scalar_function(s.args_as<ScalarFunctionLawArgs>().functions.at(0), s, env));
     return std::make_unique<ScalarFunctionElastic<N>>(f);
 }
 
 template <int N>
 LawPtr<N> make_sf_orthotropic(const LawSpec& s, const LawEnv& env) {
+    const auto& a = s.args_as<ScalarFunctionLawArgs>();
     std::array<DrivePtr, N> f;
     for (int i = 0; i < N; ++i) {
-        const std::string key = "function " + std::to_string(i + 1);
-        if (!s.params.get<std::string>(key).empty()) f[i] = rt::scalar_function(s, key, env);
+        const SfRef& fi = a.functions.at(static_cast<std::size_t>(i));
+        if (!fi.name.empty()) f[i] = scalar_function(fi, s, env);
     }
     return std::make_unique<ScalarFunctionElastic<N>>(f);
 }

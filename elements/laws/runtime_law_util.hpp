@@ -1,12 +1,14 @@
-// Helpers shared by the runtime constitutive laws (elements/laws/runtime_*.cpp): parameters of
-// a LawSpec as fixed-size Eigen values, the switch of the bistop laws, scalar functions.
+// Helpers shared by the runtime constitutive laws (elements/laws/*_laws.cpp): the typed
+// arguments of a law as fixed-size Eigen values, the switch of the bistop laws, scalar functions.
 #pragma once
 
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "core/constitutive_law.hpp"
 #include "core/source.hpp"
+#include "elements/laws/law_util.hpp"
 
 namespace mbs::laws::rt {
 
@@ -15,57 +17,50 @@ using Vn = Eigen::Matrix<double, N, 1>;
 template <int N>
 using Mn = Eigen::Matrix<double, N, N>;
 
-inline double real(const LawSpec& s, std::string_view key) { return s.params.get<double>(key); }
-
-// A DerivEntity stored by the readers: a double (isotropic, K I) or N x N values, row-major.
+// A DerivEntity as the readers store it (N x N values, row-major) as a matrix; `what` names
+// it in the error for a wrong count, at the law `at`.
 template <int N>
-Mn<N> deriv_entity(const LawSpec& s, std::string_view key) {
-    const PropValue* v = s.params.find(key);
-    if (!v) throw std::logic_error("missing law parameter " + std::string(key));
-    if (const double* d = std::get_if<double>(v)) return Mn<N>::Identity() * *d;
-    const VecN& a = std::get<VecN>(*v);
+Mn<N> deriv_entity(const VecN& a, const SourceLoc& at, std::string_view what) {
     if (a.size() != static_cast<std::size_t>(N * N))
-        throw InputError(s.loc, "law parameter '" + std::string(key) + "' has " +
-                                    std::to_string(a.size()) + " values, expected " +
-                                    std::to_string(N * N));
+        throw InputError(at, "law parameter '" + std::string(what) + "' has " +
+                                 std::to_string(a.size()) + " values, expected " +
+                                 std::to_string(N * N));
     Mn<N> m;
     for (int i = 0; i < N; ++i)
         for (int j = 0; j < N; ++j) m(i, j) = a[static_cast<std::size_t>(i * N + j)];
     return m;
 }
 
-// An Entity (N values) stored as VecN.
+// An Entity (N values) as the readers store it.
 template <int N>
-Vn<N> entity(const LawSpec& s, std::string_view key) {
-    const VecN& a = s.params.get<VecN>(key);
+Vn<N> entity(const VecN& a, const SourceLoc& at, std::string_view what) {
     if (a.size() != static_cast<std::size_t>(N))
-        throw InputError(s.loc, "law parameter '" + std::string(key) + "' has " +
-                                    std::to_string(a.size()) + " values, expected " +
-                                    std::to_string(N));
+        throw InputError(at, "law parameter '" + std::string(what) + "' has " +
+                                 std::to_string(a.size()) + " values, expected " +
+                                 std::to_string(N));
     Vn<N> v;
     for (int i = 0; i < N; ++i) v[i] = a[static_cast<std::size_t>(i)];
     return v;
 }
 
-inline DrivePtr drive(const LawSpec& s, std::string_view key, const LawEnv& env) {
-    return make_drive(*s.params.get<std::shared_ptr<const DriveSpec>>(key), env.drives);
+inline DrivePtr drive(const std::shared_ptr<const DriveSpec>& d, const LawEnv& env) {
+    return make_drive(*d, env.drives);
 }
 
-// A scalar function named by parameter `key` (an inline definition under "<key> definition",
-// or a `scalar function:` card of the model), as a drive f(x) with exact f'(x). It is fed the
-// strain, not the time (DriveEnv::time_input).
-inline DrivePtr scalar_function(const LawSpec& s, const std::string& key, const LawEnv& env) {
+// A scalar function: its inline definition, or the `scalar function:` card `name` of the model,
+// as a drive f(x) with exact f'(x). It is fed the strain, not the time (DriveEnv::time_input).
+// Not defined: an error at the law `at`.
+inline DrivePtr scalar_function(const std::string& name, const DriveSpec* definition,
+                                const SourceLoc& at, const LawEnv& env) {
     DriveEnv of_strain = env.drives;
     of_strain.time_input = false;
-    if (const PropValue* def = s.params.find(key + " definition"))
-        return make_drive(*std::get<std::shared_ptr<const DriveSpec>>(*def), of_strain);
-    const std::string& name = s.params.get<std::string>(key);
+    if (definition) return make_drive(*definition, of_strain);
     if (env.drives.model) {
         auto it = env.drives.model->scalar_functions.find(name);
         if (it != env.drives.model->scalar_functions.end())
             return make_drive(*it->second, of_strain);
     }
-    throw InputError(s.loc, "scalar function \"" + name + "\" is not defined");
+    throw InputError(at, "scalar function \"" + name + "\" is not defined");
 }
 
 // The on/off switch of the bistop laws, as MBDyn's bistop laws (LinearViscoElasticBiStop /
@@ -85,10 +80,8 @@ struct BistopSwitch {
     mutable bool active = false;
     mutable Vn<N> eps_ref = Vn<N>::Zero();
 
-    BistopSwitch(const LawSpec& s, const LawEnv& env)
-        : on(drive(s, "activate", env)),
-          off(drive(s, "deactivate", env)),
-          active(s.params.get<bool>("initial status")) {}
+    BistopSwitch(const BistopSwitchArgs& a, const LawEnv& env)
+        : on(drive(a.activate, env)), off(drive(a.deactivate, env)), active(a.initial_active) {}
 
     // The switch at an evaluation with strain eps at time t; returns whether the law acts.
     bool sync(const Vn<N>& eps, double t) const {

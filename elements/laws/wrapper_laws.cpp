@@ -1,20 +1,25 @@
 // Laws built from other laws (docs/deck-language.md section 6; the scalar function laws are in
 // nonlinear_laws.cpp).
 //
-// Parameters (LawSpec::params, "kind" first, then card order; wrapped laws in children):
-//   array, n, <law>...          children = the n laws (n >= 1), summed; kind = union of theirs
-//                               (elastic + viscous = viscoelastic)
-//   drive caller wrapper        "drive"; children = {law}: f = w(t) f_law
-//   axial wrapper (3 only)      "direction" (Vec3, as written); children = {1D law} acting on
-//                               the strain component along the direction
-//   invariant angular (3 only)  "xi" (double); children = {3D law}; kind = elastic + theirs
+// Arguments (typed; the view after LawSpec::kind, in card order, under the names in quotes;
+// wrapped laws in children):
+//   array, n, <law>...          none; children = the n laws (n >= 1), summed; kind = union of
+//                               theirs (elastic + viscous = viscoelastic)
+//   drive caller wrapper        DriveWrapperArgs: drive "drive"; children = {law}:
+//                               f = w(t) f_law
+//   axial wrapper (3 only)      AxialWrapperArgs: direction "direction" (Vec3, as written);
+//                               children = {1D law} acting on the strain component along the
+//                               direction
+//   invariant angular (3 only)  InvariantAngularArgs: xi "xi" (double); children = {3D law};
+//                               kind = elastic + theirs
 //
 // The bistop wrapper (docs/deck-language.md section 6): the wrapped law acts while active; it
 // becomes active when the activation drive is non-zero and inactive when the deactivation
 // drive is.
 //
-// Parameters (LawSpec::params, "kind" first, then card order):
-//   bistop                      "initial status" "activate" "deactivate"; children = {law}
+// Arguments (BistopArgs; the view after LawSpec::kind):
+//   bistop                      sw (BistopSwitchArgs: "initial status" "activate"
+//                               "deactivate"); children = {law}
 //
 // Runtime of the wrapper laws (readers above):
 //   array, n, <law>...             F = sum F_i, K = sum K_i, C = sum C_i
@@ -25,6 +30,7 @@
 //                                  active: the wrapped law at (eps - eps_ref, epsdot), eps_ref
 //                                  the strain when it switched on; inactive: 0
 // `invariant angular` has no runtime: it stops the run at the law with a clear message.
+#include <memory>
 #include <vector>
 
 #include "core/registry.hpp"
@@ -36,50 +42,64 @@ namespace {
 
 void read_array(Reader& r, LawSpec& law) {
     long n = drives::count_at_least(r, "number of constitutive laws", 1);
-    int kind = 0;
     for (long i = 1; i <= n; ++i) {
         auto child = r.law(law.dim, "constitutive law #" + std::to_string(i));
-        kind |= kind_of(*child);
+        law.kind = i == 1 ? child->kind : law.kind | child->kind;
         law.children.push_back(std::move(child));
     }
-    set_kind(law, kind);
 }
 
+struct DriveWrapperArgs final : KindArgs {
+    std::shared_ptr<const DriveSpec> drive;  // w(t)
+    void describe(Props& out) const override { out.set("drive", drive); }
+};
+
+struct AxialWrapperArgs final : KindArgs {
+    Vec3 direction = Vec3::Zero();  // as written (not null)
+    void describe(Props& out) const override { out.set("direction", direction); }
+};
+
+struct InvariantAngularArgs final : KindArgs {
+    double xi = 0.0;
+    void describe(Props& out) const override { out.set("xi", xi); }
+};
+
+struct BistopArgs final : KindArgs {
+    BistopSwitchArgs sw;
+    void describe(Props& out) const override { sw.describe(out); }
+};
+
 void read_drive_caller_wrapper(Reader& r, LawSpec& law) {
-    set_kind(law, elastic);
-    law.params.set("drive", r.drive("scaling drive"));
+    emplace_args<DriveWrapperArgs>(law).drive = r.drive("scaling drive");
     auto inner = r.law(law.dim, "wrapped constitutive law");
-    set_kind(law, kind_of(*inner));
+    law.kind = inner->kind;
     law.children.push_back(std::move(inner));
 }
 
 void read_axial_wrapper(Reader& r, LawSpec& law) {
     require_dim(r, law, "axial wrapper", {3});
-    set_kind(law, elastic);
     SourceLoc at = r.loc();
     Vec3 dir = r.vec3("axis direction");
     if (dir.norm() == 0.0) r.error_at(at, "the axis direction must not be null");
-    law.params.set("direction", dir);
+    emplace_args<AxialWrapperArgs>(law).direction = dir;
     auto inner = r.law(1, "1D constitutive law");
-    set_kind(law, kind_of(*inner));
+    law.kind = inner->kind;
     law.children.push_back(std::move(inner));
 }
 
 void read_invariant_angular(Reader& r, LawSpec& law) {
     require_dim(r, law, "invariant angular", {3});
-    set_kind(law, elastic);
-    law.params.set("xi", r.real("invariant coefficient xi"));
+    emplace_args<InvariantAngularArgs>(law).xi = r.real("invariant coefficient xi");
     auto inner = r.law(3, "3D constitutive law");
-    set_kind(law, elastic | kind_of(*inner));
+    law.kind = elastic | inner->kind;
     law.children.push_back(std::move(inner));
 }
 
 // `bistop, [initial status, s,] <dc on>, <dc off>, <law>`: the wrapped law's kind.
 void read_bistop(Reader& r, LawSpec& law) {
-    set_kind(law, elastic);
-    read_bistop_switch(r, law);
+    emplace_args<BistopArgs>(law).sw = read_bistop_switch(r);
     auto inner = r.law(law.dim, "wrapped constitutive law");
-    set_kind(law, kind_of(*inner));
+    law.kind = inner->kind;
     law.children.push_back(std::move(inner));
 }
 
@@ -145,7 +165,7 @@ class DriveWrapper final : public ConstitutiveLaw<N> {
 
 template <int N>
 LawPtr<N> make_drive_wrapper(const LawSpec& s, const LawEnv& env) {
-    return std::make_unique<DriveWrapper<N>>(rt::drive(s, "drive", env),
+    return std::make_unique<DriveWrapper<N>>(rt::drive(s.args_as<DriveWrapperArgs>().drive, env),
                                              make_law<N>(*s.children.at(0), env));
 }
 
@@ -176,7 +196,7 @@ LawPtr<N> make_axial_wrapper(const LawSpec& s, const LawEnv& env) {
     if constexpr (N != 3) {
         throw_unsupported_law(s);
     } else {
-        return std::make_unique<AxialWrapper>(s.params.get<Vec3>("direction"),
+        return std::make_unique<AxialWrapper>(s.args_as<AxialWrapperArgs>().direction,
                                               make_law<1>(*s.children.at(0), env));
     }
 }
@@ -187,8 +207,8 @@ class Bistop final : public ConstitutiveLaw<N> {
     using typename ConstitutiveLaw<N>::V;
     using typename ConstitutiveLaw<N>::M;
 
-    Bistop(const LawSpec& s, const LawEnv& env, LawPtr<N> law)
-        : sw_(s, env), law_(std::move(law)) {}
+    Bistop(const BistopSwitchArgs& a, const LawEnv& env, LawPtr<N> law)
+        : sw_(a, env), law_(std::move(law)) {}
     void eval(const V& eps, const V& epsdot, double t, V& F, M& K, M& C) const override {
         if (!sw_.sync(eps, t)) {
             F.setZero(), K.setZero(), C.setZero();
@@ -209,7 +229,8 @@ class Bistop final : public ConstitutiveLaw<N> {
 
 template <int N>
 LawPtr<N> make_bistop(const LawSpec& s, const LawEnv& env) {
-    return std::make_unique<Bistop<N>>(s, env, make_law<N>(*s.children.at(0), env));
+    return std::make_unique<Bistop<N>>(s.args_as<BistopArgs>().sw, env,
+                                       make_law<N>(*s.children.at(0), env));
 }
 
 template <int N>

@@ -90,31 +90,15 @@ std::shared_ptr<const TplDriveSpec> read_tpl_vec3(Reader& r, std::string_view wh
 }
 
 LawKind law_kind(const LawSpec& law) {
-    // The law readers record their kind; the keyword-based rules below are a fallback.
-    std::string kind = law.params.get_or<std::string>("kind", "");
-    if (kind == "elastic") return LawKind::elastic;
-    if (kind == "viscous") return LawKind::viscous;
-    if (kind == "viscoelastic") return LawKind::viscoelastic;
-    const std::string& t = law.type;
-    if (t == "array" && !law.children.empty()) {
-        bool elastic = false, viscous = false;
-        for (const auto& c : law.children) {
-            if (!c) continue;
-            LawKind k = law_kind(*c);
-            elastic = elastic || k != LawKind::viscous;
-            viscous = viscous || k != LawKind::elastic;
-        }
-        return elastic && viscous ? LawKind::viscoelastic
-               : viscous          ? LawKind::viscous
-                                  : LawKind::elastic;
+    // Every law's reader sets LawSpec::kind (wrappers and arrays combine the kinds they wrap).
+    switch (law.kind) {
+        case LawResponse::viscous:
+            return LawKind::viscous;
+        case LawResponse::viscoelastic:
+            return LawKind::viscoelastic;
+        default:
+            return LawKind::elastic;
     }
-    // Wrappers (bistop, drive caller wrapper, axial wrapper, invariant angular) behave like
-    // the law they wrap.
-    if (t.find("viscoelastic") != std::string::npos || t.find("shockabsorber") != std::string::npos)
-        return LawKind::viscoelastic;
-    if (t.find("viscous") != std::string::npos) return LawKind::viscous;
-    if (!law.children.empty() && law.children.front()) return law_kind(*law.children.front());
-    return LawKind::elastic;
 }
 
 namespace {

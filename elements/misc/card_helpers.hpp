@@ -54,7 +54,7 @@ std::shared_ptr<const TplDriveSpec> make_single_tpl_vec3(const Vec3& v,
                                                          std::shared_ptr<const DriveSpec> drive,
                                                          const SourceLoc& at);
 
-// What a constitutive law does, from its type keywords (wrappers and arrays are combined).
+// What a constitutive law does (its LawSpec::kind; wrappers and arrays are combined).
 enum class LawKind { elastic, viscous, viscoelastic };
 LawKind law_kind(const LawSpec& law);
 

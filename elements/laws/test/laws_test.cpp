@@ -13,14 +13,24 @@ using mbs::LawSpec;
 using mbs::VecN;
 // Cards follow the three-line preamble, so the first card is on line 4.
 using namespace mbs::test::cards;
-using mbs::test::Keys, mbs::test::keys, mbs::test::num;
+using mbs::test::Keys;
 
 std::shared_ptr<const LawSpec> law(int dim, const std::string& text) {
     mbs::Model m = build("constitutive law: 1, " + std::to_string(dim) + ", " + text + ";\n");
     return m.laws.at(1);
 }
 
-std::string kind(const LawSpec& l) { return l.params.get<std::string>("kind"); }
+std::string kind(const LawSpec& l) { return mbs::law_response_name(l.kind); }
+
+// The names --dump-model prints for a law: "kind", then its arguments (LawSpec::view()).
+Keys keys(const LawSpec& l) {
+    Keys k{"kind"};
+    const mbs::Props view = l.view();
+    for (const auto& [name, v] : view.items()) k.push_back(name);
+    return k;
+}
+
+double num(const LawSpec& l, const char* key) { return l.view().get<double>(key); }
 
 VecN diag(std::initializer_list<double> d) {
     std::size_t n = d.size();
@@ -47,10 +57,10 @@ TEST(laws, LinearElasticInEveryDimension) {
 
 TEST(laws, LinearElasticGeneric) {
     auto l = law(6, "linear elastic generic, diag, 1., 2., 3., 4., 5., 6.");
-    EXPECT_EQ(l->params.get<VecN>("stiffness"), diag({1., 2., 3., 4., 5., 6.}));
+    EXPECT_EQ(l->view().get<VecN>("stiffness"), diag({1., 2., 3., 4., 5., 6.}));
     auto s = law(3, "linear elastic generic, sym, 1., 2., 3., 4., 5., 6.");
-    EXPECT_EQ(s->params.get<VecN>("stiffness"), (VecN{1., 2., 3., 2., 4., 5., 3., 5., 6.}));
-    EXPECT_EQ(law(1, "linear elastic generic, 5.")->params.get<VecN>("stiffness"), (VecN{5.}));
+    EXPECT_EQ(s->view().get<VecN>("stiffness"), (VecN{1., 2., 3., 2., 4., 5., 3., 5., 6.}));
+    EXPECT_EQ(law(1, "linear elastic generic, 5.")->view().get<VecN>("stiffness"), (VecN{5.}));
 }
 
 TEST(laws, AxialTorsionCouplingIs6DOnly) {
@@ -70,7 +80,7 @@ TEST(laws, LinearViscous) {
     EXPECT_EQ(keys(*l), (Keys{"kind", "damping"}));
     auto g = law(3, "linear viscous generic, diag, 1., 2., 3.");
     EXPECT_EQ(kind(*g), "viscous");
-    EXPECT_EQ(g->params.get<VecN>("damping"), diag({1., 2., 3.}));
+    EXPECT_EQ(g->view().get<VecN>("damping"), diag({1., 2., 3.}));
 }
 
 TEST(laws, LinearViscoelastic) {
@@ -89,12 +99,12 @@ TEST(laws, LinearViscoelastic) {
 TEST(laws, LinearViscoelasticGenericProportional) {
     auto l = law(3, "linear viscoelastic generic, diag, 10., 20., 30., proportional, 0.1");
     EXPECT_EQ(kind(*l), "viscoelastic");
-    VecN c = l->params.get<VecN>("damping");
+    VecN c = l->view().get<VecN>("damping");
     VecN expect = diag({1., 2., 3.});
     ASSERT_EQ(c.size(), expect.size());
     for (std::size_t i = 0; i < c.size(); ++i) EXPECT_NEAR(c[i], expect[i], 1e-15);
     auto g = law(3, "linear viscoelastic generic, eye, diag, 1., 1., 1.");
-    EXPECT_EQ(g->params.get<VecN>("damping"), diag({1., 1., 1.}));
+    EXPECT_EQ(g->view().get<VecN>("damping"), diag({1., 1., 1.}));
 }
 
 TEST(laws, LinearTimeVariant) {
@@ -102,9 +112,9 @@ TEST(laws, LinearTimeVariant) {
         1, "linear time variant viscoelastic generic, 100., ramp, 1., 0., 1., 0., 2., const, 1.");
     EXPECT_EQ(keys(*l), (Keys{"kind", "stiffness", "stiffness scale", "damping", "damping scale"}));
     using D = std::shared_ptr<const mbs::DriveSpec>;
-    EXPECT_EQ(l->params.get<D>("stiffness scale")->type, "ramp");
-    EXPECT_EQ(l->params.get<D>("damping scale")->type, "const");
-    EXPECT_EQ(l->params.get<VecN>("damping"), (VecN{2.}));
+    EXPECT_EQ(l->view().get<D>("stiffness scale")->type, "ramp");
+    EXPECT_EQ(l->view().get<D>("damping scale")->type, "const");
+    EXPECT_EQ(l->view().get<VecN>("damping"), (VecN{2.}));
 }
 
 TEST(laws, PrestressAndPrestrainAreReadByTheBuilder) {
@@ -122,10 +132,10 @@ TEST(laws, LinearElasticBistopTakesAScalarStiffness) {
     auto l = law(3, "linear elastic bistop, 1.e4, initial status, active, const, 0., const, 0.");
     EXPECT_EQ(keys(*l), (Keys{"kind", "stiffness", "initial status", "activate", "deactivate"}));
     EXPECT_DOUBLE_EQ(num(*l, "stiffness"), 1.e4);
-    EXPECT_TRUE(l->params.get<bool>("initial status"));
+    EXPECT_TRUE(l->view().get<bool>("initial status"));
     auto v = law(1, "linear viscoelastic bistop, 1., 2., time, 0.");
     EXPECT_EQ(kind(*v), "viscoelastic");
-    EXPECT_FALSE(v->params.get<bool>("initial status"));
+    EXPECT_FALSE(v->view().get<bool>("initial status"));
     EXPECT_DOUBLE_EQ(num(*v, "damping"), 2.0);
 }
 
@@ -164,10 +174,10 @@ TEST(laws, DoubleLinearErrors) {
 TEST(laws, Cubic) {
     auto l = law(3, "cubic elastic generic, 1., 2., 3., 0., 0., 0., 4., 5., 6.");
     EXPECT_EQ(keys(*l), (Keys{"kind", "k1", "k2", "k3"}));
-    EXPECT_EQ(l->params.get<VecN>("k3"), (VecN{4., 5., 6.}));
+    EXPECT_EQ(l->view().get<VecN>("k3"), (VecN{4., 5., 6.}));
     auto v = law(1, "cubic viscoelastic generic, 1., 2., 3., 4.");
     EXPECT_EQ(kind(*v), "viscoelastic");
-    EXPECT_EQ(v->params.get<VecN>("damping"), (VecN{4.}));
+    EXPECT_EQ(v->view().get<VecN>("damping"), (VecN{4.}));
     std::string cards = "constitutive law: 1, 6, cubic elastic generic, null, null, null;\n";
     EXPECT_EQ(error_at(cards), where_of(cards, "cubic"));
 }
@@ -236,7 +246,7 @@ TEST(laws, ArrayOfReferences) {
 TEST(laws, DriveCallerWrapper) {
     auto l = law(6, "drive caller wrapper, sine, 0., 1., 1., forever, 1., linear elastic, 2.");
     EXPECT_EQ(kind(*l), "elastic");
-    EXPECT_EQ(l->params.get<std::shared_ptr<const mbs::DriveSpec>>("drive")->type, "sine");
+    EXPECT_EQ(l->view().get<std::shared_ptr<const mbs::DriveSpec>>("drive")->type, "sine");
     EXPECT_EQ(l->children.at(0)->dim, 6);
 }
 
@@ -244,7 +254,7 @@ TEST(laws, AxialWrapperIs3DWithA1DLaw) {
     auto l = law(3, "axial wrapper, 0., 0., 1., linear viscoelastic, 1., 2.");
     EXPECT_EQ(kind(*l), "viscoelastic");
     EXPECT_EQ(l->children.at(0)->dim, 1);
-    EXPECT_TRUE(l->params.get<mbs::Vec3>("direction").isApprox(mbs::Vec3(0., 0., 1.)));
+    EXPECT_TRUE(l->view().get<mbs::Vec3>("direction").isApprox(mbs::Vec3(0., 0., 1.)));
     std::string cards = "constitutive law: 1, 1, axial wrapper, 0., 0., 1., linear elastic, 1.;\n";
     EXPECT_EQ(error_at(cards), where_of(cards, "axial"));
     cards = "constitutive law: 1, 3, axial wrapper, null, linear elastic, 1.;\n";
@@ -268,12 +278,12 @@ TEST(laws, ScalarFunctionElastic) {
     auto a = m.laws.at(1);
     EXPECT_EQ(a->type, "scalarfunctionelasticisotropic");
     EXPECT_EQ(kind(*a), "elastic");
-    EXPECT_EQ(a->params.get<std::string>("function"), "f");
+    EXPECT_EQ(a->view().get<std::string>("function"), "f");
     auto b = m.laws.at(2);
     EXPECT_EQ(keys(*b), (Keys{"kind", "function 1", "function 2", "function 3"}));
-    EXPECT_EQ(b->params.get<std::string>("function 2"), "");
+    EXPECT_EQ(b->view().get<std::string>("function 2"), "");
     auto c = m.laws.at(3);
-    EXPECT_TRUE(c->params.has("function definition"));
+    EXPECT_TRUE(c->view().has("function definition"));
     std::string cards = "constitutive law: 1, 1, scalar function elastic, \"nope\";\n";
     EXPECT_EQ(error_at(cards), where_of(cards, "\"nope\""));
 }
