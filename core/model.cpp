@@ -23,16 +23,14 @@ const PropValue* Props::find(std::string_view key) const {
 bool Props::has(std::string_view key) const { return find(key) != nullptr; }
 
 Props DriveSpec::view() const {
-    if (!args) return params;
     Props p;
-    args->describe(p);
+    if (args) args->describe(p);
     return p;
 }
 
 Props LawSpec::view() const {
-    if (!args) return params;
     Props p;
-    args->describe(p);
+    if (args) args->describe(p);
     return p;
 }
 

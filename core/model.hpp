@@ -92,7 +92,6 @@ struct DriveSpec {
     std::string type;  // normalised keyword, e.g. "sine", "piecewiselinear", "string"
     SourceLoc loc;
     std::shared_ptr<const KindArgs> args;  // the kind's typed arguments (null: it takes none)
-    Props params;                          // kinds not migrated to `args` yet
     std::vector<std::shared_ptr<const DriveSpec>> children;
     std::shared_ptr<const CompiledExpr> expr;  // only for "string"
     std::string source_text;                   // the expression text of a string drive
@@ -102,7 +101,7 @@ struct DriveSpec {
     const A& args_as() const {
         return args_of<A>(*this);
     }
-    // The generic view: the typed arguments, or the params.
+    // The generic view: the typed arguments' describe() (empty without arguments).
     Props view() const;
 };
 
@@ -139,7 +138,6 @@ struct LawSpec {
     SourceLoc loc;
     LawResponse kind = LawResponse::elastic;  // set by the kind's reader
     std::shared_ptr<const KindArgs> args;     // the kind's typed arguments (null: it takes none)
-    Props params;                             // kinds not migrated to `args` yet
     std::vector<std::shared_ptr<const LawSpec>> children;
     std::shared_ptr<const TplDriveSpec> prestrain;
     VecN prestress;
@@ -148,7 +146,7 @@ struct LawSpec {
     const A& args_as() const {
         return args_of<A>(*this);
     }
-    // The generic view: the typed arguments, or the params.
+    // The generic view: the typed arguments' describe() (empty without arguments).
     Props view() const;
 };
 

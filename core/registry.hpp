@@ -54,7 +54,8 @@ using LawReaderFn = void (*)(Reader&, LawSpec&);
 // `scalar function:` card are registered as "scalar function <type>"): its reader and its
 // runtime, registered once, side by side (elements/drives/*_drives.cpp).
 struct DriveKind {
-    // The drive caller's arguments into the DriveSpec's params (DeckReader::drive).
+    // The drive caller's arguments into the DriveSpec (its typed `args`, children;
+    // DeckReader::drive).
     DriveReaderFn read = nullptr;
     // The runtime drive (make_drive, core/drive.hpp).
     DriveFactoryFn make = nullptr;

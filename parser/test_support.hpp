@@ -97,7 +97,7 @@ inline const mbs::EntityDesc& node(const mbs::Model& m, std::string_view categor
 }
 
 // The parameter names of a drive caller or constitutive law, in the order given, and one value
-// (from its generic view: the typed arguments' describe(), or the params of a kind without).
+// (from its generic view: the typed arguments' describe()).
 using Keys = std::vector<std::string>;
 
 template <class Spec>

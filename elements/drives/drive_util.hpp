@@ -185,10 +185,4 @@ inline ScalarFunctionRef read_scalar_function(Reader& r) {
     return ref;
 }
 
-// read_scalar_function into `params` (ScalarFunctionRef::describe under `key`), for the kinds
-// that still keep their arguments there.
-inline void read_scalar_function_ref(Reader& r, Props& params, const std::string& key) {
-    read_scalar_function(r).describe(params, key);
-}
-
 }  // namespace mbs::drives

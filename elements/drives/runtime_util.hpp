@@ -17,8 +17,6 @@ namespace mbs::drives::rt {
 
 inline constexpr double inf = std::numeric_limits<double>::infinity();
 
-inline double real(const DriveSpec& d, std::string_view key) { return d.params.get<double>(key); }
-
 // A runtime drive of type T built from its constructor arguments.
 template <class T, class... Args>
 DrivePtr make(Args&&... args) {

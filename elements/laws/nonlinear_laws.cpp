@@ -32,7 +32,7 @@
 //
 // Arguments (ScalarFunctionLawArgs: one SfRef per function, a name and its inline definition;
 // the view after LawSpec::kind, in card order):
-//   scalar function elastic [isotropic]  "function" (name; see read_scalar_function_ref):
+//   scalar function elastic [isotropic]  "function" (name; see drives::read_scalar_function):
 //                               f_i = sf(eps_i) for each component
 //   scalar function elastic orthotropic  "function 1" ... "function n" (names; "" for `null`,
 //                               a component without force); dimension 1 reads one name
@@ -271,14 +271,12 @@ void read_turbulent_viscoelastic(Reader& r, LawSpec& law) {
         a.linear_damping = drives::real_or(r, "linear damping", a.linear_damping);
 }
 
-// `"name" [, <type>, <args>]` (drives::read_scalar_function_ref).
+// `"name" [, <type>, <args>]` (drives::read_scalar_function).
 SfRef read_sf_ref(Reader& r) {
-    Props read;
-    drives::read_scalar_function_ref(r, read, "f");
+    drives::ScalarFunctionRef f = drives::read_scalar_function(r);
     SfRef ref;
-    ref.name = read.get<std::string>("f");
-    if (const PropValue* def = read.find("f definition"))
-        ref.definition = std::get<std::shared_ptr<const DriveSpec>>(*def);
+    ref.name = std::move(f.name);
+    ref.definition = std::move(f.definition);
     return ref;
 }
 
