@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/element.hpp"
+#include "core/modal_columns.hpp"
 #include "core/struct_node.hpp"
 
 namespace mbs {
@@ -75,6 +76,9 @@ class RunOutput {
     virtual OutputSink& open(const RunSettings& s) = 0;
     // The files written so far.
     virtual std::vector<std::string> files() const = 0;
+    // A modal analysis' results in the formats asked for (NetCDF, HDF5; its text file
+    // PREFIX.modal is the analysis' own); returns the files written.
+    virtual std::vector<std::string> write_modal(const ModalColumns& c) = 0;
 };
 
 }  // namespace mbs

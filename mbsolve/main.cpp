@@ -20,6 +20,8 @@
 #include "mbsolve/sweep.hpp"
 #include "mbsolve/sweep_report.hpp"
 #include "output/hdf5_output.hpp"
+#include "output/modal_hdf5.hpp"
+#include "output/modal_netcdf.hpp"
 #include "output/netcdf_output.hpp"
 #include "output/output_error.hpp"
 #include "output/progress.hpp"
@@ -199,6 +201,18 @@ class CliOutput final : public mbs::RunOutput {
         return sinks_;
     }
     void add(mbs::OutputSink* s) { sinks_.add(s); }
+    std::vector<std::string> write_modal(const mbs::ModalColumns& c) override {
+        std::vector<std::string> written;
+        if (fmt_.hdf5) {
+            mbs::output::write_modal_hdf5(model_.deck_path, c, prefix_ + ".h5");
+            written.push_back(prefix_ + ".h5");
+        }
+        if (fmt_.netcdf) {
+            mbs::output::write_modal_netcdf(model_.deck_path, c, prefix_ + ".nc");
+            written.push_back(prefix_ + ".nc");
+        }
+        return written;
+    }
     std::vector<std::string> files() const override {
         std::vector<std::string> v = text_ ? text_->files() : std::vector<std::string>{};
         v.insert(v.end(), result_files_.begin(), result_files_.end());
@@ -273,7 +287,7 @@ int run_reduced(const mbs::Model& model, const mbs::cli::Options& opt, bool tree
     stop.reason = stop_reason;
     CliOutput output(model, opt);
     const int status = mbs::reduced::run_cli(model, tree, analysis, output_prefix(opt), opt.quiet,
-                                             opt.independent, opt.formats, &stop, &output);
+                                             opt.independent, &stop, &output);
     return status != 0 ? status : stop_status();
 }
 

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/modal_columns.hpp"
 #include "core/step_view.hpp"
 #include "solvers/reduced/partition.hpp"
 
@@ -164,15 +165,7 @@ struct ModalFigures {
     double frequency_Hz = 0.0, damping_percent = 0.0, damped_frequency_Hz = 0.0;
 };
 ModalFigures modal_figures(std::complex<double> lambda);
-// What the HDF5 and NetCDF modal outputs write: the eigenvalues and their figures, the mode
-// shapes (mode-major: [k nq + i] is coordinate i of mode k; phase in degrees, 0 where the
-// modulus is 0) and the coordinates (joint label, node label, axis name padded to 8 bytes).
-struct ModalColumns {
-    std::vector<double> real, imag, frequency_Hz, damping_percent, damped_frequency_Hz;
-    std::vector<double> shape_real, shape_imag, shape_modulus, shape_phase_deg;
-    std::vector<long long> joint_label, node_label;
-    std::string axes;
-};
+// What the HDF5 and NetCDF modal outputs write (core/modal_columns.hpp).
 ModalColumns modal_columns(const ModalResult& r, const ReducedModel& rm);
 
 // Inverse dynamics of the motion prescribed by the driven joints (every degree of freedom must be

@@ -13,8 +13,6 @@
 #include "core/analysis.hpp"
 #include "core/const_drive.hpp"
 #include "solvers/reduced/analyses.hpp"
-#include "solvers/reduced/modal_hdf5.hpp"
-#include "solvers/reduced/modal_netcdf.hpp"
 
 namespace mbs::reduced {
 
@@ -27,7 +25,6 @@ struct Run {
     const AnalysisInfo& a;
     const std::string& prefix;
     bool quiet;
-    const std::vector<std::string>& formats;
     std::chrono::steady_clock::time_point t0;
     const StopRequest* stop;
     RunOutput* output;
@@ -162,23 +159,16 @@ void run_modal_analysis(const Run& run) {
     Setup* s = &run.s;
     const std::string& prefix = run.prefix;
     const bool quiet = run.quiet;
-    const std::vector<std::string>& formats = run.formats;
     check_inertia(model, *s, "modal analysis");
     ModalResult r = run_modal(model, *s, prefix, read_equilibrium_spec(model, *s));
-    // --format's list, else the deck's `output results: ...` (as the DAE's formats).
-    auto wanted = [&](const char* fmt) {
-        return formats.empty() ? model.control.output_result(fmt)
-                               : std::find(formats.begin(), formats.end(), fmt) != formats.end();
-    };
-    const bool h5 = wanted("hdf5"), nc = wanted("netcdf");
-    if (h5) write_modal_hdf5(model, *s, r, prefix + ".h5");
-    if (nc) write_modal_netcdf(model, *s, r, prefix + ".nc");
+    if (!run.output) throw std::logic_error("modal analysis without its output");
+    // NetCDF and HDF5 as --format or the deck's `output results` ask (mbsolve's RunOutput).
+    std::string files = prefix + ".modal";
+    for (const std::string& f : run.output->write_modal(modal_columns(r, s->rm))) files += " " + f;
     if (!quiet) {
         std::printf("modal analysis: equilibrium in %d Newton iterations, %ld eigenvalues\n",
                     r.equilibrium.iterations, static_cast<long>(r.eigenvalues.size()));
-        std::printf("written: %s.modal%s%s\n", prefix.c_str(),
-                    h5 ? (" " + prefix + ".h5").c_str() : "",
-                    nc ? (" " + prefix + ".nc").c_str() : "");
+        std::printf("written: %s\n", files.c_str());
     }
 }
 
@@ -196,8 +186,8 @@ const std::map<std::string_view, RunFn>& run_functions() {
 }  // namespace
 
 int run_cli(const Model& model, bool tree, const std::string& analysis, const std::string& prefix,
-            bool quiet, const std::vector<int>& independent,
-            const std::vector<std::string>& formats, const StopRequest* stop, RunOutput* output) {
+            bool quiet, const std::vector<int>& independent, const StopRequest* stop,
+            RunOutput* output) {
     try {
         auto t0 = std::chrono::steady_clock::now();
         std::vector<int> ind;
@@ -209,7 +199,7 @@ int run_cli(const Model& model, bool tree, const std::string& analysis, const st
         }
         const AnalysisInfo* a = find_analysis(analysis);
         if (!a) throw std::invalid_argument("unknown analysis '" + analysis + "'");
-        run_functions().at(a->name)(Run{model, *s, *a, prefix, quiet, formats, t0, stop, output});
+        run_functions().at(a->name)(Run{model, *s, *a, prefix, quiet, t0, stop, output});
         return 0;
     } catch (const ReducedFailure& e) {
         std::cerr << "mbsolve: solver failure: " << e.what() << "\n";

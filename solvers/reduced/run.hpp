@@ -17,17 +17,15 @@ struct StopRequest;  // analyses.hpp
 // bad input (exit 2).
 // independent: a user-proposed partition (coordinate numbers as printed, 1-based; empty:
 // automatic).
-// formats: --format's list; with "hdf5" (or, without --format, the deck's `output results:
-// ..., hdf5`) the modal analysis also writes PREFIX.h5.
 // stop: mbsolve's signal handler (may be null): reduced and inverse dynamics end after the current
 // step when it asks (PREFIX.out then ends with `# run stopped: ...`); equilibrium and modal
 // analysis finish their solve and write their files. The caller turns the stop into the exit
 // status (128 + signal, 4 after a second one).
-// output: the result files of reduced dynamics (.mov .out .log, NetCDF, HDF5 as the command line
-// asks: mbsolve's sinks, core/step_view.hpp); required for that analysis.
+// output: the result files (core/step_view.hpp RunOutput: mbsolve's): reduced and inverse
+// dynamics' .mov .out .log, NetCDF, HDF5; the modal analysis' NetCDF and HDF5 files, as
+// --format or the deck's `output results` ask. Required for those analyses.
 int run_cli(const Model& model, bool tree, const std::string& analysis, const std::string& prefix,
-            bool quiet, const std::vector<int>& independent = {},
-            const std::vector<std::string>& formats = {}, const StopRequest* stop = nullptr,
+            bool quiet, const std::vector<int>& independent = {}, const StopRequest* stop = nullptr,
             RunOutput* output = nullptr);
 
 }  // namespace mbs::reduced

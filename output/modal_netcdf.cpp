@@ -1,5 +1,5 @@
 // NetCDF file of a modal analysis, with the NetCDF-C API (netCDF-4 format, as output/).
-#include "solvers/reduced/modal_netcdf.hpp"
+#include "output/modal_netcdf.hpp"
 
 #include <netcdf.h>
 
@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <vector>
 
-namespace mbs::reduced {
+namespace mbs::output {
 
 namespace {
 
@@ -76,13 +76,13 @@ class NcFile {
 // modal.shape_phase_deg (mode, coordinate), modal.coordinate.joint_label,
 // modal.coordinate.node_label (coordinate, int64), modal.coordinate.axis (coordinate, axis_strlen:
 // char).
-void write_modal_netcdf(const Model& model, const Setup& s, const ModalResult& r,
+void write_modal_netcdf(const std::string& deck_path, const ModalColumns& cols,
                         const std::string& path) {
     NcFile f(path);
-    const auto n = static_cast<std::size_t>(r.eigenvalues.size());
-    const auto nq = static_cast<std::size_t>(s.rm.nq());
+    const auto n = cols.modes();
+    const auto nq = cols.coordinates();
     f.text(NC_GLOBAL, "source", "mbsolve");
-    f.text(NC_GLOBAL, "deck", model.deck_path);
+    f.text(NC_GLOBAL, "deck", deck_path);
     f.text(NC_GLOBAL, "analysis", "modal (relative coordinates)");
     const int dm = f.dim("mode", n), dq = f.dim("coordinate", nq), ds = f.dim("axis_strlen", 8);
     const std::string about = "mode k sorted by frequency as in PREFIX.modal";
@@ -113,7 +113,6 @@ void write_modal_netcdf(const Model& model, const Setup& s, const ModalResult& r
                          "axis of the coordinate as in --tree: Rx/Ry/Rz, Tx/Ty/Tz");
     f.enddef();
 
-    const ModalColumns cols = modal_columns(r, s.rm);
     f.put(vre, cols.real);
     f.put(vim, cols.imag);
     f.put(vf, cols.frequency_Hz);
@@ -129,4 +128,4 @@ void write_modal_netcdf(const Model& model, const Setup& s, const ModalResult& r
     f.close();
 }
 
-}  // namespace mbs::reduced
+}  // namespace mbs::output

@@ -5,14 +5,13 @@
 
 #include <string>
 
-#include "core/model.hpp"
-#include "solvers/reduced/analyses.hpp"
+#include "core/modal_columns.hpp"
 
-namespace mbs::reduced {
+namespace mbs::output {
 
 // Writes `path`; throws std::invalid_argument when mbsolve was built without HDF5 or the file
 // cannot be written.
-void write_modal_hdf5(const Model& model, const Setup& s, const ModalResult& r,
+void write_modal_hdf5(const std::string& deck_path, const ModalColumns& cols,
                       const std::string& path);
 
-}  // namespace mbs::reduced
+}  // namespace mbs::output

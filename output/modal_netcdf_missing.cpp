@@ -1,12 +1,12 @@
 // Built when MBS_WITH_NETCDF is OFF: asking for the modal NetCDF file is then an input error.
 #include <stdexcept>
 
-#include "solvers/reduced/modal_netcdf.hpp"
+#include "output/modal_netcdf.hpp"
 
-namespace mbs::reduced {
+namespace mbs::output {
 
-void write_modal_netcdf(const Model&, const Setup&, const ModalResult&, const std::string&) {
+void write_modal_netcdf(const std::string&, const ModalColumns&, const std::string&) {
     throw std::invalid_argument("this mbsolve was built without NetCDF (MBS_WITH_NETCDF=OFF)");
 }
 
-}  // namespace mbs::reduced
+}  // namespace mbs::output

@@ -1,5 +1,5 @@
 // HDF5 file of a modal analysis, with the HDF5 C API (one contiguous dataset per quantity).
-#include "solvers/reduced/modal_hdf5.hpp"
+#include "output/modal_hdf5.hpp"
 
 #include <hdf5.h>
 
@@ -9,7 +9,7 @@
 #include <type_traits>
 #include <vector>
 
-namespace mbs::reduced {
+namespace mbs::output {
 
 namespace {
 
@@ -53,17 +53,16 @@ void dataset(hid_t group, const char* name, const std::vector<hsize_t>& shape,
 // damping_percent, damped_frequency_Hz} (N,), /modal/{shape_modulus, shape_phase_deg,
 // shape_real, shape_imag} (N, nq), /modal/coordinates/{joint_labels (nq,), axes (nq,) strings,
 // node_labels (nq,)}; N = 2 nu eigenvalues sorted by frequency as in PREFIX.modal.
-void write_modal_hdf5(const Model& model, const Setup& s, const ModalResult& r,
+void write_modal_hdf5(const std::string& deck_path, const ModalColumns& cols,
                       const std::string& path) {
     H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
     Handle file{H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose};
     if (file.id < 0) throw std::invalid_argument("cannot write '" + path + "'");
-    attr_string(file.id, "deck", model.deck_path);
+    attr_string(file.id, "deck", deck_path);
     attr_string(file.id, "analysis", "modal (relative coordinates)");
     Handle g{H5Gcreate2(file.id, "modal", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose};
-    const auto n = static_cast<std::size_t>(r.eigenvalues.size());
-    const auto nq = static_cast<std::size_t>(s.rm.nq());
-    const ModalColumns cols = modal_columns(r, s.rm);
+    const auto n = cols.modes();
+    const auto nq = cols.coordinates();
     dataset(g.id, "eigenvalue_real", {n}, cols.real, "1/s", "real part of the eigenvalue");
     dataset(g.id, "eigenvalue_imag", {n}, cols.imag, "rad/s", "imaginary part of the eigenvalue");
     dataset(g.id, "frequency_Hz", {n}, cols.frequency_Hz, "Hz", "|lambda| / (2 pi)");
@@ -99,4 +98,4 @@ void write_modal_hdf5(const Model& model, const Setup& s, const ModalResult& r,
         throw std::invalid_argument("cannot write '" + path + "'");
 }
 
-}  // namespace mbs::reduced
+}  // namespace mbs::output
