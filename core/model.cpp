@@ -35,9 +35,8 @@ Props LawSpec::view() const {
 }
 
 Props EntityDesc::view() const {
-    if (!spec) return props;
     Props p;
-    spec->describe(p);
+    if (spec) spec->describe(p);
     return p;
 }
 

@@ -152,8 +152,8 @@ struct LawSpec {
 
 // What a card's reader read, typed, for the kind's runtime and tree adapter (for example the
 // hinge family's HingeSpec: two joint ends, each with node, offset, orientation and the deck
-// location of each field). A kind with a spec leaves EntityDesc::props empty; describe() gives
-// the generic view of its fields (--dump-model), in card order, under the names the props used.
+// location of each field). describe() gives the generic view of its fields (--dump-model,
+// --check, the .log writer, tests), in card order, under stable names.
 class ElementSpec {
   public:
     virtual ~ElementSpec() = default;
@@ -180,8 +180,7 @@ struct EntityDesc {
     long label = 0;
     std::string name;
     SourceLoc loc;
-    Props props;                              // kinds without a typed spec
-    std::shared_ptr<const ElementSpec> spec;  // kinds with one (ElementSpec)
+    std::shared_ptr<const ElementSpec> spec;  // what the card's reader read (ElementSpec)
     bool output = true;
 
     // The typed spec; a kind asking for the wrong type is a programming error.
@@ -193,7 +192,7 @@ struct EntityDesc {
                                    type);
         return *s;
     }
-    // The generic view: the spec's fields, or the props.
+    // The generic view: the spec's describe() (empty for a card without arguments).
     Props view() const;
 };
 

@@ -29,7 +29,7 @@ using ElementFactoryFn = std::unique_ptr<Element> (*)(const EntityDesc&, BuildCo
 // schema is the element's output_schema() (core/element.hpp).
 struct ElementKind {
     // The card reader (Builder::element_card / node_card): the card's arguments into the
-    // EntityDesc's props.
+    // EntityDesc's typed spec (ElementSpec, core/model.hpp).
     EntityReaderFn read = nullptr;
     // Why there is no reader (the card is read elsewhere, e.g. by the builder itself).
     const char* no_read = nullptr;

@@ -1,5 +1,6 @@
 // Node and element cards (handed to the registered readers), `driven:` and `output:`.
 #include <map>
+#include <stdexcept>
 #include <string_view>
 
 #include "core/driven_spec.hpp"
@@ -11,12 +12,11 @@ namespace mbs::parser {
 namespace {
 
 // `output: <nodes>, accelerations, ...`: the node also writes XPP, OmegaP. The flag is in the
-// node's typed spec (NodeSpec, core/model.hpp), or in its props for a kind without one.
+// node's typed spec (NodeSpec, core/model.hpp); every node kind has one.
 void set_output_accelerations(EntityDesc& e) {
-    if (const auto* s = dynamic_cast<const NodeSpec*>(e.spec.get()))
-        e.spec = s->with_output_accelerations();
-    else
-        e.props.set("accelerations", true);
+    const auto* s = dynamic_cast<const NodeSpec*>(e.spec.get());
+    if (!s) throw std::logic_error(e.category + " node without a NodeSpec");
+    e.spec = s->with_output_accelerations();
 }
 
 // The reader of a registered kind (core/registry.hpp), nullptr if none; the subtypes that have one.

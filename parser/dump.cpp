@@ -175,14 +175,9 @@ long count_unknowns(const Model& m) {
             n += 1;
         }
     }
-    // What each element adds (a joint's multipliers): its spec says (ElementSpec::own_unknowns());
-    // a module's element, read into props, gives "own unknowns".
-    for (const auto& e : m.elements) {
-        if (e.spec)
-            n += e.spec->own_unknowns();
-        else if (e.category == "userdefined")
-            n += e.props.get_or<long>("own unknowns", 0);
-    }
+    // What each element adds (a joint's multipliers): its spec says (ElementSpec::own_unknowns()).
+    for (const auto& e : m.elements)
+        if (e.spec) n += e.spec->own_unknowns();
     return n;
 }
 

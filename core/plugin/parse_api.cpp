@@ -244,15 +244,14 @@ void read_user_defined(Reader& r, EntityDesc& e) {
         }
     const int n_own = rec.n_own;
     long id = add_record(std::move(rec));
-    e.props.set("module", module_of(t->host));
-    e.props.set("module element", id);
-    e.props.set("own unknowns", static_cast<long>(n_own));
-    for (std::size_t k = 0; k < p.nodes.size(); ++k)
-        e.props.set("node " + std::to_string(k + 1), EntityRef{"structural", p.nodes[k]->label});
-    for (std::size_t k = 0; k < p.drives.size(); ++k)
-        e.props.set("drive " + std::to_string(k + 1), p.drives[k]);
-    for (std::size_t k = 0; k < p.laws.size(); ++k)
-        e.props.set("law " + std::to_string(k + 1), p.laws[k]);
+    auto spec = std::make_shared<PluginElementSpec>();
+    spec->module = module_of(t->host);
+    spec->record = id;
+    spec->n_own = n_own;
+    for (const auto* n : p.nodes) spec->nodes.push_back(EntityRef{"structural", n->label});
+    spec->drives = p.drives;
+    spec->laws = p.laws;
+    e.spec = std::move(spec);
 }
 
 void read_plugin_drive(Reader& r, DriveSpec& spec) {

@@ -41,24 +41,17 @@ using LawAny = std::variant<LawPtr<1>, LawPtr<3>, LawPtr<6>>;
 class PluginElement final : public Element, public PluginElementAccess {
   public:
     PluginElement(const EntityDesc& d, BuildContext& ctx)
-        : Element(d), rec_(&element_record(d.props.get<long>("module element"))) {
+        : Element(d), rec_(&element_record(d.spec_as<PluginElementSpec>().record)) {
+        const auto& spec = d.spec_as<PluginElementSpec>();
         const auto* entry = find_type<mbs_element_type>(d.type);
         host_ = entry ? entry->host : nullptr;
         type_ = rec_->type;
         n_own_ = rec_->n_own;
         for (int k = 0; k < rec_->n_nodes; ++k)
-            nodes_.push_back(
-                &ctx.struct_node(d.props.get<EntityRef>("node " + std::to_string(k + 1)), d));
-        for (int k = 1;; ++k) {
-            const PropValue* v = d.props.find("drive " + std::to_string(k));
-            if (!v) break;
-            drives_.push_back(
-                make_drive(*std::get<std::shared_ptr<const DriveSpec>>(*v), ctx.drive_env()));
-        }
-        for (int k = 1;; ++k) {
-            const PropValue* v = d.props.find("law " + std::to_string(k));
-            if (!v) break;
-            const LawSpec& s = *std::get<std::shared_ptr<const LawSpec>>(*v);
+            nodes_.push_back(&ctx.struct_node(spec.nodes[static_cast<std::size_t>(k)], d));
+        for (const auto& ds : spec.drives) drives_.push_back(make_drive(*ds, ctx.drive_env()));
+        for (const auto& ls : spec.laws) {
+            const LawSpec& s = *ls;
             LawEnv env{ctx.drive_env()};
             if (s.dim == 1)
                 laws_.emplace_back(make_law<1>(s, env));

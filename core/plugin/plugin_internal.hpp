@@ -61,6 +61,32 @@ struct PluginLawArgs final : KindArgs {
     }
 };
 
+// The typed spec of a module's element (`user defined`, EntityDesc::spec): the module's name,
+// the id of the ElementRecord its read callback filled, its own unknowns, and the nodes, drives
+// and laws the card named through the parse API (core/plugin/parse_api.cpp), which the runtime
+// (plugin_element.cpp) resolves. View: "module", "module element", "own unknowns", "node 1",
+// ..., "drive 1", ..., "law 1", ...
+struct PluginElementSpec final : ElementSpec {
+    std::string module;
+    long record = -1;
+    long n_own = 0;
+    std::vector<EntityRef> nodes;
+    std::vector<std::shared_ptr<const DriveSpec>> drives;
+    std::vector<std::shared_ptr<const LawSpec>> laws;
+    void describe(Props& out) const override {
+        out.set("module", module);
+        out.set("module element", record);
+        out.set("own unknowns", n_own);
+        for (std::size_t k = 0; k < nodes.size(); ++k)
+            out.set("node " + std::to_string(k + 1), nodes[k]);
+        for (std::size_t k = 0; k < drives.size(); ++k)
+            out.set("drive " + std::to_string(k + 1), drives[k]);
+        for (std::size_t k = 0; k < laws.size(); ++k)
+            out.set("law " + std::to_string(k + 1), laws[k]);
+    }
+    long own_unknowns() const override { return n_own; }
+};
+
 // Records by id (index); freed at exit with the types' free_data.
 ElementRecord& element_record(long id);
 DriveRecord& drive_record(long id);
