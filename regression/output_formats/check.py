@@ -12,7 +12,9 @@ J Omega and dB/dt; a dynamic displacement node's .ine (rod_oscillator.mbd): B = 
 HDF5 stores the rotation matrix: converted to Euler 123 angles here (numpy) it must match .mov
 to 1e-9 degrees (round-off of the conversion). The NetCDF file is read with h5py (NetCDF-4 is
 HDF5) and, when present, netCDF4. The beam examples (.act) and a module element (.usr) are
-compared with both files too, and a run with `--output-threads 0` must write the same files. `ncdump -h` must equal expected_header.cdl (MBDyn's variable
+compared with both files too, and a run with `--output-threads 0` must write the same files.
+The relative-coordinate analyses (reduced dynamics, both methods, and inverse dynamics) write
+the same node files through the same stack: HDF5 = NetCDF (0) and = .mov to its digits. `ncdump -h` must equal expected_header.cdl (MBDyn's variable
 names, dimensions and attributes), apart from the file name and the deck path.
 """
 import os
@@ -249,6 +251,42 @@ for ext in ('h5', 'nc'):
         differ = [n for n in names if n not in b or a[n].shape != b[n].shape
                   or (a[n].dtype.kind in 'fiu' and not np.array_equal(a[n][()], b[n][()], equal_nan=True))]
         close(f'--output-threads 0: .{ext} datasets equal ({len(names)} compared)', len(differ), 0, 0)
+
+# --- the relative-coordinate analyses write through the same output stack (core/step_view.hpp):
+# reduced dynamics (RK4 and the implicit two-step method, double_pendulum.mbd, 12 digits) and
+# inverse dynamics (four_bar.mbd, 16 digits) with all three formats. The node states of HDF5 and
+# NetCDF are the same doubles (0); the text to its precision, relative to each value's size
+# (12 digits: |binary - text| <= 5e-12 |text|; 16: 5e-16). /time and /step = .out's output steps.
+for analysis, example, digits, extra in (
+        ('reduced-dynamics', 'double_pendulum.mbd', 12, ('-D', 'TF=0.5')),
+        ('reduced-dynamics-implicit', 'double_pendulum.mbd', 12, ('-D', 'TF=0.5')),
+        ('inverse-dynamics', 'four_bar.mbd', 16, ('-D', 'DT=1e-2'))):
+    rprefix = os.path.join(work, 'formats_' + analysis)
+    run_formats(os.path.join(EXAMPLES, example), rprefix, '--analysis', analysis, *extra)
+    rmov = text_rows_at(rprefix + '.mov')
+    rsteps = []
+    with open(rprefix + '.out') as f:
+        for line in f:
+            w = line.split()
+            if w and w[0] == 'Step' and w[-1] == '1':
+                rsteps.append((int(w[1]), float(w[2])))
+    with h5py.File(rprefix + '.h5', 'r') as rh5, h5py.File(rprefix + '.nc', 'r') as rnc:
+        same(f'{analysis}: HDF5 /step vs .out', rh5['step'][:], [k for k, _ in rsteps])
+        close(f'{analysis}: HDF5 /time vs .out', float(np.abs(rh5['time'][:] - [x for _, x in rsteps]).max()),
+              0.0, 1e-15)
+        rlabels = list(rh5['nodes/labels'][:])
+        close(f'{analysis}: every .mov node in HDF5', len(set(rmov) - set(rlabels)), 0, 0)
+        tol = 5 * 10.0 ** -digits
+        for L in sorted(rmov):
+            k = rlabels.index(L)
+            m = rmov[L]
+            for q, cols in (('X', slice(0, 3)), ('XP', slice(6, 9)), ('Omega', slice(9, 12))):
+                b = rh5[f'nodes/{q}'][:, k, :]
+                same(f'{analysis}: node {L} {q}: NetCDF vs HDF5', rnc[f'node.struct.{L}.{q}'][:], b)
+                err = float((np.abs(b - m[:, cols]) / np.maximum(np.abs(m[:, cols]), 1e-300)).max())
+                close(f'{analysis}: node {L} {q}: HDF5 vs .mov (relative)', err, 0.0, tol)
+        close(f'{analysis}: the nodes move (max |XP| > 0.1)',
+              0 if np.abs(rh5['nodes/XP'][:]).max() > 0.1 else 1, 0, 0)
 
 # --- netCDF4 (another reader), if installed
 try:

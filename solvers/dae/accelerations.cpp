@@ -215,6 +215,11 @@ void dummy_nodes(Engine& e) {
 
 }  // namespace
 
+void prepare_node_accelerations(Engine& e) {
+    auto& nodes = e.nodes();
+    if (!nodes.empty() && !nodes.front().inertia_ready) setup_inertia(e);
+}
+
 void update_node_accelerations(Engine& e) {
     auto& nodes = e.nodes();
     if (nodes.empty()) return;

@@ -38,6 +38,11 @@ void recover_node_acceleration(StructNode& n);
 // sums each dynamic node's lumped inertia from the bodies on it and sets accel_output.
 void update_node_accelerations(Engine& e);
 
+// Decides, once, which nodes have accelerations (StructNode::accel_output, from the card, the
+// `output` card and `default output`) and takes the bodies' inertia. The run calls it before its
+// sinks' begin(): the NetCDF/HDF5 node_accelerations group is sized from those flags.
+void prepare_node_accelerations(Engine& e);
+
 // The recovery above, then (when some node writes its accelerations or a drive reads them) the
 // projection onto the acceleration-level constraints, see accelerations.cpp. Called by the
 // simulation after each converged step (Simulation::emit); the projection runs on output steps,

@@ -160,6 +160,7 @@ void Simulation::emit(const StepInfo& info) {
 }
 
 RunStats Simulation::run() {
+    prepare_node_accelerations(*engine_);  // the flags the sinks size their groups from
     for (auto* k : sinks_) k->begin(engine_->view());
     try {
         using Abort = SolverSettings::Abort;
