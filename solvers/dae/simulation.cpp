@@ -1,7 +1,7 @@
-// The run: construction, the time loop with step control (`strategy: factor`), one step, output
-// to the sinks and the failure messages. The phases are in simulation_assembly.cpp,
-// simulation_derivatives.cpp, simulation_dummy_steps.cpp; Newton and the line search in
-// simulation_newton.cpp, simulation_line_search.cpp; redundant constraints in
+// The run: construction, the time loop with step control (`strategy: factor`, `strategy:
+// change`), one step, output to the sinks and the failure messages. The phases are in
+// simulation_assembly.cpp, simulation_derivatives.cpp, simulation_dummy_steps.cpp; Newton and the
+// line search in simulation_newton.cpp, simulation_line_search.cpp; redundant constraints in
 // simulation_redundancy.cpp; the settings in simulation_settings.cpp.
 #include "solvers/dae/simulation.hpp"
 
@@ -22,6 +22,32 @@ Simulation::Simulation(const Model& m, const SolverSettings& s) : set_(s) {
         for (auto* v : {&ls_y_, &ls_yp_, &ls_p_, &ls_g_}) v->assign(n, 0.0);
     t_ = s.t0;
     T_ = s.dt;
+    if (s.strategy_change) {
+        change_drive_ = make_drive(*s.change_drive, engine_->drive_env());
+        if (s.change_max_drive)
+            change_max_drive_ = make_drive(*s.change_max_drive, engine_->drive_env());
+    }
+}
+
+// MBDyn's ChangeStep::dGetNewStepTime (base/TimeStepControl.cc): max(min(drive, max time step),
+// min time step), both drives taken at the time reached. MBDyn goes on with a step <= 0 (no min
+// time step given); mbsolve stops.
+double Simulation::change_clamp(double t, double drive_value) const {
+    const double max_dt = change_max_drive_ ? change_max_drive_->value(t) : set_.max_dt;
+    return std::max(std::min(drive_value, max_dt), set_.min_dt);
+}
+
+double Simulation::change_step(double t, double drive_value) const {
+    const double h = change_clamp(t, drive_value);
+    if (h > 0.0) return h;
+    const double max_dt = change_max_drive_ ? change_max_drive_->value(t) : set_.max_dt;
+    char buf[240];
+    std::snprintf(buf, sizeof buf,
+                  "'strategy: change': the drive gives the time step %.6g at t = %.9g (max time "
+                  "step %.6g); a time step must be positive",
+                  drive_value, t, max_dt);
+    throw SolverFailure(std::string(buf) + "\n  drive: " + set_.change_drive->loc.where() +
+                        "\n  hint: give a positive 'min time step' to bound it from below");
 }
 
 double Simulation::residual_norm() const {
@@ -180,6 +206,7 @@ RunStats Simulation::run() {
         }
         double h = set_.dt;
         int easy_steps = 0;
+        long change_steps = 0;  // regular steps done under `strategy: change`
         const double eps = 1e-6 * set_.dt;
         while (set_.forever || t_ < set_.tf - eps) {
             if (keep_going && !keep_going(t_)) break;
@@ -197,6 +224,16 @@ RunStats Simulation::run() {
                     easy_steps = 0;
                     continue;
                 }
+                // MBDyn's REPEATSTEP: the drive at the end of the failed step; the same step
+                // again becomes half the min time step; retried only when smaller.
+                if (set_.strategy_change && hs > set_.min_dt) {
+                    const double d = change_drive_->value(t_ + hs);
+                    const double nh = d == hs ? set_.min_dt / 2.0 : change_clamp(t_ + hs, d);
+                    if (nh > 0.0 && nh < hs) {
+                        h = nh;
+                        continue;
+                    }
+                }
                 throw SolverFailure(describe_failure(
                     fail_reason_ ? std::string(fail_reason_)
                                  : "Newton iterations did not converge (max iterations " +
@@ -205,6 +242,12 @@ RunStats Simulation::run() {
             }
             ++stats_.steps;
             emit(info);
+            // MBDyn computes no new step after the first regular one (Solver::Start): the
+            // second step has the initial size too.
+            if (set_.strategy_change && ++change_steps >= 2) {
+                change_drive_->after_step();
+                h = change_step(t_, change_drive_->value(t_));
+            }
             if (set_.strategy_factor) {
                 easy_steps = info.iterations <= set_.min_iter ? easy_steps + 1 : 0;
                 if (easy_steps >= set_.steps_before_raise && set_.raise_factor > 1.0) {

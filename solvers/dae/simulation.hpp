@@ -1,5 +1,5 @@
 // The initial-value run: derivatives phase, then the time loop with Newton iterations, step
-// control (`strategy: factor`) and output sinks fed once per step.
+// control (`strategy: factor`, `strategy: change`) and output sinks fed once per step.
 #pragma once
 
 #include <csignal>
@@ -49,6 +49,11 @@ struct SolverSettings {
     bool strategy_factor = false;
     double red_factor = 0.5, raise_factor = 1.0;
     int steps_before_red = 1, steps_before_raise = 1, min_iter = 1, max_iter_raise = 0;
+    // strategy: change (MBDyn's ChangeStep): after each regular step but the first, the next
+    // step is change_drive at the time reached, clamped into [min_dt, max time step]; the max
+    // time step is change_max_drive at that time (none: max_dt).
+    bool strategy_change = false;
+    std::shared_ptr<const DriveSpec> change_drive, change_max_drive;
     // initial assembly (control data)
     bool skip_assembly = false;
     double assembly_stiffness = 1.0, assembly_vel_stiffness = 1.0, assembly_tol = 1e-6;
@@ -132,6 +137,10 @@ class Simulation {
     double force_scale();
     // A step that would stop the run: its best iterate, if Newton stalled at the residual floor.
     bool floor_accept(const StepContext& c, double tol, StepInfo& info);
+    // `strategy: change`: the step the drive gives at time t, clamped like MBDyn's; throws when
+    // it is not positive.
+    double change_step(double t, double drive_value) const;
+    double change_clamp(double t, double drive_value) const;
     bool factor_or_drop_redundant(const std::function<void()>& rebuild,
                                   const std::vector<char>* consider = nullptr);
     bool resolve_redundancy(const std::vector<char>* consider = nullptr);
@@ -164,6 +173,7 @@ class Simulation {
     bool der_constraints_on_ = false;
     NodeAccelerations accel_;  // XPP, OmegaP after each step (solvers/dae/accelerations.hpp)
     StepInfo last_info_;       // step 0 (after derivatives or dummy steps), emitted by run()
+    DrivePtr change_drive_, change_max_drive_;  // `strategy: change` (built from set_)
     RunStats stats_;
 };
 
