@@ -234,6 +234,13 @@ class Deformable final : public Element {
         return cards::log_two_ends(name, label(), s.end, s.offsets, true);
     }
 
+    // Initial assembly (docs/formulation.md 4.1): always, as MBDyn (joints take part by
+    // default, base/elman.cc): the deformable hinge, displacement joint, joint and axial joint
+    // put the law's force and moment at the current pose on the node rows (struct/vehj.cc,
+    // vehj2.cc, vehj3.cc, vehj4.cc InitialAssRes/InitialAssJac; the viscous laws with the
+    // current velocities, here the input ones: the position part keeps them).
+    bool in_assembly() const override { return true; }
+
     // The hinge writes moment rows x rotation columns only.
     void declare(PatternBuilder& p) override {
         const char* mask = hinge ? "..|.F" : nullptr;

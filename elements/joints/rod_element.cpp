@@ -144,6 +144,18 @@ class Rod final : public Element {
         return cards::log_two_ends("rod", label(), s.end, s.offsets, false);
     }
 
+    // Initial assembly (docs/formulation.md 4.1): always, as MBDyn, where rods are joints and
+    // joints take part by default (base/elman.cc, ElemData[Elem::JOINT].ToBeUsedInAssembly):
+    // Rod::InitialAssRes/InitialAssJac (struct/rodj.cc) put the law's force, at the current
+    // positions, on the position rows; ViscoElasticRod and RodWithOffset include the viscous
+    // part, epsdot from the current velocities. MBDyn solves positions and velocities together,
+    // the velocities held to the input ones by the velocity springs; here the position part
+    // keeps the input velocities, so the same residual and its position Jacobian (chain() in
+    // Phase::assembly drops the velocity columns) do. MBDyn's RodWithOffset::InitialAssJac uses
+    // the reference orientations (the input ones) for the arms: its Newton iteration converges
+    // only to about 1e-3 when the node turns; the residual, and so the solution, is the same.
+    bool in_assembly() const override { return true; }
+
     // Without arms (no offsets, or displacement-only nodes) only force rows x position
     // columns are written.
     void declare(PatternBuilder& p) override {

@@ -192,6 +192,18 @@ void Simulation::assemble_velocities(const std::vector<char>& assembly_active, b
         for (int i : e.redundant()) rt[i] = 0.0;
     }
     e.jacobian(c);
+    // Node rows x node columns: -Kv alone (added below). The position part's entries there (the
+    // elastic stiffness of rods, deformable joints, beams in the assembly, the load stiffness of
+    // bodies and forces) do not weigh the velocities: in MBDyn's initial assembly those elements
+    // write position rows only and the velocity rows of a node hold Kv (v - v0) and the
+    // constraints' reactions (StructNode::InitialAssRes, Rod::InitialAssRes).
+    {
+        double* val = e.jac().matrix().values();
+        for (int col = 0; col < n; ++col)
+            if (node_col[col])
+                for (int k = J.col_start()[col]; k < J.col_start()[col + 1]; ++k)
+                    if (node_col[J.row_index()[k]]) val[k] = 0.0;
+    }
     // The velocity rows and their multipliers' columns: the run's matrix on the node columns.
     if (any_vel) {
         double* val = e.jac().matrix().values();
