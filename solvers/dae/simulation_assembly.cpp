@@ -20,10 +20,12 @@ int Simulation::assemble() {
     std::vector<char> active(n, 0);
     std::vector<double> kp(n, 0.0), x0(n, 0.0);
     // Elements outside the position part may still impose velocities (velocity joints: their
-    // rows join the velocity part), so only a model without element unknowns skips it.
+    // rows join the velocity part), so only a model without element unknowns and without
+    // elements in the position part skips it (MBDyn runs it when an element type used in the
+    // assembly has elements, DataManager::DataManager: a deck with rods and no other joint too).
     bool any = false;
     for (const auto& el : e.elements()) {
-        any = any || el->own_dofs() > 0;
+        any = any || el->own_dofs() > 0 || el->in_assembly();
         if (el->in_assembly())
             for (int i = 0; i < el->own_dofs(); ++i) active[el->first_dof() + i] = 1;
     }
