@@ -128,6 +128,21 @@ tree::LoadPart rod_force(const EntityDesc& d, const tree::Context&) {
     return f;
 }
 
+// n.chain(), except in the initial assembly, where the node's angular velocity w = G(g) g' also
+// moves with g at the given g' (dw = Gd dg): the viscous part of the law sees it.
+template <int R>
+Eigen::Matrix<double, R, 6> node_chain(const StructNode& n, const Eigen::Matrix<double, R, 3>& Dx,
+                                       const Eigen::Matrix<double, R, 3>& Dth,
+                                       const Eigen::Matrix<double, R, 3>& Dxd,
+                                       const Eigen::Matrix<double, R, 3>& Dw,
+                                       const StepContext& c) {
+    if (c.phase != Phase::assembly) return n.chain<R>(Dx, Dth, Dxd, Dw, c);
+    Eigen::Matrix<double, R, 6> out;
+    out.template leftCols<3>() = Dx;
+    out.template rightCols<3>() = Dth * n.G + Dw * n.Gd;
+    return out;
+}
+
 using el::Mat63;
 using M11 = Eigen::Matrix<double, 1, 1>;
 using M13 = Eigen::Matrix<double, 1, 3>;
@@ -143,6 +158,18 @@ class Rod final : public Element {
         const auto& s = desc().spec_as<RodSpec>();
         return cards::log_two_ends("rod", label(), s.end, s.offsets, false);
     }
+
+    // Initial assembly (docs/formulation.md 4.1): always, as MBDyn, where rods are joints and
+    // joints take part by default (base/elman.cc, ElemData[Elem::JOINT].ToBeUsedInAssembly):
+    // Rod::InitialAssRes/InitialAssJac (struct/rodj.cc) put the law's force, at the current
+    // positions, on the position rows; ViscoElasticRod and RodWithOffset include the viscous
+    // part, epsdot from the current velocities. MBDyn solves positions and velocities together,
+    // the velocities held to the input ones by the velocity springs; here the position part
+    // keeps the input velocities, so the same residual and its position Jacobian (chain() in
+    // Phase::assembly drops the velocity columns) do. MBDyn's RodWithOffset::InitialAssJac uses
+    // the reference orientations (the input ones) for the arms: its Newton iteration converges
+    // only to about 1e-3 when the node turns; the residual, and so the solution, is the same.
+    bool in_assembly() const override { return true; }
 
     // Without arms (no offsets, or displacement-only nodes) only force rows x position
     // columns are written.
@@ -197,7 +224,7 @@ class Rod final : public Element {
                     D[v].bottomRows<3>() = -si * Ai * dF[v];
                 }
                 if (i == j) D[1].bottomRows<3>() += -si * skew(F) * Ai;
-                J.add(blocks_[i][j], n_[j]->chain<6>(D[0], D[1], D[2], D[3], c));
+                J.add(blocks_[i][j], node_chain<6>(*n_[j], D[0], D[1], D[2], D[3], c));
             }
         }
     }

@@ -20,10 +20,12 @@ int Simulation::assemble() {
     std::vector<char> active(n, 0);
     std::vector<double> kp(n, 0.0), x0(n, 0.0);
     // Elements outside the position part may still impose velocities (velocity joints: their
-    // rows join the velocity part), so only a model without element unknowns skips it.
+    // rows join the velocity part), so only a model without element unknowns and without
+    // elements in the position part skips it (MBDyn runs it when an element type used in the
+    // assembly has elements, DataManager::DataManager: a deck with rods and no other joint too).
     bool any = false;
     for (const auto& el : e.elements()) {
-        any = any || el->own_dofs() > 0;
+        any = any || el->own_dofs() > 0 || el->in_assembly();
         if (el->in_assembly())
             for (int i = 0; i < el->own_dofs(); ++i) active[el->first_dof() + i] = 1;
     }
@@ -192,6 +194,18 @@ void Simulation::assemble_velocities(const std::vector<char>& assembly_active, b
         for (int i : e.redundant()) rt[i] = 0.0;
     }
     e.jacobian(c);
+    // Node rows x node columns: -Kv alone (added below). The position part's entries there (the
+    // elastic stiffness of rods, deformable joints, beams in the assembly, the load stiffness of
+    // bodies and forces) do not weigh the velocities: in MBDyn's initial assembly those elements
+    // write position rows only and the velocity rows of a node hold Kv (v - v0) and the
+    // constraints' reactions (StructNode::InitialAssRes, Rod::InitialAssRes).
+    {
+        double* val = e.jac().matrix().values();
+        for (int col = 0; col < n; ++col)
+            if (node_col[col])
+                for (int k = J.col_start()[col]; k < J.col_start()[col + 1]; ++k)
+                    if (node_col[J.row_index()[k]]) val[k] = 0.0;
+    }
     // The velocity rows and their multipliers' columns: the run's matrix on the node columns.
     if (any_vel) {
         double* val = e.jac().matrix().values();

@@ -131,5 +131,41 @@ TEST(DeformableJacobian, ViscousBody) {
                                    "joint: 2, viscous body, 1, null, linear viscous, 2.;\n"));
 }
 
+// The initial assembly (Phase::assembly: rods and deformable joints take part, as in MBDyn):
+// the position Jacobian of every deformable kind, viscous laws at the state's velocities.
+TEST(DeformableJacobian, InitialAssembly) {
+    const std::string cards =
+        "joint: 1, rod, 2, 3, 1.5, " + visco1 +
+        ";\n"
+        "joint: 2, rod, 2, position, 0.1, -0.2, 0.3, 3, position, -0.2, 0.1, 0.4, from nodes, " +
+        visco1 +
+        ";\n"
+        "joint: 3, rod, 4, 5, from nodes, " +
+        visco1 +
+        ";\n"
+        "joint: 4, deformable displacement joint, 2, 0.1, -0.2, 0.3, orientation, euler123, 0.2,"
+        " -0.5, 0.3, 3, -0.2, 0.1, 0.4, orientation, euler123, -0.1, 0.4, 0.2, " +
+        visco3 +
+        ";\n"
+        "joint: 5, deformable hinge, 2, orientation, euler123, 0.2, -0.5, 0.3, 3, orientation,"
+        " euler123, -0.1, 0.4, 0.2, " +
+        visco3 +
+        ";\n"
+        "joint: 6, invariant deformable hinge, 1, 3, " +
+        visco3 +
+        ";\n"
+        "joint: 7, deformable axial joint, 2, orientation, euler123, 0.2, -0.5, 0.3, 3,"
+        " orientation, euler123, -0.1, 0.4, 0.2, cubic viscoelastic generic, 10., 20., 30., 2.;\n"
+        "joint: 8, deformable joint, 2, 0.1, -0.2, 0.3, orientation, euler123, 0.2, -0.5, 0.3, 3,"
+        " -0.2, 0.1, 0.4, orientation, euler123, -0.1, 0.4, 0.2, " +
+        visco6 + ";\n";
+    for (unsigned seed = 1; seed <= 3; ++seed) {
+        JacobianCheck r = check_jacobian(deck(8, cards), seed, 1.0, 1e-6, Phase::assembly);
+        EXPECT_LT(r.rel(), 1e-6) << "state " << seed << ": max |J - FD| = " << r.max_abs_err
+                                 << " (max |J| " << r.max_abs_J << ") at " << r.where;
+        EXPECT_GT(r.max_abs_J, 0.0);
+    }
+}
+
 }  // namespace
 }  // namespace mbs::test
