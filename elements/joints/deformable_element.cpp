@@ -167,21 +167,6 @@ tree::LoadPart deformable_hinge_force(const EntityDesc& d, const tree::Context&)
     return f;
 }
 
-// n.chain(), except in the initial assembly, where the node's angular velocity w = G(g) g' also
-// moves with g at the given g' (dw = Gd dg): the viscous part of the law sees it.
-template <int R>
-Eigen::Matrix<double, R, 6> node_chain(const StructNode& n, const Eigen::Matrix<double, R, 3>& Dx,
-                                       const Eigen::Matrix<double, R, 3>& Dth,
-                                       const Eigen::Matrix<double, R, 3>& Dxd,
-                                       const Eigen::Matrix<double, R, 3>& Dw,
-                                       const StepContext& c) {
-    if (c.phase != Phase::assembly) return n.chain<R>(Dx, Dth, Dxd, Dw, c);
-    Eigen::Matrix<double, R, 6> out;
-    out.template leftCols<3>() = Dx;
-    out.template rightCols<3>() = Dth * n.G + Dw * n.Gd;
-    return out;
-}
-
 using el::Mat63;
 using Mat6 = Eigen::Matrix<double, 6, 6>;
 using Vec6 = Eigen::Matrix<double, 6, 1>;
@@ -360,8 +345,8 @@ class Deformable final : public Element {
                 D2[w].bottomRows<3>() = -A2 * DF[w] - DM[w] + DT;
             }
             if (j == 1) D2[1].bottomRows<3>() -= sF * A2;
-            J.add(blocks_[0][j], node_chain<6>(*n_[j], D1[0], D1[1], D1[2], D1[3], c));
-            J.add(blocks_[1][j], node_chain<6>(*n_[j], D2[0], D2[1], D2[2], D2[3], c));
+            J.add(blocks_[0][j], el::node_chain<6>(*n_[j], D1[0], D1[1], D1[2], D1[3], c));
+            J.add(blocks_[1][j], el::node_chain<6>(*n_[j], D2[0], D2[1], D2[2], D2[3], c));
         }
     }
 

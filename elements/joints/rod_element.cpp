@@ -128,21 +128,6 @@ tree::LoadPart rod_force(const EntityDesc& d, const tree::Context&) {
     return f;
 }
 
-// n.chain(), except in the initial assembly, where the node's angular velocity w = G(g) g' also
-// moves with g at the given g' (dw = Gd dg): the viscous part of the law sees it.
-template <int R>
-Eigen::Matrix<double, R, 6> node_chain(const StructNode& n, const Eigen::Matrix<double, R, 3>& Dx,
-                                       const Eigen::Matrix<double, R, 3>& Dth,
-                                       const Eigen::Matrix<double, R, 3>& Dxd,
-                                       const Eigen::Matrix<double, R, 3>& Dw,
-                                       const StepContext& c) {
-    if (c.phase != Phase::assembly) return n.chain<R>(Dx, Dth, Dxd, Dw, c);
-    Eigen::Matrix<double, R, 6> out;
-    out.template leftCols<3>() = Dx;
-    out.template rightCols<3>() = Dth * n.G + Dw * n.Gd;
-    return out;
-}
-
 using el::Mat63;
 using M11 = Eigen::Matrix<double, 1, 1>;
 using M13 = Eigen::Matrix<double, 1, 3>;
@@ -224,7 +209,7 @@ class Rod final : public Element {
                     D[v].bottomRows<3>() = -si * Ai * dF[v];
                 }
                 if (i == j) D[1].bottomRows<3>() += -si * skew(F) * Ai;
-                J.add(blocks_[i][j], node_chain<6>(*n_[j], D[0], D[1], D[2], D[3], c));
+                J.add(blocks_[i][j], el::node_chain<6>(*n_[j], D[0], D[1], D[2], D[3], c));
             }
         }
     }

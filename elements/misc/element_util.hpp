@@ -92,6 +92,23 @@ Eigen::Matrix<double, Rows, 6> constraint_cols(const StructNode& n,
     return out;
 }
 
+// n.chain(), except in the initial assembly, where the node's angular velocity w = G(g) g' also
+// moves with g at the given g' (dw = Gd dg): an element whose force depends on w (a viscous law
+// of a rod or deformable joint) sees it there. (StructNode::chain's assembly branch leaves the
+// Dw Gd term out for every element; adding it there is the general fix.)
+template <int R>
+Eigen::Matrix<double, R, 6> node_chain(const StructNode& n, const Eigen::Matrix<double, R, 3>& Dx,
+                                       const Eigen::Matrix<double, R, 3>& Dth,
+                                       const Eigen::Matrix<double, R, 3>& Dxd,
+                                       const Eigen::Matrix<double, R, 3>& Dw,
+                                       const StepContext& c) {
+    if (c.phase != Phase::assembly) return n.chain<R>(Dx, Dth, Dxd, Dw, c);
+    Eigen::Matrix<double, R, 6> out;
+    out.template leftCols<3>() = Dx;
+    out.template rightCols<3>() = Dth * n.G + Dw * n.Gd;
+    return out;
+}
+
 // Adds a 6-vector (force, moment) to a node's rows (moment rows skipped for displacement nodes).
 inline void add_wrench(double* r, const StructNode& n, const Vec3& F, const Vec3& M) {
     double* p = r + n.first_dof();
