@@ -4,6 +4,7 @@ Usage from regression/<name>/check.py:
     import sys, os; sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..'))
     from mbs_check import Run, close
 """
+import atexit
 import os
 import subprocess
 import sys
@@ -14,6 +15,19 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 EXAMPLES = os.path.join(os.path.dirname(HERE), 'input-examples')
 
 failures = []
+# The 'ok' lines of close(), printed by finish(): a failure (a FAIL line, an mbsolve run with an
+# unexpected exit code) is printed at once, so it comes first in the test's output (CI shows only
+# its beginning), and the passed checks follow it.
+_passed = []
+
+
+def _flush_passed():
+    for line in _passed:
+        print(line)
+    _passed.clear()
+
+
+atexit.register(_flush_passed)  # a check that ends by an exception still shows what passed
 
 
 class Run:
@@ -27,8 +41,10 @@ class Run:
         p = subprocess.run(cmd, capture_output=True, text=True)
         self.rc, self.stdout, self.stderr = p.returncode, p.stdout, p.stderr
         if p.returncode != expect_rc:
-            print(' '.join(cmd))
-            print(p.stdout, p.stderr)
+            print(f'FAIL mbsolve exited with {p.returncode}, expected {expect_rc}: {" ".join(cmd)}')
+            print('stderr:', p.stderr[-4000:])
+            print('stdout:', p.stdout[-2000:])
+            _flush_passed()
             sys.exit(f'mbsolve exited with {p.returncode}, expected {expect_rc}')
 
     def rows(self, ext, label):
@@ -88,14 +104,18 @@ def close(what, value, reference, tol, relative=False):
     if relative:
         err /= abs(reference)
     ok = err <= tol
-    print(f"{'ok  ' if ok else 'FAIL'} {what}: {value:.12g} vs {reference:.12g} "
-          f"({'rel' if relative else 'abs'} err {err:.3g}, tol {tol:.3g})")
-    if not ok:
+    line = (f"{'ok  ' if ok else 'FAIL'} {what}: {value:.12g} vs {reference:.12g} "
+            f"({'rel' if relative else 'abs'} err {err:.3g}, tol {tol:.3g})")
+    if ok:
+        _passed.append(line)
+    else:
+        print(line)
         failures.append(what)
     return ok
 
 
 def finish():
+    _flush_passed()
     if failures:
         sys.exit(f'{len(failures)} check(s) failed: ' + ', '.join(failures))
     print('all checks passed')
