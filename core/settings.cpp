@@ -27,7 +27,7 @@ std::string_view keyword_name(LineSearchAlgorithm v) {
     return n[static_cast<int>(v)];
 }
 std::string_view keyword_name(StepStrategy v) {
-    static constexpr std::string_view n[] = {"factor", "no change"};
+    static constexpr std::string_view n[] = {"factor", "no change", "change"};
     return n[static_cast<int>(v)];
 }
 std::string_view keyword_name(AbortAfter v) {
@@ -189,6 +189,7 @@ Props settings_view(const ProblemSettings& s) {
     v.add("strategy steps before raise", s.strategy_steps_before_raise);
     v.add("strategy min iterations", s.strategy_min_iterations);
     v.add("strategy max iterations", s.strategy_max_iterations);
+    v.add("strategy change drive", s.strategy_change_drive);
     v.add("abort after", s.abort_after);
     return v.props();
 }

@@ -46,7 +46,7 @@ enum class IntegrationMethod { ms, hope, crank_nicolson, bdf, implicit_euler };
 enum class ResidualTest { norm, minmax, none };
 enum class NonlinearSolverKind { default_solver, newton_raphson, line_search };
 enum class LineSearchAlgorithm { cubic, factor };
-enum class StepStrategy { factor, no_change };
+enum class StepStrategy { factor, no_change, change };
 enum class AbortAfter { input, assembly, derivatives, dummy_steps };
 std::string_view keyword_name(IntegrationMethod v);
 std::string_view keyword_name(ResidualTest v);
@@ -130,6 +130,8 @@ struct ProblemSettings {
     Setting<long> strategy_steps_before_reduction;
     Setting<double> strategy_raise_factor;
     Setting<long> strategy_steps_before_raise, strategy_min_iterations, strategy_max_iterations;
+    // `strategy: change, <drive>`: the time step after each step is the drive at the time reached
+    Setting<std::shared_ptr<const DriveSpec>> strategy_change_drive;
     Setting<AbortAfter> abort_after;
     std::vector<EquilibriumCard> equilibrium_cards;
     SettingsOrder order;

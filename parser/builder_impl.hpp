@@ -104,6 +104,7 @@ class Builder {
     void derivatives_card(const std::string& name, DeckReader& r);
     void dummy_steps_card(const std::string& name, DeckReader& r);
     void strategy_card(DeckReader& r);
+    void check_change_strategy_step();
     void problem_misc_card(const std::string& name, DeckReader& r);
     void control_card(const std::string& name, DeckReader& r);
     bool counter_card(const std::string& name, DeckReader& r);

@@ -12,6 +12,7 @@ namespace mbs::parser {
 // engine's defaults, ProblemSettings: initial time 0, final time initial + 1, time step 1e-3).
 void Builder::check_run_length(const SourceLoc& end_card) {
     const ProblemSettings& s = st_.model.solver;
+    check_change_strategy_step();
     if (s.forever()) return;
     double t0 = s.t0();
     double tf = s.tf_or(t0 + ProblemSettings::default_duration);
@@ -36,6 +37,39 @@ void Builder::check_run_length(const SourceLoc& end_card) {
     throw InputError(
         at, buf,
         "raise the time step or lower the final time ('final time: forever;' runs until stopped)");
+}
+
+// `strategy: change`: like MBDyn (base/TimeStepControl.cc, ChangeStep::Init), the time step
+// must lie within the min and max time steps (a max time step that is not a constant, e.g.
+// `postponed`, is not checked: MBDyn takes it as unlimited there). The steps the drive gives
+// later are clamped into them instead.
+void Builder::check_change_strategy_step() {
+    const ProblemSettings& s = st_.model.solver;
+    if (!s.strategy.given() || s.strategy.value != StepStrategy::change) return;
+    const double dt = s.dt();
+    const SourceLoc at = s.time_step.given() ? s.time_step.loc : s.strategy.loc;
+    char buf[200];
+    if (s.min_time_step.given() && dt < s.min_time_step.value) {
+        std::snprintf(buf, sizeof buf,
+                      "the initial time step %g is less than the min time step %g ('strategy: "
+                      "change' does not clamp it)",
+                      dt, s.min_time_step.value);
+        throw InputError(at, buf, "raise the time step or lower the min time step");
+    }
+    if (!s.max_time_step.given() || s.max_time_step.value.unlimited) return;
+    const auto max = constant_value(*s.max_time_step.value.drive);
+    if (max && s.min_time_step.given() && s.min_time_step.value > *max) {
+        std::snprintf(buf, sizeof buf, "the min time step %g is greater than the max time step %g",
+                      s.min_time_step.value, *max);
+        throw InputError(s.min_time_step.loc, buf);
+    }
+    if (max && dt > *max) {
+        std::snprintf(buf, sizeof buf,
+                      "the initial time step %g is greater than the max time step %g ('strategy: "
+                      "change' does not clamp it)",
+                      dt, *max);
+        throw InputError(at, buf, "lower the time step or raise the max time step");
+    }
 }
 
 // `nonlinear solver: line search [, modified, n], <keyword>, <value>, ...`
@@ -391,17 +425,26 @@ void Builder::dummy_steps_card(const std::string& name, DeckReader& r) {
 }
 
 // strategy: factor, <reduction factor>, <steps before reduction>, <raise factor>, <steps before
-// raise>, <min iterations> [, <max iterations>] (MBDyn's base/TimeStepControl.cc, class Factor).
+// raise>, <min iterations> [, <max iterations>] (MBDyn's base/TimeStepControl.cc, class Factor);
+// strategy: change, <drive caller> (class ChangeStep; the run is in solvers/dae/simulation.cpp);
+// strategy: no change.
 void Builder::strategy_card(DeckReader& r) {
     ProblemSettings& s = st_.model.solver;
     SettingsOrder& o = s.order;
-    SourceLoc at = r.card_loc();
     SourceLoc k_at = r.loc();
     std::string k = r.keyword({"factor", "change", "no change"}, "strategy");
-    if (k == "change")
-        throw InputError(at, "'strategy: change' (the time step from a drive) is not supported yet",
-                         "remove it for a fixed step, or use 'strategy: factor, ...'");
-    o.set(s.strategy, k == "factor" ? StepStrategy::factor : StepStrategy::no_change, k_at);
+    o.set(s.strategy,
+          k == "factor"   ? StepStrategy::factor
+          : k == "change" ? StepStrategy::change
+                          : StepStrategy::no_change,
+          k_at);
+    if (k == "change") {
+        // The drive is usually `postponed, L` (a `drive caller: L` card later in the deck),
+        // resolved when the run builds it (solvers/dae/simulation.cpp).
+        SourceLoc d = r.loc();
+        o.set(s.strategy_change_drive, r.drive("strategy change drive"), d);
+        return;
+    }
     if (k != "factor") return;
     SourceLoc a = r.loc();
     double red = r.real("reduction factor");

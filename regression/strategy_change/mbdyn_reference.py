@@ -1,6 +1,5 @@
-"""Writes mbdyn_reference.txt, MBDyn's results for strategy_change.mbd (this folder), which
-solvers/dae/test/step_change_test.cpp compares with mbsolve's run (steps 500, 1000, 1070; the
-steps 502 and 742). Run by hand where MBDyn is installed:
+"""Writes mbdyn_reference.txt, MBDyn's results for input-examples/strategy_change.mbd, which
+check.py and solvers/dae/test/step_change_test.cpp compare with mbsolve's run. Run by hand where MBDyn is installed:
     /usr/bin/python3 mbdyn_reference.py /path/to/mbdyn
 Kept: every 10th step (0, 10, ...), steps 1, 2, 3, 501, 502, 742 and the last, as
 "step out <the .out Step line>" and "step mov <the .mov line of the mass, node 2>", as MBDyn
@@ -12,7 +11,7 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-DECK = os.path.join(HERE, 'strategy_change.mbd')
+DECK = os.path.join(HERE, '..', '..', 'input-examples', 'strategy_change.mbd')
 EVERY = 10
 EXTRA = (1, 2, 3, 501, 502, 742)  # the first steps, the ramp's first steps, a clamped one
 
@@ -26,7 +25,7 @@ with tempfile.TemporaryDirectory() as work:
     movs = [line.split() for line in open(os.path.join(work, 'sc.mov'))
             if line.split() and line.split()[0] == '2']
     assert len(steps) == len(movs), (len(steps), len(movs))
-    out = ['# MBDyn results for regression/strategy_change/strategy_change.mbd, written by mbdyn_reference.py',
+    out = ['# MBDyn results for input-examples/strategy_change.mbd, written by mbdyn_reference.py',
            '# ' + ' '.join(v for v in version[:2] if v),
            f'# every {EVERY}th step, steps {EXTRA} and the last: step, file, then the line as MBDyn writes it']
     for k, (s, m) in enumerate(zip(steps, movs)):

@@ -2,9 +2,9 @@
 
 Each case inserts one card (or one option) into input-examples/pendulum.mbd and runs
 `mbsolve --check` on it:
-- a card that would change the results if it were obeyed (a step-size strategy from a drive, an
-  eigenanalysis, rigid-body kinematics, a restart file, a residual-test modifier, inverse dynamics
-  in the DAE engine, ...) must stop with exit 2 and `FILE:LINE:COL: error: '...' ... not supported
+- a card that would change the results if it were obeyed (an eigenanalysis, rigid-body
+  kinematics, a restart file, a residual-test modifier, inverse dynamics in the DAE engine, ...)
+  must stop with exit 2 and `FILE:LINE:COL: error: '...' ... not supported
   yet` at the card or option, the source line and a hint;
 - a card that only concerns MBDyn's diagnostics, threads or storage (`threads`, `print`,
   `output: iterations`, linear solver options, `default scale`, `at most`) runs (exit 0) with
@@ -40,8 +40,6 @@ END_IV, END_CD = line_of('end: initial value'), line_of('end: control data')
 #  the card text, the text the column must point at, fragment of the message)
 insert = [
     ('eigenanalysis', 'error', END_IV, 'eigenanalysis: 1.;', 'eigenanalysis', "'eigenanalysis' is not supported yet"),
-    ('strategy_change', 'error', END_IV, 'strategy: change, postponed, 1;', 'strategy',
-     "'strategy: change' (the time step from a drive) is not supported yet"),
     ('modify_residual_test', 'error', END_IV, 'modify residual test;', 'modify',
      "'modify residual test' is not supported yet"),
     ('enforce_constraints', 'error', END_IV, 'enforce constraint equations: constraint;', 'enforce',

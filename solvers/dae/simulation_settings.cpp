@@ -132,6 +132,12 @@ SolverSettings SolverSettings::from_model(const Model& m) {
             s.max_dt = *constant_value(*p.max_time_step.value.drive);
         if (s.min_dt <= 0.0) s.min_dt = s.dt * 1e-6;
     }
+    if (p.strategy.given() && p.strategy.value == StepStrategy::change) {
+        s.strategy_change = true;
+        s.change_drive = p.strategy_change_drive.value;
+        if (p.max_time_step.given() && !p.max_time_step.value.unlimited)
+            s.change_max_drive = p.max_time_step.value.drive;
+    }
     return s;
 }
 

@@ -5,8 +5,8 @@
 //   - after each later step, dt_{n+1} = max(min(drive(t_n), max time step), min time step),
 //     the drive taken at the time just reached;
 //   - a step <= 0 stops the run (MBDyn goes on, backwards in time).
-// The deck's reader does not set it yet (it needs a field in core/settings.hpp): the tests set
-// the settings themselves, with the drive of a `drive caller:` card.
+// The tests set the settings themselves, with the drive of a `drive caller:` card (the deck's
+// `strategy: change` card: regression/strategy_change).
 //
 // The pendulum of input-examples/pendulum.mbd (1 kg, 1 m, released horizontally), with the step
 // 1 ms until t = 0.5 s, a ramp to 4 ms at t = 1 s, clamped to 3 ms. MBDyn 1.7.3
