@@ -9,6 +9,8 @@ Each case inserts one card (or one option) into input-examples/pendulum.mbd and 
 - a card that only concerns MBDyn's diagnostics, threads or storage (`threads`, `print`,
   `output: iterations`, linear solver options, `default scale`, `at most`) runs (exit 0) with
   `FILE:LINE:COL: warning: '...' is ignored: <why>` at the card.
+The DAE's step control (`strategy: factor`) in a deck run with --analysis reduced-dynamics (a
+constant step) runs with a warning at the card.
 The locations are computed here from the inserted text, independently of mbsolve.
 """
 import os
@@ -120,11 +122,28 @@ for name, kind, lines, row, col, frag in cases:
         print(p.stderr)
         failed.append(name)
 
+# The DAE's step control on the relative-coordinate path, which steps at the constant time step:
+# run (not --check: the warning comes from the analysis), exit 0, a warning at the card.
+card = 'strategy: factor, 0.5, 1, 1.5, 2, 3;'
+lines = base[:END_IV] + ['    ' + card] + base[END_IV:]
+deck = os.path.join(work, 'reduced_strategy.mbd')
+with open(deck, 'w') as f:
+    f.write('\n'.join(lines))
+p = subprocess.run([exe, '--analysis', 'reduced-dynamics', '-f', deck, '-o', os.path.join(work, 'rs')],
+                   capture_output=True, text=True, timeout=60)
+where = f'reduced_strategy.mbd:{END_IV + 1}:{4 + card.index("factor") + 1}: warning: '
+ok = (p.returncode == 0 and where + "'strategy: factor' is not used by reduced dynamics" in p.stderr and
+      'steps at the constant time step' in p.stderr)
+print(f"{'ok  ' if ok else 'FAIL'} reduced_strategy: exit {p.returncode}, warning at {where}")
+if not ok:
+    print(p.stderr)
+    failed.append('reduced_strategy')
+
 # A deck without any of these cards still runs with no warning at all.
 p = subprocess.run([exe, '--check', base_path], capture_output=True, text=True, timeout=60)
 clean = p.returncode == 0 and 'warning' not in p.stderr
 print(f"{'ok  ' if clean else 'FAIL'} pendulum.mbd as shipped: exit {p.returncode}, no warning")
 if not clean:
     failed.append('clean')
-print(f'{len(cases) + 1 - len(failed)} passed, {len(failed)} failed')
+print(f'{len(cases) + 2 - len(failed)} passed, {len(failed)} failed')
 sys.exit(1 if failed else 0)

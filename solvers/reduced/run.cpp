@@ -12,6 +12,7 @@
 
 #include "core/analysis.hpp"
 #include "core/const_drive.hpp"
+#include "core/source.hpp"
 #include "solvers/reduced/analyses.hpp"
 
 namespace mbs::reduced {
@@ -33,6 +34,28 @@ struct Run {
     }
 };
 
+// Reduced and inverse dynamics step at the deck's constant time step: the DAE's step control
+// (`strategy`, `min time step`, `max time step`) does not apply to them. A deck that gives it
+// (a DAE deck run with --analysis, to compare the formulations) is told so at the card, not
+// silently run at another step than it asks for.
+void warn_step_control(const Run& run, std::string_view analysis) {
+    if (run.quiet) return;
+    const ProblemSettings& p = run.model.solver;
+    char hint[160];
+    std::snprintf(hint, sizeof hint, "%.*s steps at the constant time step %g",
+                  static_cast<int>(analysis.size()), analysis.data(), p.dt());
+    auto warn = [&](const SourceLoc& at, const std::string& what) {
+        std::cerr << format_diagnostic(
+            Severity::warning, at,
+            what + " is not used by " + std::string(analysis) + " (the DAE's step control)", hint);
+    };
+    if (p.strategy.given() && p.strategy.value != StepStrategy::no_change)
+        warn(p.strategy.loc, "'strategy: " + std::string(keyword_name(p.strategy.value)) + "'");
+    if (p.min_time_step.given()) warn(p.min_time_step.loc, "'min time step'");
+    if (p.max_time_step.given() && !p.max_time_step.value.unlimited)
+        warn(p.max_time_step.loc, "'max time step'");
+}
+
 void run_dynamics(const Run& run) {
     const Model& model = run.model;
     const AnalysisInfo& a = run.a;
@@ -45,6 +68,7 @@ void run_dynamics(const Run& run) {
                           (model.problem == "reduced dynamics" && model.solver.method.given() &&
                            model.solver.method.value == IntegrationMethod::ms);
     check_inertia(model, *s, "reduced dynamics");
+    warn_step_control(run, "reduced dynamics");
     double rho = 0.6;
     if (implicit && model.solver.rho.given()) {
         // The spectral radius of the two-step method: a constant here (the DAE evaluates a
@@ -82,6 +106,7 @@ void run_inverse(const Run& run) {
     const bool quiet = run.quiet;
     auto wall = [&] { return run.wall(); };
     if (!run.output) throw std::logic_error("inverse dynamics without its output");
+    warn_step_control(run, "inverse dynamics");
     InverseStats st = run_inverse_dynamics(model, *s, prefix, *run.output, run.stop);
     std::string files;
     for (const std::string& f : run.output->files()) files += f + " ";
