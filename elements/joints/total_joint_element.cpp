@@ -12,6 +12,9 @@
 // rotation.
 // Relative-coordinate path: a total joint with the rotation imposed (total_tree_edge.cpp).
 //
+// `imposed displacement`, `imposed displacement pin` and `imposed orientation`: MBDyn's obsolete
+// names of total (pin) joints (cards::read_imposed_displacement_card, ...), same runtime and edge.
+//
 // Card readers for `joint: L, drive displacement` and `drive displacement pin`
 // (docs/deck-language.md 5.2): impose the relative position of two points.
 //   drive displacement, n1, [position,] off1, n2, [position,] off2, <TplDC Vec3>
@@ -111,6 +114,14 @@ void read_total_joint(Reader& r, EntityDesc& e) {
 void read_total_pin_joint(Reader& r, EntityDesc& e) {
     auto s = std::make_shared<cards::TotalSpec>();
     cards::read_total_pin_joint_card(r, *s);
+    e.spec = std::move(s);
+}
+
+// MBDyn's obsolete names of total joints (total_joint_cards.cpp): TotalSpec, total forms.
+template <void (*Card)(Reader&, cards::TotalSpec&)>
+void read_total_alias(Reader& r, EntityDesc& e) {
+    auto s = std::make_shared<cards::TotalSpec>();
+    Card(r, *s);
     e.spec = std::move(s);
 }
 
@@ -756,6 +767,18 @@ MBS_REGISTER_ELEMENT_KIND("joint", "total joint",
                            .reduced = {.edge = total_edge}});
 MBS_REGISTER_ELEMENT_KIND("joint", "total pin joint",
                           {.read = read_total_pin_joint,
+                           .make = make_total,
+                           .reduced = {.edge = total_edge}});
+MBS_REGISTER_ELEMENT_KIND("joint", "imposed displacement",
+                          {.read = read_total_alias<cards::read_imposed_displacement_card>,
+                           .make = make_total,
+                           .reduced = {.edge = total_edge}});
+MBS_REGISTER_ELEMENT_KIND("joint", "imposed displacement pin",
+                          {.read = read_total_alias<cards::read_imposed_displacement_pin_card>,
+                           .make = make_total,
+                           .reduced = {.edge = total_edge}});
+MBS_REGISTER_ELEMENT_KIND("joint", "imposed orientation",
+                          {.read = read_total_alias<cards::read_imposed_orientation_card>,
                            .make = make_total,
                            .reduced = {.edge = total_edge}});
 MBS_REGISTER_ELEMENT_KIND("joint", "drive hinge",
