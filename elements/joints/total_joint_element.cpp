@@ -222,7 +222,7 @@ class TotalJoint final : public Element, public el::Hintable {
 
     // MBDyn's .log lines (struct/joint.cc, struct/totaljoint.cc):
     //   totaljoint: L n1 f1 Rp1 Rr1 n2 f2 Rp2 Rr2 <flags>
-    //   totalpinjoint: L n f Rp Rr X0 Rp0 Rr0 <flags>
+    //   totalpinjoint: L n f Rp Rr X0 Rp0 Rr0 <flags>   (imposed displacement pin: no flags)
     //   drivedisplacement: L n1 f1 n2 f2;  drivedisplacementpin: L n f X0
     //   axialrotation: L n1 f1 R1 n2 f2 R2
     // <flags>: 12 zeros and ones, position, velocity, rotation and angular velocity components
@@ -251,7 +251,7 @@ class TotalJoint final : public Element, public el::Hintable {
                 l.word("totalpinjoint:").label(label()).label(s.end[1].node.label);
                 l.vec(s.end[1].offset).mat(s.position_frame[1]).mat(s.end[1].R);
                 l.vec(s.end[0].offset).mat(s.position_frame[0]).mat(s.end[0].R);
-                flags();
+                if (desc().type != "imposed displacement pin") flags();  // MBDyn writes none
                 return l.s;
             case cards::TotalForm::drive_displacement:
                 return cards::log_two_ends("drivedisplacement", label(), s.end, true, false);
@@ -426,7 +426,7 @@ class TotalJoint final : public Element, public el::Hintable {
         if (!el::reaction_schema(*this, s)) return false;
         switch (k_.style) {
             case Style::total:
-                s.nc_type = desc().type == "total pin joint" ? "totalpin" : "total";
+                s.nc_type = desc().spec_as<cards::TotalSpec>().pin() ? "totalpin" : "total";
                 el::joint_quantity(s, "X", 3, "m", "local", "local relative position (x, y, z)",
                                    12);
                 el::joint_quantity(s, "Phi", 3, "radian", "local",
