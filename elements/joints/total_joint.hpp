@@ -62,6 +62,12 @@ struct TotalSpec final : ElementSpec {
 void read_total_joint_card(Reader& r, TotalSpec& s);
 void read_total_pin_joint_card(Reader& r, TotalSpec& s);
 
+// MBDyn's obsolete `imposed displacement`, `imposed displacement pin` and `imposed orientation`
+// (total_joint_cards.cpp), read as the total (pin) joints MBDyn makes of them.
+void read_imposed_displacement_card(Reader& r, TotalSpec& s);
+void read_imposed_displacement_pin_card(Reader& r, TotalSpec& s);
+void read_imposed_orientation_card(Reader& r, TotalSpec& s);
+
 // The relative-coordinate edge (core/tree_edge.hpp) of a TotalSpec. Each component of the
 // relative position and rotation is free, fixed or driven (position or velocity level); the tree
 // gets one coordinate per free or driven component, a loop cut one row per imposed one.

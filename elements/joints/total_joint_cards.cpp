@@ -194,6 +194,78 @@ void read_total_pin_joint_card(Reader& r, TotalSpec& s) {
     read_constraints(r, s, n, sg.Rp, sg.Rr);
 }
 
+// MBDyn's obsolete `imposed displacement`, `imposed displacement pin` and `imposed orientation`
+// (struct/joint.cc reads them as total joints, with a warning): the offsets and orientations
+// have no keyword before them, and the template drive is the imposed relative position (in node
+// 1's frame; pin: global) or rotation vector (in the frame R1 R1r). The other block is free.
+//   imposed displacement, n1, <rel f1>, n2, <rel f2>, <TplDC Vec3>
+//   imposed displacement pin, node, <rel f>, <abs x>, <TplDC Vec3>
+//   imposed orientation, n1, <rel R1r>, n2, <rel R2r>, <TplDC Vec3>
+void read_imposed_displacement_card(Reader& r, TotalSpec& s) {
+    r.warn(
+        "'imposed displacement' is deprecated: it is a 'total joint' with the relative position "
+        "imposed (as MBDyn reads it)");
+    s.form = TotalForm::total;
+    EndSpec& a = s.end[0];
+    a.node_loc = a.orientation_loc = r.loc();
+    const EntityDesc& n1 = read_structural_node(r, "node 1", "imposed displacement");
+    a.node = node_ref(n1);
+    a.offset_loc = r.loc();
+    a.offset = r.position_rel(n1, "offset of node 1");
+    EndSpec& b = s.end[1];
+    b.node_loc = b.orientation_loc = r.loc();
+    const EntityDesc& n2 = read_structural_node(r, "node 2", "imposed displacement");
+    check_distinct_nodes(r, b.node_loc, n1, n2, "imposed displacement");
+    b.node = node_ref(n2);
+    b.offset_loc = r.loc();
+    b.offset = r.position_rel_other(n2, n1, a.offset, "offset of node 2");
+    s.pos.fill(Level::position);
+    const Mat3 R1 = node_orientation(n1);
+    s.pos_drive[0] = read_tpl_vec3(r, "imposed relative position", &n1, &R1);
+}
+
+void read_imposed_displacement_pin_card(Reader& r, TotalSpec& s) {
+    r.warn(
+        "'imposed displacement pin' is deprecated: it is a 'total pin joint' with the position "
+        "imposed (as MBDyn reads it)");
+    s.form = TotalForm::total_pin;
+    EndSpec& n = s.end[1];
+    n.node_loc = n.orientation_loc = r.loc();
+    const EntityDesc& node = read_structural_node(r, "node", "imposed displacement pin");
+    n.node = node_ref(node);
+    n.offset_loc = r.loc();
+    n.offset = r.position_rel(node, "offset");
+    EndSpec& g = s.end[0];
+    g.node_loc = g.offset_loc = g.orientation_loc = r.loc();
+    g.offset = r.position_abs("ground point", &node);
+    s.pos.fill(Level::position);
+    const Mat3 I = Mat3::Identity();
+    s.pos_drive[0] = read_tpl_vec3(r, "imposed position", &node, &I);
+}
+
+void read_imposed_orientation_card(Reader& r, TotalSpec& s) {
+    r.warn(
+        "'imposed orientation' is deprecated: it is a 'total joint' with the relative rotation "
+        "imposed (as MBDyn reads it)");
+    s.form = TotalForm::total;
+    EndSpec& a = s.end[0];
+    a.node_loc = a.offset_loc = r.loc();
+    const EntityDesc& n1 = read_structural_node(r, "node 1", "imposed orientation");
+    a.node = node_ref(n1);
+    a.orientation_loc = r.loc();
+    a.R = r.orientation_rel(n1, "rotation orientation of node 1");
+    EndSpec& b = s.end[1];
+    b.node_loc = b.offset_loc = r.loc();
+    const EntityDesc& n2 = read_structural_node(r, "node 2", "imposed orientation");
+    check_distinct_nodes(r, b.node_loc, n1, n2, "imposed orientation");
+    b.node = node_ref(n2);
+    b.orientation_loc = r.loc();
+    b.R = r.orientation_rel_other(n2, n1, a.R, "rotation orientation of node 2");
+    s.rot.fill(Level::position);
+    const Mat3 Rr = node_orientation(n1) * a.R;
+    s.rot_drive[0] = read_tpl_vec3(r, "imposed relative rotation", &n1, &Rr);
+}
+
 // The props the readers stored before the typed spec, in their order.
 void TotalSpec::describe(Props& p) const {
     switch (form) {

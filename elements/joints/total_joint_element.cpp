@@ -12,6 +12,9 @@
 // rotation.
 // Relative-coordinate path: a total joint with the rotation imposed (total_tree_edge.cpp).
 //
+// `imposed displacement`, `imposed displacement pin` and `imposed orientation`: MBDyn's obsolete
+// names of total (pin) joints (cards::read_imposed_displacement_card, ...), same runtime and edge.
+//
 // Card readers for `joint: L, drive displacement` and `drive displacement pin`
 // (docs/deck-language.md 5.2): impose the relative position of two points.
 //   drive displacement, n1, [position,] off1, n2, [position,] off2, <TplDC Vec3>
@@ -114,6 +117,14 @@ void read_total_pin_joint(Reader& r, EntityDesc& e) {
     e.spec = std::move(s);
 }
 
+// MBDyn's obsolete names of total joints (total_joint_cards.cpp): TotalSpec, total forms.
+template <void (*Card)(Reader&, cards::TotalSpec&)>
+void read_total_alias(Reader& r, EntityDesc& e) {
+    auto s = std::make_shared<cards::TotalSpec>();
+    Card(r, *s);
+    e.spec = std::move(s);
+}
+
 void read_drive_hinge(Reader& r, EntityDesc& e) {
     cards::EndOptions opt;
     opt.offset = cards::Offset::none;
@@ -211,7 +222,7 @@ class TotalJoint final : public Element, public el::Hintable {
 
     // MBDyn's .log lines (struct/joint.cc, struct/totaljoint.cc):
     //   totaljoint: L n1 f1 Rp1 Rr1 n2 f2 Rp2 Rr2 <flags>
-    //   totalpinjoint: L n f Rp Rr X0 Rp0 Rr0 <flags>
+    //   totalpinjoint: L n f Rp Rr X0 Rp0 Rr0 <flags>   (imposed displacement pin: no flags)
     //   drivedisplacement: L n1 f1 n2 f2;  drivedisplacementpin: L n f X0
     //   axialrotation: L n1 f1 R1 n2 f2 R2
     // <flags>: 12 zeros and ones, position, velocity, rotation and angular velocity components
@@ -240,7 +251,7 @@ class TotalJoint final : public Element, public el::Hintable {
                 l.word("totalpinjoint:").label(label()).label(s.end[1].node.label);
                 l.vec(s.end[1].offset).mat(s.position_frame[1]).mat(s.end[1].R);
                 l.vec(s.end[0].offset).mat(s.position_frame[0]).mat(s.end[0].R);
-                flags();
+                if (desc().type != "imposed displacement pin") flags();  // MBDyn writes none
                 return l.s;
             case cards::TotalForm::drive_displacement:
                 return cards::log_two_ends("drivedisplacement", label(), s.end, true, false);
@@ -415,7 +426,7 @@ class TotalJoint final : public Element, public el::Hintable {
         if (!el::reaction_schema(*this, s)) return false;
         switch (k_.style) {
             case Style::total:
-                s.nc_type = desc().type == "total pin joint" ? "totalpin" : "total";
+                s.nc_type = desc().spec_as<cards::TotalSpec>().pin() ? "totalpin" : "total";
                 el::joint_quantity(s, "X", 3, "m", "local", "local relative position (x, y, z)",
                                    12);
                 el::joint_quantity(s, "Phi", 3, "radian", "local",
@@ -756,6 +767,18 @@ MBS_REGISTER_ELEMENT_KIND("joint", "total joint",
                            .reduced = {.edge = total_edge}});
 MBS_REGISTER_ELEMENT_KIND("joint", "total pin joint",
                           {.read = read_total_pin_joint,
+                           .make = make_total,
+                           .reduced = {.edge = total_edge}});
+MBS_REGISTER_ELEMENT_KIND("joint", "imposed displacement",
+                          {.read = read_total_alias<cards::read_imposed_displacement_card>,
+                           .make = make_total,
+                           .reduced = {.edge = total_edge}});
+MBS_REGISTER_ELEMENT_KIND("joint", "imposed displacement pin",
+                          {.read = read_total_alias<cards::read_imposed_displacement_pin_card>,
+                           .make = make_total,
+                           .reduced = {.edge = total_edge}});
+MBS_REGISTER_ELEMENT_KIND("joint", "imposed orientation",
+                          {.read = read_total_alias<cards::read_imposed_orientation_card>,
                            .make = make_total,
                            .reduced = {.edge = total_edge}});
 MBS_REGISTER_ELEMENT_KIND("joint", "drive hinge",

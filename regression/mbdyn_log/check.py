@@ -272,17 +272,18 @@ def expected_line(e, nodes):
         kw = 'revolutepin' if t in ('revolute pin', 'plane pin') else 'cardanopin'
         return kw, [n, *v('offset'), *m('hinge orientation').ravel(), n,
                     *(R.T @ (v('position') - x)), *(m('orientation') @ R.T).ravel()]
-    if t == 'total joint':
+    if t in ('total joint', 'imposed displacement', 'imposed orientation'):  # MBDyn: TotalJoint
         f = []
         for s in '12':
             f += [nl('node' + s), *v('offset' + s), *m('position orientation' + s).ravel(),
                   *m('rotation orientation' + s).ravel()]
         return 'totaljoint', f + flags(p)
-    if t == 'total pin joint':
+    if t in ('total pin joint', 'imposed displacement pin'):  # the latter without flags in MBDyn
         return 'totalpinjoint', [nl('node'), *v('offset'), *m('position orientation').ravel(),
                                  *m('rotation orientation').ravel(), *v('position'),
                                  *m('ground position orientation').ravel(),
-                                 *m('ground rotation orientation').ravel()] + flags(p)
+                                 *m('ground rotation orientation').ravel()] + (
+                                     flags(p) if t == 'total pin joint' else [])
     if t == 'drive displacement':
         return 'drivedisplacement', [nl('node1'), *v('offset1'), nl('node2'), *v('offset2')]
     if t == 'viscous body':
@@ -307,7 +308,9 @@ def flags(p):
 # --- NetCDF expectations ---------------------------------------------------------------------------
 NC_TYPE = {'in line': 'inline', 'plane hinge': 'revolute hinge', 'rod with offset': 'rod',
            'distance with offset': 'distance', 'total joint': 'total',
-           'total pin joint': 'totalpin', 'universal hinge': 'cardano hinge',
+           'total pin joint': 'totalpin', 'imposed displacement': 'total',
+           'imposed displacement pin': 'totalpin', 'imposed orientation': 'total',
+           'universal hinge': 'cardano hinge',
            'universal rotation': 'cardano rotation', 'universal pin': 'cardano pin',
            'plane pin': 'revolute pin', 'invariant deformable hinge': 'deformable hinge',
            'deformable displacement joint': 'deformable displacement',
