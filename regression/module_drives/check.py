@@ -6,6 +6,7 @@ of these modules compiled in, so the references are the closed forms of the deck
   force 1 z  switch(floor t) of {t, 10 + t, 20 + t}                                     TOL_F
   force 2 x  multi step: 0, 1 from 0.5 s, 3 from 1 s, -2 from 2 s                       exact
   force 2 y  derivative of 2 sin(pi t): 2 pi cos(pi t)                                  TOL_F
+             (a `drive caller:` card ending in `output trace, value, yes, derivative, no`)
   force 2 z  switch(round 0.79 t) of {5, t^2, 3 cos t}                                  TOL_F
   mass       x, v of a 1 kg point pushed by F = min(t, 0.5) from rest (closed form)     see below
 Step times that fall within 1e-9 s of a switch or step instant (where the side taken depends on
