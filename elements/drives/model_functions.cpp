@@ -13,6 +13,13 @@
 // As the other drives reading model data (model_data_drives.cpp, MBDyn's string drive), the
 // drive is not differentiable: deriv() is 0, so the Jacobian of an element using it does not
 // see its dependence on the state.
+//
+// Also here, the drive caller of MBDyn's module-nodedistdrive (docs/deck-language.md 7):
+//   node distance, node1, L1 [, offset, o1], node2, L2 [, offset, o2], direction, e
+// NodeDistanceArgs: node1 "node 1", o1 "offset 1" (node 1 frame), node2 "node 2", o2 "offset 2"
+// and e "direction" (node 2 frame, normalised). Value: the distance between the offset points
+// along e, in node 2's frame, e . (R2^T (X2 - X1 - R1 o1) + o2); derivative its rate
+// e . R2^T (V2 - V1 - W1 x R1 o1 - W2 x (X2 - X1 - R1 o1)) (MBDyn's dGetP).
 #include "elements/drives/model_functions.hpp"
 
 #include <array>
@@ -22,8 +29,10 @@
 #include <vector>
 
 #include "core/compiled_expr.hpp"
+#include "core/registry.hpp"
 #include "core/rotations.hpp"
 #include "core/struct_node.hpp"
+#include "elements/drives/drive_util.hpp"
 #include "elements/drives/runtime_util.hpp"
 
 namespace mbs::drives {
@@ -120,7 +129,81 @@ const StructNode& find_node(const std::vector<StructNode>& nodes, long label, co
                      "model:: functions read structural nodes of the run");
 }
 
+// --- node distance ----------------------------------------------------------------------------
+
+struct NodeDistanceArgs final : KindArgs {
+    EntityRef node1, node2;
+    Vec3 o1 = Vec3::Zero(), o2 = Vec3::Zero(), e = Vec3::UnitX();
+    void describe(Props& out) const override {
+        out.set("node 1", node1);
+        out.set("offset 1", VecN(o1.data(), o1.data() + 3));
+        out.set("node 2", node2);
+        out.set("offset 2", VecN(o2.data(), o2.data() + 3));
+        out.set("direction", VecN(e.data(), e.data() + 3));
+    }
+};
+
+void expect_keyword(Reader& r, const char* k) {
+    if (!r.accept(k))
+        r.error(std::string("expected '") + k + "'",
+                "node distance, node1, L1 [, offset, o1], node2, L2 [, offset, o2], direction, e");
+}
+
+void read_node_distance(Reader& r, DriveSpec& d) {
+    auto& a = emplace_args<NodeDistanceArgs>(d);
+    expect_keyword(r, "node1");
+    const EntityDesc& n1 = r.node("structural", "node 1 label");
+    a.node1 = EntityRef{n1.category, n1.label};
+    if (r.accept("offset")) a.o1 = r.position_rel(n1, "offset 1");
+    expect_keyword(r, "node2");
+    const EntityDesc& n2 = r.node("structural", "node 2 label");
+    a.node2 = EntityRef{n2.category, n2.label};
+    if (r.accept("offset")) a.o2 = r.position_rel(n2, "offset 2");
+    expect_keyword(r, "direction");
+    SourceLoc at = r.loc();
+    const Vec3 e = r.direction_rel(n2, "direction");
+    if (!(e.norm() > 0.0)) r.error_at(at, "the direction must not be zero");
+    a.e = e.normalized();
+}
+
+class NodeDistance final : public Drive {
+  public:
+    NodeDistance(const StructNode& n1, const StructNode& n2, const NodeDistanceArgs& a,
+                 bool time_input)
+        : n1_(&n1), n2_(&n2), o1_(a.o1), o2_(a.o2), e_(a.e), time_input_(time_input) {}
+    double value(double) const override {
+        return e_.dot(n2_->R.transpose() * (n2_->x - n1_->x - n1_->R * o1_) + o2_);
+    }
+    double deriv(double) const override { return time_input_ ? rate() : 0.0; }
+    double deriv_time(double) const override { return time_input_ ? 0.0 : rate(); }
+
+  private:
+    double rate() const {
+        const Vec3 r1 = n1_->R * o1_;
+        const Vec3 d = n2_->x - n1_->x - r1;
+        return e_.dot(n2_->R.transpose() *
+                      (n2_->xdot - n1_->xdot - n1_->w.cross(r1) - n2_->w.cross(d)));
+    }
+    const StructNode* n1_;
+    const StructNode* n2_;
+    Vec3 o1_, o2_, e_;
+    bool time_input_;
+};
+
+DrivePtr make_node_distance(const DriveSpec& d, const DriveEnv& env) {
+    if (!env.data.nodes) throw_unsupported_drive(d, "it reads nodes, which exist only in a run");
+    const auto& a = d.args_as<NodeDistanceArgs>();
+    auto find = [&](const EntityRef& ref) -> const StructNode& {
+        for (const StructNode& n : *env.data.nodes)
+            if (n.label() == ref.label) return n;
+        throw InputError(d.loc, "structural node " + std::to_string(ref.label) + " does not exist");
+    };
+    return rt::make<NodeDistance>(find(a.node1), find(a.node2), a, env.time_input);
+}
+
 }  // namespace
+
+MBS_REGISTER_DRIVE_KIND("node distance", {.read = read_node_distance, .make = make_node_distance});
 
 DrivePtr make_model_string(const DriveSpec& d, const DriveEnv& env) {
     if (!env.data.nodes)

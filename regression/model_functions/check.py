@@ -5,11 +5,13 @@
   DAMPED  F = -2 model::xvelocity: v_n = ((1 - dt) / (1 + dt))^n (trapezoidal rule)
   ORBIT   the spring written with model::distance and model::[xyz]unitvec against the same
           spring as a rod element (a second formulation, exact Jacobian) in a copy of the deck
-  probes  model::zangle, angvel, zanglerel, position2, yvrel, zangvrel against the nodes'
+  probes  model::zangle, angvel, zanglerel, position2, yvrel, zangvrel and the node distance
+          drive caller (value and derivative) against the nodes'
           .mov lines and the free spin's closed form (w = 1 rad/s about z, angle t wrapped
           into (-pi, pi])
-  MBDyn   MBDyn 1.7.3 on the same deck (mbdyn_reference.txt, every 100th step, written by
-          mbdyn_reference.py): positions, velocities, angles and the probe columns
+  MBDyn   MBDyn 1.7.3 on the same deck without force 7 (its build has no module-nodedistdrive;
+          mbdyn_reference.txt, every 100th step, written by mbdyn_reference.py): positions,
+          velocities, angles and the probe columns of forces 5 and 6
 """
 import os
 import sys
@@ -76,6 +78,18 @@ close('zanglerel(HUB, SPIN) = zangle(SPIN): max error', np.abs(p5[:, 2] - p5[:, 
 close('position2(ORBIT) vs .mov: max error', np.abs(p6[:, 0] - radius ** 2).max(), 0.0, 2e-14)
 close('yvrel(HUB, ORBIT) vs .mov: max error', np.abs(p6[:, 1] - a[:, 8]).max(), 0.0, 1e-15)
 close('zangvrel(HUB, SPIN) = 1: max error', np.abs(p6[:, 2] - 1.0).max(), 0.0, 1e-14)
+
+# node distance against the .mov values: observed 4.4e-16, and 3.5e-14, 7.8e-14 for the angle
+# terms (psi from the .mov's Euler angle, which differs from the node's rotation vector by up to
+# 1.3e-13 rad, above)
+p7 = r.rows('frc', 7)[:, 2:5]
+psi = np.radians(spin[:, 6])
+close('node distance HUB -> ORBIT + 0.5 along x: max error', np.abs(p7[:, 0] - (a[:, 1] + 0.5)).max(),
+      0.0, 1e-15)
+close('node distance SPIN (offset) -> HUB along x = -cos psi: max error',
+      np.abs(p7[:, 1] + np.cos(psi)).max(), 0.0, 3e-13)
+close('derivative of it = sin psi (w = 1): max error', np.abs(p7[:, 2] - np.sin(psi)).max(), 0.0,
+      5e-13)
 
 # MBDyn on the same deck. Both stop Newton at a residual of 1e-12, reached by fixed-point steps
 # (the model:: drives have no derivative): observed differences 1.6e-9 m (positions), 5e-9 m/s

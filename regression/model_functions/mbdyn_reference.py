@@ -4,7 +4,8 @@ check.py compares with mbsolve's. Run by hand where MBDyn is installed:
 Kept: every 100th output step (t = 0, 0.1, ..., 2 s) of the .mov lines of nodes 2 to 5 and the
 .frc lines of the probe forces 5 and 6, as MBDyn writes them. MBDyn's accumulated time falls
 just short of 2 s after 2000 steps, so it writes one more step: the steps are counted, not
-timed.
+timed. The `node distance` probe (force 7) is left out: MBDyn builds that drive caller from a
+module this MBDyn has not compiled in; the rest of the deck runs as written.
 """
 import os
 import subprocess
@@ -17,8 +18,16 @@ EVERY, STEPS = 100, 2000
 
 mbdyn = sys.argv[1]
 version = subprocess.run([mbdyn, '-v'], capture_output=True, text=True).stdout.splitlines()
+with open(DECK) as f:
+    text = f.read()
+start = text.index('    # MBDyn\'s `node distance`')
+text = text[:start] + text[text.index('end: elements;'):]
+text = text.replace('forces: 7;', 'forces: 6;')
 with tempfile.TemporaryDirectory() as work:
-    subprocess.run([mbdyn, '-f', os.path.abspath(DECK), '-o', os.path.join(work, 'mf')],
+    deck = os.path.join(work, 'model_functions.mbd')
+    with open(deck, 'w') as f:
+        f.write(text)
+    subprocess.run([mbdyn, '-f', deck, '-o', os.path.join(work, 'mf')],
                    check=True, capture_output=True, cwd=work)
     out = ['# MBDyn results for input-examples/model_functions.mbd, written by mbdyn_reference.py',
            '# ' + ' '.join(v for v in version[:2] if v),

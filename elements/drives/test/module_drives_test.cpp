@@ -3,6 +3,7 @@
 // at the offending argument.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <string>
@@ -155,6 +156,34 @@ TEST(ModuleDriveReaders, ErrorsAtTheOffendingArgument) {
     EXPECT_EQ(cards::error_at(c, &msg), cards::where_of(c, "0;"));
     c = "drive caller: 1, switch, time, floor, 2, const, 0.;\n";
     EXPECT_EQ(cards::error_at(c, &msg), cards::where_of(c, ";"));
+}
+
+// node distance: keywords in MBDyn's order, errors at the offending argument (marked @).
+TEST(ModuleDriveReaders, NodeDistance) {
+    const std::string head = mbs::test::deck_head +
+                             "begin: control data; structural nodes: 2; end: control data;\n"
+                             "begin: nodes; structural: 1, static, null, eye, null, null;\n"
+                             "structural: 2, static, 1., 0., 0., eye, null, null; end: nodes;\n";
+    const auto lines = std::count(head.begin(), head.end(), '\n');
+    const mbs::Model m = mbs::test::build(head +
+                                          "drive caller: 1, node distance, node1, 1, offset, 0., "
+                                          "1., 0., node2, 2, direction, 0., 0., 2.;\n");
+    auto d = m.drive_callers.at(1);
+    EXPECT_EQ(d->type, "nodedistance");
+    EXPECT_EQ(d->view().get<mbs::VecN>("direction"), (mbs::VecN{0., 0., 1.}));  // normalised
+    EXPECT_EQ(d->view().get<mbs::VecN>("offset 1"), (mbs::VecN{0., 1., 0.}));
+    for (const char* bad :
+         {"drive caller: 1, node distance, @1, node2, 2, direction, 1., 0., 0.;\n",
+          "drive caller: 1, node distance, node1, 1, @node3, 2, direction, 1., 0., 0.;\n",
+          "drive caller: 1, node distance, node1, @7, node2, 2, direction, 1., 0., 0.;\n",
+          "drive caller: 1, node distance, node1, 1, node2, 2, direction, @0., 0., 0.;\n"}) {
+        std::string card = bad;
+        const auto col = card.find('@') + 1;
+        card.erase(card.find('@'), 1);
+        EXPECT_EQ(mbs::test::error_at(head + card),
+                  "t.mbd:" + std::to_string(lines + 1) + ":" + std::to_string(col))
+            << bad;
+    }
 }
 
 }  // namespace
