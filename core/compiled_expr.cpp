@@ -2,6 +2,7 @@
 #include "core/compiled_expr.hpp"
 
 #include <cmath>
+#include <limits>
 #include <utility>
 
 namespace mbs {
@@ -273,7 +274,10 @@ double CompiledExpr::eval(const Inputs& in, double* dvalue_dt) const {
                 st[sp++] = {in.var, in.var_dot};
                 break;
             case Op::push_model:
-                st[sp++] = {in.model[static_cast<std::size_t>(ins.value)], 0.0};
+                // NaN without node values (an expression evaluated outside a run's drive).
+                st[sp++] = {in.model ? in.model[static_cast<std::size_t>(ins.value)]
+                                     : std::numeric_limits<double>::quiet_NaN(),
+                            0.0};
                 break;
             case Op::in_ll:
             case Op::in_le:

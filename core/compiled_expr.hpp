@@ -131,7 +131,7 @@ struct CompiledExpr {
         double var = 0.0;
         double var_dot = 0.0;
         double time_dot = 1.0;
-        // model_refs' current values (time derivative 0); required when model_refs is not empty.
+        // model_refs' current values (time derivative 0); null gives NaN for each.
         const double* model = nullptr;
     };
     // Returns the value; `*dvalue_dt` (if non-null) receives its derivative with respect to time.

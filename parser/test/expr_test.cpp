@@ -564,6 +564,8 @@ TEST(CompiledExpr, ModelFunctionsReadTheirInputs) {
     double d = 0;
     EXPECT_DOUBLE_EQ(prog->eval(in, &d), 2 * 1.5 + 9.0 - 0.5);
     EXPECT_DOUBLE_EQ(d, -1.0);  // only Time moves
+    in.model = nullptr;         // no node values (outside a run): NaN, never a crash
+    EXPECT_TRUE(std::isnan(prog->eval(in)));
 }
 
 TEST(CompiledExpr, ModelFunctionNames) {
