@@ -2,6 +2,8 @@
 #include "core/compiled_expr.hpp"
 
 #include <cmath>
+#include <limits>
+#include <utility>
 
 namespace mbs {
 
@@ -193,6 +195,64 @@ bool is_binary(CompiledExpr::Op op) {
 }
 }  // namespace
 
+// MBDyn's model namespace (mbdyn/base/modelns.cc): [x|y|z]<quantity>[2]; unitvec has components
+// only, angle and anglerel no squared norm.
+std::optional<CompiledExpr::ModelRef> CompiledExpr::model_function(std::string_view name,
+                                                                   const char** why) {
+    using Q = ModelRef::Quantity;
+    using P = ModelRef::Part;
+    *why = nullptr;
+    static constexpr std::string_view prev = "_prev";
+    if (name.size() > prev.size() && name.substr(name.size() - prev.size()) == prev) {
+        *why = "the previous step's state (the _prev functions) is not kept";
+        name.remove_suffix(prev.size());
+        if (!model_function(name, why)) return std::nullopt;
+        *why = "the previous step's state (the _prev functions) is not kept";
+        return std::nullopt;
+    }
+    if (name == "drive" || name == "drivep" || name == "sf" || name == "current" ||
+        name == "node" || name == "element" || name == "uniqueElement") {
+        *why = name == "node" ? "use a `node` drive caller (private data)"
+               : name == "element" || name == "uniqueElement"
+                   ? "use an `element` drive caller (private data)"
+               : name == "sf"      ? "use a `scalar function` drive caller"
+               : name == "current" ? "the current entity is not known to string drives"
+                                   : "use the drive caller itself (reference, L) or `derivative`";
+        return std::nullopt;
+    }
+    ModelRef r;
+    std::string_view base = name;
+    bool component = false;
+    if (!base.empty() && (base[0] == 'x' || base[0] == 'y' || base[0] == 'z')) {
+        static constexpr std::string_view rest[] = {"position", "distance", "unitvec",
+                                                    "angle",    "anglerel", "velocity",
+                                                    "vrel",     "angvel",   "angvrel"};
+        for (std::string_view q : rest)
+            if (base.substr(1) == q) component = true;
+        if (component) {
+            r.part = base[0] == 'x' ? P::x : base[0] == 'y' ? P::y : P::z;
+            base.remove_prefix(1);
+        }
+    }
+    bool square = false;
+    if (!component && !base.empty() && base.back() == '2') {
+        square = true;
+        base.remove_suffix(1);
+        r.part = P::square;
+    }
+    static constexpr std::pair<std::string_view, Q> table[] = {
+        {"position", Q::position}, {"distance", Q::distance}, {"unitvec", Q::unitvec},
+        {"angle", Q::angle},       {"anglerel", Q::anglerel}, {"velocity", Q::velocity},
+        {"vrel", Q::vrel},         {"angvel", Q::angvel},     {"angvrel", Q::angvrel}};
+    bool found = false;
+    for (const auto& [n, q] : table)
+        if (base == n) found = true, r.quantity = q;
+    if (!found) return std::nullopt;
+    if (r.quantity == Q::unitvec && !component) return std::nullopt;
+    if (square && (r.quantity == Q::angle || r.quantity == Q::anglerel)) return std::nullopt;
+    return r;
+}
+
 double CompiledExpr::eval(const Inputs& in, double* dvalue_dt) const {
     Dual st[max_stack];
     int sp = 0;
@@ -212,6 +272,12 @@ double CompiledExpr::eval(const Inputs& in, double* dvalue_dt) const {
                 break;
             case Op::push_var:
                 st[sp++] = {in.var, in.var_dot};
+                break;
+            case Op::push_model:
+                // NaN without node values (an expression evaluated outside a run's drive).
+                st[sp++] = {in.model ? in.model[static_cast<std::size_t>(ins.value)]
+                                     : std::numeric_limits<double>::quiet_NaN(),
+                            0.0};
                 break;
             case Op::in_ll:
             case Op::in_le:

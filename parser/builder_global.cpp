@@ -130,9 +130,17 @@ void Builder::drive_caller_card(DeckReader& r, const SourceFile&, const ast::Car
     auto d = std::make_shared<DriveSpec>(*read);
     st_.spec_costs[d.get()] = st_.spec_costs[read.get()];
     d->named_label = l;
-    if (r.accept("output")) {
-        while (!r.at_end()) r.skip();
-    }
+    // MBDyn's DriveCallerRead::ReadOutput: [output, <flags>] [, output trace, <flags>], with
+    // <flags> = {value, b [, derivative, b] | derivative, b | b}. Read to the letter and not
+    // acted on: mbsolve writes no .drv or trace file (docs/deck-language.md 1.5).
+    auto flags = [&r](const char* what) {
+        bool any = false;
+        if (r.accept("value")) r.boolean(std::string(what) + " value"), any = true;
+        if (r.accept("derivative")) r.boolean(std::string(what) + " derivative"), any = true;
+        if (!any) r.boolean(std::string(what) + " (yes or no, or value/derivative)");
+    };
+    if (r.accept("output")) flags("output");
+    if (r.accept("output trace")) flags("output trace");
     r.finish();
     st_.model.drive_callers[l] = d;
     st_.drive_caller_locs[l] = at;

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <optional>
 #include <random>
 #include <set>
 #include <sstream>
@@ -224,9 +225,12 @@ struct OperandVisitor {
     Value operator()(const ast::Ident& id) const {
         std::string name = id.name;
         if (name.rfind("default::", 0) == 0) name = name.substr(9);
+        if (name.rfind("model::", 0) == 0)
+            fail(c, id, "'" + name + "' is a function and needs arguments",
+                 "model:: functions take node labels: " + name + "(L)");
         if (name.find("::") != std::string::npos)
             fail(c, id, "namespace '" + name.substr(0, name.find("::")) + "' is not supported",
-                 "only the default:: namespace is available in this version");
+                 "the namespaces are default:: and model:: (functions of nodes in string drives)");
         const Variable* v = c.symbols.find(name);
         if (!v) {
             std::vector<std::string> names;
@@ -403,7 +407,17 @@ Value call_sprintf(const Ctx& c, const ast::Call& call, const std::vector<Value>
     return Value::of_string(buf);
 }
 
+// The model:: namespace (MBDyn's modelns.cc) reads the run-time state of nodes: only string
+// drives compile it (OperandCompiler); everywhere else it is refused at the call.
+bool is_model_call(const ast::Call& call) { return call.name.name.rfind("model::", 0) == 0; }
+
 Value OperandVisitor::operator()(const ast::Call& call) const {
+    if (is_model_call(call))
+        fail(c, call.name,
+             "'" + call.name.name +
+                 "' reads the run-time state of nodes: it can be used only in "
+                 "a string drive caller",
+             "write it inside string, \"...\" (a drive of the run)");
     std::string name = call.name.name;
     if (name.rfind("default::", 0) == 0) name = name.substr(9);
     std::vector<Value> args;
@@ -648,6 +662,7 @@ struct RuntimeProbe {
     bool operator()(const ast::Ident& id) const { return Compiler::runtime_name(id.name); }
     bool operator()(const ast::Unary& u) const { return k.has_runtime(u.operand); }
     bool operator()(const ast::Call& call) const {
+        if (is_model_call(call)) return true;
         for (const auto& a : call.args)
             if (k.has_runtime(a)) return true;
         return false;
@@ -693,6 +708,7 @@ struct OperandCompiler {
         return is_int;
     }
     bool operator()(const ast::Call& call) const {
+        if (is_model_call(call)) return model_call(call);
         if (!k.has_runtime(ast::Operand(call))) return k.fold(call, OperandVisitor{k.c}(call));
         static const std::map<std::string, std::pair<Op, int>> table = {
             {"sin", {Op::sin, 1}},         {"cos", {Op::cos, 1}},
@@ -744,7 +760,49 @@ struct OperandCompiler {
         return k.expr(*e);
     }
     bool operator()(const ast::Expression& e) const { return k.expr(e); }
+    bool model_call(const ast::Call& call) const;
 };
+
+// model::<function>(L [, L2]): the labels are constant integers; the value is read from the
+// nodes at run time (CompiledExpr::ModelRef).
+bool OperandCompiler::model_call(const ast::Call& call) const {
+    const std::string fn = call.name.name.substr(7);
+    const char* why = nullptr;
+    std::optional<CompiledExpr::ModelRef> ref = CompiledExpr::model_function(fn, &why);
+    if (!ref) {
+        if (why) fail(k.c, call.name, "'" + call.name.name + "' is not supported", why);
+        fail(k.c, call.name, "unknown function '" + call.name.name + "'",
+             "model:: functions of structural nodes: [x|y|z]position, distance, velocity, vrel, "
+             "angvel, angvrel, angle, anglerel (and their squared norms position2, ...), "
+             "x|y|zunitvec (docs/deck-language.md 1.4)");
+    }
+    const std::size_t n = ref->two_nodes() ? 2 : 1;
+    if (call.args.size() != n)
+        fail(k.c, call,
+             "function '" + call.name.name + "' takes " + std::to_string(n) +
+                 (n == 1 ? " node label" : " node labels") + ", got " +
+                 std::to_string(call.args.size()) + " argument(s)");
+    long labels[2] = {0, 0};
+    for (std::size_t i = 0; i < n; ++i) {
+        if (k.has_runtime(call.args[i]))
+            fail(k.c, call.args[i], "a model:: function's node label must be a constant");
+        const Value v = eval_expr(k.c, call.args[i]);
+        if (v.type != Type::integer || v.i < 0)
+            fail(k.c, call.args[i], "expected a node label (a non-negative integer)");
+        labels[i] = v.i;
+    }
+    ref->label1 = labels[0];
+    ref->label2 = labels[1];
+    ref->loc = k.c.origin.loc(call);
+    auto& refs = k.out.model_refs;
+    if (static_cast<int>(refs.size()) >= CompiledExpr::max_model_refs)
+        fail(k.c, call,
+             "more than " + std::to_string(CompiledExpr::max_model_refs) +
+                 " model:: calls in one string drive");
+    refs.push_back(*ref);
+    k.emit(Op::push_model, static_cast<double>(refs.size() - 1), 1);
+    return false;
+}
 
 bool Compiler::operand(const ast::Operand& o) {
     return boost::apply_visitor(OperandCompiler{*this}, o);

@@ -493,6 +493,19 @@ std::shared_ptr<const TplDriveSpec> DeckReader::read_tpl_drive(int dim, std::str
         Mat6 m = mat6(what);
         for (int i = 0; i < 6; ++i)
             for (int j = 0; j < 6; ++j) spec->entity.push_back(m(i, j));
+    } else if (dim == 1) {
+        // MBDyn's 1D template drive is the drive caller alone (its GetT for a scalar reads
+        // nothing): `prestrain, const, 0.`. mbsolve's earlier form `value, <drive>` (value times
+        // the drive) is still read when a value is followed by a drive caller keyword, which
+        // MBDyn's form cannot be.
+        const Registry& reg = Registry::instance();
+        auto is_drive = [&](std::size_t i) {
+            return i < args_.size() && !args_[i].word.empty() && reg.drives.find(args_[i].word);
+        };
+        if (!is_drive(pos_) && is_drive(pos_ + 1))
+            spec->entity = entity(dim, what);
+        else
+            spec->entity = {1.0};
     } else {
         spec->entity = entity(dim, what);
     }

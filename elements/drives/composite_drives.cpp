@@ -30,6 +30,7 @@
 #include "core/compiled_expr.hpp"
 #include "core/registry.hpp"
 #include "elements/drives/drive_util.hpp"
+#include "elements/drives/model_functions.hpp"
 #include "elements/drives/runtime_util.hpp"
 
 namespace mbs::drives {
@@ -144,6 +145,7 @@ class StringDrive final : public Drive {
 
 DrivePtr make_string(const DriveSpec& d, const DriveEnv& env) {
     if (!d.expr) throw std::logic_error("string drive caller without a compiled expression");
+    if (!d.expr->model_refs.empty()) return make_model_string(d, env);
     return rt::make<StringDrive>(d.expr, rt::clock(d, env), env.time_input);
 }
 

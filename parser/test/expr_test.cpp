@@ -444,7 +444,9 @@ const ErrCase error_cases[] = {
     {"integer(\"12\")", "needs a number, got a string", 9, {}},
     {"integer k = \"12\"", "cannot convert a string to integer", 13, {}},
     {"real r = \"1.5\"", "cannot convert a string to real", 10, {}},
-    {"model::position", "namespace 'model' is not supported", 1, {}},
+    {"model::position", "'model::position' is a function and needs arguments", 1, {}},
+    {"other::position", "namespace 'other' is not supported", 1, {}},
+    {"1 + model::xposition(1)", "reads the run-time state of nodes", 5, {}},
     {"stop(1)", "stop() requested", 1, {}},
     // syntax errors from parse_statement
     {"(1 + 2", "expected ')'", 7, {}},
@@ -537,6 +539,86 @@ TEST(CompiledExpr, DerivativesOfCommonForms) {
     EXPECT_DOUBLE_EQ(l.compile("-2^2 + 0*Time")->eval(in, &d), 4.0);  // unary minus first
     EXPECT_DOUBLE_EQ(l.compile("2^3^2 + 0*Time")->eval(in), 512.0);
     EXPECT_DOUBLE_EQ(l.compile("(Time > 1) && (Time < 3)")->eval(in), 1.0);
+}
+
+// model:: functions compile to references resolved at run time (CompiledExpr::ModelRef): the
+// value is read from Inputs::model, with time derivative 0.
+TEST(CompiledExpr, ModelFunctionsReadTheirInputs) {
+    Lang l;
+    l.eval("const integer N = 4");
+    auto prog = l.compile("2*model::xposition(N) + model::distance2(1, N+1) - Time");
+    ASSERT_EQ(prog->model_refs.size(), 2u);
+    using Ref = CompiledExpr::ModelRef;
+    EXPECT_EQ(prog->model_refs[0].quantity, Ref::Quantity::position);
+    EXPECT_EQ(prog->model_refs[0].part, Ref::Part::x);
+    EXPECT_EQ(prog->model_refs[0].label1, 4);
+    EXPECT_EQ(prog->model_refs[1].quantity, Ref::Quantity::distance);
+    EXPECT_EQ(prog->model_refs[1].part, Ref::Part::square);
+    EXPECT_EQ(prog->model_refs[1].label1, 1);
+    EXPECT_EQ(prog->model_refs[1].label2, 5);
+    EXPECT_EQ(prog->model_refs[1].loc.begin, 24u);  // the call, for errors at run time
+    const double values[] = {1.5, 9.0};
+    CompiledExpr::Inputs in;
+    in.time = 0.5;
+    in.model = values;
+    double d = 0;
+    EXPECT_DOUBLE_EQ(prog->eval(in, &d), 2 * 1.5 + 9.0 - 0.5);
+    EXPECT_DOUBLE_EQ(d, -1.0);  // only Time moves
+    in.model = nullptr;         // no node values (outside a run): NaN, never a crash
+    EXPECT_TRUE(std::isnan(prog->eval(in)));
+}
+
+TEST(CompiledExpr, ModelFunctionNames) {
+    using Ref = CompiledExpr::ModelRef;
+    const char* why = nullptr;
+    struct Case {
+        const char* name;
+        Ref::Quantity q;
+        Ref::Part p;
+    };
+    for (const Case& c : {Case{"position", Ref::Quantity::position, Ref::Part::norm},
+                          Case{"zvelocity", Ref::Quantity::velocity, Ref::Part::z},
+                          Case{"angvel2", Ref::Quantity::angvel, Ref::Part::square},
+                          Case{"yunitvec", Ref::Quantity::unitvec, Ref::Part::y},
+                          Case{"xanglerel", Ref::Quantity::anglerel, Ref::Part::x},
+                          Case{"angvrel", Ref::Quantity::angvrel, Ref::Part::norm},
+                          Case{"vrel2", Ref::Quantity::vrel, Ref::Part::square}}) {
+        auto r = CompiledExpr::model_function(c.name, &why);
+        ASSERT_TRUE(r) << c.name;
+        EXPECT_EQ(r->quantity, c.q) << c.name;
+        EXPECT_EQ(r->part, c.p) << c.name;
+    }
+    // Not MBDyn names: no unitvec norm, no squared angle.
+    for (const char* n : {"unitvec", "angle2", "anglerel2", "wposition", "xposition2", "pos"}) {
+        EXPECT_FALSE(CompiledExpr::model_function(n, &why)) << n;
+        EXPECT_EQ(why, nullptr) << n;
+    }
+    // MBDyn names refused with a reason.
+    for (const char* n : {"xposition_prev", "angle_prev", "drive", "sf", "node", "current"}) {
+        EXPECT_FALSE(CompiledExpr::model_function(n, &why)) << n;
+        EXPECT_NE(why, nullptr) << n;
+    }
+}
+
+TEST(CompiledExpr, ModelFunctionErrorsAtTheCall) {
+    auto err = [](const std::string& text) {
+        Lang l;
+        try {
+            l.compile(text);
+        } catch (const InputError& e) {
+            return std::to_string(e.loc().begin + 1) + ": " + e.message() + " / " + e.hint();
+        }
+        return std::string("no error");
+    };
+    EXPECT_EQ(err("1 + model::xpos(1)").rfind("5: unknown function 'model::xpos'", 0), 0u);
+    EXPECT_EQ(err("model::distance(1)"),
+              "1: function 'model::distance' takes 2 node labels, got 1 argument(s) / ");
+    EXPECT_EQ(err("model::xposition(Time)").rfind("18: a model:: function's node label", 0), 0u);
+    EXPECT_EQ(err("model::xposition(1.5)").rfind("18: expected a node label", 0), 0u);
+    EXPECT_EQ(err("model::yposition_prev(1)"),
+              "1: 'model::yposition_prev' is not supported / the previous step's state (the _prev "
+              "functions) is not kept");
+    EXPECT_NE(err("model::node(1, \"X\")").find("use a `node` drive caller"), std::string::npos);
 }
 
 TEST(CompiledExpr, RejectsNonNumericAndStatements) {

@@ -476,3 +476,27 @@ TEST(drives, ElementErrors) {
 }
 
 }  // namespace
+
+namespace {
+
+// `drive caller:` output options as MBDyn's DriveCallerRead::ReadOutput reads them: `output`
+// and `output trace`, each alone or both, with value/derivative flags or a plain yes/no.
+TEST(drives, DriveCallerCardOutputOptions) {
+    for (const char* tail :
+         {", output, yes", ", output, value, yes, derivative, no", ", output trace, yes",
+          ", output trace, derivative, yes", ", output, no, output trace, value, yes",
+          ", output, value, yes, derivative, yes, output trace, value, yes, derivative, yes"}) {
+        const std::string c =
+            std::string("drive caller: 1, sine, 0., 1., 1., forever, 0.") + tail + ";\n";
+        EXPECT_EQ(error_at(c), "no error") << tail;
+        EXPECT_EQ(build(c).drive_callers.at(1)->type, "sine") << tail;
+    }
+    std::string c = "drive caller: 1, const, 1., output trace, often;\n";
+    EXPECT_EQ(error_at(c), where_of(c, "often"));
+    c = "drive caller: 1, const, 1., output, yes, output trace, yes, output, no;\n";
+    EXPECT_EQ(error_at(c), where_of(c, "output", 2));
+    c = "drive caller: 1, const, 1., output trace, yes, output, yes;\n";
+    EXPECT_EQ(error_at(c), where_of(c, "output", 1));
+}
+
+}  // namespace

@@ -352,6 +352,23 @@ TEST_F(LawRuntime, PrestressAndPrestrain) {
                     .isApprox(vec<3>({3., 2., 3.})));
 }
 
+// MBDyn's 1D prestrain is a plain drive caller (its scalar template drive has no entity):
+// eps0 = 0.01 (1 + t) written `linear, 0.01, 0.01`, `single, linear, ...` or as a bare number;
+// the same force as mbsolve's older `single, 0.01, linear, 1., 1.` above.
+TEST_F(LawRuntime, PrestrainAsMBDynWritesIt) {
+    for (const char* p : {"prestrain, linear, 0.01, 0.01", "prestrain, single, linear, 0.01, 0.01",
+                          "prestrain, component, linear, 0.01, 0.01"}) {
+        auto l = law<1>(std::string("linear elastic, 1.e3, prestress, 5., ") + p);
+        EXPECT_NEAR(force<1>(*l, vec<1>({0.05}), vec<1>({0.}), 1.)[0], 5. + 1000. * (0.05 - 0.02),
+                    1e-12)
+            << p;
+    }
+    auto c = law<1>("linear elastic, 1.e3, prestrain, 0.02");
+    EXPECT_NEAR(force<1>(*c, vec<1>({0.05}), vec<1>({0.}), 1.)[0], 1000. * (0.05 - 0.02), 1e-12);
+    auto k = law<1>("linear elastic, 1.e3, prestrain, const, 0.");
+    EXPECT_NEAR(force<1>(*k, vec<1>({0.05}), vec<1>({0.}), 1.)[0], 50., 1e-12);
+}
+
 TEST_F(LawRuntime, UnsupportedLawStopsAtTheLaw) {
     try {
         law<3>("invariant angular, 0.5, linear elastic, 1.");
