@@ -6,12 +6,14 @@
 import * as THREE from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 
+const scriptStart = performance.now(); // ms since navigation start (HTML parsed before it)
 const errors = [];
 window.addEventListener('error', (e) => errors.push(String(e.message || e)));
 
 function bin(id) {
-  const el = document.getElementById('mbs-bin-' + id);
-  const s = atob(el.textContent.trim());
+  const text = document.getElementById('mbs-bin-' + id).textContent.trim();
+  if (Uint8Array.fromBase64) return new Float32Array(Uint8Array.fromBase64(text).buffer);
+  const s = atob(text);
   const bytes = new Uint8Array(s.length);
   for (let i = 0; i < s.length; ++i) bytes[i] = s.charCodeAt(i);
   return new Float32Array(bytes.buffer);
@@ -41,9 +43,16 @@ const controls = new OrbitControls(camera, renderer.domElement);
 // Extent of the motion: every node at every frame (positions are relative to the centre).
 const lo = new THREE.Vector3(Infinity, Infinity, Infinity);
 const hi = new THREE.Vector3(-Infinity, -Infinity, -Infinity);
-for (let k = 0; k < pos.length; k += 3) {
-  lo.min(new THREE.Vector3(pos[k], pos[k + 1], pos[k + 2]));
-  hi.max(new THREE.Vector3(pos[k], pos[k + 1], pos[k + 2]));
+{
+  const a = [Infinity, Infinity, Infinity], b = [-Infinity, -Infinity, -Infinity];
+  for (let k = 0; k < pos.length; k += 3)
+    for (let c = 0; c < 3; ++c) {
+      const v = pos[k + c];
+      if (v < a[c]) a[c] = v;
+      if (v > b[c]) b[c] = v;
+    }
+  lo.set(a[0], a[1], a[2]);
+  hi.set(b[0], b[1], b[2]);
 }
 if (N === 0) { lo.set(-1, -1, -1); hi.set(1, 1, 1); }
 const ext = new THREE.Vector3().subVectors(hi, lo);
@@ -370,6 +379,8 @@ requestAnimationFrame(tick);
 // positions (CSS pixels of the page) at the current frame, the camera's matrices.
 window.__mbsView = {
   ready: true,
+  // ms since navigation: the page script starts (HTML parsed), the first frame is drawn
+  timing: { script: scriptStart, ready: performance.now() },
   errors,
   get frame() { return frame; },
   get time() { return D.times[frame]; },

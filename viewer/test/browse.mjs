@@ -2,7 +2,8 @@
 // Opens PAGE.html (file://, offline) in Debian's headless Chromium through playwright-core and
 // writes what regression/viewer/check.py compares with the .mov file: console errors and page
 // errors, the page's node positions (global) and screen positions and its camera at the first
-// frame, the last frame (set through the slider, as a user does) and the frame at FRACTION of the
+// frame, the load time (from the page's request to window.__mbsView.ready; Chromium's start
+// is startSeconds), the last frame (set through the slider, as a user does) and the frame at FRACTION of the
 // slider (default 0.125; `middle` in the output), and
 // screenshots (PNG) of the first and last frames. Chromium: $MBS_CHROMIUM or /usr/bin/chromium.
 import { chromium } from 'playwright-core';
@@ -28,9 +29,12 @@ try {
   page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') out.console.push(`${m.type()}: ${m.text()}`); });
   page.on('pageerror', (e) => out.pageErrors.push(String(e)));
   page.on('request', (r) => { if (!r.url().startsWith('file:') && !r.url().startsWith('data:')) out.requests.push(r.url()); });
+  out.startSeconds = (Date.now() - t0) / 1000;
+  const t1 = Date.now();
   await page.goto('file://' + resolve(page_path));
   await page.waitForFunction(() => window.__mbsView && window.__mbsView.ready, null, { timeout: 60000 });
-  out.loadSeconds = (Date.now() - t0) / 1000;
+  out.loadSeconds = (Date.now() - t1) / 1000;
+  out.timing = await page.evaluate(() => __mbsView.timing);
   const state = () => page.evaluate(() => ({
     frame: __mbsView.frame, time: __mbsView.time, nodes: __mbsView.nodes(), camera: __mbsView.camera(),
     slider: +document.getElementById('mbs-slider').value, errors: __mbsView.errors.slice(),
