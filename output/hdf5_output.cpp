@@ -74,6 +74,10 @@ class Hdf5Output final : public BlockSink {
     hid_t strings(hid_t parent, const char* name, const std::vector<std::string>& v);
     // Dimension scales (the HDF5 DS API, as NetCDF-4 and h5netcdf/xarray read them): `scale`
     // becomes dimension `dim`, attached to axis `axis` of `d`.
+    // A fixed-size int64 (rank 1) or float64 (rank 2, n x 3) dataset, written at once.
+    hid_t fixed(hid_t parent, const char* name, std::size_t n, const long* v);
+    hid_t fixed3(hid_t parent, const char* name, std::size_t n, const double* v);
+    void write_connectivity(const std::vector<long>& node_labels);
     void set_scale(hid_t scale, const char* dim);
     void attach(hid_t d, hid_t scale, unsigned axis, const char* what);
     // The coordinate of a group's component axis of size ncomp (created once per group).
@@ -172,6 +176,85 @@ hid_t Hdf5Output::strings(hid_t parent, const char* name, const std::vector<std:
     H5Sclose(space);
     H5Tclose(type);
     return d;
+}
+
+hid_t Hdf5Output::fixed(hid_t parent, const char* name, std::size_t n, const long* v) {
+    hsize_t dims[1] = {n};
+    hid_t space = H5Screate_simple(1, dims, nullptr);
+    hid_t d =
+        check(H5Dcreate2(parent, name, H5T_STD_I64LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+              name);
+    if (n > 0) H5Dwrite(d, H5T_NATIVE_LONG, H5S_ALL, H5S_ALL, H5P_DEFAULT, v);
+    H5Sclose(space);
+    return d;
+}
+
+hid_t Hdf5Output::fixed3(hid_t parent, const char* name, std::size_t n, const double* v) {
+    hsize_t dims[2] = {n, 3};
+    hid_t space = H5Screate_simple(2, dims, nullptr);
+    hid_t d = check(
+        H5Dcreate2(parent, name, H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+        name);
+    if (n > 0) H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v);
+    H5Sclose(space);
+    return d;
+}
+
+// /connectivity (docs/hdf5-schema.md "Connectivity"): every element of the model, the structural
+// nodes it joins and its point on each. Written once, in the definitions; two dimensions:
+// `element` (the element labels) and `ref` (0..R-1, the node references of all elements).
+void Hdf5Output::write_connectivity(const std::vector<long>& node_labels) {
+    const Connectivity c = element_connectivity(model(), node_labels);
+    hid_t gid = check(H5Gcreate2(file_, "connectivity", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                      "connectivity");
+    const std::size_t ne = c.labels.size(), nr = c.ref_node.size();
+    hid_t el = fixed(gid, "element", ne, c.labels.data());
+    set_scale(el, "element");
+    attr_text(el, "description", "deck label of the element (every element, in deck order)");
+    std::vector<long> refs(nr);
+    for (std::size_t k = 0; k < nr; ++k) refs[k] = static_cast<long>(k);
+    hid_t ref = fixed(gid, "ref", nr, refs.data());
+    set_scale(ref, "ref");
+    attr_text(ref, "description", "node reference number (0-based), all elements' in order");
+    const std::pair<hid_t, const char*> per_element[] = {
+        {strings(gid, "category", c.categories),
+         "element category: joint, body, beam3, force, ..."},
+        {strings(gid, "types", c.types), "card type: revolute hinge, rod, body, ..."},
+        {strings(gid, "names", c.names), "the element's name in the deck, else category and label"},
+        {fixed(gid, "first_ref", ne, c.first.data()),
+         "index along ref of the element's first node reference"},
+        {fixed(gid, "ref_count", ne, c.count.data()),
+         "number of structural nodes the element references (0: none)"}};
+    for (const auto& [d, text] : per_element) {
+        attr_text(d, "description", text);
+        attach(d, el, 0, "connectivity");
+        H5Dclose(d);
+    }
+    std::vector<double> off(3 * nr);
+    for (std::size_t k = 0; k < nr; ++k)
+        for (int i = 0; i < 3; ++i) off[3 * k + static_cast<std::size_t>(i)] = c.ref_offset[k][i];
+    const std::pair<hid_t, const char*> per_ref[] = {
+        {fixed(gid, "node", nr, c.ref_node.data()), "deck label of the structural node"},
+        {fixed(gid, "node_index", nr, c.ref_index.data()),
+         "index of the node along /nodes/node; -1: a node without output"},
+        {fixed3(gid, "offset", nr, off.data()),
+         "the element's point on the node, in the node frame: X + R offset (m)"}};
+    for (const auto& [d, text] : per_ref) {
+        attr_text(d, "description", text);
+        attach(d, ref, 0, "connectivity");
+        H5Dclose(d);
+    }
+    std::map<int, hid_t> components;
+    Group pseudo;
+    pseudo.name = "connectivity";
+    hid_t comp = component_scale(gid, pseudo, 3, components);
+    hid_t od = check(H5Dopen2(gid, "offset", H5P_DEFAULT), "offset");
+    attach(od, comp, 1, "offset");
+    H5Dclose(od);
+    H5Dclose(comp);
+    H5Dclose(ref);
+    H5Dclose(el);
+    H5Gclose(gid);
 }
 
 void Hdf5Output::set_scale(hid_t scale, const char* dim) {
@@ -347,6 +430,10 @@ void Hdf5Output::define(const Results& res) {
             for (const Quantity& q : g.quantities) mesh_.data.emplace_back(q.name, q.ncomp);
         }
     }
+    std::vector<long> node_labels;
+    for (const Group& g : res.groups())
+        if (g.kind == Group::Kind::nodes) node_labels = g.labels;
+    write_connectivity(node_labels);
     // Everything is defined: from now on the file is written in SWMR mode, in which HDF5 orders
     // its writes so that the file on disk is consistent at every moment (a reader may follow the
     // run; a killed run leaves a readable file).

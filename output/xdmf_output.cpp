@@ -207,6 +207,37 @@ std::vector<std::array<int, 2>> xdmf_segments(const Model& m, const std::vector<
     return seg;
 }
 
+Connectivity element_connectivity(const Model& m, const std::vector<long>& node_labels) {
+    std::map<long, long> index;
+    for (std::size_t k = 0; k < node_labels.size(); ++k)
+        index[node_labels[k]] = static_cast<long>(k);
+    Connectivity c;
+    for (const EntityDesc& e : m.elements) {
+        c.labels.push_back(e.label);
+        c.categories.push_back(e.category);
+        c.types.push_back(e.type.empty() ? e.category : e.type);
+        c.names.push_back(e.name.empty() ? e.category + " " + std::to_string(e.label) : e.name);
+        c.first.push_back(static_cast<long>(c.ref_node.size()));
+        const Props view = e.view();  // the typed spec's fields, in card order
+        for (const auto& [key, value] : view.items()) {
+            const auto* ref = std::get_if<EntityRef>(&value);
+            if (!ref || ref->category != "structural" || key.rfind("node", 0) != 0) continue;
+            const std::string suffix = key.substr(4);  // "", "1", "2", ...
+            const Vec3* off = nullptr;
+            if (const PropValue* v = view.find("offset" + suffix)) off = std::get_if<Vec3>(v);
+            if (!off && e.category == "body" && suffix.empty())
+                if (const PropValue* v = view.find("center of mass")) off = std::get_if<Vec3>(v);
+            const auto it = index.find(ref->label);
+            c.ref_node.push_back(ref->label);
+            c.ref_index.push_back(it == index.end() ? -1 : it->second);
+            c.ref_offset.push_back(off ? std::array<double, 3>{(*off)[0], (*off)[1], (*off)[2]}
+                                       : std::array<double, 3>{0.0, 0.0, 0.0});
+        }
+        c.count.push_back(static_cast<long>(c.ref_node.size()) - c.first.back());
+    }
+    return c;
+}
+
 std::string xdmf_path(const std::string& h5_path) {
     const std::string ext = ".h5";
     if (h5_path.size() > ext.size() &&

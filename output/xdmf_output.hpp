@@ -23,6 +23,21 @@ struct XdmfMesh {
 // two segments); references to nodes without output, and repeated nodes, are left out.
 std::vector<std::array<int, 2>> xdmf_segments(const Model& m, const std::vector<long>& labels);
 
+// Which structural nodes every element of the model joins (docs/hdf5-schema.md "Connectivity"),
+// for viewers: one entry per element in deck order (also those without output or without
+// structural nodes), its node references in card order (`node`, `node1`, `node2`, ...) and the
+// point of each on its node, in the node frame: the kind's `offset<k>` (joints, beams, forces),
+// a body's `center of mass`, else zero (the element acts at the node).
+struct Connectivity {
+    std::vector<long> labels;  // per element
+    std::vector<std::string> categories, types, names;
+    std::vector<long> first, count;  // per element: its references [first, first + count)
+    std::vector<long> ref_node;      // per reference: node label
+    std::vector<long> ref_index;     // index along /nodes/node, -1: node without output
+    std::vector<std::array<double, 3>> ref_offset;  // node frame
+};
+Connectivity element_connectivity(const Model& m, const std::vector<long>& node_labels);
+
 // PREFIX.xmf next to PREFIX.h5 (h5_path ends in .h5; else h5_path + ".xmf").
 std::string xdmf_path(const std::string& h5_path);
 

@@ -1,5 +1,6 @@
 # setup.sh -- shared by scripts/run.sh and scripts/test.sh (source it; do not run it).
-# Installs the Debian packages mbsolve needs if any are missing, then configures and builds build/.
+# Installs the Debian packages mbsolve needs if any are missing, then configures and builds build/,
+# and builds the result viewer's script (viewer/, npm) when npm is there.
 # Everything it prints goes to stderr, so the stdout of run.sh is mbsolve's own.
 
 MBS_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -11,6 +12,12 @@ MBS_DEB_PACKAGES=(build-essential cmake pkg-config libsuitesparse-dev libeigen3-
                   python3-meshio python3-xarray python3-h5netcdf  # regression/output_xdmf
                   clang-format   # style.clang_format (scripts/check_format.sh)
                   libopenmpi-dev openmpi-bin)  # MPI sweeps (mbsolve --sweep under mpirun)
+
+# For the tests only (scripts/test.sh adds them): Debian's Chromium, for the viewer's browser test
+# (regression/viewer); Node.js and npm where the machine has none (viewer/: three.js, esbuild,
+# playwright-core, which drives /usr/bin/chromium and downloads no browser).
+MBS_TEST_DEB_PACKAGES=(chromium)
+command -v npm >/dev/null 2>&1 || MBS_TEST_DEB_PACKAGES+=(nodejs npm)
 
 mbs_log() { printf 'mbsolve setup: %s\n' "$*" >&2; }
 
@@ -57,8 +64,30 @@ mbs_build() {
     cmake --build "$MBS_BUILD_DIR" -j "$(nproc)" >&2
 }
 
+# viewer/: installs the npm packages pinned in package-lock.json (npm ci) when node_modules is
+# missing or older than the lock file, and bundles dist/viewer.js (three.js + the page script,
+# inlined by scripts/mbsolve-view) when it is missing or older than its sources. Quiet when
+# nothing is to be done; without npm, says so and leaves the viewer unbuilt.
+mbs_install_viewer() {
+    local v="$MBS_ROOT/viewer"
+    if ! command -v npm >/dev/null 2>&1; then
+        mbs_log "npm not found: the result viewer (scripts/mbsolve-view) is not built"
+        return 0
+    fi
+    if [[ ! -f "$v/node_modules/.package-lock.json" || "$v/package-lock.json" -nt "$v/node_modules/.package-lock.json" ]]; then
+        mbs_log "installing the viewer's npm packages (viewer/package-lock.json)"
+        (cd "$v" && npm ci --no-audit --no-fund --silent >&2)
+    fi
+    if [[ ! -f "$v/dist/viewer.js" || "$v/src/viewer.js" -nt "$v/dist/viewer.js" ||
+          "$v/package-lock.json" -nt "$v/dist/viewer.js" ]]; then
+        mbs_log "bundling viewer/dist/viewer.js"
+        (cd "$v" && npm run --silent build >&2)
+    fi
+}
+
 mbs_setup() {
     mbs_install_deps
     mbs_configure
     mbs_build
+    mbs_install_viewer
 }

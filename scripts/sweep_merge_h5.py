@@ -13,8 +13,10 @@ each case's results (docs/hdf5-schema.md). The merged file has
     every per-step dataset of the cases (time, step, timestep, iterations, nodes/X, joints/F, ...)
                          (C, T, ...) with T the longest case; rows past a case's end are NaN
                          (integers: -1)
-    the entity tables (nodes/labels, nodes/names, ...) once, from the first case; every case must
-    have the same entities (same deck), else the script stops.
+    the entity tables (nodes/labels, nodes/names, connectivity/node, ...) once, from the first
+    case; every case must have the same entities (same deck), else the script stops. Constant
+    real-valued datasets that differ between the cases (connectivity/offset: element geometry
+    that depends on the case's parameters) are stacked (C, ...).
 Debian's /usr/bin/python3 with python3-h5py.
 """
 import argparse
@@ -76,10 +78,12 @@ def main():
         for name, d in first.items():
             if name in per_step:
                 continue
+            per_case = False
             for i, f in enumerate(files[1:], start=1):
-                if name not in f or f[name].shape != d.shape or (d.dtype.kind in 'iuf' and not np.array_equal(f[name][...], d[...])):
+                if name not in f or f[name].shape != d.shape or (d.dtype.kind in 'iu' and not np.array_equal(f[name][...], d[...])):
                     sys.exit(f'case-{rows[i]["row"]}.h5: {name} differs from case-{rows[0]["row"]}.h5 (not the same entities)')
-            out.create_dataset(name, data=d[...])
+                per_case = per_case or (d.dtype.kind == 'f' and not np.array_equal(f[name][...], d[...], equal_nan=True))
+            out.create_dataset(name, data=np.stack([f[name][...] for f in files]) if per_case else d[...])
         for name in sorted(per_step):
             d = first[name]
             integer = d.dtype.kind in 'iu'

@@ -7,6 +7,7 @@
 set -euo pipefail
 
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
+MBS_DEB_PACKAGES+=("${MBS_TEST_DEB_PACKAGES[@]}")  # Chromium (and npm) for regression/viewer
 exclude='perf|long'
 if [[ "${1:-}" == "--sanitize" ]]; then
     shift
@@ -17,6 +18,7 @@ if [[ "${1:-}" == "--sanitize" ]]; then
         cmake -S "$MBS_ROOT" -B "$MBS_BUILD_DIR" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMBS_SANITIZE=ON >&2
     fi
     mbs_build
+    mbs_install_viewer
     export ASAN_OPTIONS="${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1}"
     export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
     export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$MBS_ROOT/scripts/lsan.supp:print_suppressions=0}"
