@@ -1,4 +1,4 @@
-// KLU, UMFPACK and dense LU behind the LinearSolver interface.
+// KLU (also for `naive`), UMFPACK and dense LU behind the LinearSolver interface.
 #include "solvers/linear/linear_solver.hpp"
 
 #include <klu.h>
@@ -13,10 +13,12 @@ namespace mbs {
 namespace {
 
 // KLU: klu_analyze once; klu_factor the first time, klu_refactor afterwards (same pivot order),
-// and a fresh klu_factor when the refactored pivots have degraded (rcond estimate).
+// and a fresh klu_factor when the refactored pivots have degraded (rcond estimate). `naive` is
+// this solver too, under its own name: MBDyn's naive solver is a sparse LU with threshold
+// partial pivoting (and COLAMD columns with its `colamd` option), not a dense one.
 class KluSolver final : public LinearSolver {
   public:
-    KluSolver() {
+    explicit KluSolver(const char* name) : name_(name) {
         klu_defaults(&common_);
         // COLAMD on A rather than AMD on A + A^T: the multiplier rows have zero diagonals, so
         // partial pivoting departs from a symmetric ordering (chain_200: 386k instead of 539k
@@ -55,12 +57,13 @@ class KluSolver final : public LinearSolver {
     }
     void solve(double* b) override { klu_solve(symbolic_, numeric_, n_, 1, b, &common_); }
     double rcond() const override { return common_.rcond; }
-    const char* name() const override { return "klu"; }
+    const char* name() const override { return name_; }
     int singular_index() const override {
         return common_.status == KLU_SINGULAR ? static_cast<int>(common_.singular_col) : -1;
     }
 
   private:
+    const char* name_;
     klu_common common_{};
     klu_symbolic* symbolic_ = nullptr;
     klu_numeric* numeric_ = nullptr;
@@ -113,7 +116,8 @@ class UmfpackSolver final : public LinearSolver {
     int n_ = 0;
 };
 
-// Dense LU with full pivoting: for tiny systems and as the oracle in tests.
+// Dense LU with full pivoting (`make_linear_solver("dense")`): the oracle in tests; no deck
+// names it.
 class DenseSolver final : public LinearSolver {
   public:
     void analyze(const CscMatrix& a) override { dense_.setZero(a.size(), a.size()); }
@@ -130,7 +134,7 @@ class DenseSolver final : public LinearSolver {
         v = lu_.solve(Eigen::VectorXd(v));
     }
     double rcond() const override { return lu_.rcond(); }
-    const char* name() const override { return "naive"; }
+    const char* name() const override { return "dense"; }
 
   private:
     Eigen::MatrixXd dense_;
@@ -140,9 +144,10 @@ class DenseSolver final : public LinearSolver {
 }  // namespace
 
 std::unique_ptr<LinearSolver> make_linear_solver(const std::string& name) {
-    if (name == "klu") return std::make_unique<KluSolver>();
+    if (name == "klu") return std::make_unique<KluSolver>("klu");
     if (name == "umfpack") return std::make_unique<UmfpackSolver>();
-    if (name == "naive") return std::make_unique<DenseSolver>();
+    if (name == "naive") return std::make_unique<KluSolver>("naive (sparse LU: KLU, COLAMD order)");
+    if (name == "dense") return std::make_unique<DenseSolver>();
     throw std::invalid_argument("unknown linear solver '" + name + "'");
 }
 

@@ -1,5 +1,5 @@
 // Sparse direct solvers behind one interface: KLU (default: analyze once, refactor afterwards),
-// UMFPACK (symbolic once, numeric per factorization) and dense LU (tiny systems, test oracle).
+// UMFPACK (symbolic once, numeric per factorization), naive (KLU) and dense LU (test oracle).
 #pragma once
 
 #include <memory>
@@ -25,7 +25,7 @@ class LinearSolver {
     virtual int singular_index() const { return -1; }
 };
 
-// "klu", "umfpack" or "naive" (dense LU); throws std::invalid_argument for another name.
+// "klu", "umfpack", "naive" (sparse: KLU) or "dense" (LU, full pivoting); else invalid_argument.
 std::unique_ptr<LinearSolver> make_linear_solver(const std::string& name);
 
 }  // namespace mbs

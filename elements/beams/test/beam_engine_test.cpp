@@ -63,7 +63,7 @@ TEST(BeamEngine, RigidMotionLeavesNoForce) {
                 : "beam2: 7, 1, position, 0.01, 0.02, -0.03, 3, null, euler123, 0.3, 0.2, 0.1,"
                   " linear elastic generic, diag, 1.e6, 1.e5, 1.e5, 1.e3, 2.e3, 3.e3;\n";
         Model m = build(deck(card));
-        Engine e(m, "naive");
+        Engine e(m, "dense");
         e.update(0.0, 1e-3);
         const Mat3 Q = rotation_vector_to_matrix(Vec3(2.1, -1.3, 0.7));  // 2.6 rad
         rigid_motion(e, Q, Vec3(3., -2., 1.));
@@ -93,7 +93,7 @@ TEST(BeamEngine, CantileverTipForceOneElement) {
                     "beam3: 7, 1, null, 2, null, 3, null, eye, linear elastic generic, diag,"
                     " 1.e3, 50., 50., 10., 2., 2., same, same;\n"
                     "end: elements;\n");
-    Engine e(m, "naive");
+    Engine e(m, "dense");
     const Element& b = the_beam(e);
     const int n = e.size();  // 18: nodes 1..3, x and g
     StepContext c{0.0, 1e-3, 1.0, Phase::assembly};
@@ -130,7 +130,7 @@ TEST(BeamEngine, CantileverTipForceOneElement) {
 
 TEST(BeamEngine, PrivateData) {
     Model m = build(deck(beam3));
-    Engine e(m, "naive");
+    Engine e(m, "dense");
     std::mt19937 gen(5);
     std::uniform_real_distribution<double> u(-1.0, 1.0);
     for (int i = 0; i < e.size(); ++i) e.y[i] += 0.2 * u(gen), e.yp[i] = u(gen);
@@ -189,7 +189,7 @@ TEST(BeamEngine, PiezoForceIsPV) {
     text.insert(text.find("end: control data;"), "abstract nodes: 2; ");
     text.insert(text.find("end: nodes;"), "abstract: 11, value, 2.;\nabstract: 12, value, -3.;\n");
     Model m = build(text);
-    Engine e(m, "naive");
+    Engine e(m, "dense");
     e.update(0.0, 1e-3);
     const Element& b = the_beam(e);
     const StateView sv{e.y.data(), e.yp.data()};
@@ -216,7 +216,7 @@ TEST(BeamEngine, PiezoForceIsPV) {
 std::string engine_error(const std::string& text) {
     try {
         Model m = build(text);
-        Engine e(m, "naive");
+        Engine e(m, "dense");
     } catch (const InputError& err) {
         return err.where() + ": " + err.message();
     }

@@ -127,7 +127,7 @@ TEST(BeamJacobian, InitialAssembly) {
 // Without `use: beams, in assembly;` (MBDyn's default) the beams take no part.
 TEST(BeamJacobian, NotInAssemblyByDefault) {
     Model m = build(deck(1, beam3("from nodes, " + elastic6 + ", same, same")));
-    Engine e(m, "naive");
+    Engine e(m, "dense");
     randomize_state(e, 1);
     StepContext c{0.3, 1e-3, 1.0, Phase::assembly};
     e.update(c.time, c.dt);
@@ -184,7 +184,7 @@ TEST(BeamJacobian, PiezoVoltageColumns) {
         deck(2, beam3("from nodes, " + visco6 + ", same, same, " + piezo_I + ", " + matrix_II) +
                     beam2("from nodes, " + elastic6 + ", " + piezo_I)));
     Model m = build(text);
-    Engine e(m, "naive");
+    Engine e(m, "dense");
     randomize_state(e, 4);
     const double dCoef = 0.37, h = 1e-6;
     StepContext c{0.3, 1e-3, dCoef, Phase::dynamic};

@@ -128,7 +128,7 @@ struct TwinDiff {
 };
 TwinDiff twin_diff(const std::string& a_text, const std::string& b_text, unsigned seed) {
     Model ma = build(a_text), mb = build(b_text);
-    Engine a(ma, "naive"), b(mb, "naive");
+    Engine a(ma, "dense"), b(mb, "dense");
     std::vector<Mat3> Ra0, Rb0;
     for (const auto& n : a.nodes()) Ra0.push_back(n.Rref);
     for (const auto& n : b.nodes()) Rb0.push_back(n.Rref);
@@ -212,7 +212,7 @@ TEST(BeamOffsetFrames, InitialStrainsExactlyZero) {
     for (Frames f : {Frames::aligned, Frames::compensated, Frames::arbitrary, Frames::bare})
         for (const std::string* law : {&elastic6, &visco6}) {
             Model m = build(deck(f, *law, f != Frames::arbitrary && f != Frames::bare));
-            Engine e(m, "naive");
+            Engine e(m, "dense");
             const StepContext c{0.0, 1e-3, 0.37, Phase::dynamic};
             e.update(c.time, c.dt);
             std::vector<double> r(e.size());

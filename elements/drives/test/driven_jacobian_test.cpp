@@ -57,7 +57,7 @@ struct SwitchOn {
 };
 SwitchOn switch_on(const std::string& driven, const std::string& rows) {
     mbs::Model m = mbs::test::build(deck(driven));
-    mbs::Engine e(m, "naive");
+    mbs::Engine e(m, "dense");
     mbs::test::randomize_state(e, 7);
     const int n = e.size();
     std::vector<double> r(n), rp(n), rm(n);

@@ -82,7 +82,7 @@ TEST(ScrewJointJacobian, InitialAssembly) {
 // reaction columns, d and r the extra columns (r in degrees there).
 TEST(ScrewJoint, PrivateDataAreTheOutputColumns) {
     Model m = build(deck(1, screw23));
-    Engine e(m, "naive");
+    Engine e(m, "dense");
     randomize_state(e, 2);
     e.update(0.3, 1e-3);
     for (const auto& el : e.elements()) {

@@ -44,7 +44,7 @@ inline void randomize_state(Engine& e, unsigned seed, double amp = 0.3) {
 inline JacobianCheck check_jacobian(const std::string& deck, unsigned seed = 1, double dCoef = 0.37,
                                     double h = 1e-6, Phase phase = Phase::dynamic) {
     Model m = build(deck);
-    Engine e(m, "naive");
+    Engine e(m, "dense");
     randomize_state(e, seed);
     StepContext c{0.3, 1e-3, dCoef, phase};
     const double dy = phase == Phase::assembly ? h : dCoef * h;

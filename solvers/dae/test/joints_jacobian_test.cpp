@@ -106,7 +106,7 @@ TEST(JointsJacobian, DriveHinge) { expect_exact_jacobian(joints_deck(drive_hinge
 TEST(JointsJacobian, DriveHingeNearlySatisfied) {
     std::string probe = joints_deck(drive_hinge("null"), 1);
     Model m = build(probe);
-    Engine e(m, "naive");
+    Engine e(m, "dense");
     randomize_state(e, 1);
     e.update(0.3, 1e-3);
     Mat3 Ra = e.nodes()[1].R * euler123_to_matrix(Vec3(0.3, 0.2, -0.1));
@@ -156,7 +156,7 @@ TEST(JointsJacobian, AxialRotation) {
 void expect_exact_rate(const std::string& deck) {
     for (unsigned seed = 1; seed <= 3; ++seed) {
         Model m = build(deck);
-        Engine e(m, "naive");
+        Engine e(m, "dense");
         randomize_state(e, seed);
         const int n = e.size();
         const double t = 0.3, h = 1e-5;
@@ -215,7 +215,7 @@ TEST(JointsConstraintRate, DriveHingeAndDisplacement) {
 TEST(JointsConstraintRate, AxialRotationHasNone) {
     Model m =
         build(joints_deck("joint: 1, axial rotation, 2, null, 3, null, linear, 2., 3.;\n", 1));
-    Engine e(m, "naive");
+    Engine e(m, "dense");
     randomize_state(e, 1);
     e.update(0.3, 1e-3);
     std::vector<double> rate(e.size(), 0.0);

@@ -28,7 +28,7 @@ std::string deck(bool static_model) {
 
 TEST(StaticModel, DynamicNodesAreBuiltStatic) {
     Model m = build(deck(true));
-    Engine e(m, "naive");
+    Engine e(m, "dense");
     ASSERT_TRUE(e.static_model());
     for (const auto& n : e.nodes()) EXPECT_FALSE(n.is_dynamic()) << n.label();
     EXPECT_EQ(e.nodes()[1].ndofs(), 6);
@@ -48,7 +48,7 @@ TEST(StaticModel, DynamicNodesAreBuiltStatic) {
     for (int i = 15; i < e.size(); ++i) EXPECT_FALSE(e.static_position(i)) << i;
 
     Model md = build(deck(false));
-    Engine ed(md, "naive");
+    Engine ed(md, "dense");
     EXPECT_FALSE(ed.static_model());
     EXPECT_TRUE(ed.nodes()[1].is_dynamic());
     EXPECT_EQ(ed.size(), 6 + 12 + 6 + 6);
@@ -60,7 +60,7 @@ TEST(StaticModel, DynamicNodesAreBuiltStatic) {
 // S = R (m xc) = 2 (0.1, 0.2, 0) at R = I; node 3: force m g. Velocities do not matter.
 TEST(StaticModel, BodiesGiveOnlyTheirWeight) {
     Model m = build(deck(true));
-    Engine e(m, "naive");
+    Engine e(m, "dense");
     for (int i = 0; i < e.size(); ++i) e.yp[i] = 0.3 * (i + 1);  // arbitrary velocities
     StepContext c{0.0, 1e-3, 0.4, Phase::dynamic};
     e.update(c.time, c.dt);

@@ -47,7 +47,7 @@ TEST(LinearSolvers, AllThreeAgreeAndRefactorAfterValueChange) {
     std::mt19937 gen(7);
     const int n = 60;
     CscMatrix a = make_matrix(n, gen);
-    for (const char* name : {"klu", "umfpack", "naive"}) {
+    for (const char* name : {"klu", "umfpack", "naive", "dense"}) {
         auto s = make_linear_solver(name);
         s->analyze(a);
         for (int round = 0; round < 3; ++round) {
@@ -71,9 +71,17 @@ TEST(LinearSolvers, SingularMatrixIsReported) {
     CscMatrix a(2, {{0, 0}, {1, 0}, {0, 1}, {1, 1}});
     double* v = a.values();
     v[0] = 1, v[1] = 2, v[2] = 2, v[3] = 4;  // rank 1
-    for (const char* name : {"klu", "umfpack", "naive"}) {
+    for (const char* name : {"klu", "umfpack", "naive", "dense"}) {
         auto s = make_linear_solver(name);
         s->analyze(a);
         EXPECT_FALSE(s->factor(a)) << name;
     }
+}
+
+// `naive` is MBDyn's sparse solver: a sparse LU (KLU) here, named as such; the dense LU is only
+// reachable as "dense" (no deck can name it).
+TEST(LinearSolvers, NaiveIsSparseAndNamedHonestly) {
+    EXPECT_STREQ(make_linear_solver("naive")->name(), "naive (sparse LU: KLU, COLAMD order)");
+    EXPECT_STREQ(make_linear_solver("dense")->name(), "dense");
+    EXPECT_THROW(make_linear_solver("lapack"), std::invalid_argument);
 }
