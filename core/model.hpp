@@ -18,6 +18,7 @@
 namespace mbs {
 
 struct DriveSpec;
+struct FileDriver;
 struct TplDriveSpec;
 struct LawSpec;
 struct CompiledExpr;
@@ -219,6 +220,8 @@ struct Model {
     std::map<long, std::shared_ptr<const DriveSpec>> drive_callers;
     std::map<long, std::shared_ptr<const LawSpec>> laws;
     std::map<std::string, std::shared_ptr<const DriveSpec>> scalar_functions;
+    // The drivers block: `file: L, fixed step | variable step, ...;` (core/file_driver.hpp).
+    std::map<long, std::shared_ptr<const FileDriver>> file_drivers;
     std::vector<std::string> warnings;
     // The deck's source files: kept alive because every SourceLoc above points into them.
     std::vector<std::unique_ptr<SourceFile>> sources;

@@ -273,8 +273,7 @@ void Builder::card(const SourceFile& file, const ast::Card& c) {
         case Block::elements:
             return element_card(name, r);
         case Block::drivers:
-            throw InputError(at, "file drivers are not supported yet",
-                             "remove the drivers block and 'file drivers:'");
+            return driver_card(name, r, at);
         default:
             break;
     }

@@ -82,10 +82,6 @@ bool Builder::counter_card(const std::string& name, DeckReader& r) {
                                  " is more than mbsolve accepts (" +
                                  std::to_string(max_entity_count) + ")",
                              "check the count; decks with more entities are not supported");
-        // The drivers block is refused (Builder::card()); a count without it would be dropped.
-        if (counter == "file drivers" && n > 0)
-            throw InputError(r.card_loc(), "'file drivers' are not supported yet",
-                             "remove 'file drivers:' and the drivers block");
         std::string key = counter == "rotors" ? "induced velocity elements" : counter;
         if (st_.model.declared_counts.count(key))
             throw InputError(r.card_loc(), "'" + counter + "' is given twice");

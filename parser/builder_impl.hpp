@@ -116,6 +116,7 @@ class Builder {
     void control_misc_card(const std::string& name, DeckReader& r);
     void node_card(const std::string& name, DeckReader& r);
     void element_card(const std::string& name, DeckReader& r);
+    void driver_card(const std::string& name, DeckReader& r, const SourceLoc& at);
     void driven_card(DeckReader& r);
     void output_card(DeckReader& r, bool nodes);
     void reference_card(DeckReader& r);

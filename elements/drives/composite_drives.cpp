@@ -8,22 +8,13 @@
 //   postponed  PostponedArgs: label "label", a `drive caller:` card that may be defined later in
 //              the deck
 //
-// `file, drv_label [, column] [, amplitude, a]`: a column of a file driver from the `drivers`
-// block (docs/deck-language.md section 7).
-//
-// Typed arguments (FileArgs, described in card order under the names in quotes): label
-// "drive label" (long), column "column" (long >= 1, default 1), amplitude "amplitude" (default 1).
-// As in MBDyn, any value right after the label is the column. Whether the driver exists and
-// has that column is checked once the drivers block is read.
-//
 // Expression drive callers: `string, "expr"` (compiled once; Time, TimeStep, Step and Var stay
 // live, every other name is folded to its value when the card is read) and `ginac`, which
 // needs GiNaC and is not supported (docs/deck-language.md section 7).
 //
 // Runtime of the expression and composite drive callers (docs/deck-language.md section 7): string,
-// array (sum), mult (product), drive (outer(inner(x))), postponed; and the clear "not supported
-// at run time" errors of the types without a runtime yet. `function`
-// needs no runtime: its reader replaces the spec by the wrapped drive.
+// array (sum), mult (product), drive (outer(inner(x))), postponed. `function` needs no runtime:
+// its reader replaces the spec by the wrapped drive. The `file` drive caller is in file_drive.cpp.
 #include <cmath>
 #include <string>
 
@@ -60,26 +51,9 @@ struct PostponedArgs final : KindArgs {
     void describe(Props& out) const override { out.set("label", label); }
 };
 
-struct FileArgs final : KindArgs {
-    long label = 0, column = 1;
-    double amplitude = 1.0;
-    void describe(Props& out) const override {
-        out.set("drive label", label);
-        out.set("column", column);
-        out.set("amplitude", amplitude);
-    }
-};
-
 // The referenced card may come later, so its existence is checked when the model is complete.
 void read_postponed(Reader& r, DriveSpec& d) {
     emplace_args<PostponedArgs>(d).label = r.label("drive caller label");
-}
-
-void read_file(Reader& r, DriveSpec& d) {
-    auto& a = emplace_args<FileArgs>(d);
-    a.label = r.label("file driver label");
-    if (!r.peek("amplitude") && next_is_value(r)) a.column = count_at_least(r, "column", 1);
-    if (r.accept("amplitude")) a.amplitude = r.real("amplitude");
 }
 
 void read_string(Reader& r, DriveSpec& d) {
@@ -276,11 +250,6 @@ DrivePtr make_chain(const DriveSpec& d, const DriveEnv& env) {
         env.time_input);
 }
 
-// Types the readers accept but the drives cannot run yet, each with the reason.
-DrivePtr unsupported_file(const DriveSpec& d, const DriveEnv&) {
-    throw_unsupported_drive(d, "file drivers (the 'drivers' block) are not read at run time yet");
-}
-
 }  // namespace
 
 MBS_REGISTER_DRIVE_KIND("array", {.read = read_array, .make = make_array});
@@ -290,7 +259,6 @@ MBS_REGISTER_DRIVE_KIND("function",
                         {.read = read_function,
                          .no_make = "the reader returns the named drive caller itself"});
 MBS_REGISTER_DRIVE_KIND("postponed", {.read = read_postponed, .make = make_postponed});
-MBS_REGISTER_DRIVE_KIND("file", {.read = read_file, .make = unsupported_file});
 MBS_REGISTER_DRIVE_KIND("string", {.read = read_string, .make = make_string});
 MBS_REGISTER_DRIVE_KIND("ginac",
                         {.read = read_ginac, .no_make = "refused by the reader (needs GiNaC)"});
