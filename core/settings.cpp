@@ -3,6 +3,8 @@
 #include "core/settings.hpp"
 
 #include <algorithm>
+#include <cstdio>
+#include <limits>
 #include <tuple>
 
 #include "core/model.hpp"
@@ -191,6 +193,28 @@ Props settings_view(const ProblemSettings& s) {
     v.add("strategy max iterations", s.strategy_max_iterations);
     v.add("strategy change drive", s.strategy_change_drive);
     v.add("abort after", s.abort_after);
+    if (const EigenanalysisSettings& e = s.eigenanalysis; e.given()) {
+        // One summary, after the other options (the card keeps no place in their order).
+        std::string d = "times";
+        char buf[64];
+        for (double t : e.times) std::snprintf(buf, sizeof buf, " %.17g", t), d += buf;
+        if (e.parameter > 0)
+            std::snprintf(buf, sizeof buf, "; parameter %.17g", e.parameter), d += buf;
+        if (e.output_eigenvectors) d += "; output eigenvectors";
+        if (e.output_geometry) d += "; output geometry";
+        if (e.results_precision > 0)
+            d += "; results output precision " + std::to_string(e.results_precision);
+        if (e.lower_frequency_Hz > 0)
+            std::snprintf(buf, sizeof buf, "; lower frequency limit %.17g", e.lower_frequency_Hz),
+                d += buf;
+        if (e.upper_frequency_Hz > 0)
+            std::snprintf(buf, sizeof buf, "; upper frequency limit %.17g", e.upper_frequency_Hz),
+                d += buf;
+        if (e.suffix_width != 0)
+            d += "; suffix width " +
+                 (e.suffix_width < 0 ? std::string("compute") : std::to_string(e.suffix_width));
+        v.add("eigenanalysis", std::numeric_limits<int>::max(), d);
+    }
     return v.props();
 }
 

@@ -92,6 +92,20 @@ struct LineSearchSettings {
     Setting<bool> print_convergence_info, verbose, abort_at_lambda_min;
 };
 
+// MBDyn's `eigenanalysis` card of the initial value block (docs/deck-language.md 2.1): the times
+// at which the run linearizes the DAE after the converged step and writes its modes
+// (solvers/dae/eigenanalysis.cpp).
+struct EigenanalysisSettings {
+    std::vector<double> times;  // strictly ascending
+    SourceLoc loc;              // the card
+    double parameter = 0.0;     // MBDyn's `parameter` (0: the time step); dCoef = parameter / 2
+    bool output_eigenvectors = false, output_geometry = false;
+    double lower_frequency_Hz = 0.0, upper_frequency_Hz = -1.0;  // -1: no upper limit
+    int results_precision = 0;                                   // 0: 16 significant digits
+    int suffix_width = 0;                                        // -1: `compute`
+    bool given() const { return !times.empty(); }
+};
+
 // The problem block.
 struct ProblemSettings {
     // The defaults of the run length, written once (the builder's run-length bound, the DAE
@@ -134,6 +148,7 @@ struct ProblemSettings {
     Setting<std::shared_ptr<const DriveSpec>> strategy_change_drive;
     Setting<AbortAfter> abort_after;
     std::vector<EquilibriumCard> equilibrium_cards;
+    EigenanalysisSettings eigenanalysis;
     SettingsOrder order;
 
     double t0() const { return initial_time.value_or(default_initial_time); }

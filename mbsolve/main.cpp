@@ -29,6 +29,7 @@
 #include "output/worker.hpp"
 #include "parser/builder.hpp"
 #include "parser/dump.hpp"
+#include "solvers/dae/eigenanalysis.hpp"
 #include "solvers/dae/simulation.hpp"
 #include "solvers/reduced/analyses.hpp"
 #include "solvers/reduced/run.hpp"
@@ -243,6 +244,19 @@ int run(const mbs::Model& model, const mbs::cli::Options& opt) {
         output.add(reports->sink());
     }
     sim.add_sink(&sinks);
+    // `eigenanalysis` (initial value block): its Octave files; NetCDF and HDF5 do not hold it yet.
+    std::unique_ptr<mbs::EigenanalysisSink> eig;
+    if (model.solver.eigenanalysis.given()) {
+        const Formats f = result_formats(model, opt);
+        if (f.netcdf || f.hdf5)
+            throw mbs::InputError(model.solver.eigenanalysis.loc,
+                                  std::string("eigenanalysis results in ") +
+                                      (f.netcdf ? "NetCDF" : "HDF5") + " are not supported yet",
+                                  "the modes are written to PREFIX_<k>.m: run with text output "
+                                  "only (no --format netcdf/hdf5, no 'output results')");
+        eig = std::make_unique<mbs::EigenanalysisSink>(sim.engine(), model, output_prefix(opt));
+        sim.add_sink(eig.get());
+    }
 
     install_stop_handlers();
     sim.keep_going = [](double) { return g_stop == 0; };
@@ -262,9 +276,18 @@ int run(const mbs::Model& model, const mbs::cli::Options& opt) {
         mbs::RunStats st = sim.run();
         if (reports) reports->finish("ok", "", opt.quiet);
         double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        std::vector<std::string> files = output.files();
+        if (eig) {
+            files.insert(files.end(), eig->files().begin(), eig->files().end());
+            for (double t : eig->missed())
+                std::fprintf(stderr,
+                             "mbsolve: warning: eigenanalysis at t = %.9g not done: the run "
+                             "ended before it\n",
+                             t);
+        }
         if (!opt.quiet)
             mbs::output::print_summary(
-                stdout, st, wall, output.files(),
+                stdout, st, wall, files,
                 g_stop ? stop_reason() + (g_force ? "" : " after the current step") : "");
         return stop_status();
     } catch (const mbs::SolverFailure& f) {
@@ -281,6 +304,13 @@ int run(const mbs::Model& model, const mbs::cli::Options& opt) {
 // steps are short: nothing to abandon); a third exits 5 at once.
 int run_reduced(const mbs::Model& model, const mbs::cli::Options& opt, bool tree,
                 const std::string& analysis) {
+    if (!tree && model.solver.eigenanalysis.given())
+        throw mbs::InputError(model.solver.eigenanalysis.loc,
+                              "'eigenanalysis' belongs to the time integration of the DAE, not "
+                              "to the relative-coordinate analysis '" +
+                                  analysis + "'",
+                              "run the deck without --analysis for the full model's modes; "
+                              "'--analysis modal' gives the relative-coordinate ones");
     if (!tree) install_stop_handlers();
     mbs::reduced::StopRequest stop;
     stop.requested = &g_stop;

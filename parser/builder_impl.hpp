@@ -106,6 +106,7 @@ class Builder {
     void strategy_card(DeckReader& r);
     void check_change_strategy_step();
     void problem_misc_card(const std::string& name, DeckReader& r);
+    void eigenanalysis_card(DeckReader& r);  // builder_eigenanalysis.cpp
     void control_card(const std::string& name, DeckReader& r);
     bool counter_card(const std::string& name, DeckReader& r);
     void control_flag_card(const std::string& name, DeckReader& r);

@@ -542,9 +542,7 @@ void Builder::problem_misc_card(const std::string& name, DeckReader& r) {
     } else if (name == "threads") {
         ignore_card(r, at, "threads", "mbsolve assembles and solves on one thread");
     } else if (name == "eigenanalysis") {
-        throw InputError(at, "'eigenanalysis' is not supported yet",
-                         "remove the card; 'mbsolve --analysis modal' gives the modes of the "
-                         "relative-coordinate model");
+        eigenanalysis_card(r);
     } else {
         throw InputError(
             at,

@@ -78,7 +78,7 @@ const std::map<std::string, Sample>& problem_samples() {
         {"abort after", {"input", Outcome::consumed}},
         {"output meter", {"const, 1.", Outcome::refused, "belongs in the control data block"}},
         {"threads", {"2", Outcome::warned}},
-        {"eigenanalysis", {"1.", Outcome::refused, refused_fragment}},
+        {"eigenanalysis", {"1., output eigenvectors", Outcome::consumed}},
         {"modify residual test", {"", Outcome::refused, refused_fragment}},
         {"enforce constraint equations", {"", Outcome::refused, refused_fragment}},
     };

@@ -37,7 +37,9 @@ from mbs_check import EXAMPLES, failures, finish  # noqa: E402
 exe, work = sys.argv[1], sys.argv[2]
 RUN_SECONDS = 2.0
 MBDYN = '/work/mbdyn/bin/mbdyn'
-SKIP = {}  # none today; decks this build cannot read (a module not built) are skipped below
+# Decks this build cannot read (a module not built) are skipped below.
+SKIP = {'eigenanalysis_double_pendulum': 'its eigenanalysis card is refused with NetCDF output '
+        '(the modes are not written there yet); regression/eigenanalysis runs it'}
 checks = 0
 VERBOSE = os.environ.get('MBS_VERBOSE') == '1'  # print every check
 

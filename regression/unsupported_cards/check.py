@@ -2,9 +2,9 @@
 
 Each case inserts one card (or one option) into input-examples/pendulum.mbd and runs
 `mbsolve --check` on it:
-- a card that would change the results if it were obeyed (an eigenanalysis, rigid-body
-  kinematics, a restart file, a residual-test modifier, inverse dynamics in the DAE engine, ...)
-  must stop with exit 2 and `FILE:LINE:COL: error: '...' ... not supported
+- a card that would change the results if it were obeyed (an eigenanalysis option mbsolve does
+  not implement, rigid-body kinematics, a restart file, a residual-test modifier, inverse dynamics
+  in the DAE engine, ...) must stop with exit 2 and `FILE:LINE:COL: error: '...' ... not supported
   yet` at the card or option, the source line and a hint;
 - a card that only concerns MBDyn's diagnostics, threads or storage (`threads`, `print`,
   `output: iterations`, linear solver options, `default scale`, `at most`) runs (exit 0) with
@@ -41,7 +41,18 @@ END_IV, END_CD = line_of('end: initial value'), line_of('end: control data')
 # (name, kind, block end before which the card goes or a (line prefix, old, new) replacement,
 #  the card text, the text the column must point at, fragment of the message)
 insert = [
-    ('eigenanalysis', 'error', END_IV, 'eigenanalysis: 1.;', 'eigenanalysis', "'eigenanalysis' is not supported yet"),
+    ('eigenanalysis_arpack', 'error', END_IV, 'eigenanalysis: 1., use arpack, 10, 20, 0.;', 'use arpack',
+     "'use arpack' (sparse eigensolver) is not supported yet"),
+    ('eigenanalysis_jdqz', 'error', END_IV, 'eigenanalysis: 1., use jdqz, 10, 20, 0.;', 'use jdqz',
+     "'use jdqz' (sparse eigensolver) is not supported yet"),
+    ('eigenanalysis_matrices', 'error', END_IV, 'eigenanalysis: 1., output full matrices;', 'output full',
+     "'output full matrices' is not supported yet"),
+    ('eigenanalysis_sparse_matrices', 'error', END_IV, 'eigenanalysis: 1., output sparse matrices;',
+     'output sparse', "'output sparse matrices' is not supported yet"),
+    ('eigenanalysis_balance', 'error', END_IV, 'eigenanalysis: 1., balance, all;', 'balance',
+     "'balance' is not supported yet"),
+    ('eigenanalysis_suffix_format', 'error', END_IV, 'eigenanalysis: 1., suffix format, "%d";', 'suffix',
+     "'suffix format' is not supported yet"),
     ('modify_residual_test', 'error', END_IV, 'modify residual test;', 'modify',
      "'modify residual test' is not supported yet"),
     ('enforce_constraints', 'error', END_IV, 'enforce constraint equations: constraint;', 'enforce',
