@@ -11,41 +11,21 @@ Kept: every 100th output step (t = 0, 0.1, ..., 4 s) of the .mov line of OUT (la
 steps are counted, not timed (MBDyn's last step lands at 4.001 s).
 """
 import os
-import subprocess
 import sys
-import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+from mbdyn_ref import write_reference  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DECK = os.path.join(HERE, '..', '..', 'input-examples', 'gimbal_rotor.mbd')
 EVERY, STEPS = 100, 4000
 
 mbdyn = sys.argv[1]
-version = subprocess.run([mbdyn, '-v'], capture_output=True, text=True).stdout.splitlines()
-with tempfile.TemporaryDirectory() as work:
-    with open(DECK) as f:
-        text = f.read()
-    anchor = '    output precision: 12;\n'
-    assert anchor in text
-    deck = os.path.join(work, 'gimbal_rotor.mbd')
-    with open(deck, 'w') as f:
-        f.write(text.replace(anchor, anchor + '    skip initial joint assembly;\n'))
-    subprocess.run([mbdyn, '-f', deck, '-o', os.path.join(work, 'gimbal')],
-                   check=True, capture_output=True, cwd=work)
-    out = ['# MBDyn results for input-examples/gimbal_rotor.mbd (with skip initial joint assembly),',
-           '# written by mbdyn_reference.py',
-           '# ' + ' '.join(v for v in version[:2] if v),
-           f'# every {EVERY}th output step: step, file, then the line as MBDyn writes it']
-    for ext, labels in (('mov', (3,)), ('jnt', (2, 4))):
-        seen = {lab: 0 for lab in labels}
-        with open(os.path.join(work, 'gimbal.' + ext)) as f:
-            for line in f:
-                w = line.split()
-                lab = int(w[0])
-                if lab not in seen:
-                    continue
-                k = seen[lab]
-                seen[lab] += 1
-                if k % EVERY == 0 and k <= STEPS:
-                    out.append(f'{k} {ext} ' + ' '.join(w))
-with open(os.path.join(HERE, 'mbdyn_reference.txt'), 'w') as f:
-    f.write('\n'.join(out) + '\n')
+with open(DECK) as f:
+    text = f.read()
+anchor = '    output precision: 12;\n'
+assert anchor in text
+write_reference(mbdyn, text.replace(anchor, anchor + '    skip initial joint assembly;\n'), 'gimbal',
+                ['MBDyn results for input-examples/gimbal_rotor.mbd (with skip initial joint assembly),',
+                 'written by mbdyn_reference.py'],
+                (('mov', (3,)), ('jnt', (2, 4))), EVERY, STEPS, os.path.join(HERE, 'mbdyn_reference.txt'))
