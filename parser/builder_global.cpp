@@ -131,16 +131,23 @@ void Builder::drive_caller_card(DeckReader& r, const SourceFile&, const ast::Car
     st_.spec_costs[d.get()] = st_.spec_costs[read.get()];
     d->named_label = l;
     // MBDyn's DriveCallerRead::ReadOutput: [output, <flags>] [, output trace, <flags>], with
-    // <flags> = {value, b [, derivative, b] | derivative, b | b}. Read to the letter and not
-    // acted on: mbsolve writes no .drv or trace file (docs/deck-language.md 1.5).
-    auto flags = [&r](const char* what) {
-        bool any = false;
-        if (r.accept("value")) r.boolean(std::string(what) + " value"), any = true;
-        if (r.accept("derivative")) r.boolean(std::string(what) + " derivative"), any = true;
-        if (!any) r.boolean(std::string(what) + " (yes or no, or value/derivative)");
+    // <flags> = {value, b [, derivative, b] | derivative, b | b}. Read to the letter; mbsolve
+    // writes no .drv or trace file yet (docs/deck-language.md 1.5), so asking for one is a
+    // warning at the keyword, not silently dropped.
+    auto flags = [&r](const char* what, const SourceLoc& kw) {
+        bool any = false, on = false;
+        if (r.accept("value")) on |= r.boolean(std::string(what) + " value"), any = true;
+        if (r.accept("derivative")) on |= r.boolean(std::string(what) + " derivative"), any = true;
+        if (!any) on = r.boolean(std::string(what) + " (yes or no, or value/derivative)");
+        if (on)
+            r.warn_at(kw, std::string("'") + what +
+                              "' of a drive caller is ignored: mbsolve writes no drive caller "
+                              "(.drv) or trace (.trc) file yet");
     };
-    if (r.accept("output")) flags("output");
-    if (r.accept("output trace")) flags("output trace");
+    SourceLoc kw = r.loc();
+    if (r.accept("output")) flags("output", kw);
+    kw = r.loc();
+    if (r.accept("output trace")) flags("output trace", kw);
     r.finish();
     st_.model.drive_callers[l] = d;
     st_.drive_caller_locs[l] = at;
