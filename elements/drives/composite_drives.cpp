@@ -123,22 +123,7 @@ DrivePtr make_string(const DriveSpec& d, const DriveEnv& env) {
     return rt::make<StringDrive>(d.expr, rt::clock(d, env), env.time_input);
 }
 
-// Base of drives made of sub-drives: differentiable when all are, after_step passed on.
-class Composite : public Drive {
-  public:
-    explicit Composite(std::vector<DrivePtr> parts) : parts_(std::move(parts)) {}
-    bool differentiable() const override {
-        for (const DrivePtr& p : parts_)
-            if (!p->differentiable()) return false;
-        return true;
-    }
-    void after_step() const override {
-        for (const DrivePtr& p : parts_) p->after_step();
-    }
-
-  protected:
-    std::vector<DrivePtr> parts_;
-};
+using rt::Composite;  // elements/drives/runtime_util.hpp
 
 // dc1 + ... + dcn.
 class Sum final : public Composite {

@@ -95,22 +95,7 @@ void read_derivative(Reader& r, DriveSpec& d) {
 
 // --- runtime -----------------------------------------------------------------------------------
 
-// Base of drives made of sub-drives: differentiable when all are, after_step passed on.
-class Composite : public Drive {
-  public:
-    explicit Composite(std::vector<DrivePtr> parts) : parts_(std::move(parts)) {}
-    bool differentiable() const override {
-        for (const DrivePtr& p : parts_)
-            if (!p->differentiable()) return false;
-        return true;
-    }
-    void after_step() const override {
-        for (const DrivePtr& p : parts_) p->after_step();
-    }
-
-  protected:
-    std::vector<DrivePtr> parts_;
-};
+using rt::Composite;  // elements/drives/runtime_util.hpp
 
 // The extreme child value; Better = std::less for min, std::greater for max.
 template <class Better>
