@@ -495,6 +495,15 @@ TEST(drives, DriveCallerCardOutputOptions) {
     EXPECT_EQ(error_at(c), where_of(c, "output", 2));
     c = "drive caller: 1, const, 1., output trace, yes, output, yes;\n";
     EXPECT_EQ(error_at(c), where_of(c, "output", 1));
+    // Asked-for output that mbsolve does not write is a warning at the keyword; `no` is none.
+    c = "drive caller: 1, const, 1., output, value, no, derivative, yes, output trace, no;\n";
+    mbs::Model m = build(c);
+    ASSERT_EQ(m.warnings.size(), 1u);
+    EXPECT_NE(m.warnings[0].find(where_of(c, "output") + ": warning: 'output' of a drive caller is "
+                                                         "ignored"),
+              std::string::npos)
+        << m.warnings[0];
+    EXPECT_TRUE(build("drive caller: 1, const, 1., output, no;\n").warnings.empty());
 }
 
 }  // namespace
