@@ -242,11 +242,12 @@ RunStats Simulation::run() {
             }
             ++stats_.steps;
             emit(info);
-            // MBDyn computes no new step after the first regular one (Solver::Start): the
-            // second step has the initial size too.
-            if (set_.strategy_change && ++change_steps >= 2) {
+            // The drive's own state (sample and hold, a filter, ...) moves on after every
+            // step, as MBDyn's drives do; MBDyn computes no new step after the first regular
+            // one (Solver::Start): the second step has the initial size too.
+            if (set_.strategy_change) {
                 change_drive_->after_step();
-                h = change_step(t_, change_drive_->value(t_));
+                if (++change_steps >= 2) h = change_step(t_, change_drive_->value(t_));
             }
             if (set_.strategy_factor) {
                 easy_steps = info.iterations <= set_.min_iter ? easy_steps + 1 : 0;
