@@ -38,3 +38,17 @@ def write_reference(mbdyn, deck_text, name, title, files, every, steps, out_path
                         out.append(f'{k} {ext} ' + ' '.join(w))
     with open(out_path, 'w') as f:
         f.write('\n'.join(out) + '\n')
+
+
+def read_reference(path):
+    """The samples of a file written by write_reference: {(ext, label): rows}, each row
+    [step, the values MBDyn wrote after the label], in file order (a numpy array)."""
+    import numpy as np
+    ref = {}
+    with open(path) as f:
+        for line in f:
+            if line.startswith('#'):
+                continue
+            w = line.split()
+            ref.setdefault((w[1], int(w[2])), []).append([int(w[0])] + [float(v) for v in w[3:]])
+    return {key: np.array(v) for key, v in ref.items()}

@@ -35,6 +35,7 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, '..'))
 from mbs_check import EXAMPLES, Run, close, euler123, finish, rot  # noqa: E402
+from mbdyn_ref import read_reference  # noqa: E402
 
 exe, work = sys.argv[1], sys.argv[2]
 W0, A, PSI, J1, J2 = 2.0, 1.0, 0.5, 0.2, 0.5
@@ -86,14 +87,7 @@ close('phi changes sign (passes through zero)', float(gim[:, 14].min() < -0.4 < 
       1.0, 0)
 
 # Against MBDyn (every 100th step).
-ref = {}
-with open(os.path.join(HERE, 'mbdyn_reference.txt')) as f:
-    for line in f:
-        if line.startswith('#'):
-            continue
-        w_ = line.split()
-        ref.setdefault((w_[1], int(w_[2])), []).append([int(w_[0])] + [float(v) for v in w_[3:]])
-ref = {key: np.array(v) for key, v in ref.items()}
+ref = read_reference(os.path.join(HERE, 'mbdyn_reference.txt'))
 steps = ref[('mov', 3)][:, 0].astype(int)
 close('MBDyn samples', len(steps), 41, 0)
 late = steps >= 100

@@ -31,6 +31,7 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, '..'))
 from mbs_check import EXAMPLES, Run, close, euler123, finish, rot  # noqa: E402
+from mbdyn_ref import read_reference  # noqa: E402
 
 exe, work = sys.argv[1], sys.argv[2]
 G, M1, M2, JZ, A, F, C, B, V, K, PSI = 9.81, 2.0, 1.5, 0.3, 0.2, 1.0, 0.1, 0.3, 0.1, 0.5, np.pi / 6
@@ -75,14 +76,7 @@ close('imposed orientation: max |couple on BASE - (0, 0, -JZ 2 K)| [N m] (t >= T
       np.abs(j4[late, 10:13] - np.array([0, 0, -JZ * 2 * K])).max(), 0, 1e-6)
 
 # Against MBDyn (every 100th step, from step 100 on).
-ref = {}
-with open(os.path.join(HERE, 'mbdyn_reference.txt')) as f:
-    for line in f:
-        if line.startswith('#'):
-            continue
-        w_ = line.split()
-        ref.setdefault((w_[1], int(w_[2])), []).append([int(w_[0])] + [float(v) for v in w_[3:]])
-ref = {key: np.array(v) for key, v in ref.items()}
+ref = read_reference(os.path.join(HERE, 'mbdyn_reference.txt'))
 steps = ref[('mov', 2)][:, 0].astype(int)
 close('MBDyn samples', len(steps), 21, 0)
 s = steps[steps >= 100]

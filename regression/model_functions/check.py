@@ -20,6 +20,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
 from mbs_check import EXAMPLES, Run, close, finish  # noqa: E402
+from mbdyn_ref import read_reference  # noqa: E402
 
 exe, work = sys.argv[1], sys.argv[2]
 deck = os.path.join(EXAMPLES, 'model_functions.mbd')
@@ -94,17 +95,12 @@ close('derivative of it = sin psi (w = 1): max error', np.abs(p7[:, 2] - np.sin(
 # MBDyn on the same deck. Both stop Newton at a residual of 1e-12, reached by fixed-point steps
 # (the model:: drives have no derivative): observed differences 1.6e-9 m (positions), 5e-9 m/s
 # (velocities), 3.6e-12 deg (SPIN's angle), 3.5e-9 / 4.5e-9 / 1.9e-13 (probe columns).
-ref = {}
-with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'mbdyn_reference.txt')) as f:
-    for line in f:
-        if line.startswith('#'):
-            continue
-        w = line.split()
-        ref.setdefault((w[1], int(w[2])), []).append((int(w[0]), [float(v) for v in w[2:]]))
+ref = read_reference(os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                  'mbdyn_reference.txt'))
 for lab in (2, 3, 4, 5):
     ours = r.rows('mov', lab)
-    k = np.array([s for s, _ in ref[('mov', lab)]])
-    theirs = np.array([v for _, v in ref[('mov', lab)]])
+    theirs = ref[('mov', lab)]  # [step, the .mov values after the label]
+    k = theirs[:, 0].astype(int)
     close(f'MBDyn: node {lab} max |X - X_mbdyn| (m)', np.abs(ours[k, 1:4] - theirs[:, 1:4]).max(),
           0.0, 1.6e-8)
     close(f'MBDyn: node {lab} max |V - V_mbdyn| (m/s)',
@@ -113,8 +109,8 @@ for lab in (2, 3, 4, 5):
           np.abs(ours[k, 4:7] - theirs[:, 4:7]).max(), 0.0, 3.6e-11)
 for lab, tol in ((5, 2e-12), (6, 4.5e-8)):
     ours = r.rows('frc', lab)
-    k = np.array([s for s, _ in ref[('frc', lab)]])
-    theirs = np.array([v for _, v in ref[('frc', lab)]])
+    theirs = ref[('frc', lab)]
+    k = theirs[:, 0].astype(int)
     close(f'MBDyn: probe force {lab} max difference', np.abs(ours[k, 2:5] - theirs[:, 2:5]).max(),
           0.0, tol)
 finish()

@@ -60,6 +60,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
 from mbs_check import EXAMPLES, Run, close, finish  # noqa: E402
+from mbdyn_ref import read_reference  # noqa: E402
 
 exe, work = sys.argv[1], sys.argv[2]
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -157,14 +158,7 @@ for lab, name in ((2, 'NUT1'), (3, 'NUT2')):
           0.0, 1e-15)
 
 # Against MBDyn (every 100th step).
-ref = {}
-with open(os.path.join(HERE, 'mbdyn_reference.txt')) as f:
-    for line in f:
-        if line.startswith('#'):
-            continue
-        w = line.split()
-        ref.setdefault((w[1], int(w[2])), []).append([int(w[0])] + [float(v) for v in w[3:]])
-ref = {key: np.array(v) for key, v in ref.items()}
+ref = read_reference(os.path.join(HERE, 'mbdyn_reference.txt'))
 steps = ref[('mov', 2)][:, 0].astype(int)
 close('MBDyn samples', len(steps), 31, 0)
 for lab, name, tol in ((2, 'NUT1', (5e-8, 1e-7, 5e-6)), (3, 'NUT2', (5e-6, 1e-5, 4e-4))):
