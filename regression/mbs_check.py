@@ -69,6 +69,17 @@ class Run:
         return np.array(t)
 
 
+def mov_positions(path):
+    """{label: (T, 3) positions} of every node in a .mov file."""
+    rows = {}
+    with open(path) as f:
+        for line in f:
+            w = line.split()
+            if w:
+                rows.setdefault(int(w[0]), []).append([float(v) for v in w[1:4]])
+    return {k: np.array(v) for k, v in rows.items()}
+
+
 def rot(axis, a):
     """Rotation by angle a (rad) about global axis 0, 1 or 2."""
     c, s = np.cos(a), np.sin(a)

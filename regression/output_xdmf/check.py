@@ -38,7 +38,7 @@ import h5py
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
-from mbs_check import EXAMPLES, close, failures, finish  # noqa: E402
+from mbs_check import EXAMPLES, close, failures, finish, mov_positions  # noqa: E402
 
 exe, work = sys.argv[1], sys.argv[2]
 
@@ -53,17 +53,6 @@ def run(deck, prefix, *extra):
     if p.returncode != 0:
         sys.exit(f'{" ".join(cmd)}\nexit {p.returncode}\n{p.stdout}{p.stderr}')
     return out
-
-
-def mov_positions(path):
-    """label -> (T, 3) positions from .mov."""
-    rows = {}
-    with open(path) as f:
-        for line in f:
-            w = line.split()
-            if w:
-                rows.setdefault(int(w[0]), []).append([float(v) for v in w[1:4]])
-    return {k: np.array(v) for k, v in rows.items()}
 
 
 def out_times(prefix):

@@ -30,7 +30,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
-from mbs_check import EXAMPLES, Run, close, finish  # noqa: E402
+from mbs_check import EXAMPLES, Run, close, finish, mov_positions  # noqa: E402
 
 exe, work = sys.argv[1], sys.argv[2]
 ROOT = os.path.dirname(EXAMPLES)
@@ -48,17 +48,6 @@ if missing:
     print('SKIPPED: the browser test of the viewer needs ' + ', '.join(missing) +
           '; scripts/test.sh installs them (scripts/setup.sh)')
     sys.exit(77)
-
-
-def mov(path):
-    """{label: array (steps, cols)} of the .mov file."""
-    rows = {}
-    with open(path) as f:
-        for line in f:
-            w = line.split()
-            if w:
-                rows.setdefault(int(w[0]), []).append([float(v) for v in w[1:4]])
-    return {k: np.array(v) for k, v in rows.items()}
 
 
 def out_times(path):
@@ -104,7 +93,7 @@ def check(name, deck, defines, steps_expected):
     close(f'{name}: JavaScript errors logged', len(errors), 0, 0)
     close(f'{name}: network requests (the page is offline)', len(s['requests']), 0, 0)
     print(f"     {name}: loaded in {s['loadSeconds']:.2f} s, {s['nFrames']} frames")
-    m = mov(r.prefix + '.mov')
+    m = mov_positions(r.prefix + '.mov')
     t_out = out_times(r.prefix + '.out')
     t_all = np.concatenate([[0.0], t_out]) if len(t_out) + 1 == len(next(iter(m.values()))) else t_out
     close(f'{name}: output steps in the .mov', len(t_all), steps_expected, 0)
