@@ -89,6 +89,7 @@
 #include "core/tree_edge.hpp"
 #include "elements/joints/joint_ends.hpp"
 #include "elements/joints/joint_kit.hpp"
+#include "elements/joints/joint_orientation.hpp"
 #include "elements/misc/card_helpers.hpp"
 #include "elements/misc/element_util.hpp"
 
@@ -181,16 +182,8 @@ enum class Mode {
     invariant_joint
 };
 
-// Output format of the relative rotation.
-enum class Od { euler123, euler313, euler321, vector, matrix };
-
-Od parse_od(const std::string& s) {
-    if (s == "euler313") return Od::euler313;
-    if (s == "euler321") return Od::euler321;
-    if (s == "orientation vector") return Od::vector;
-    if (s == "orientation matrix") return Od::matrix;
-    return Od::euler123;
-}
+// Output format of the relative rotation (joint_orientation.hpp).
+using el::Od;
 
 // The kinematics of the file comment at the current iterate.
 struct Kin {
@@ -381,23 +374,8 @@ class Deformable final : public Element {
         }
         const bool rot = Md != Mode::displacement && Md != Mode::invariant_displacement;
         if (rot) {
-            const int nr = od_ == Od::matrix ? 9 : 3;
-            if (od_ == Od::matrix)
-                el::joint_quantity(s, "R", 9, "-", "relative",
-                                   "relative orientation matrix, row-major", col);
-            else if (od_ == Od::vector)
-                el::joint_quantity(s, "Phi", 3, "radian", "relative",
-                                   "relative orientation vector (Phi_X, Phi_Y, Phi_Z)", col);
-            else
-                el::joint_quantity(s, "E", 3, "deg", "relative",
-                                   od_ == Od::euler313   ? "relative orientation Euler angles "
-                                                           "(313) (E_X, E_Y, E_Z)"
-                                   : od_ == Od::euler321 ? "relative orientation Euler angles "
-                                                           "(321) (E_X, E_Y, E_Z)"
-                                                         : "relative orientation Euler angles "
-                                                           "(123) (E_X, E_Y, E_Z)",
-                                   col);
-            col += nr;
+            el::joint_orientation(s, od_, col);
+            col += el::od_columns(od_);
         }
         if (viscous) {
             if constexpr (!hinge) {
@@ -430,7 +408,8 @@ class Deformable final : public Element {
             return n;
         }
         if (!hinge) put(e_.head<3>());
-        if (Md != Mode::displacement && Md != Mode::invariant_displacement) put_rotation(v, n);
+        if (Md != Mode::displacement && Md != Mode::invariant_displacement)
+            n += el::put_orientation(od_, Rr_, v + n);
         if (viscous) put(ed_.template segment<nrates>(off));
         return n;
     }
@@ -516,29 +495,6 @@ class Deformable final : public Element {
         Cl.template block<N, N>(off, off) = C;
     }
 
-    void put_rotation(double* v, int& n) const {
-        Vec3 E;
-        switch (od_) {
-            case Od::matrix:
-                for (int i = 0; i < 3; ++i)
-                    for (int j = 0; j < 3; ++j) v[n++] = Rr_(i, j);
-                return;
-            case Od::vector:
-                E = matrix_to_rotation_vector(Rr_);
-                break;
-            case Od::euler313:
-                E = matrix_to_euler313(Rr_) * (180.0 / M_PI);
-                break;
-            case Od::euler321:
-                E = matrix_to_euler321(Rr_) * (180.0 / M_PI);
-                break;
-            case Od::euler123:
-                E = matrix_to_euler123(Rr_) * (180.0 / M_PI);
-                break;
-        }
-        for (int i = 0; i < 3; ++i) v[n++] = E[i];
-    }
-
     std::array<StructNode*, 2> n_;
     std::array<Vec3, 2> f_;
     std::array<Mat3, 2> Rh_;
@@ -568,9 +524,9 @@ std::unique_ptr<Element> make_deformable(const EntityDesc& d, BuildContext& ctx)
         ctx.error(d, "an " + d.type +
                          " takes elastic laws only (as in MBDyn); use the non-invariant joint "
                          "for a viscous or viscoelastic law");
-    const std::string od = s.orientation_description.empty() ? ctx.model().control.orientation()
-                                                             : s.orientation_description;
-    auto el = std::make_unique<Deformable<N, Md>>(d, nodes, f, Rh, std::move(law), parse_od(od));
+    auto el = std::make_unique<Deformable<N, Md>>(
+        d, nodes, f, Rh, std::move(law),
+        el::joint_od(s.orientation_description, ctx.model().control.orientation()));
     el->set_clock(ctx.drive_env().clock);
     return el;
 }

@@ -40,7 +40,6 @@
 // row by row). (MBDyn writes the global moment as R1 M: the same when R1h is the identity.)
 // Private data (MBDyn's names): lambda[1], lambda[2], lambda[3] (M), theta, phi.
 #include <cmath>
-#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -48,6 +47,7 @@
 #include "core/rotations.hpp"
 #include "elements/joints/joint_ends.hpp"
 #include "elements/joints/joint_kit.hpp"
+#include "elements/joints/joint_orientation.hpp"
 #include "elements/misc/card_helpers.hpp"
 
 namespace mbs {
@@ -78,17 +78,7 @@ void read_gimbal_rotation(Reader& r, EntityDesc& e) {
 }
 
 using el::End;
-
-// The output's orientation description.
-enum class Od : std::uint8_t { euler123, euler313, euler321, vector, matrix };
-
-Od parse_od(const std::string& s) {
-    if (s == "euler313") return Od::euler313;
-    if (s == "euler321") return Od::euler321;
-    if (s == "orientation vector") return Od::vector;
-    if (s == "orientation matrix") return Od::matrix;
-    return Od::euler123;
-}
+using el::Od;
 
 // theta and phi of Q = Rab (see the file comment), the representative nearest `near` (theta).
 void gimbal_angles(const Mat3& Q, double near, double& th, double& ph) {
@@ -155,29 +145,7 @@ class GimbalJoint final : public Element {
         int n = el::put_reaction(*this, v);
         v[n++] = th_;
         v[n++] = ph_;
-        const Mat3 R = e_[0].node->R.transpose() * e_[1].node->R;
-        const double deg = 180.0 / M_PI;
-        Vec3 a = Vec3::Zero();
-        switch (od_) {
-            case Od::euler123:
-                a = matrix_to_euler123(R) * deg;
-                break;
-            case Od::euler313:
-                a = matrix_to_euler313(R) * deg;
-                break;
-            case Od::euler321:
-                a = matrix_to_euler321(R) * deg;
-                break;
-            case Od::vector:
-                a = matrix_to_rotation_vector(R);
-                break;
-            case Od::matrix:
-                for (int i = 0; i < 3; ++i)
-                    for (int j = 0; j < 3; ++j) v[n++] = R(i, j);
-                return n;
-        }
-        for (int i = 0; i < 3; ++i) v[n++] = a[i];
-        return n;
+        return n + el::put_orientation(od_, e_[0].node->R.transpose() * e_[1].node->R, v + n);
     }
 
     // MBDyn's private data: lambda[1..3] (M, the couple on node 2 in the frame Ra), theta, phi.
@@ -218,9 +186,8 @@ std::unique_ptr<Element> make_gimbal(const EntityDesc& d, BuildContext& ctx) {
                              "use static or dynamic (not displacement) nodes");
         e[k].Rh = s.end[k].R;
     }
-    const std::string od = s.orientation_description.empty() ? ctx.model().control.orientation()
-                                                             : s.orientation_description;
-    return std::make_unique<GimbalJoint>(d, e[0], e[1], parse_od(od));
+    return std::make_unique<GimbalJoint>(
+        d, e[0], e[1], el::joint_od(s.orientation_description, ctx.model().control.orientation()));
 }
 
 }  // namespace
