@@ -9,6 +9,8 @@
 #include <limits>
 #include <map>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "output/block_sink.hpp"
 #include "output/hdf5_error.hpp"
@@ -20,6 +22,20 @@ namespace mbs::output {
 namespace {
 
 constexpr int schema_version = 1;
+
+// A quantity's description; when its entities declare different ones (Quantity::descriptions),
+// the distinct ones in order of first appearance, separated by " | ".
+std::string joined_descriptions(const Quantity& q) {
+    if (q.descriptions.empty()) return q.description;
+    std::vector<std::string> seen;
+    std::string out;
+    for (const std::string& d : q.descriptions) {
+        if (std::find(seen.begin(), seen.end(), d) != seen.end()) continue;
+        out += (seen.empty() ? "" : " | ") + d;
+        seen.push_back(d);
+    }
+    return out;
+}
 
 hid_t latest_format();
 
@@ -402,6 +418,11 @@ void Hdf5Output::define(const Results& res) {
             per_entity.push_back(strings(gid, "orientation_description", g.orientation));
             attr_text(per_entity.back(), "description",
                       "orientation description of the node (text and NetCDF files)");
+        } else if (g.kind == Group::Kind::joints) {
+            per_entity.push_back(strings(gid, "orientation_description", g.orientation));
+            attr_text(per_entity.back(), "description",
+                      "orientation description of the joint's relative rotation (E, Phi or R); "
+                      "empty: the joint has none");
         }
         for (hid_t d : per_entity) {
             attach(d, coord, 0, "labels");
@@ -415,7 +436,7 @@ void Hdf5Output::define(const Results& res) {
             hid_t d = series(gid, q.name.c_str(), H5T_IEEE_F64LE, 3, dims, rows);
             attr_text(d, "units", q.units);
             attr_text(d, "frame", q.frame);
-            attr_text(d, "description", q.description);
+            attr_text(d, "description", joined_descriptions(q));
             attach(d, time_, 0, q.name.c_str());
             attach(d, coord, 1, q.name.c_str());
             attach(d, component_scale(gid, g, q.ncomp, components), 2, q.name.c_str());

@@ -224,8 +224,9 @@ void NetcdfOutput::define(const Results& res) {
             const std::string tname = q.ncomp == 9   ? "Mat3x3"
                                       : q.ncomp == 1 ? "doublereal"
                                                      : "Vec" + std::to_string(q.ncomp);
-            gv[qi][k] = def_var(base + q.name, NC_DOUBLE, true, q.ncomp, q.units,
-                                q.description.c_str(), tname.c_str());
+            const std::string& d = q.descriptions.empty() ? q.description : q.descriptions[k];
+            gv[qi][k] =
+                def_var(base + q.name, NC_DOUBLE, true, q.ncomp, q.units, d.c_str(), tname.c_str());
         }
     };
     std::vector<int> accel_of;  // node (StepView::nodes index) -> its entity in the accelerations

@@ -196,7 +196,9 @@ void Results::add_element_groups(const StepView& view, const std::string& defaul
             p = pending.end() - 1;
         }
         add_entity(p->g, el.desc(), static_cast<int>(j), s.nc_type);
-        p->g.orientation.push_back(s.orientation.empty() ? default_orientation : s.orientation);
+        const bool joints = s.source == OutputSchema::Source::reaction;
+        p->g.orientation.push_back(s.orientation.empty() && !joints ? default_orientation
+                                                                    : s.orientation);
         p->declared.push_back(std::move(s.quantities));
     }
     // Ties broken by first appearance: std::sort with an explicit key rather than stable_sort,
@@ -221,18 +223,21 @@ void Results::add_element_groups(const StepView& view, const std::string& defaul
             x.orientation = d.orientation;
             x.where = d.where;
             // The joints' reaction (the first four) is there for every joint.
-            bool any = p.g.kind == Group::Kind::joints && i < 4, uniform = true;
+            bool any = p.g.kind == Group::Kind::joints && i < 4, uniform = true, same = true;
             for (const auto& qs : p.declared) {
                 auto it = std::find_if(qs.begin(), qs.end(),
                                        [&](const OutputQuantity& a) { return a.name == d.name; });
                 const int col = it == qs.end() ? -1 : it->column;
                 if (it != qs.end()) x.ncomp = std::max(x.ncomp, it->ncomp);
                 x.columns.push_back(col);
+                x.descriptions.push_back(it == qs.end() ? d.description : it->description);
                 any = any || col >= 0;
                 uniform = uniform && col == d.column;
+                same = same && x.descriptions.back() == d.description;
             }
             if (!any) continue;
             if (uniform) x.columns.clear();
+            if (same) x.descriptions.clear();
             p.g.quantities.push_back(std::move(x));
         }
         groups_.push_back(std::move(p.g));

@@ -51,6 +51,10 @@ struct Quantity {
     // Per entity instead of `column` when not empty (-1: the entity has no such values; NaN in
     // HDF5, no variable in NetCDF), e.g. the beams' custom output strains.
     std::vector<int> columns;
+    // Per entity instead of `description` when not empty: the entities declare different ones
+    // (joints' E in different Euler sequences). NetCDF describes each variable with its own;
+    // HDF5's one dataset lists the distinct ones.
+    std::vector<std::string> descriptions;
     // Element groups: the evaluation point (Element::output_points()) whose position (ncomp 3) or
     // orientation (ncomp 9) this is; -1: the values are output_values columns.
     int point = -1;
@@ -73,8 +77,10 @@ struct Group {
     // The `type` attribute of NetCDF's <nc_prefix>.<label> variable: MBDyn's name of the kind
     // ("static", "dynamic", "revolute hinge", "inline", "total", "elastic", ...).
     std::vector<std::string> nc_types;
-    std::vector<std::string> orientation;  // description from the card or the default
-    std::vector<int> source;               // index in StepView::nodes or StepView::elements
+    // Orientation description from the card or the default; joints: of their relative rotation
+    // (el::joint_orientation), "" for a joint without one.
+    std::vector<std::string> orientation;
+    std::vector<int> source;  // index in StepView::nodes or StepView::elements
     std::vector<Quantity> quantities;
     int size() const { return static_cast<int>(labels.size()); }
 };

@@ -39,9 +39,10 @@
 //   revolute rotation (PlaneRotationJoint, planej.cc: node 1 receives -M): the couple on end 2,
 //     in end 2's hinge frame.
 // Then the extra columns:
-//   cardano hinge, pin, rotation: Euler 123 angles of Rb^T Ra in degrees (MBDyn's order);
-//   revolute rotation: Euler 123 angles of Ra^T Rb in degrees and Rb^T (w2 - w1), as the revolute
-//   hinge.
+//   cardano hinge, pin: Euler 123 angles of Rb^T Ra in degrees (MBDyn's order);
+//   cardano rotation: Rb^T Ra in the orientation description (UniversalRotationJoint::Output);
+//   revolute rotation: Ra^T Rb in the orientation description and Rb^T (w2 - w1), as the revolute
+//   hinge. The hinge and the pin take no orientation description, as in MBDyn.
 #include <memory>
 #include <string>
 
@@ -51,6 +52,7 @@
 #include "core/tree_edge.hpp"
 #include "elements/joints/joint_ends.hpp"
 #include "elements/joints/joint_kit.hpp"
+#include "elements/joints/joint_orientation.hpp"
 #include "elements/misc/card_helpers.hpp"
 
 namespace mbs {
@@ -161,7 +163,8 @@ enum class Kind : std::uint8_t { cardano_hinge, cardano_rotation, cardano_pin, r
 
 class CardanoJoint final : public Element {
   public:
-    CardanoJoint(const EntityDesc& d, End e1, End e2, Kind k) : Element(d), kind_(k) {
+    CardanoJoint(const EntityDesc& d, End e1, End e2, Kind k, el::Od od)
+        : Element(d), kind_(k), od_(od) {
         e_[0] = e1;
         e_[1] = e2;
         point_ = k == Kind::cardano_hinge || k == Kind::cardano_pin;
@@ -251,11 +254,11 @@ class CardanoJoint final : public Element {
         mu_ = lam[k];
     }
     const char* output_file() const override { return "jnt"; }
-    // NetCDF: MBDyn's E (Euler 123 angles, degrees) and, revolute rotation, Omega.
+    // NetCDF: MBDyn's E, Phi or R (as od_) and, revolute rotation, Omega.
     bool output_schema(OutputSchema& s) const override {
         if (!el::reaction_schema(*this, s)) return false;
-        el::joint_euler(s, 12);
-        if (kind_ == Kind::revolute_rotation) el::joint_omega(s, 15);
+        el::joint_orientation(s, od_, 12);
+        if (kind_ == Kind::revolute_rotation) el::joint_omega(s, 12 + el::od_columns(od_));
         return true;
     }
     bool reaction(Vec3& f, Vec3& m, Vec3& F, Vec3& M) const override {
@@ -270,11 +273,9 @@ class CardanoJoint final : public Element {
     }
     int output_values(double* v) const override {
         el::put_reaction(*this, v);
-        if (kind_ == Kind::revolute_rotation) return el::put_relative_rotation(e_, v);
+        if (kind_ == Kind::revolute_rotation) return el::put_relative_rotation(e_, od_, v);
         const Mat3 Ra = e_[0].frame(), Rb = e_[1].frame();
-        Vec3 ang = matrix_to_euler123(Rb.transpose() * Ra) * (180.0 / M_PI);
-        for (int i = 0; i < 3; ++i) v[12 + i] = ang[i];
-        return 15;
+        return 12 + el::put_orientation(od_, Rb.transpose() * Ra, v + 12);
     }
 
   private:
@@ -298,6 +299,7 @@ class CardanoJoint final : public Element {
 
     End e_[2];
     Kind kind_;
+    el::Od od_;  // the relative rotation's output (cardano hinge, pin: Euler 123)
     bool point_ = false;
     int nrot_ = 1;
     el::JointBlocks b_;
@@ -325,7 +327,9 @@ std::unique_ptr<Element> make_pair(const EntityDesc& d, BuildContext& ctx) {
     const char* hint = "use static or dynamic (not displacement) nodes";
     End e1 = node_end(ctx, d, s.end[0], offsets, need, hint),
         e2 = node_end(ctx, d, s.end[1], offsets, need, hint);
-    return std::make_unique<CardanoJoint>(d, e1, e2, K);
+    const el::Od od = el::joint_od(s.orientation_description, ctx.model().control.orientation());
+    return std::make_unique<CardanoJoint>(d, e1, e2, K,
+                                          K == Kind::cardano_hinge ? el::Od::euler123 : od);
 }
 
 std::unique_ptr<Element> make_cardano_pin(const EntityDesc& d, BuildContext& ctx) {
@@ -335,7 +339,7 @@ std::unique_ptr<Element> make_cardano_pin(const EntityDesc& d, BuildContext& ctx
     End g;
     g.f = s.g.position;
     g.Rh = s.g.orientation;
-    return std::make_unique<CardanoJoint>(d, n, g, Kind::cardano_pin);
+    return std::make_unique<CardanoJoint>(d, n, g, Kind::cardano_pin, el::Od::euler123);
 }
 
 }  // namespace

@@ -8,7 +8,8 @@
 // Relative-coordinate path: three rotations (a ball); as a cut, 3 rows.
 //
 // Card readers for the revolute family (docs/deck-language.md 5.2): `revolute hinge`, `revolute
-// pin` (and the deprecated `plane hinge`, `plane pin`; `revolute rotation` is in
+// pin` (and the deprecated `plane hinge`, `plane pin`: MBDyn reads no `orientation description`
+// for a `plane hinge`, neither do we: refused at its keyword; `revolute rotation` is in
 // cardano_joints.cpp, `axial rotation` in total_joint_element.cpp, next to their runtimes).
 //   revolute hinge, n1, [position,] off1 [, orientation, R1h], n2, [position,] off2
 //       [, orientation, R2h] [, orientation description, od] [, output, ...]
@@ -47,6 +48,7 @@
 #include "elements/drives/driven_hints.hpp"
 #include "elements/joints/joint_ends.hpp"
 #include "elements/joints/joint_kit.hpp"
+#include "elements/joints/joint_orientation.hpp"
 #include "elements/misc/card_helpers.hpp"
 
 namespace mbs {
@@ -151,19 +153,27 @@ std::optional<double> read_optional_initial_theta(Reader& r) {
     return std::nullopt;
 }
 
-void read_revolute_hinge(Reader& r, EntityDesc& e) {
-    auto s = read_hinge_ends(r, "revolute hinge");
+void read_revolute_ends(Reader& r, EntityDesc& e, std::shared_ptr<HingeSpec> s) {
     s->revolute = true;
-    s->orientation_description = cards::read_orientation_description(r);
     cards::read_optional_output(r, e);
     s->initial_theta = read_optional_initial_theta(r);
     cards::reject_friction(r);
     e.spec = std::move(s);
 }
 
+void read_revolute_hinge(Reader& r, EntityDesc& e) {
+    auto s = read_hinge_ends(r, "revolute hinge");
+    s->orientation_description = cards::read_orientation_description(r);
+    read_revolute_ends(r, e, std::move(s));
+}
+
 void read_plane_hinge(Reader& r, EntityDesc& e) {
     r.warn("'plane hinge' is deprecated; use 'revolute hinge'");
-    read_revolute_hinge(r, e);
+    auto s = read_hinge_ends(r, "plane hinge");
+    if (r.peek("orientation description"))
+        r.error("'plane hinge' takes no orientation description (MBDyn reads none for it)",
+                "write 'revolute hinge', the current name of this joint, to choose one");
+    read_revolute_ends(r, e, std::move(s));
 }
 
 void read_revolute_pin(Reader& r, EntityDesc& e) {
@@ -201,8 +211,8 @@ using el::End;
 
 class HingeJoint final : public Element, public el::Hintable {
   public:
-    HingeJoint(const EntityDesc& d, End e1, End e2, bool revolute)
-        : Element(d), revolute_(revolute) {
+    HingeJoint(const EntityDesc& d, End e1, End e2, bool revolute, el::Od od)
+        : Element(d), revolute_(revolute), od_(od) {
         e_[0] = e1;
         e_[1] = e2;
     }
@@ -261,32 +271,31 @@ class HingeJoint final : public Element, public el::Hintable {
         }
     }
     const char* output_file() const override { return "jnt"; }
-    // NetCDF: MBDyn's E (Euler 123 angles, degrees) and, revolute, Omega (the .jnt extras).
+    // NetCDF: MBDyn's E, Phi or R (as od_) and, revolute, Omega (the .jnt extras).
     bool output_schema(OutputSchema& s) const override {
         if (!el::reaction_schema(*this, s)) return false;
-        el::joint_euler(s, 12);
-        if (revolute_) el::joint_omega(s, 15);
+        el::joint_orientation(s, od_, 12);
+        if (revolute_) el::joint_omega(s, 12 + el::od_columns(od_));
         return true;
     }
     bool reaction(Vec3& f, Vec3& m, Vec3& F, Vec3& M) const override {
         const Mat3 R = local_frame();
         return el::reported_reaction(el::Reported::on_end2, F_, M_, R, R, f, m, F, M);
     }
-    // After the 12 reaction columns: revolute hinges MBDyn's relative rotation and angular
-    // velocity; revolute pins (PlanePinJoint::Output) the Euler 123 angles (degrees) of the node's
-    // hinge frame relative to the ground's, R0^T R Rh, and its angular velocity in that frame;
-    // spherical hinges the Euler 123 angles of Ra^T Rb (SphericalHingeJoint::Output), spherical
-    // pins those of the node's orientation R (PinJoint::Output).
+    // After the 12 reaction columns: revolute hinges MBDyn's relative rotation (in od_) and
+    // angular velocity; revolute pins (PlanePinJoint::Output) the Euler 123 angles (degrees) of
+    // the node's hinge frame relative to the ground's, R0^T R Rh, and its angular velocity in that
+    // frame; spherical hinges Ra^T Rb in od_ (SphericalHingeJoint::Output), spherical pins the
+    // Euler 123 angles of the node's orientation R (PinJoint::Output). Pins have no
+    // `orientation description` (od_ is Euler 123), as in MBDyn.
     int output_values(double* v) const override {
         el::put_reaction(*this, v);
         if (!revolute_) {
             const Mat3 Rr =
                 e_[1].ground() ? e_[0].node->R : Mat3(e_[0].frame().transpose() * e_[1].frame());
-            const Vec3 ang = matrix_to_euler123(Rr) * (180.0 / M_PI);
-            for (int i = 0; i < 3; ++i) v[12 + i] = ang[i];
-            return 15;
+            return 12 + el::put_orientation(od_, Rr, v + 12);
         }
-        if (!e_[1].ground()) return el::put_relative_rotation(e_, v);
+        if (!e_[1].ground()) return el::put_relative_rotation(e_, od_, v);
         const Mat3 Rn = e_[0].frame();
         const Vec3 ang = matrix_to_euler123(e_[1].frame().transpose() * Rn) * (180.0 / M_PI);
         const Vec3 w = Rn.transpose() * e_[0].omega();
@@ -365,6 +374,7 @@ class HingeJoint final : public Element, public el::Hintable {
     double theta_ = 0.0;  // rz at the last converged step
     End e_[2];
     bool revolute_;
+    el::Od od_;  // the relative rotation's output (pins: Euler 123)
     el::JointBlocks b_;
     Vec3 F_ = Vec3::Zero(), M_ = Vec3::Zero();
 };
@@ -385,7 +395,8 @@ template <bool Revolute>
 std::unique_ptr<Element> make_hinge(const EntityDesc& d, BuildContext& ctx) {
     const auto& s = d.spec_as<HingeSpec>();
     End e1 = node_end(ctx, d, s.end[0], Revolute), e2 = node_end(ctx, d, s.end[1], Revolute);
-    auto j = std::make_unique<HingeJoint>(d, e1, e2, Revolute);
+    const el::Od od = el::joint_od(s.orientation_description, ctx.model().control.orientation());
+    auto j = std::make_unique<HingeJoint>(d, e1, e2, Revolute, od);
     j->set_initial_theta(s.initial_theta.value_or(0.0));
     return j;
 }
@@ -396,7 +407,8 @@ std::unique_ptr<Element> make_pin(const EntityDesc& d, BuildContext& ctx) {
     End ground;
     ground.f = s.position;
     ground.Rh = s.orientation;
-    auto j = std::make_unique<HingeJoint>(d, node_end(ctx, d, s.node, false), ground, Revolute);
+    auto j = std::make_unique<HingeJoint>(d, node_end(ctx, d, s.node, false), ground, Revolute,
+                                          el::Od::euler123);
     j->set_initial_theta(s.initial_theta.value_or(0.0));
     return j;
 }

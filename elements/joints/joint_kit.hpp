@@ -10,6 +10,7 @@
 
 #include <cstdint>
 
+#include "elements/joints/joint_orientation.hpp"
 #include "elements/misc/element_util.hpp"
 
 namespace mbs::el {
@@ -43,15 +44,15 @@ inline bool reported_reaction(Reported who, const Vec3& F1, const Vec3& M1, cons
 }
 
 // MBDyn's relative-rotation .jnt extras after the 12 reaction columns (revolute hinge and
-// rotation, cardano rotation as revolute rotation): Euler 123 angles of Ra^T Rb in degrees
-// (columns 14-16), then the relative angular velocity Rb^T (w_b - w_a) (17-19), in end 2's hinge
-// frame as MBDyn's PlaneHingeJoint::Output (R2Tmp^T (w2 - w1)). Returns 18.
-inline int put_relative_rotation(const End* e, double* v) {
+// rotation): Ra^T Rb as the orientation description asks (from column 14: 3 values, 9 for the
+// matrix), then the relative angular velocity Rb^T (w_b - w_a), in end 2's hinge frame as MBDyn's
+// PlaneHingeJoint::Output (R2Tmp^T (w2 - w1)). Returns the count (18, or 24 for the matrix).
+inline int put_relative_rotation(const End* e, Od od, double* v) {
     const Mat3 Ra = e[0].frame(), Rb = e[1].frame();
-    const Vec3 ang = matrix_to_euler123(Ra.transpose() * Rb) * (180.0 / M_PI);
+    const int n = 12 + put_orientation(od, Ra.transpose() * Rb, v + 12);
     const Vec3 wr = Rb.transpose() * (e[1].omega() - e[0].omega());
-    for (int i = 0; i < 3; ++i) v[12 + i] = ang[i], v[15 + i] = wr[i];
-    return 18;
+    for (int i = 0; i < 3; ++i) v[n + i] = wr[i];
+    return n + 3;
 }
 
 // Element::reaction of a deformable element whose law gives the local force and moment fl: the

@@ -99,6 +99,7 @@
 #include "elements/drives/driven_hints.hpp"
 #include "elements/joints/joint_ends.hpp"
 #include "elements/joints/joint_kit.hpp"
+#include "elements/joints/joint_orientation.hpp"
 #include "elements/joints/total_joint.hpp"
 #include "elements/misc/card_helpers.hpp"
 
@@ -185,6 +186,7 @@ struct Config {
     std::array<Level, 3> pos{}, rot{};
     TplDrive<3> pos_drive, rot_drive;  // null unless given
     DrivePtr axial;                    // axial rotation: imposed angular velocity about axis 3
+    el::Od od = el::Od::euler123;      // axial rotation: output of the relative rotation
     Style style = Style::total;
 };
 
@@ -421,7 +423,9 @@ class TotalJoint final : public Element, public el::Hintable {
 
     const char* output_file() const override { return "jnt"; }
     // NetCDF: MBDyn's TotalJoint/TotalPinJoint::OutputPrepare X, Phi, V, Omega (type "total",
-    // "totalpin"); axial rotation E, Omega as MBDyn's AxialRotationJoint (the .jnt extras).
+    // "totalpin"); axial rotation E (Phi, R: its orientation description), Omega as MBDyn's
+    // AxialRotationJoint (the .jnt extras; the imposed angular velocity between them is not a
+    // NetCDF variable in MBDyn).
     bool output_schema(OutputSchema& s) const override {
         if (!el::reaction_schema(*this, s)) return false;
         switch (k_.style) {
@@ -431,14 +435,15 @@ class TotalJoint final : public Element, public el::Hintable {
                                    12);
                 el::joint_quantity(s, "Phi", 3, "radian", "local",
                                    "local relative orientation vector (Phi_X, Phi_Y, Phi_Z)", 15);
+                s.orientation = el::od_keyword(el::Od::vector);
                 el::joint_quantity(s, "V", 3, "m/s", "local", "local relative velocity (x, y, z)",
                                    18);
                 el::joint_omega(s, 21);
                 break;
             case Style::axial_rotation:
                 s.nc_type = "axial rotation";
-                el::joint_euler(s, 12);
-                el::joint_omega(s, 16);
+                el::joint_orientation(s, k_.od, 12);
+                el::joint_omega(s, 13 + el::od_columns(k_.od));
                 break;
             default:
                 break;
@@ -477,7 +482,7 @@ class TotalJoint final : public Element, public el::Hintable {
                 put(q.p2 - q.p1);
                 break;
             case Style::axial_rotation:
-                put(matrix_to_euler123(Rrel) * (180.0 / M_PI));
+                n += el::put_orientation(k_.od, Rrel, v + n);
                 v[n++] = k_.axial->value(time_);
                 put(q.Rb.transpose() * (q.w2 - q.w1));
                 break;
@@ -735,6 +740,7 @@ std::unique_ptr<Element> make_axial_rotation(const EntityDesc& d, BuildContext& 
     k.pos.fill(Level::position);
     k.rot = {Level::position, Level::position, Level::velocity};
     k.axial = make_drive(*s.omega, ctx.drive_env());
+    k.od = el::joint_od(s.orientation_description, ctx.model().control.orientation());
     k.style = Style::axial_rotation;
     return finish(d, ctx, k);
 }

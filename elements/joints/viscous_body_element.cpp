@@ -2,7 +2,8 @@
 // node and the ground.
 //   viscous body, node, [position,] off [, {orientation|hinge}, R], <6D viscous CL>
 //       [, orientation description, od]
-// Only viscous laws are accepted.
+// Only viscous laws are accepted. The orientation description is read (as MBDyn) with a warning:
+// the output has no rotation to describe.
 // Typed spec: ViscousBodySpec (the node's end: offset and frame in the node frame; the law; the
 // orientation description).
 //
@@ -63,6 +64,11 @@ void read_viscous_body(Reader& r, EntityDesc& e) {
     if (cards::law_kind(*s->law) != cards::LawKind::viscous)
         r.error_at(at, "viscous body needs a viscous constitutive law, got '" + s->law->type + "'",
                    "e.g. 'linear viscous generic, diag, ...'");
+    // MBDyn reads it and writes no rotation (ViscousBody::Output): it changes nothing.
+    if (r.peek("orientation description"))
+        r.warn(
+            "'orientation description' has no effect on a viscous body: its output has no "
+            "rotation (MBDyn ignores it too)");
     s->orientation_description = cards::read_orientation_description(r);
     e.spec = std::move(s);
 }

@@ -155,11 +155,8 @@ inline void joint_quantity(OutputSchema& s, const char* name, int ncomp, const c
     q.column = column;
     s.quantities.push_back(std::move(q));
 }
-// The relative orientation as Euler 123 angles in degrees (the .jnt columns), MBDyn's E.
-inline void joint_euler(OutputSchema& s, int column) {
-    joint_quantity(s, "E", 3, "deg", "relative",
-                   "relative orientation Euler angles (123) (E_X, E_Y, E_Z)", column);
-}
+// The relative orientation (E, Phi or R): el::joint_orientation,
+// elements/joints/joint_orientation.hpp.
 inline void joint_omega(OutputSchema& s, int column) {
     joint_quantity(s, "Omega", 3, "radian/s", "local", "local relative angular velocity (x, y, z)",
                    column);
