@@ -88,6 +88,7 @@ def dump_model(deck):
     if p.returncode != 0:
         return (p.stderr.strip().splitlines() or ['exit %d' % p.returncode])[0]
     problem = re.search(r'^problem: (.*)$', p.stdout, re.M)
+    od = re.search(r'^  default orientation = "(.*)"$', p.stdout, re.M)
     nodes, elems, cur = [], [], None
     for line in p.stdout.splitlines():
         m = re.match(r'^(node|element) (\S+) (-?\d+)(.*)$', line)
@@ -103,7 +104,7 @@ def dump_model(deck):
             cur['props'][k] = parse_value(v)
         elif not line.startswith(' '):
             cur = None
-    return nodes, elems, problem.group(1) if problem else ''
+    return nodes, elems, problem.group(1) if problem else '', od.group(1) if od else 'euler123'
 
 
 
@@ -331,6 +332,23 @@ OWN = {'revolute hinge': REV, 'revolute pin': REV, 'revolute rotation': REV,
                  'Omega': ('radian/s', 21)},
        'rod': {'l': ('m', 12), 'lP': ('m/s', 16), 'v': ('-', 13)}}
 OWN['totalpin'] = OWN['total']
+# The types whose relative rotation (E above) follows the card's `orientation description`, else
+# the control data's `default orientation`: E (deg), Phi (radian) or R (9 values, "-"); the
+# columns after it move by 6 for R.
+OD_TYPES = {'revolute hinge', 'revolute rotation', 'spherical hinge', 'cardano rotation',
+            'axial rotation'}
+
+
+def own_variables(e, t, default_od):
+    """The joint's own NetCDF variables: name -> (units, first .jnt column after the label)."""
+    own = OWN.get(t, {})
+    if t not in OD_TYPES:
+        return own
+    od = e['props'].get('orientation description', default_od)
+    name, units, shift = {'orientation vector': ('Phi', 'radian', 0),
+                          'orientation matrix': ('R', '-', 6)}.get(od, ('E', 'deg', 0))
+    return {(name if q == 'E' else q): ((units, c) if q == 'E' else (u, c + shift))
+            for q, (u, c) in own.items()}
 
 
 def jnt_rows(path):
@@ -344,7 +362,7 @@ def jnt_rows(path):
     return rows
 
 
-def check_nc(name, prefix, nodes, elems):
+def check_nc(name, prefix, nodes, elems, default_od):
     import netCDF4
     path = prefix + '.nc'
     if not ok(os.path.exists(path), f'{name}: .nc written'):
@@ -381,14 +399,14 @@ def check_nc(name, prefix, nodes, elems):
             continue
         for q in ('f', 'm', 'F', 'M'):
             ok(v + '.' + q in V, f'{name}: {v}.{q}')
-        for q, (units, col) in OWN.get(t, {}).items():
+        for q, (units, col) in own_variables(e, t, default_od).items():
             if not ok(v + '.' + q in V, f'{name}: {v}.{q}'):
                 continue
             var = V[v + '.' + q]
             ok(var.units == units, f'{name}: {v}.{q} units {units}')
             if lab in jnt and nrows:
                 ref = np.array(jnt[lab])
-                n = 1 if var.ndim == 1 else var.shape[1]
+                n = int(np.prod(var.shape[1:]))  # R: (time, 3, 3), row-major as the .jnt
                 val = np.asarray(var[:]).reshape(nrows, n)
                 ok(ref.shape[0] == nrows and
                    near(val, ref[:, col:col + n], 2e-5, 1e-5 * (1 + np.abs(ref).max())),
@@ -499,7 +517,7 @@ for deck in decks:
         print(f'skip {name}: this build cannot read it ({model})')
         skipped += 1
         continue
-    nodes, elems, problem = model
+    nodes, elems, problem, default_od = model
     if problem != 'initial value':
         print(f'skip {name}: problem "{problem}", not an initial-value (DAE) run')
         skipped += 1
@@ -514,7 +532,7 @@ for deck in decks:
         continue
     n0 = len(failures)
     check_log(name, prefix, nodes, elems, None)
-    check_nc(name, prefix, nodes, elems)
+    check_nc(name, prefix, nodes, elems, default_od)
     ran += 1
     print(f'{"ok  " if len(failures) == n0 else "FAIL"} {name}: {len(nodes)} nodes, '
           f'{len(elems)} elements (exit {rc}, {time.time() - t_deck:.1f} s)')
