@@ -29,6 +29,8 @@
 //                   of the beams whose `custom output` has `position`, `orientation`
 //                   (Beam, elements/beams/beam_element.cpp)
 //   user_defined    output: the values of a module element's .usr line (PluginElement)
+// After them, one group per value block of the view (core/value_block.hpp: the relative-coordinate
+// path's actuators, loop_multipliers, equilibrium_* groups), its quantities as it declares them.
 // No NetCDF or HDF5 type appears here: the sinks map these buffers to their files.
 #pragma once
 
@@ -51,6 +53,9 @@ struct Quantity {
     // Per entity instead of `column` when not empty (-1: the entity has no such values; NaN in
     // HDF5, no variable in NetCDF), e.g. the beams' custom output strains.
     std::vector<int> columns;
+    // Per entity when not empty: the components it has (ncomp at most; HDF5 pads with NaN,
+    // NetCDF's variable has this width), e.g. a value block's cut multipliers.
+    std::vector<int> widths;
     // Element groups: the evaluation point (Element::output_points()) whose position (ncomp 3) or
     // orientation (ncomp 9) this is; -1: the values are output_values columns.
     int point = -1;
@@ -63,7 +68,7 @@ struct Quantity {
 };
 
 struct Group {
-    enum class Kind { nodes, joints, element_values, node_accelerations, node_momenta };
+    enum class Kind { nodes, joints, element_values, node_accelerations, node_momenta, values };
     Kind kind = Kind::nodes;
     std::string name;       // HDF5 group: "nodes", "joints", "forces", ...
     std::string nc_prefix;  // NetCDF variable prefix: "node.struct", "elem.joint", ...
@@ -74,7 +79,12 @@ struct Group {
     // ("static", "dynamic", "revolute hinge", "inline", "total", "elastic", ...).
     std::vector<std::string> nc_types;
     std::vector<std::string> orientation;  // description from the card or the default
-    std::vector<int> source;               // index in StepView::nodes or StepView::elements
+    std::vector<int> source;  // index in StepView::nodes or ::elements, or the block's row
+    // Value blocks (Kind::values, core/value_block.hpp): the block (index in StepView::blocks),
+    // its entity dimension and each entity's joint label.
+    int block = -1;
+    std::string dimension;
+    std::vector<long> joints;
     std::vector<Quantity> quantities;
     int size() const { return static_cast<int>(labels.size()); }
 };
@@ -146,6 +156,7 @@ class Results {
 
   private:
     void add_element_groups(const StepView& view, const std::string& default_orientation);
+    void add_value_groups(const StepView& view);
     struct Unmap {
         std::size_t bytes;
         void operator()(void* p) const;
