@@ -296,8 +296,9 @@ for analysis, example, digits, extra in (
 # --- value blocks (core/value_block.hpp): the relative-coordinate path's .act (driven coordinates'
 # forces), .lam (loop multipliers) and .eq (equilibrium) are also HDF5 groups and NetCDF variables.
 # Every text column against both, relative to each value's size: 16 digits in .act/.lam (the decks'
-# `output precision: 16`): 5e-16 + eps; .eq has 15 digits: 5e-15 + eps. HDF5 and NetCDF: the
-# same doubles (0). The text lines are in the group's entity order, each step's after the other's.
+# `output precision: 16`): 5e-16 + eps (observed 4.4e-16); .eq has 15 digits: 5e-15 + eps
+# (observed 3.0e-15). HDF5 and NetCDF: the same doubles (0, observed 0). The text lines are in
+# the group's entity order, each step's after the other's.
 def text_lines(path):
     with open(path) as f:
         return [ln.split() for ln in f if ln.strip() and not ln.startswith('#')]
