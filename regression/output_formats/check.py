@@ -330,6 +330,8 @@ def check_block(what, text_path, bh, bn, group, nc_prefix, quantities, digits):
             compared += ref.size
             col += width
         close(f'{what}: {group} entity {labels[k]}: every text column used', vals.shape[1], col, 0)
+        close(f'{what}: NetCDF {nc_prefix}.{labels[k]} joint_label attribute',
+              int(np.asarray(bn[f'{nc_prefix}.{labels[k]}'].attrs['joint_label']).ravel()[0]), joints[k], 0)
     close(f'{what}: text labels = {group}/joint_label', bad_labels, 0, 0)
     close(f'{what}: {compared} text values vs HDF5 /{group} (max relative difference)', worst_h5, 0.0, tol)
     close(f'{what}: NetCDF {nc_prefix}.* vs HDF5 (max abs difference)', worst_nc, 0.0, 0.0)
@@ -360,6 +362,21 @@ for analysis, example, extra, blocks in (
             check_block(what, f'{vprefix}.{ext}', bh, bn, group, ncp, (q,), 16)
             close(f'{what}: .{ext} values not all zero',
                   0 if np.abs(np.nan_to_num(bh[f'{group}/{q}'][:])).max() > 0.1 else 1, 0, 0)
+
+# xarray (h5netcdf) sees the value blocks' named dimensions: (time, cut, component_2) for the four
+# bar's in-line cut multipliers, (time, coordinate, component_1) for its crank torque.
+try:
+    import xarray as xr
+    vprefix = os.path.join(work, 'blocks_four_bar')
+    for group, q, dims in (('loop_multipliers', 'lambda', ('time', 'cut', 'component_2')),
+                           ('actuators', 'tau', ('time', 'coordinate', 'component_1'))):
+        with xr.open_dataset(vprefix + '.h5', engine='h5netcdf', group=group) as xg, \
+                h5py.File(vprefix + '.h5', 'r') as bh:
+            close(f'xarray {group}/{q}: dims == {dims}', 0 if xg[q].dims == dims else 1, 0, 0)
+            close(f'xarray {group}/{q} vs h5py (max abs difference)',
+                  float(np.abs(xg[q].values - bh[f'{group}/{q}'][:]).max()), 0.0, 0.0)
+except ImportError:
+    print('(python3-xarray or python3-h5netcdf not installed: xarray read skipped)')
 
 # Equilibrium: PREFIX.eq's coordinate, spin, parameter and driving lines against the HDF5 groups
 # equilibrium_coordinates (q), equilibrium_spin (rate), equilibrium_parameters (value),
