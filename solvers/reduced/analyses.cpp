@@ -743,52 +743,60 @@ InverseStats run_inverse_dynamics(const Model& model, Setup& s, RunOutput& outpu
     VecX q = s.q, qd = s.qd, qdd = VecX::Zero(nq);
     ReducedState rs;
     const long nsteps = static_cast<long>(std::llround((tf - t0) / dt));
-    for (long k = 0; k <= nsteps; ++k) {
-        const double t = t0 + static_cast<double>(k) * dt;
-        if (k > 0 && stop && stop->asked()) {
-            st.stopped = true;
-            break;
-        }
-        s.clock.time = t;
-        if (k > 0) {
-            // Driven coordinates: Simpson's rule on their velocity drives; the others predicted.
-            const double tp = t - dt;
-            for (int i : p.c) {
-                const Link& l = rm.links[static_cast<std::size_t>(i)];
-                if (!l.velocity_drive) continue;  // position level: driven_positions below
-                q[i] += dt / 6.0 * l.drive_sign *
+    // Every path ends the sinks (the text and block sinks hold the blocks' rows until then).
+    try {
+        for (long k = 0; k <= nsteps; ++k) {
+            const double t = t0 + static_cast<double>(k) * dt;
+            if (k > 0 && stop && stop->asked()) {
+                st.stopped = true;
+                break;
+            }
+            s.clock.time = t;
+            if (k > 0) {
+                // Driven coordinates: Simpson's rule on their velocity drives; the others
+                // predicted.
+                const double tp = t - dt;
+                for (int i : p.c) {
+                    const Link& l = rm.links[static_cast<std::size_t>(i)];
+                    if (!l.velocity_drive) continue;  // position level: driven_positions below
+                    q[i] +=
+                        dt / 6.0 * l.drive_sign *
                         (l.velocity_drive->value(tp) +
                          4.0 * l.velocity_drive->value(tp + 0.5 * dt) + l.velocity_drive->value(t));
+                }
+                for (int i : p.v) q[i] += dt * qd[i] + 0.5 * dt * dt * qdd[i];
             }
-            for (int i : p.v) q[i] += dt * qd[i] + 0.5 * dt * dt * qdd[i];
+            driven_positions(rm, p, t, q);
+            if (!solve_positions(rm, ws, p, q, 1e-12))
+                throw ReducedFailure(
+                    "Newton-Raphson on the dependent coordinates did not converge at t = " +
+                    std::to_string(t));
+            reduced_accelerations(rm, ws, p, q, qd, t, qdd, rs);
+            forward_kinematics(rm, ws, q, qd, qdd);
+            compute_loads(rm, ws, t);
+            inverse_dynamics(rm, ws);  // Phi = M qdd + c - Q
+            constraints(rm, ws);
+            reactions.compute(rm, ws, p);  // lambda, tau_c (reactions.hpp)
+            const bool out = is_output(k, t);
+            forward_kinematics(rm, ws, q, qd, qdd);
+            constraints(rm, ws);
+            st.max_violation = std::max(st.max_violation, violation(ws));
+            StepInfo info;
+            info.step = k;
+            info.time = t;
+            info.dt = dt;
+            info.res_err = violation(ws);
+            info.sol_conv = true;
+            info.output = out;
+            nodes.update(rm, ws);
+            if (out) blocks.fill(rm, ws, p, reactions);
+            sink.step(view, info);
+            ++st.steps;
+            st.t_end = t;
         }
-        driven_positions(rm, p, t, q);
-        if (!solve_positions(rm, ws, p, q, 1e-12))
-            throw ReducedFailure(
-                "Newton-Raphson on the dependent coordinates did not converge at t = " +
-                std::to_string(t));
-        reduced_accelerations(rm, ws, p, q, qd, t, qdd, rs);
-        forward_kinematics(rm, ws, q, qd, qdd);
-        compute_loads(rm, ws, t);
-        inverse_dynamics(rm, ws);  // Phi = M qdd + c - Q
-        constraints(rm, ws);
-        reactions.compute(rm, ws, p);  // lambda, tau_c (reactions.hpp)
-        const bool out = is_output(k, t);
-        forward_kinematics(rm, ws, q, qd, qdd);
-        constraints(rm, ws);
-        st.max_violation = std::max(st.max_violation, violation(ws));
-        StepInfo info;
-        info.step = k;
-        info.time = t;
-        info.dt = dt;
-        info.res_err = violation(ws);
-        info.sol_conv = true;
-        info.output = out;
-        nodes.update(rm, ws);
-        if (out) blocks.fill(rm, ws, p, reactions);
-        sink.step(view, info);
-        ++st.steps;
-        st.t_end = t;
+    } catch (const std::exception& e) {
+        sink.end(view, e.what());  // every file closed; .out ends with the reason
+        throw;
     }
     sink.end(view, "");  // a stop's reason and time: added by the caller's sinks
     s.q = q;
