@@ -13,6 +13,7 @@
 #include "core/element.hpp"
 #include "core/modal_columns.hpp"
 #include "core/struct_node.hpp"
+#include "core/value_block.hpp"
 
 namespace mbs {
 
@@ -25,6 +26,9 @@ struct StepView {
     // Whether the analysis computes the nodes' momenta (StructNode::beta, gamma and their
     // derivatives: MBDyn's .ine); the relative-coordinate path does not.
     bool momenta = true;
+    // Values that are neither nodes nor elements (core/value_block.hpp), declared before
+    // begin(): their values change from step to step, their rows and quantities do not.
+    std::span<const ValueBlock> blocks;
 };
 
 // One step's record.

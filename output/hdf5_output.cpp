@@ -115,6 +115,7 @@ class Hdf5Output final : public BlockSink {
 // The name of a group's entity dimension, also its coordinate variable (the entities' labels):
 // node, joint, force, internal_force, couple, ..., beam, element (module elements).
 std::string entity_dimension(const Group& g) {
+    if (!g.dimension.empty()) return g.dimension;
     if (g.kind == Group::Kind::nodes || g.kind == Group::Kind::node_accelerations ||
         g.kind == Group::Kind::node_momenta)
         return "node";
@@ -287,9 +288,10 @@ hid_t Hdf5Output::component_scale(hid_t gid, const Group& g, int ncomp,
                                   std::map<int, hid_t>& made) {
     if (auto it = made.find(ncomp); it != made.end()) return it->second;
     const bool columns = g.name == "user_defined";
+    const bool numbered = columns || g.kind == Group::Kind::values;  // no x, y, z meaning
     hid_t d = -1;
     std::string dim;
-    if (!columns && (ncomp == 3 || ncomp == 9)) {
+    if (!numbered && (ncomp == 3 || ncomp == 9)) {
         dim = ncomp == 3 ? "component" : "matrix_component";
         const char* xyz[3] = {"x", "y", "z"};
         std::vector<std::string> names;
@@ -312,9 +314,9 @@ hid_t Hdf5Output::component_scale(hid_t gid, const Group& g, int ncomp,
     set_scale(d, dim.c_str());
     attr_text(d, "description",
               columns ? "column of the element's .usr line (1: the first value after the label)"
-              : ncomp == 3 ? "vector component in the quantity's frame"
-              : ncomp == 9 ? "3x3 matrix component, row-major (xy: row x, column y)"
-                           : "component number (1..n)");
+              : ncomp == 3 && !numbered ? "vector component in the quantity's frame"
+              : ncomp == 9 && !numbered ? "3x3 matrix component, row-major (xy: row x, column y)"
+                                        : "component number (1..n)");
     made[ncomp] = d;
     return d;
 }
@@ -423,6 +425,10 @@ void Hdf5Output::define(const Results& res) {
             attr_text(per_entity.back(), "description",
                       "orientation description of the joint's relative rotation (E, Phi or R); "
                       "empty: the joint has none");
+        }
+        if (g.kind == Group::Kind::values) {
+            per_entity.push_back(fixed(gid, "joint_label", g.joints.size(), g.joints.data()));
+            attr_text(per_entity.back(), "description", "deck label of the joint (0: none)");
         }
         for (hid_t d : per_entity) {
             attach(d, coord, 0, "labels");

@@ -94,6 +94,8 @@ class NetcdfOutput final : public BlockSink {
                     const std::vector<long>& labels);
     // MBDyn's <prefix>.<label> variable (one char) whose `type` attribute names the kind.
     void def_entity(const std::string& name, const std::string& type);
+    // A value block's entity variable (core/value_block.hpp): also `name` and `joint_label`.
+    void def_block_entity(const Group& g, int k);
     std::map<int, int> dim_n_;  // other component counts (module elements' output): "Vec<n>"
     int var_time_ = -1, var_step_ = -1, var_dt_ = -1;
     std::size_t chunk_ = 1;
@@ -151,6 +153,15 @@ void NetcdfOutput::def_entity(const std::string& name, const std::string& type) 
     text_att(id, "type", type);
 }
 
+void NetcdfOutput::def_block_entity(const Group& g, int k) {
+    const std::string name = g.nc_prefix + "." + std::to_string(g.labels[k]);
+    int id = -1;
+    check(nc_inq_varid(ncid_, name.c_str(), &id), name.c_str());
+    text_att(id, "name", g.names[k]);
+    const long long joint = g.joints[k];
+    check(nc_put_att_longlong(ncid_, id, "joint_label", NC_INT64, 1, &joint), name.c_str());
+}
+
 void NetcdfOutput::create() {
     // No HDF5 dimension-scale attachment and no attribute creation order: with thousands of
     // variables on the time dimension both make the definitions quadratic in their number
@@ -198,6 +209,7 @@ void NetcdfOutput::define(const Results& res) {
         const std::string base = g.nc_prefix + "." + std::to_string(g.labels[k]) + ".";
         if (g.kind != Group::Kind::node_accelerations && g.kind != Group::Kind::node_momenta)
             def_entity(base.substr(0, base.size() - 1), g.nc_types[k]);
+        if (g.kind == Group::Kind::values) def_block_entity(g, k);
         for (std::size_t qi = 0; qi < g.quantities.size(); ++qi) {
             const Quantity& q = g.quantities[qi];
             if (!q.columns.empty() && q.columns[k] < 0)
@@ -221,12 +233,13 @@ void NetcdfOutput::define(const Results& res) {
                                     desc.c_str(), matrix ? "Mat3x3" : "Vec3");
                 continue;
             }
-            const std::string tname = q.ncomp == 9   ? "Mat3x3"
-                                      : q.ncomp == 1 ? "doublereal"
-                                                     : "Vec" + std::to_string(q.ncomp);
+            const int ncomp = q.widths.empty() ? q.ncomp : q.widths[k];
+            const std::string tname = ncomp == 9   ? "Mat3x3"
+                                      : ncomp == 1 ? "doublereal"
+                                                   : "Vec" + std::to_string(ncomp);
             const std::string& d = q.descriptions.empty() ? q.description : q.descriptions[k];
             gv[qi][k] =
-                def_var(base + q.name, NC_DOUBLE, true, q.ncomp, q.units, d.c_str(), tname.c_str());
+                def_var(base + q.name, NC_DOUBLE, true, ncomp, q.units, d.c_str(), tname.c_str());
         }
     };
     std::vector<int> accel_of;  // node (StepView::nodes index) -> its entity in the accelerations
@@ -366,7 +379,7 @@ void NetcdfOutput::write(const Results& res) {
             const bool orientation = q.orientation;
             for (std::size_t k = 0; k < ne; ++k) {
                 if (dset_[gi][qi][k] < 0) continue;  // no such variable for this entity
-                std::size_t width = nc;
+                std::size_t width = q.widths.empty() ? nc : static_cast<std::size_t>(q.widths[k]);
                 for (std::size_t r = 0; r < n; ++r) {
                     const double* src = q.buf + (r * ne + k) * nc;
                     if (orientation) {
@@ -377,7 +390,7 @@ void NetcdfOutput::write(const Results& res) {
                         if (width == 3)
                             for (int c = 0; c < 3; ++c) scratch_[r * 3 + c] = scratch_[r * 9 + c];
                     } else {
-                        for (std::size_t c = 0; c < nc; ++c) scratch_[r * nc + c] = src[c];
+                        for (std::size_t c = 0; c < width; ++c) scratch_[r * width + c] = src[c];
                     }
                 }
                 // Matrices (n x 3 x 3), vectors (n x width), scalars (n).

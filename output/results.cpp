@@ -151,6 +151,7 @@ void Results::init(const Model& m, const StepView& view, int capacity, std::size
     for (Group* g : {&nodes, &accels, &momenta})
         if (g->size() > 0) groups_.push_back(std::move(*g));
     add_element_groups(view, default_orientation);
+    add_value_groups(view);
 
     std::size_t row_bytes = 4 * sizeof(double);
     for (const Group& g : groups_)
@@ -244,6 +245,45 @@ void Results::add_element_groups(const StepView& view, const std::string& defaul
     }
 }
 
+// A group per value block (core/value_block.hpp), its quantities the block's, one after the
+// other in a row's values; a row shorter than the widest gets per-entity widths (and column -1
+// for a quantity it has none of).
+void Results::add_value_groups(const StepView& view) {
+    for (std::size_t j = 0; j < view.blocks.size(); ++j) {
+        const ValueBlock& b = view.blocks[j];
+        if (b.rows.empty() || b.group.empty()) continue;
+        Group g = group(Group::Kind::values, b.group.c_str(), b.nc_prefix.c_str());
+        g.block = static_cast<int>(j);
+        g.dimension = b.dimension;
+        for (std::size_t r = 0; r < b.rows.size(); ++r) {
+            const ValueBlock::Row& row = b.rows[r];
+            g.labels.push_back(row.label);
+            g.names.push_back(row.name);
+            g.types.push_back(row.type);
+            g.nc_types.push_back(row.type);
+            g.orientation.emplace_back();
+            g.source.push_back(static_cast<int>(r));
+            g.joints.push_back(row.joint);
+        }
+        int col = 0;
+        for (const ValueBlock::Quantity& bq : b.quantities) {
+            Quantity x = q("", bq.ncomp, bq.units.c_str(), bq.frame.c_str(), bq.description, col);
+            x.name = bq.name;
+            bool uniform = true;
+            for (const ValueBlock::Row& row : b.rows) {
+                const int w = std::clamp(row.count - col, 0, bq.ncomp);
+                x.widths.push_back(w);
+                x.columns.push_back(w > 0 ? col : -1);
+                uniform = uniform && w == bq.ncomp;
+            }
+            if (uniform) x.widths.clear(), x.columns.clear();
+            col += bq.ncomp;
+            g.quantities.push_back(std::move(x));
+        }
+        groups_.push_back(std::move(g));
+    }
+}
+
 void Results::Unmap::operator()(void* p) const { munmap(p, bytes); }
 
 // The rows are one anonymous mapping: its pages are zero and become resident when first written,
@@ -331,6 +371,19 @@ void Results::record(const StepView& view, const StepInfo& s) {
                         double* p = at(x, k);
                         for (int c = 0; c < x.ncomp; ++c)
                             put(p + c, col >= 0 && col + c < nv ? v[col + c] : nan);
+                    }
+                    break;
+                }
+                case Group::Kind::values: {
+                    const ValueBlock& b = view.blocks[static_cast<std::size_t>(g.block)];
+                    const auto row = static_cast<std::size_t>(g.source[k]);
+                    const double* bv = b.values.data() + b.first[row];
+                    const int nv = b.rows[row].count;
+                    for (Quantity& x : g.quantities) {
+                        double* p = at(x, k);
+                        const int col = x.columns.empty() ? x.column : x.columns[k];
+                        for (int c = 0; c < x.ncomp; ++c)
+                            put(p + c, col >= 0 && col + c < nv ? bv[col + c] : nan);
                     }
                     break;
                 }

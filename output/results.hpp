@@ -29,6 +29,8 @@
 //                   of the beams whose `custom output` has `position`, `orientation`
 //                   (Beam, elements/beams/beam_element.cpp)
 //   user_defined    output: the values of a module element's .usr line (PluginElement)
+// After them, one group per value block of the view (core/value_block.hpp: the relative-coordinate
+// path's actuators, loop_multipliers, equilibrium_* groups), its quantities as it declares them.
 // No NetCDF or HDF5 type appears here: the sinks map these buffers to their files.
 #pragma once
 
@@ -55,6 +57,9 @@ struct Quantity {
     // (joints' E in different Euler sequences). NetCDF describes each variable with its own;
     // HDF5's one dataset lists the distinct ones.
     std::vector<std::string> descriptions;
+    // Per entity when not empty: the components it has (ncomp at most; HDF5 pads with NaN,
+    // NetCDF's variable has this width), e.g. a value block's cut multipliers.
+    std::vector<int> widths;
     // Element groups: the evaluation point (Element::output_points()) whose position (ncomp 3) or
     // orientation (ncomp 9) this is; -1: the values are output_values columns.
     int point = -1;
@@ -67,7 +72,7 @@ struct Quantity {
 };
 
 struct Group {
-    enum class Kind { nodes, joints, element_values, node_accelerations, node_momenta };
+    enum class Kind { nodes, joints, element_values, node_accelerations, node_momenta, values };
     Kind kind = Kind::nodes;
     std::string name;       // HDF5 group: "nodes", "joints", "forces", ...
     std::string nc_prefix;  // NetCDF variable prefix: "node.struct", "elem.joint", ...
@@ -80,7 +85,12 @@ struct Group {
     // Orientation description from the card or the default; joints: of their relative rotation
     // (el::joint_orientation), "" for a joint without one.
     std::vector<std::string> orientation;
-    std::vector<int> source;  // index in StepView::nodes or StepView::elements
+    std::vector<int> source;  // index in StepView::nodes or ::elements, or the block's row
+    // Value blocks (Kind::values, core/value_block.hpp): the block (index in StepView::blocks),
+    // its entity dimension and each entity's joint label.
+    int block = -1;
+    std::string dimension;
+    std::vector<long> joints;
     std::vector<Quantity> quantities;
     int size() const { return static_cast<int>(labels.size()); }
 };
@@ -152,6 +162,7 @@ class Results {
 
   private:
     void add_element_groups(const StepView& view, const std::string& default_orientation);
+    void add_value_groups(const StepView& view);
     struct Unmap {
         std::size_t bytes;
         void operator()(void* p) const;

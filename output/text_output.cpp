@@ -48,7 +48,7 @@ void TextOutput::begin_line(std::FILE* f, long label) {
     line_len_ = static_cast<int>(std::to_chars(line_, line_ + sizeof line_, label).ptr - line_);
 }
 
-void TextOutput::num(double v) {
+void TextOutput::num(double v, int precision) {
     // A number takes at most 1 + 17 + 7 characters: flush a nearly full line first.
     if (line_len_ > static_cast<int>(sizeof line_) - 64) {
         std::fwrite(line_, 1, line_len_, line_file_);
@@ -57,7 +57,7 @@ void TextOutput::num(double v) {
     if (v == 0.0) v = 0.0;  // no "-0"
     line_[line_len_++] = ' ';
     char* end = std::to_chars(line_ + line_len_, line_ + sizeof line_, v,
-                              std::chars_format::general, precision_)
+                              std::chars_format::general, precision)
                     .ptr;
     line_len_ = static_cast<int>(end - line_);
 }
@@ -94,6 +94,7 @@ void TextOutput::begin(const StepView& view) {
     step_vals_ = 8 + 36 * view.nodes.size();
     for (const auto& el : view.elements)
         if (el->output_file() && el->desc().output) step_vals_ += el->output_values(v);
+    begin_blocks(view);
     // Blocks of about 8 MB, at least two output steps each.
     const std::size_t steps = std::max<std::size_t>(2, (std::size_t{8} << 20) / (8 * step_vals_));
     for (Block* b : {&fill_, &write_}) {
@@ -163,9 +164,65 @@ void TextOutput::step(const StepView& view, const StepInfo& s) {
     if (s.output && entities_) {
         record_nodes(view);
         record_elements(view);
+        record_blocks(view);
     }
     auto now = std::chrono::steady_clock::now();
     if (now - last_hand_off_ > std::chrono::seconds(1)) hand_off();
+}
+
+void TextOutput::begin_blocks(const StepView& view) {
+    block_file_.assign(view.blocks.size(), nullptr);
+    for (const ValueBlock& b : view.blocks) {
+        step_lines_ += b.rows.size() + 1;
+        step_vals_ += b.values.size();
+    }
+}
+
+// A block's lines: its header at its first output, then one line per row with the row's values.
+void TextOutput::record_blocks(const StepView& view) {
+    for (std::size_t j = 0; j < view.blocks.size(); ++j) {
+        const ValueBlock& b = view.blocks[j];
+        if (b.file.empty() || b.rows.empty()) continue;
+        if (!block_file_[j]) {
+            block_file_[j] = file(b.file);
+            if (!b.header.empty()) {
+                fill_.lines.push_back(
+                    Line{block_file_[j], 0, Kind::block_header, Orientation::matrix, 0, &b, 0});
+            }
+        }
+        for (std::size_t r = 0; r < b.rows.size(); ++r) {
+            const ValueBlock::Row& row = b.rows[r];
+            fill_.lines.push_back(Line{block_file_[j], row.label, Kind::block_row,
+                                       Orientation::matrix, row.count, &b, static_cast<int>(r)});
+            const double* first = b.values.data() + b.first[r];
+            fill_.vals.insert(fill_.vals.end(), first, first + row.count);
+        }
+    }
+}
+
+// Worker thread: a block's header, or a row's line "<text> v1 v2 ...<suffix>".
+void TextOutput::write_block_line(const Line& l, const double* v) {
+    const ValueBlock& b = *l.block;
+    if (l.kind == Kind::block_header) {
+        std::fwrite(b.header.data(), 1, b.header.size(), l.f);
+        return;
+    }
+    const ValueBlock::Row& row = b.rows[static_cast<std::size_t>(l.row)];
+    if (row.text.empty()) {
+        begin_line(l.f, l.label);
+    } else {
+        line_file_ = l.f;
+        line_len_ = 0;
+        std::fwrite(row.text.data(), 1, row.text.size(), l.f);
+    }
+    const int prec = b.precision > 0 ? b.precision : precision_;
+    for (int i = 0; i < l.n; ++i) num(v[i], prec);
+    if (!row.suffix.empty()) {
+        std::fwrite(line_, 1, static_cast<std::size_t>(line_len_), line_file_);
+        line_len_ = 0;
+        std::fwrite(row.suffix.data(), 1, row.suffix.size(), l.f);
+    }
+    end_line();
 }
 
 void TextOutput::hand_off() {
@@ -232,6 +289,10 @@ void TextOutput::write_block() {
                 end_line();
                 break;
             }
+            case Kind::block_header:
+            case Kind::block_row:
+                write_block_line(l, v);
+                break;
             case Kind::ine:
             case Kind::values:
                 begin_line(l.f, l.label);

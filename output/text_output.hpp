@@ -37,7 +37,7 @@ class TextOutput final : public OutputSink {
 
   private:
     enum class Orientation : unsigned char { euler123, euler313, euler321, vector, matrix };
-    enum class Kind : unsigned char { out, node, ine, values };
+    enum class Kind : unsigned char { out, node, ine, values, block_header, block_row };
     // One line to write: its values are vals[first, first + n) of the block.
     struct Line {
         std::FILE* f;
@@ -45,6 +45,8 @@ class TextOutput final : public OutputSink {
         Kind kind;
         Orientation orientation;  // node lines
         int n;
+        const ValueBlock* block = nullptr;  // block lines: the value block and its row
+        int row = 0;
     };
     struct Block {
         std::vector<Line> lines;
@@ -56,6 +58,10 @@ class TextOutput final : public OutputSink {
     void add_line(std::FILE* f, long label, Kind kind, int n, Orientation o = Orientation::matrix);
     void record_nodes(const StepView& view);
     void record_elements(const StepView& view);
+    // The value blocks (core/value_block.hpp): a header once, then a line per row.
+    void begin_blocks(const StepView& view);
+    void record_blocks(const StepView& view);
+    void write_block_line(const Line& l, const double* v);
     void hand_off();
     // Worker thread: formats write_.
     void write_block();
@@ -63,7 +69,8 @@ class TextOutput final : public OutputSink {
     // One line of a file: the label, then " value" per num() (the text of "%.*g", formatted with
     // std::to_chars: no format parsing, no locale), written with one fwrite by end_line().
     void begin_line(std::FILE* f, long label);
-    void num(double v);
+    void num(double v) { num(v, precision_); }
+    void num(double v, int precision);
     void end_line();
 
     const Model* model_;
@@ -74,6 +81,7 @@ class TextOutput final : public OutputSink {
     std::map<std::string, std::FILE*> files_;
     std::vector<Orientation> orientation_;  // per node, from its card (begin())
     std::vector<std::FILE*> element_file_;  // per element, opened at its first output
+    std::vector<std::FILE*> block_file_;    // per value block, opened at its first output
     std::FILE* out_ = nullptr;
     std::FILE* mov_ = nullptr;
     std::FILE* ine_ = nullptr;

@@ -33,20 +33,32 @@ namespace {
 using namespace mbs;
 
 // Forwards to the sinks under test, counting the allocations of their step().
+// With `blocks` (core/value_block.hpp), the view the sinks see also carries them; their values
+// change at every step (written in place, as an analysis does).
 struct Counting final : OutputSink {
     std::vector<OutputSink*> inner;
+    std::vector<ValueBlock>* blocks = nullptr;
     long steps = 0;
+    StepView with_blocks(const StepView& e) const {
+        StepView v = e;
+        if (blocks) v.blocks = *blocks;
+        return v;
+    }
     void begin(const StepView& e) override {
-        for (auto* s : inner) s->begin(e);
+        for (auto* s : inner) s->begin(with_blocks(e));
     }
     void step(const StepView& e, const StepInfo& s) override {
         armed = true;
-        for (auto* k : inner) k->step(e, s);
+        if (blocks)
+            for (ValueBlock& b : *blocks)
+                for (double& x : b.values) x = s.time + x;
+        const StepView v = with_blocks(e);
+        for (auto* k : inner) k->step(v, s);
         armed = false;
         ++steps;
     }
     void end(const StepView& e, const std::string& status) override {
-        for (auto* s : inner) s->end(e, status);
+        for (auto* s : inner) s->end(with_blocks(e), status);
     }
 };
 
@@ -77,6 +89,46 @@ TEST(SinkAlloc, StepDoesNotAllocate) {
     sim.run();
     EXPECT_EQ(c.steps, 51);
     EXPECT_EQ(allocations, 0) << "operator new calls in NetcdfOutput/Hdf5Output::step";
+    std::filesystem::remove_all(dir);
+}
+
+// The same with two value blocks (a row of 5 values and one of 1, as a revolute and a distance
+// cut's multipliers; a block of two quantities): their groups are recorded without allocation.
+TEST(SinkAlloc, ValueBlocksDoNotAllocate) {
+    allocations = 0;
+    parser::BuildOptions bo;
+    bo.defines["TF"] = "0.05";
+    bo.echo_warnings = false;
+    Model model = parser::build_model(std::string(MBS_EXAMPLES_DIR) + "/output_formats.mbd", bo);
+    auto dir =
+        std::filesystem::temp_directory_path() / ("mbs_sink_blocks_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    std::vector<ValueBlock> blocks(2);
+    blocks[0].group = "loop_multipliers";
+    blocks[0].nc_prefix = "test.cut";
+    blocks[0].dimension = "cut";
+    blocks[0].quantities = {{"lambda", 5, "N", "multipliers"}};
+    blocks[0].rows = {{1, 7, "cut 1", "revolute hinge", "", "", 5},
+                      {2, 8, "cut 2", "distance", "", "", 1}};
+    blocks[1].group = "pairs";
+    blocks[1].nc_prefix = "test.pair";
+    blocks[1].quantities = {{"a", 1, "m", "first"}, {"b", 2, "s", "second"}};
+    blocks[1].rows = {{3, 0, "pair", "pair", "", "", 3}};
+    for (ValueBlock& b : blocks) b.finish();
+    SolverSettings s = SolverSettings::from_model(model);
+    Simulation sim(model, s);
+    output::SinkOptions o;
+    o.flush_every = 7;
+    o.settings = s.run_settings();
+    auto nc = output::make_netcdf_output(model, (dir / "b.nc").string(), o);
+    auto h5 = output::make_hdf5_output(model, (dir / "b.h5").string(), o, 0);
+    Counting c;
+    c.inner = {nc.get(), h5.get()};
+    c.blocks = &blocks;
+    sim.add_sink(&c);
+    sim.run();
+    EXPECT_EQ(c.steps, 51);
+    EXPECT_EQ(allocations, 0) << "operator new calls in step() with value blocks";
     std::filesystem::remove_all(dir);
 }
 

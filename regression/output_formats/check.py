@@ -14,7 +14,9 @@ to 1e-9 degrees (round-off of the conversion). The NetCDF file is read with h5py
 HDF5) and, when present, netCDF4. The beam examples (.act) and a module element (.usr) are
 compared with both files too, and a run with `--output-threads 0` must write the same files.
 The relative-coordinate analyses (reduced dynamics, both methods, and inverse dynamics) write
-the same node files through the same stack: HDF5 = NetCDF (0) and = .mov to its digits. `ncdump -h` must equal expected_header.cdl (MBDyn's variable
+the same node files through the same stack: HDF5 = NetCDF (0) and = .mov to its digits; their
+value blocks (.act, .lam of inverse and reduced dynamics, .eq of equilibrium) column by column
+against the HDF5 groups (to the text's digits) and NetCDF (0). `ncdump -h` must equal expected_header.cdl (MBDyn's variable
 names, dimensions and attributes), apart from the file name and the deck path.
 """
 import os
@@ -290,6 +292,142 @@ for analysis, example, digits, extra in (
                 close(f'{analysis}: node {L} {q}: HDF5 vs .mov (relative)', err, 0.0, tol)
         close(f'{analysis}: the nodes move (max |XP| > 0.1)',
               0 if np.abs(rh5['nodes/XP'][:]).max() > 0.1 else 1, 0, 0)
+
+# --- value blocks (core/value_block.hpp): the relative-coordinate path's .act (driven coordinates'
+# forces), .lam (loop multipliers) and .eq (equilibrium) are also HDF5 groups and NetCDF variables.
+# Every text column against both, relative to each value's size: 16 digits in .act/.lam (the decks'
+# `output precision: 16`): 5e-16 + eps (observed 4.4e-16); .eq has 15 digits: 5e-15 + eps
+# (observed 3.0e-15). HDF5 and NetCDF: the same doubles (0, observed 0). The text lines are in
+# the group's entity order, each step's after the other's.
+def text_lines(path):
+    with open(path) as f:
+        return [ln.split() for ln in f if ln.strip() and not ln.startswith('#')]
+
+
+def check_block(what, text_path, bh, bn, group, nc_prefix, quantities, digits):
+    """Each line of a .act/.lam file (`joint_label values...`) = its entity's values in HDF5
+    /<group>/<quantity> (NaN-padded to the widest entity) and NetCDF <nc_prefix>.<n>.<quantity>."""
+    g = bh[group]
+    labels, joints = list(g['labels'][:]), list(g['joint_label'][:])
+    rows, n, steps = text_lines(text_path), len(labels), len(bh['time'][:])
+    close(f'{what}: text lines = output steps x {group} entities', len(rows), steps * n, 0)
+    tol = 5 * 10.0 ** -digits + np.finfo(float).eps
+    worst_h5, worst_nc, bad_labels, compared = 0.0, 0.0, 0, 0
+    for k in range(n):
+        mine = rows[k::n]
+        bad_labels += sum(int(r[0]) != joints[k] for r in mine)
+        vals = np.array([[float(v) for v in r[1:]] for r in mine])
+        col = 0
+        for q in quantities:
+            h = g[q][:, k, :]
+            width = int(np.sum(~np.isnan(h[0])))
+            ref = vals[:, col:col + width]
+            scale = np.maximum(np.abs(ref), 1e-300)
+            worst_h5 = max(worst_h5, float((np.abs(h[:, :width] - ref) / scale).max()))
+            v = np.asarray(bn[f'{nc_prefix}.{labels[k]}.{q}'][:]).reshape(steps, -1)
+            close(f'{what}: NetCDF {nc_prefix}.{labels[k]}.{q} width', v.shape[1], width, 0)
+            worst_nc = max(worst_nc, float(np.abs(v - h[:, :width]).max()))
+            compared += ref.size
+            col += width
+        close(f'{what}: {group} entity {labels[k]}: every text column used', vals.shape[1], col, 0)
+        close(f'{what}: NetCDF {nc_prefix}.{labels[k]} joint_label attribute',
+              int(np.asarray(bn[f'{nc_prefix}.{labels[k]}'].attrs['joint_label']).ravel()[0]), joints[k], 0)
+    close(f'{what}: text labels = {group}/joint_label', bad_labels, 0, 0)
+    close(f'{what}: {compared} text values vs HDF5 /{group} (max relative difference)', worst_h5, 0.0, tol)
+    close(f'{what}: NetCDF {nc_prefix}.* vs HDF5 (max abs difference)', worst_nc, 0.0, 0.0)
+    return compared
+
+
+# Inverse dynamics (four_bar.mbd: the crank's axial rotation, the in-line cut 5), reduced dynamics
+# (RK4) with a driven coordinate (reduced_driven_cart.mbd: the cart's total pin joint) and with a
+# cut (reduced_driven_coupler.mbd: the driven distance).
+for analysis, example, extra, blocks in (
+        ('inverse-dynamics', 'four_bar.mbd', ('-D', 'DT=1e-2'), ('act', 'lam')),
+        ('reduced-dynamics', 'reduced_driven_cart.mbd', ('-D', 'TF=0.2'), ('act',)),
+        ('reduced-dynamics', 'reduced_driven_coupler.mbd', ('-D', 'TF=0.2'), ('lam',))):
+    what = f'{analysis} {example}'
+    vprefix = os.path.join(work, 'blocks_' + example[:-4])
+    for ext in ('act', 'lam', 'h5', 'nc'):
+        if os.path.exists(vprefix + '.' + ext):
+            os.remove(vprefix + '.' + ext)
+    run_formats(os.path.join(EXAMPLES, example), vprefix, '--analysis', analysis, *extra)
+    with h5py.File(vprefix + '.h5', 'r') as bh, h5py.File(vprefix + '.nc', 'r') as bn:
+        for ext in ('act', 'lam'):
+            present = os.path.exists(vprefix + '.' + ext)
+            close(f'{what}: .{ext} written', int(present), int(ext in blocks), 0)
+            if not present:
+                continue
+            group, ncp, q = (('actuators', 'reduced.actuator', 'tau') if ext == 'act'
+                             else ('loop_multipliers', 'reduced.cut', 'lambda'))
+            check_block(what, f'{vprefix}.{ext}', bh, bn, group, ncp, (q,), 16)
+            close(f'{what}: .{ext} values not all zero',
+                  0 if np.abs(np.nan_to_num(bh[f'{group}/{q}'][:])).max() > 0.1 else 1, 0, 0)
+
+# xarray (h5netcdf) sees the value blocks' named dimensions: (time, cut, component_2) for the four
+# bar's in-line cut multipliers, (time, coordinate, component_1) for its crank torque.
+try:
+    import xarray as xr
+    vprefix = os.path.join(work, 'blocks_four_bar')
+    for group, q, dims in (('loop_multipliers', 'lambda', ('time', 'cut', 'component_2')),
+                           ('actuators', 'tau', ('time', 'coordinate', 'component_1'))):
+        with xr.open_dataset(vprefix + '.h5', engine='h5netcdf', group=group) as xg, \
+                h5py.File(vprefix + '.h5', 'r') as bh:
+            close(f'xarray {group}/{q}: dims == {dims}', 0 if xg[q].dims == dims else 1, 0, 0)
+            close(f'xarray {group}/{q} vs h5py (max abs difference)',
+                  float(np.abs(xg[q].values - bh[f'{group}/{q}'][:]).max()), 0.0, 0.0)
+except ImportError:
+    print('(python3-xarray or python3-h5netcdf not installed: xarray read skipped)')
+
+# Equilibrium: PREFIX.eq's coordinate, spin, parameter and driving lines against the HDF5 groups
+# equilibrium_coordinates (q), equilibrium_spin (rate), equilibrium_parameters (value),
+# equilibrium_driving (q, force) and NetCDF equilibrium.<kind>.<n>.<quantity>; one output step.
+for example, kinds in (('reduced_governor.mbd', ('q', 'spin')),
+                       ('reduced_equilibrium.mbd', ('q', 'parameter')),
+                       ('reduced_held_pendulum.mbd', ('q', 'driving'))):
+    what = f'equilibrium {example}'
+    eprefix = os.path.join(work, 'eq_' + example[:-4])
+    for ext in ('eq', 'h5', 'nc'):
+        if os.path.exists(eprefix + '.' + ext):
+            os.remove(eprefix + '.' + ext)
+    run_formats(os.path.join(EXAMPLES, example), eprefix, '--analysis', 'equilibrium')
+    tol = 5e-15 + np.finfo(float).eps
+    seen, worst_h5, worst_nc, n = set(), 0.0, 0.0, 0
+    with h5py.File(eprefix + '.h5', 'r') as eh, h5py.File(eprefix + '.nc', 'r') as en:
+        close(f'{what}: one output step', len(eh['time'][:]), 1, 0)
+
+        def cmp(group, ncp, key, q, text_value):
+            global worst_h5, worst_nc, n
+            g = eh[group]
+            k = list(g['labels'][:]).index(key)
+            h = float(g[q][0, k, 0])
+            worst_h5 = max(worst_h5, abs(h - text_value) / max(abs(text_value), 1e-300))
+            worst_nc = max(worst_nc, abs(float(np.asarray(en[f'{ncp}.{key}.{q}'][:]).ravel()[0]) - h))
+            n += 1
+        for w in text_lines(eprefix + '.eq'):
+            if w[0] == 'spin':
+                seen.add('spin')
+                cmp('equilibrium_spin', 'equilibrium.spin', int(w[1][1:]), 'rate', float(w[2]))
+            elif w[0] == 'parameter':
+                seen.add('parameter')
+                names = [x.decode() if isinstance(x, bytes) else x
+                         for x in eh['equilibrium_parameters/names'][:]]
+                key = int(eh['equilibrium_parameters/labels'][names.index(' '.join(w[1:-1]))])
+                cmp('equilibrium_parameters', 'equilibrium.parameter', key, 'value', float(w[-1]))
+            elif w[0] == 'driving':
+                seen.add('driving')
+                cmp('equilibrium_driving', 'equilibrium.driving', int(w[1][1:]), 'q', float(w[4]))
+                cmp('equilibrium_driving', 'equilibrium.driving', int(w[1][1:]), 'force', float(w[5]))
+            else:
+                seen.add('q')
+                cmp('equilibrium_coordinates', 'equilibrium.coordinate', int(w[0][1:]), 'q', float(w[3]))
+                g = eh['equilibrium_coordinates']
+                k = list(g['labels'][:]).index(int(w[0][1:]))
+                close(f'{what}: q{w[0][1:]} joint label', int(g['joint_label'][k]), int(w[1]), 0)
+        close(f'{what}: line kinds {sorted(kinds)}', 0 if seen == set(kinds) else 1, 0, 0)
+        close(f'{what}: {n} .eq values vs HDF5 (max relative difference)', worst_h5, 0.0, tol)
+        close(f'{what}: NetCDF equilibrium.* vs HDF5 (max abs difference)', worst_nc, 0.0, 0.0)
+        close(f'{what}: .mov of the equilibrium written (one row per node)',
+              0 if os.path.exists(eprefix + '.mov') else 1, 0, 0)
 
 # --- netCDF4 (another reader), if installed
 try:

@@ -17,7 +17,8 @@ Lagrange equation, and the absolute DAE (mbsolve without --analysis) on the same
   is a fourth-order central difference of the drive's derivative; 5e-8 with a second-order one), DAE within 1e-4 rad (3e-6). The same deck with
   the pendulum joint's nodes swapped (the tree runs from node 2 to node 1): the same angles to
   1e-9 rad. The cart moved by a `drive displacement pin` (rotation free): RK4 1e-6 rad, DAE
-  1e-4 rad.
+  1e-4 rad. The force driving the cart (the reduced direct dynamics' .act) against the momentum
+  balance at the reference state (below, with the observed errors), and the DAE's reaction.
   Puck on an inclined plane (input-examples/reduced_incline.mbd: in plane as a tree joint):
   x(t) = V0 t e_x + 1/2 G sin(AL) t^2 s: RK4 within 1e-10 m (measured 1e-14), DAE within 1e-6 m.
   Total joints as cuts (generated copies of input-examples/four_bar.mbd): its in-line cut
@@ -114,12 +115,13 @@ def f(t, y):
     return np.array([y[1], (-M * G * L * math.sin(y[0]) - M * L * xdd * math.cos(y[0])) / (JC + M * L * L)])
 
 
-h, y, ref = 1e-4, np.zeros(2), {0: 0.0}
+h, y, ref, ref_state = 1e-4, np.zeros(2), {0: 0.0}, {0: np.zeros(2)}
 for i in range(10000):
     t = i * h
     y = reduced_util.rk4_step(f, t, y, h)
     if (i + 1) % 10 == 0:
         ref[(i + 1) // 10] = y[0]
+        ref_state[(i + 1) // 10] = y.copy()
 cart_swap = variant(cart, 'cart_swapped.mbd', 'CART, position, null,\n        BOB, position, null,',
                     'BOB, position, null,\n        CART, position, null,')
 # The cart moved by a drive displacement pin instead (its rotation then free: 3 more coordinates,
@@ -132,7 +134,7 @@ cart_dd = variant(cart, 'cart_drive_displacement.mbd', '''    joint: 1, total pi
         orientation constraint, active, active, active, null;''', '''    joint: 1, drive displacement pin,
         CART, null, null,
         component, string, "A*sin(OM*Time)", const, 0., const, 0.;''')
-angles = {}
+angles, cart_out = {}, {}
 for deck, analysis, tol, what in [(cart, 'reduced-dynamics', 1e-6, 'RK4'), (cart, None, 1e-4, 'DAE'),
                                   (cart_dd, 'reduced-dynamics', 1e-6, 'RK4, drive displacement pin'),
                                   (cart_dd, None, 1e-4, 'DAE, drive displacement pin'),
@@ -141,10 +143,40 @@ for deck, analysis, tol, what in [(cart, 'reduced-dynamics', 1e-6, 'RK4'), (cart
                  analysis)
     th = np.radians(rows(out, 2)[:, 6])
     angles[what] = th
+    cart_out[what] = out
     err = max(abs(th[k] - ref[k]) for k in range(len(th)))
     close(f'cart pendulum ({what}): max angle error [rad] over {len(th)} steps', err, 0.0, tol)
 close('cart pendulum: swapped joint nodes give the same angles [rad]',
       np.max(np.abs(angles['RK4'] - angles['RK4, tree from node 2'])), 0.0, 1e-9)
+# The force driving the cart (PREFIX.act of the reduced direct dynamics, joint 1): the horizontal
+# momentum balance of cart (2 kg) and bob, F = MCART x'' + M (x'' + L (th'' cos th - th'^2 sin th)),
+# at the reference RK4's (th, th') with th'' from its equation and x'' = -A OM^2 sin(OM t) exact.
+# RK4: within 5e-10 N (measured 7.1e-11 against a peak of 8.7 N); tree from node 2: the same.
+# The DAE's reaction of the total pin joint (`.jnt` F_x, reported on its first end: the opposite
+# sign, docs/reactions.md) at DT 1e-3: at step 0 within 1e-8 N (measured 1.1e-9); its multipliers
+# then oscillate for a few steps (ms, rho 0.6: 2.5e-2 N at step 3, 6.3e-3 N after step 10), so
+# from step 50 on: within 5e-4 N (measured 6.5e-5 N, the DAE's angle error being 3e-6 rad).
+MCART = 2.0
+F_ref = []
+for k in range(len(angles['RK4'])):
+    t, (th, thd) = k * 1e-3, ref_state[k]
+    xdd = -A * OM * OM * math.sin(OM * t)
+    thdd = f(t, ref_state[k])[1]
+    F_ref.append(MCART * xdd + M * (xdd + L * (thdd * math.cos(th) - thd * thd * math.sin(th))))
+F_ref = np.array(F_ref)
+for what in ('RK4', 'RK4, tree from node 2'):
+    act = np.array([[float(v) for v in line.split()] for line in open(cart_out[what] + '.act')])
+    close(f'cart pendulum ({what}): .act rows = output steps, joint 1', float(np.abs(act[:, 0] - 1).max()) +
+          abs(len(act) - len(F_ref)), 0.0, 0.0)
+    close(f'cart pendulum ({what}): max |.act - F closed form| [N] (peak {np.abs(F_ref).max():.3g} N)',
+          float(np.abs(act[:, 1] - F_ref).max()), 0.0, 5e-10)
+jnt = np.array([[float(v) for v in line.split()] for line in open(cart_out['DAE'] + '.jnt')
+                if int(line.split()[0]) == 1])
+n = min(len(jnt), len(F_ref))
+close('cart pendulum: DAE total pin joint reaction -F_x vs F closed form at step 0 [N]',
+      abs(-jnt[0, 7] - F_ref[0]), 0.0, 1e-8)
+close(f'cart pendulum: DAE total pin joint reaction -F_x vs F closed form, steps 50-{n - 1} [N]',
+      float(np.abs(-jnt[50:n, 7] - F_ref[50:n]).max()), 0.0, 5e-4)
 
 # Puck on the inclined plane
 incline = os.path.join(EXAMPLES, 'reduced_incline.mbd')

@@ -11,6 +11,8 @@
 #include <stdexcept>
 
 #include "core/rotations.hpp"
+#include "solvers/reduced/reactions.hpp"
+#include "solvers/reduced/tree_nodes.hpp"
 
 namespace mbs::reduced {
 
@@ -164,48 +166,6 @@ void print_tree(const Model& model, const Setup& s, std::ostream& out) {
 
 namespace {
 
-// The tree's nodes as the output sees them (core/step_view.hpp): one StructNode per node of
-// the reduced model, in its order, whose state (x, R, v, w: the .mov columns) is set from the
-// tree's kinematics at each step. The relative-coordinate path computes no node accelerations
-// or momenta: the nodes write neither (no XPP/OmegaP columns, no .ine).
-class TreeNodes {
-  public:
-    TreeNodes(const Model& model, const ReducedModel& rm) {
-        nodes_.reserve(rm.nodes.size());
-        for (const NodeAttach& na : rm.nodes) {
-            const EntityDesc* d = model.find_node("structural", na.label);
-            if (!d) throw std::logic_error("reduced model node without a deck node");
-            nodes_.emplace_back(*d);
-            nodes_.back().accel_output = false;
-        }
-    }
-    StepView view() const {
-        StepView v{nodes_, {}};
-        v.momenta = false;
-        return v;
-    }
-    void update(const ReducedModel& rm, const Workspace& ws) {
-        for (std::size_t k = 0; k < nodes_.size(); ++k) {
-            const NodeAttach& na = rm.nodes[k];
-            StructNode& n = nodes_[k];
-            n.x = na.r;
-            n.R = na.R;
-            n.xdot.setZero();
-            n.w.setZero();
-            if (na.link >= 0) {
-                const PointState ps = point_state(ws, na.link, na.r);
-                n.x = ps.x;
-                n.xdot = ps.v;
-                n.w = ws.w[static_cast<std::size_t>(na.link)];
-                n.R = ws.R[static_cast<std::size_t>(na.link)] * na.R;
-            }
-        }
-    }
-
-  private:
-    std::vector<StructNode> nodes_;
-};
-
 // Which steps are output: those where the deck's `output meter` is non-zero, else every
 // `output frequency`-th (the drive reads the clock: set it to t first).
 class OutputSelector {
@@ -261,6 +221,9 @@ class DynamicsLoop {
           qds_(qd),
           qdd0_(rm_.nq()),
           qds0_(rm_.nq()),
+          qr_(q),
+          qdr_(qd),
+          qddr_(VecX::Zero(rm_.nq())),
           prev_v_(p_.v),
           y_prev_(ny_),
           yd_prev_(ny_),
@@ -418,6 +381,23 @@ class DynamicsLoop {
         set_dependent_velocities(rm_, ws_, p_, q, qd, tn);
     }
 
+  public:
+    // The loop multipliers and the driven coordinates' forces at the current state
+    // (reactions.hpp): qdd from the reduced equations at (q, qd, t), Phi = M qdd + c - Q by
+    // Newton-Euler, then lambda and tau_c. Leaves ws at (q, qd, qdd); the state is not changed.
+    void reactions(double t, Reactions& r) {
+        qr_ = q;
+        qdr_ = qd;
+        s_.clock.time = t;
+        reduced_accelerations(rm_, ws_, p_, qr_, qdr_, t, qddr_, rs_);
+        forward_kinematics(rm_, ws_, qr_, qdr_, qddr_);
+        compute_loads(rm_, ws_, t);
+        inverse_dynamics(rm_, ws_);
+        constraints(rm_, ws_);
+        r.compute(rm_, ws_, p_);
+    }
+
+  private:
     void rk4_step(double t, double tn) {
         const double dt = dt_;
         gather(q, qd, y_);
@@ -463,6 +443,7 @@ class DynamicsLoop {
     VecX y_, k1_, k2_, k3_, k4_, ys_;
     VecX qs_, qds_;
     VecX qdd0_, qds0_;
+    VecX qr_, qdr_, qddr_;  // reactions()
     SingularStepper crossing_;
     bool have_prev_ = false;
     std::vector<int> prev_v_;
@@ -501,7 +482,14 @@ DynamicsStats run_reduced_dynamics(const Model& model, Setup& s, RunOutput& outp
     settings.tolerance = tol;
     OutputSink& out = output.open(settings);
     TreeNodes nodes(model, rm);
-    const StepView view = nodes.view();
+    // The driven coordinates' forces (PREFIX.act) and the loop multipliers (PREFIX.lam), with
+    // their NetCDF and HDF5 groups, as inverse dynamics writes them (reactions.hpp).
+    ReactionBlocks blocks(rm, s.part);
+    Reactions reactions(rm, s.part);
+    StepView view = nodes.view();
+    view.blocks = blocks.list;
+    DynamicsStats st;
+    DynamicsLoop loop(s, method, rho, dt, tol);
     // The step's record: no Newton iterations to report; the constraint violation |h| as the
     // residual.
     auto emit = [&](long k, double t) {
@@ -512,12 +500,15 @@ DynamicsStats run_reduced_dynamics(const Model& model, Setup& s, RunOutput& outp
         info.res_err = violation(ws);
         info.sol_conv = true;
         info.output = is_output(k, t);
+        if (info.output && !blocks.list.empty()) {
+            loop.reactions(t, reactions);
+            blocks.fill(rm, ws, s.part, reactions);
+            st.max_balance = std::max(st.max_balance, reactions.balance());
+        }
         nodes.update(rm, ws);
         out.step(view, info);
     };
     out.begin(view);
-    DynamicsStats st;
-    DynamicsLoop loop(s, method, rho, dt, tol);
     try {
         forward_kinematics(rm, ws, loop.q, loop.qd, ws.zero);
         constraints(rm, ws);
@@ -714,8 +705,8 @@ ModalColumns modal_columns(const ModalResult& r, const ReducedModel& rm) {
     return c;
 }
 
-InverseStats run_inverse_dynamics(const Model& model, Setup& s, const std::string& prefix,
-                                  RunOutput& output, const StopRequest* stop) {
+InverseStats run_inverse_dynamics(const Model& model, Setup& s, RunOutput& output,
+                                  const StopRequest* stop) {
     if (model.solver.forever())
         throw InputError(model.solver.final_time.loc,
                          "inverse dynamics needs a finite 'final time'",
@@ -732,7 +723,7 @@ InverseStats run_inverse_dynamics(const Model& model, Setup& s, const std::strin
             "drive them (e.g. an axial rotation, a total joint with drives), or run "
             "the direct dynamics with --analysis reduced-dynamics");
     const double t0 = s.t0, tf = model.solver.tf_or(t0), dt = model.solver.dt();
-    const int nq = rm.nq(), nv = static_cast<int>(p.v.size());
+    const int nq = rm.nq();
     const OutputSelector is_output(model, s.clock);
     RunSettings settings;
     settings.method = "inverse dynamics (relative coordinates)";
@@ -742,94 +733,71 @@ InverseStats run_inverse_dynamics(const Model& model, Setup& s, const std::strin
     settings.tolerance = 1e-12;
     OutputSink& sink = output.open(settings);
     TreeNodes nodes(model, rm);
-    const StepView view = nodes.view();
-    std::FILE* act = std::fopen((prefix + ".act").c_str(), "w");
-    std::FILE* lam = std::fopen((prefix + ".lam").c_str(), "w");
-    if (!act || !lam) {
-        if (act) std::fclose(act);
-        if (lam) std::fclose(lam);
-        throw std::invalid_argument("cannot write '" + prefix + ".act' / '.lam'");
-    }
+    // PREFIX.act and PREFIX.lam, and their NetCDF and HDF5 groups, through the sinks.
+    ReactionBlocks blocks(rm, p);
+    Reactions reactions(rm, p);
+    StepView view = nodes.view();
+    view.blocks = blocks.list;
     sink.begin(view);
-    const int prec = model.control.precision();
     InverseStats st;
-    VecX q = s.q, qd = s.qd, qdd = VecX::Zero(nq), lambda = VecX::Zero(rm.n_constraints);
+    VecX q = s.q, qd = s.qd, qdd = VecX::Zero(nq);
     ReducedState rs;
-    MatX Jv(nv, nv);
     const long nsteps = static_cast<long>(std::llround((tf - t0) / dt));
-    for (long k = 0; k <= nsteps; ++k) {
-        const double t = t0 + static_cast<double>(k) * dt;
-        if (k > 0 && stop && stop->asked()) {
-            st.stopped = true;
-            break;
-        }
-        s.clock.time = t;
-        if (k > 0) {
-            // Driven coordinates: Simpson's rule on their velocity drives; the others predicted.
-            const double tp = t - dt;
-            for (int i : p.c) {
-                const Link& l = rm.links[static_cast<std::size_t>(i)];
-                if (!l.velocity_drive) continue;  // position level: driven_positions below
-                q[i] += dt / 6.0 * l.drive_sign *
+    // Every path ends the sinks (the text and block sinks hold the blocks' rows until then).
+    try {
+        for (long k = 0; k <= nsteps; ++k) {
+            const double t = t0 + static_cast<double>(k) * dt;
+            if (k > 0 && stop && stop->asked()) {
+                st.stopped = true;
+                break;
+            }
+            s.clock.time = t;
+            if (k > 0) {
+                // Driven coordinates: Simpson's rule on their velocity drives; the others
+                // predicted.
+                const double tp = t - dt;
+                for (int i : p.c) {
+                    const Link& l = rm.links[static_cast<std::size_t>(i)];
+                    if (!l.velocity_drive) continue;  // position level: driven_positions below
+                    q[i] +=
+                        dt / 6.0 * l.drive_sign *
                         (l.velocity_drive->value(tp) +
                          4.0 * l.velocity_drive->value(tp + 0.5 * dt) + l.velocity_drive->value(t));
+                }
+                for (int i : p.v) q[i] += dt * qd[i] + 0.5 * dt * dt * qdd[i];
             }
-            for (int i : p.v) q[i] += dt * qd[i] + 0.5 * dt * dt * qdd[i];
+            driven_positions(rm, p, t, q);
+            if (!solve_positions(rm, ws, p, q, 1e-12))
+                throw ReducedFailure(
+                    "Newton-Raphson on the dependent coordinates did not converge at t = " +
+                    std::to_string(t));
+            reduced_accelerations(rm, ws, p, q, qd, t, qdd, rs);
+            forward_kinematics(rm, ws, q, qd, qdd);
+            compute_loads(rm, ws, t);
+            inverse_dynamics(rm, ws);  // Phi = M qdd + c - Q
+            constraints(rm, ws);
+            reactions.compute(rm, ws, p);  // lambda, tau_c (reactions.hpp)
+            const bool out = is_output(k, t);
+            forward_kinematics(rm, ws, q, qd, qdd);
+            constraints(rm, ws);
+            st.max_violation = std::max(st.max_violation, violation(ws));
+            StepInfo info;
+            info.step = k;
+            info.time = t;
+            info.dt = dt;
+            info.res_err = violation(ws);
+            info.sol_conv = true;
+            info.output = out;
+            nodes.update(rm, ws);
+            if (out) blocks.fill(rm, ws, p, reactions);
+            sink.step(view, info);
+            ++st.steps;
+            st.t_end = t;
         }
-        driven_positions(rm, p, t, q);
-        if (!solve_positions(rm, ws, p, q, 1e-12))
-            throw ReducedFailure(
-                "Newton-Raphson on the dependent coordinates did not converge at t = " +
-                std::to_string(t));
-        reduced_accelerations(rm, ws, p, q, qd, t, qdd, rs);
-        forward_kinematics(rm, ws, q, qd, qdd);
-        compute_loads(rm, ws, t);
-        inverse_dynamics(rm, ws);  // Phi = M qdd + c - Q
-        constraints(rm, ws);
-        lambda.setZero();
-        if (nv > 0) {
-            VecX phiv(nv);
-            for (int i = 0; i < nv; ++i) {
-                phiv[i] = ws.tau[p.v[static_cast<std::size_t>(i)]];
-                for (int j = 0; j < nv; ++j)
-                    Jv(i, j) =
-                        ws.J(p.rows[static_cast<std::size_t>(i)], p.v[static_cast<std::size_t>(j)]);
-            }
-            const VecX lr = Jv.transpose().partialPivLu().solve(phiv);
-            for (int i = 0; i < nv; ++i) lambda[p.rows[static_cast<std::size_t>(i)]] = lr[i];
-        }
-        const bool out = is_output(k, t);
-        forward_kinematics(rm, ws, q, qd, qdd);
-        constraints(rm, ws);
-        st.max_violation = std::max(st.max_violation, violation(ws));
-        StepInfo info;
-        info.step = k;
-        info.time = t;
-        info.dt = dt;
-        info.res_err = violation(ws);
-        info.sol_conv = true;
-        info.output = out;
-        nodes.update(rm, ws);
-        sink.step(view, info);
-        if (out) {
-            for (int i : p.c) {
-                const Link& l = rm.links[static_cast<std::size_t>(i)];
-                double tau = ws.tau[i];
-                for (int r = 0; r < rm.n_constraints; ++r) tau -= ws.J(r, i) * lambda[r];
-                std::fprintf(act, "%ld %.*g\n", l.joint_label, prec, l.drive_sign * tau);
-            }
-            for (const Cut& c : rm.cuts) {
-                std::fprintf(lam, "%ld", c.label);
-                for (int r = 0; r < c.rows; ++r)
-                    std::fprintf(lam, " %.*g", prec, lambda[c.first_row + r]);
-                std::fputc('\n', lam);
-            }
-        }
-        ++st.steps;
-        st.t_end = t;
+    } catch (const std::exception& e) {
+        sink.end(view, e.what());  // every file closed; .out ends with the reason
+        throw;
     }
-    std::fclose(act);
-    std::fclose(lam);
     sink.end(view, "");  // a stop's reason and time: added by the caller's sinks
     s.q = q;
     s.qd = qd;

@@ -63,14 +63,19 @@ struct StopRequest {
 // by default classic RK4 on (q_u, qd_u) with q_v solved by Newton (tolerance tol) and qd_v = B_vu
 // qd_u at every stage (the constraints never drift); the partition's dependent columns are
 // re-chosen at each step. Feeds `out` (core/step_view.hpp) the nodes' states at every step, as
-// the DAE does: .mov, .out, .log and, as asked, NetCDF and HDF5 (no accelerations or momenta).
+// the DAE does: .mov, .out, .log and, as asked, NetCDF and HDF5 (no accelerations or momenta),
+// and at the output steps the driven coordinates' forces and the loop multipliers as inverse
+// dynamics writes them (.act, .lam and their groups; reactions.hpp).
 struct DynamicsStats {
     long steps = 0;
     long repartitions = 0;
     long full_steps = 0;         // steps taken in full coordinates near singular configurations
     double max_violation = 0.0;  // max |h| over the output steps
-    bool stopped = false;        // ended early by a StopRequest
-    double t_end = 0.0;          // the time of the last step taken
+    // max |Phi_u - J_u^T lambda| over the output steps with multipliers or driven forces: the
+    // reduced equations' residual at the written lambda (reactions.hpp)
+    double max_balance = 0.0;
+    bool stopped = false;  // ended early by a StopRequest
+    double t_end = 0.0;    // the time of the last step taken
 };
 // Below this pivot ratio of the best J_v a step is taken in full coordinates with
 // minimum-norm multipliers and projected onto the constraints (singular configurations).
@@ -138,6 +143,13 @@ EquilibriumSpec read_equilibrium_spec(const Model& model, const Setup& s);
 // equilibrium time with zero velocity, and the forces holding them are returned.
 EquilibriumResult solve_equilibrium(Setup& s, const EquilibriumSpec& spec, double tol = 1e-10);
 
+// Writes an equilibrium through `output` (equilibrium_output.cpp): one output step at r.time
+// with the nodes at s.q, s.qd (.mov .out .log, NetCDF, HDF5) and PREFIX.eq's lines as value
+// blocks (HDF5 groups equilibrium_coordinates, _spin, _parameters, _driving; NetCDF
+// equilibrium.coordinate.<i>.q, ...). Returns the files written.
+std::vector<std::string> write_equilibrium(const Model& model, Setup& s, const EquilibriumResult& r,
+                                           RunOutput& output);
+
 // The reduced accelerations qdd_u at (q, qd) with the driven coordinates held (qd_c = qdd_c = 0,
 // the state of an equilibrium; equilibrium.cpp): qd_v = B_vu qd_u, M_r qdd_u = -F_r. q must
 // satisfy the constraints; t: the time of the loads. T (nq x nu, dq = T dq_u) if asked.
@@ -173,18 +185,19 @@ ModalColumns modal_columns(const ModalResult& r, const ReducedModel& rm);
 // q_v by Newton, qd and qdd from the constraints, Phi = M qdd + c - Q by Newton-Euler, then
 //   lambda = J_v^-T Phi_v   (kept rows; dropped redundant rows get 0)
 //   tau_c  = Phi_c - J_c^T lambda
-// (seed: Q_a = phi_e + B_fe^T phi_f with the actuated coordinates e = c). Writes PREFIX.mov,
-// PREFIX.out, PREFIX.act (per output step and actuated joint: `label tau`, the torque [N m] or
-// force [N] of the joint about/along its axis, node 1 -> node 2) and PREFIX.lam (per output step
-// and cut: `label lambda_1 ... lambda_k`, the cut's multipliers in the order of its equations).
+// (seed: Q_a = phi_e + B_fe^T phi_f with the actuated coordinates e = c; reactions.hpp).
+// Feeds `output` the nodes' motion (.mov .out .log, NetCDF, HDF5, as reduced dynamics') and two
+// value blocks (reactions.hpp): PREFIX.act (per output step and actuated joint: `label tau`, the
+// torque [N m] or force [N] of the joint about/along its axis, node 1 -> node 2) and PREFIX.lam
+// (per output step and cut: `label lambda_1 ... lambda_k`, the cut's multipliers in the order of
+// its equations), and their HDF5 groups `actuators`, `loop_multipliers` and NetCDF variables.
 struct InverseStats {
     long steps = 0;
     double max_violation = 0.0;
     bool stopped = false;  // ended early by a StopRequest
     double t_end = 0.0;    // the time of the last step taken
 };
-// The nodes' motion goes to `output` (.mov .out .log, NetCDF, HDF5), as reduced dynamics'.
-InverseStats run_inverse_dynamics(const Model& model, Setup& s, const std::string& prefix,
-                                  RunOutput& output, const StopRequest* stop = nullptr);
+InverseStats run_inverse_dynamics(const Model& model, Setup& s, RunOutput& output,
+                                  const StopRequest* stop = nullptr);
 
 }  // namespace mbs::reduced

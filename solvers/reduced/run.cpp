@@ -102,21 +102,19 @@ void run_dynamics(const Run& run) {
 void run_inverse(const Run& run) {
     const Model& model = run.model;
     Setup* s = &run.s;
-    const std::string& prefix = run.prefix;
     const bool quiet = run.quiet;
     auto wall = [&] { return run.wall(); };
     if (!run.output) throw std::logic_error("inverse dynamics without its output");
     warn_step_control(run, "inverse dynamics");
-    InverseStats st = run_inverse_dynamics(model, *s, prefix, *run.output, run.stop);
+    InverseStats st = run_inverse_dynamics(model, *s, *run.output, run.stop);
     std::string files;
-    for (const std::string& f : run.output->files()) files += f + " ";
+    for (const std::string& f : run.output->files()) files += (files.empty() ? "" : " ") + f;
     if (!quiet)
         std::printf(
             "inverse dynamics (%zu actuated + %zu dependent coordinates): %ld steps, max "
             "|h| = %.3g, "
-            "%.3f s\nwritten: %s%s.act %s.lam\n",
-            s->part.c.size(), s->part.v.size(), st.steps, st.max_violation, wall(), files.c_str(),
-            prefix.c_str(), prefix.c_str());
+            "%.3f s\nwritten: %s\n",
+            s->part.c.size(), s->part.v.size(), st.steps, st.max_violation, wall(), files.c_str());
     if (!quiet && st.stopped)
         std::printf("run stopped: %s at t = %.9g\n", run.stop->reason().c_str(), st.t_end);
 }
@@ -124,44 +122,15 @@ void run_inverse(const Run& run) {
 void run_equilibrium(const Run& run) {
     const Model& model = run.model;
     Setup* s = &run.s;
-    const std::string& prefix = run.prefix;
     const bool quiet = run.quiet;
     // The deck's equilibrium cards (exchange, extra, spin, time): in a `problem:
     // equilibrium;` deck's block or in the options-only `begin: equilibrium;` block of a
     // deck of another problem (docs/relative-coordinates.md 4); none: plain static equilibrium.
     EquilibriumResult r = solve_equilibrium(*s, read_equilibrium_spec(model, *s));
-    std::FILE* f = std::fopen((prefix + ".eq").c_str(), "w");
-    if (!f) throw std::invalid_argument("cannot write '" + prefix + ".eq'");
-    std::fprintf(f,
-                 "# mbsolve static equilibrium (relative coordinates): %d Newton "
-                 "iterations, |F_r| = %.3g\n"
-                 "# coordinate joint_label axis value (rad or m) kind (independent, dependent, "
-                 "driven)\n",
-                 r.iterations, r.residual);
-    for (int i = 0; i < s->rm.nq(); ++i) {
-        const Link& l = s->rm.links[static_cast<std::size_t>(i)];
-        bool ins = std::find(r.insensitive.begin(), r.insensitive.end(), i) != r.insensitive.end();
-        bool dep = std::find(s->part.v.begin(), s->part.v.end(), i) != s->part.v.end();
-        std::fprintf(f, "q%d %ld %s %.15g %s%s\n", i + 1, l.joint_label, l.name.c_str(), s->q[i],
-                     l.driven ? "driven"
-                     : dep    ? "dependent"
-                              : "independent",
-                     ins ? " non-sensitive" : "");
-    }
-    if (r.spin >= 0) std::fprintf(f, "spin q%d %.15g\n", r.spin + 1, r.spin_rate);
-    for (const auto& [name, value] : r.parameters)
-        std::fprintf(f, "parameter %s %.15g\n", name.c_str(), value);
-    if (!r.driving.empty())
-        std::fprintf(f,
-                     "# held driven coordinates at t = %.15g: driving q<i> joint_label axis "
-                     "value force_or_torque (N or N m, node 1 on node 2)\n",
-                     r.time);
-    for (const auto& [c, tau] : r.driving) {
-        const Link& l = s->rm.links[static_cast<std::size_t>(c)];
-        std::fprintf(f, "driving q%d %ld %s %.15g %.15g\n", c + 1, l.joint_label, l.name.c_str(),
-                     s->q[c], tau);
-    }
-    std::fclose(f);
+    if (!run.output) throw std::logic_error("equilibrium without its output");
+    std::string files;
+    for (const std::string& f : write_equilibrium(model, *s, r, *run.output))
+        files += (files.empty() ? "" : " ") + f;
     if (!quiet) {
         std::printf("static equilibrium: %d Newton iterations, |F_r| = %.3g\n", r.iterations,
                     r.residual);
@@ -175,7 +144,7 @@ void run_equilibrium(const Run& run) {
                         s->rm.links[static_cast<std::size_t>(c)].name[0] == 'R' ? "torque [N m]"
                                                                                 : "force [N]",
                         tau);
-        std::printf("written: %s.eq\n", prefix.c_str());
+        std::printf("written: %s\n", files.c_str());
     }
 }
 
