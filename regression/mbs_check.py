@@ -125,6 +125,16 @@ def close(what, value, reference, tol, relative=False):
     return ok
 
 
+def expect(what, ok, detail=''):
+    """Records a failure if ok is false (with detail, e.g. the output that was wrong); prints a line."""
+    if ok:
+        _passed.append(f'ok   {what}')
+    else:
+        print(f'FAIL {what}' + (f': {detail}' if detail else ''))
+        failures.append(what)
+    return ok
+
+
 def finish():
     _flush_passed()
     if failures:

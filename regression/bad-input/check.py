@@ -157,6 +157,13 @@ def generate(name, work):
                 f.write(f'include: "dbl_{k + 1}.inc";\n' * 2 if k < 30 else 'set: z = 1;\n')
         with open(os.path.join(gen, name), 'w') as f:
             f.write('set: real z = 0;\ninclude: "dbl_1.inc";\n' + HEADER)
+    elif name == 'include_sparse_2gb.mbd':
+        # A 2 GB include (sparse: no blocks on disk) is refused from its size, before a byte is
+        # read (it was refused only after 256 MB had been read).
+        with open(os.path.join(gen, 'sparse_2gb.inc'), 'wb') as f:
+            f.truncate(2 << 30)
+        with open(os.path.join(gen, name), 'w') as f:
+            f.write('# includes a 2 GB file\ninclude: "sparse_2gb.inc";\n' + HEADER)
     elif name == 'zeros_1mb.mbd':
         # A file of NUL bytes (was reported at the column past its end, 1:1048577).
         with open(os.path.join(gen, name), 'wb') as f:
