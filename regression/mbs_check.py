@@ -33,9 +33,10 @@ atexit.register(_flush_passed)  # a check that ends by an exception still shows 
 class Run:
     """One mbsolve run of `deck` with -D definitions; outputs under work/prefix."""
 
-    def __init__(self, exe, deck, work, prefix, defines=None, expect_rc=0, extra=()):
+    def __init__(self, exe, deck, work, prefix, defines=None, expect_rc=0, extra=(), quiet=True):
+        """quiet=False keeps the warnings (in self.stderr) for the check to read."""
         self.prefix = os.path.join(work, prefix)
-        cmd = [exe, '--quiet', '-f', deck, '-o', self.prefix, *extra]
+        cmd = [exe, *(['--quiet'] if quiet else []), '-f', deck, '-o', self.prefix, *extra]
         for k, v in (defines or {}).items():
             cmd += ['-D', f'{k}={v}']
         p = subprocess.run(cmd, capture_output=True, text=True)
