@@ -48,20 +48,26 @@ args = ['--sweep', table, '-f', DECK, '-D', 'TF=20', '-D', 'DT=1e-3', '-s', '--r
 mpi = [a.mpiexec, '--oversubscribe', '--bind-to', 'none'] + (['--allow-run-as-root'] if os.geteuid() == 0 else [])
 
 
-def timed(cmd, out):
+def timed(cmd, out, keep=False):
+    """Wall time of one sweep into out; out is removed afterwards unless keep (each case writes
+    about 13 MB: 200 cases x 5 sweeps would keep 13 GB), and on failure."""
     shutil.rmtree(out, ignore_errors=True)
     t0 = time.perf_counter()
     p = subprocess.run(cmd + ['-o', out], capture_output=True, text=True)
     dt = time.perf_counter() - t0
     if p.returncode != 0:
+        shutil.rmtree(a.work, ignore_errors=True)
         sys.exit(f'{" ".join(cmd)}: exit {p.returncode}\n{p.stdout}{p.stderr}')
+    if not keep:
+        shutil.rmtree(out, ignore_errors=True)
     return dt
 
 
 serial, parallel = [], []
 for r in range(a.repeat):
     serial.append(timed([a.mbsolve] + args, os.path.join(a.work, 'serial')))
-    parallel.append(timed(mpi + ['-n', '2', a.mbsolve] + args, os.path.join(a.work, 'mpi')))
+    parallel.append(timed(mpi + ['-n', '2', a.mbsolve] + args, os.path.join(a.work, 'mpi'),
+                          keep=r == a.repeat - 1))
     print(f'run {r + 1}: serial {serial[-1]:.2f} s, mpirun -n 2 {parallel[-1]:.2f} s')
 # How busy each rank kept its core with cases (the records hold each case's wall time and rank):
 # near 1 means the hand-out costs nothing and the ratio is set by the cores alone.
@@ -70,12 +76,12 @@ for row in range(1, a.cases + 1):
     with open(os.path.join(a.work, 'mpi', f'case-{row}.done')) as f:
         kv = dict(ln.rstrip('\n').split('=', 1) for ln in f if '=' in ln)
     busy[kv['rank']] = busy.get(kv['rank'], 0.0) + float(kv['wall_s'])
+shutil.rmtree(os.path.join(a.work, 'mpi'), ignore_errors=True)
 threaded = timed([a.mbsolve] + args + ['--output-threads', '1'], os.path.join(a.work, 'serial_threads'))
 print(f'for comparison: serial with --output-threads 1 {threaded:.2f} s '
       f'(mpirun -n 2 is {threaded / min(parallel):.2f}x faster than it)')
 print('last MPI run, fraction of the wall time each rank ran cases:',
       {k: round(v / parallel[-1], 3) for k, v in sorted(busy.items())})
-# The cases' files take about 13 MB each (3 x N of them): not kept.
 shutil.rmtree(a.work, ignore_errors=True)
 speedup = min(serial) / min(parallel)
 print(f'{a.cases} cases: serial {min(serial):.2f} s, mpirun -n 2 {min(parallel):.2f} s, speedup {speedup:.2f}x '

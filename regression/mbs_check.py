@@ -33,9 +33,10 @@ atexit.register(_flush_passed)  # a check that ends by an exception still shows 
 class Run:
     """One mbsolve run of `deck` with -D definitions; outputs under work/prefix."""
 
-    def __init__(self, exe, deck, work, prefix, defines=None, expect_rc=0, extra=()):
+    def __init__(self, exe, deck, work, prefix, defines=None, expect_rc=0, extra=(), quiet=True):
+        """quiet=False keeps the warnings (in self.stderr) for the check to read."""
         self.prefix = os.path.join(work, prefix)
-        cmd = [exe, '--quiet', '-f', deck, '-o', self.prefix, *extra]
+        cmd = [exe, *(['--quiet'] if quiet else []), '-f', deck, '-o', self.prefix, *extra]
         for k, v in (defines or {}).items():
             cmd += ['-D', f'{k}={v}']
         p = subprocess.run(cmd, capture_output=True, text=True)
@@ -121,6 +122,16 @@ def close(what, value, reference, tol, relative=False):
         _passed.append(line)
     else:
         print(line)
+        failures.append(what)
+    return ok
+
+
+def expect(what, ok, detail=''):
+    """Records a failure if ok is false (with detail, e.g. the output that was wrong); prints a line."""
+    if ok:
+        _passed.append(f'ok   {what}')
+    else:
+        print(f'FAIL {what}' + (f': {detail}' if detail else ''))
         failures.append(what)
     return ok
 

@@ -7,7 +7,9 @@ For each entry mbsolve must
   - print the manifest's message fragment somewhere in the error,
   - print nothing from a sanitizer ("runtime error:", "AddressSanitizer", ...),
   - finish within 2 s of CPU time (times MBS_BAD_INPUT_TIME_FACTOR, which scripts/test.sh
-    --sanitize raises to 5), and within a wall-clock timeout (hangs).
+    --sanitize raises to 5), and within a wall-clock timeout (hangs);
+  - stay under 1 GB of memory (the largest resident size of any case, from getrusage: observed
+    178 MB in Release, gen:one_mb_args.mbd: 250,000 card arguments).
 Mode `check` runs `mbsolve --check`; mode `run` decks pass --check (their error can only be
 found when the engine is built or started), so `--check` must exit 0 and a real run must fail
 as above. The relative-coordinate path has modes of its own (decks it cannot handle, `--check`
@@ -157,6 +159,13 @@ def generate(name, work):
                 f.write(f'include: "dbl_{k + 1}.inc";\n' * 2 if k < 30 else 'set: z = 1;\n')
         with open(os.path.join(gen, name), 'w') as f:
             f.write('set: real z = 0;\ninclude: "dbl_1.inc";\n' + HEADER)
+    elif name == 'include_sparse_2gb.mbd':
+        # A 2 GB include (sparse: no blocks on disk) is refused from its size, before a byte is
+        # read (it was refused only after 256 MB had been read).
+        with open(os.path.join(gen, 'sparse_2gb.inc'), 'wb') as f:
+            f.truncate(2 << 30)
+        with open(os.path.join(gen, name), 'w') as f:
+            f.write('# includes a 2 GB file\ninclude: "sparse_2gb.inc";\n' + HEADER)
     elif name == 'zeros_1mb.mbd':
         # A file of NUL bytes (was reported at the column past its end, 1:1048577).
         with open(os.path.join(gen, name), 'wb') as f:
@@ -223,6 +232,11 @@ def check_error(e, rc, err, secs):
     return bad
 
 
+def peak_rss_mb():
+    """The largest resident size any child has had so far (Linux: ru_maxrss in kB)."""
+    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024.0
+
+
 def main():
     exe, work = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
     shutil.rmtree(work, ignore_errors=True)
@@ -233,6 +247,7 @@ def main():
     failed = []
     by_class = collections.Counter()
     slowest = (0.0, '')
+    largest = (0.0, '')
     for e in entries:
         if e['name'].startswith('gen:'):
             cwd, deck = generate(e['name'][4:], work)
@@ -249,6 +264,8 @@ def main():
         else:
             bad = check_error(e, rc, err, secs)
         slowest = max(slowest, (secs, e['name']))
+        if peak_rss_mb() > largest[0]:
+            largest = (peak_rss_mb(), e['name'])
         by_class[e['cls']] += 1
         if bad:
             failed.append(e['name'])
@@ -273,6 +290,8 @@ def main():
         else:
             bad = check_error(dict(where=where, fragment=fragment), rc, err, secs)
         by_class['command line'] += 1
+        if peak_rss_mb() > largest[0]:
+            largest = (peak_rss_mb(), 'cli:' + name)
         if bad:
             failed.append('cli:' + name)
             print(f"FAIL cli:{name} ({mode}, {secs:.2f} s): " + '; '.join(bad))
@@ -281,6 +300,9 @@ def main():
             print(f"ok   cli:{name} ({mode}, {secs:.2f} s): " + next(l for l in err.splitlines() if fragment in l)[:200])
     print(f'{len(entries) + len(CLI_CASES)} cases (' + ', '.join(f'{k} {v}' for k, v in sorted(by_class.items())) + ')')
     print(f'slowest: {slowest[1]} {slowest[0]:.2f} s')
+    print(f'largest: {largest[1]} {largest[0]:.0f} MB of memory')
+    if largest[0] > 1024:
+        failed.append(f'memory: {largest[1]} used {largest[0]:.0f} MB (limit 1024 MB)')
     if unlisted:
         failed.append('unlisted decks')
         print('FAIL decks missing from manifest.txt: ' + ', '.join(unlisted))

@@ -45,6 +45,9 @@ class AccelerationConstraints {
     void finish(Engine& e) const;
     // max |K a + g| over those rows at the last apply() (the rows hold dCoef times it).
     double violation() const { return violation_; }
+    // The smallest violation the phase can resolve (see the .cpp): a violation below it is
+    // round-off of the velocities divided by dCoef.
+    double floor() const { return floor_; }
     int size() const { return static_cast<int>(rows_.size()); }
     // Row i: engine row, velocity terms g (tests).
     int row(int i) const { return rows_[i]; }
@@ -71,6 +74,7 @@ class AccelerationConstraints {
     std::vector<char> dropped_;
     std::size_t dropped_seen_ = 0;
     double violation_ = 0.0;
+    double floor_ = 0.0;
 };
 
 }  // namespace mbs

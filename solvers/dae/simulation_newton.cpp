@@ -139,10 +139,12 @@ bool Simulation::newton(const StepContext& c, const StepCoefficients& cd,
         // does not have, y being fixed): one more iteration after convergence takes the error
         // from tol to about dCoef * tol.
         // With the acceleration-level constraint rows (derivatives()), which the residual holds
-        // scaled by dCoef, those rows are also required to meet the tolerance unscaled.
+        // scaled by dCoef, those rows are also required to meet the tolerance unscaled, or their
+        // round-off floor when that is larger (a tolerance below it cannot be met: the phase
+        // then fell back on MBDyn's update and moved the initial state, constraint_rows.cpp).
         bool may_stop = derivatives_phase ? it != 1 : it > 0;
         if (derivatives_phase && der_constraints_on_ && !der_move_y_ &&
-            der_constraints_.violation() > tol)
+            der_constraints_.violation() > std::max(tol, der_constraints_.floor()))
             may_stop = false;
         if (may_stop && (set_.test == SolverSettings::Test::none || info.res_err <= tol))
             return true;

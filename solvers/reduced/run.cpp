@@ -35,10 +35,11 @@ struct Run {
 };
 
 // Reduced and inverse dynamics step at the deck's constant time step: the DAE's step control
-// (`strategy`, `min time step`, `max time step`) does not apply to them. A deck that gives it
-// (a DAE deck run with --analysis, to compare the formulations) is told so at the card, not
-// silently run at another step than it asks for.
-void warn_step_control(const Run& run, std::string_view analysis) {
+// (`strategy`, `min time step`, `max time step`) does not apply to them, nor its Newton settings
+// (`tolerance`, `max iterations`: this path converges on other quantities). A deck that gives
+// them (a DAE deck run with --analysis, to compare the formulations) is told so at the card, not
+// silently run otherwise than it asks.
+void warn_dae_settings(const Run& run, std::string_view analysis) {
     if (run.quiet) return;
     const ProblemSettings& p = run.model.solver;
     char hint[160];
@@ -54,6 +55,21 @@ void warn_step_control(const Run& run, std::string_view analysis) {
     if (p.min_time_step.given()) warn(p.min_time_step.loc, "'min time step'");
     if (p.max_time_step.given() && !p.max_time_step.value.unlimited)
         warn(p.max_time_step.loc, "'max time step'");
+    // The DAE's Newton settings: this path's tests are on other quantities (the loop
+    // constraints' residual; the two-step method's correction of the state derivatives).
+    const std::string own =
+        analysis == "reduced dynamics"
+            ? "solves the loop constraints to |h| <= 1e-12 and (two-step method) the state "
+              "derivatives to |dy'| <= 1e-10 (1 + |y'|)"
+            : "solves the loop constraints to |h| <= 1e-12";
+    auto warn_newton = [&](const SourceLoc& at, const std::string& what) {
+        std::cerr << format_diagnostic(
+            Severity::warning, at,
+            what + " is not used by " + std::string(analysis) + " (the DAE's Newton settings)",
+            std::string(analysis) + " " + own);
+    };
+    if (p.residual_tolerance.given()) warn_newton(p.residual_tolerance.loc, "'tolerance'");
+    if (p.max_iterations.given()) warn_newton(p.max_iterations.loc, "'max iterations'");
 }
 
 void run_dynamics(const Run& run) {
@@ -68,7 +84,7 @@ void run_dynamics(const Run& run) {
                           (model.problem == "reduced dynamics" && model.solver.method.given() &&
                            model.solver.method.value == IntegrationMethod::ms);
     check_inertia(model, *s, "reduced dynamics");
-    warn_step_control(run, "reduced dynamics");
+    warn_dae_settings(run, "reduced dynamics");
     double rho = 0.6;
     if (implicit && model.solver.rho.given()) {
         // The spectral radius of the two-step method: a constant here (the DAE evaluates a
@@ -105,7 +121,7 @@ void run_inverse(const Run& run) {
     const bool quiet = run.quiet;
     auto wall = [&] { return run.wall(); };
     if (!run.output) throw std::logic_error("inverse dynamics without its output");
-    warn_step_control(run, "inverse dynamics");
+    warn_dae_settings(run, "inverse dynamics");
     InverseStats st = run_inverse_dynamics(model, *s, *run.output, run.stop);
     std::string files;
     for (const std::string& f : run.output->files()) files += (files.empty() ? "" : " ") + f;
