@@ -47,6 +47,9 @@
 // force, abstract, <dof>, <f>:               dof row: + f(t)
 // force, abstract internal, <dof 1>, <dof 2>, <f>: dof 1 row + f, dof 2 row - f.
 // None takes part in the initial assembly (their rows are frozen there).
+// Output (MBDyn's .gen, genel_.cc): clamp and distance write `L dRct`, MBDyn's reaction: the
+// clamp's -lambda (the load the other elements put on the dof), the distance's +lambda (the
+// load on dof 1); the other genels write nothing, as MBDyn's. NetCDF/HDF5: genel_schema().
 #include <optional>
 #include <string>
 
@@ -188,6 +191,23 @@ void read_abstract_internal(Reader& r, EntityDesc& e) {
 using genels::ScalarDof;
 using M11 = Eigen::Matrix<double, 1, 1>;
 
+// NetCDF/HDF5 output of the genels that write a .gen line (clamp, distance; MBDyn writes none
+// for the others): HDF5 group `genels`, NetCDF elem.genel.<L>.F (MBDyn writes genels to text
+// only; the names follow its elem.<kind>.<L> scheme), the .gen value.
+bool genel_schema(OutputSchema& s) {
+    s.group = "genels";
+    s.nc_prefix = "elem.genel";
+    s.order = 120;
+    OutputQuantity q;
+    q.name = "F";
+    q.ncomp = 1;
+    q.units = "deck units";
+    q.description = "generalized reaction on the dof (MBDyn's .gen value)";
+    q.column = 0;
+    s.quantities.push_back(std::move(q));
+    return true;
+}
+
 class Clamp final : public Element {
   public:
     Clamp(const EntityDesc& d, ScalarDof q, int order, DrivePtr f)
@@ -211,13 +231,25 @@ class Clamp final : public Element {
         J.add(b_[0], M11::Constant(1.0));
         J.add(b_[1], M11::Constant(-1.0));
     }
-    void after_step(const StepContext&, const StateView&) override { f_->after_step(); }
+    void after_step(const StepContext&, const StateView& s) override {
+        f_->after_step();
+        lambda_ = s.yp[first_dof()];
+    }
+    // MBDyn's .gen line of a genel clamp: the load the other elements put on the dof (its
+    // residual holds -dRct where ours holds +lambda: dRct = -lambda).
+    const char* output_file() const override { return "gen"; }
+    int output_values(double* v) const override {
+        v[0] = -lambda_;
+        return 1;
+    }
+    bool output_schema(OutputSchema& s) const override { return genel_schema(s); }
 
   private:
     ScalarDof q_;
     int order_;
     DrivePtr f_;
     BlockId b_[2] = {-1, -1};
+    double lambda_ = 0.0;
 };
 
 class SpringSupport final : public Element {
@@ -312,7 +344,18 @@ class Distance final : public Element {
         J.add(ln_[0], M11::Constant(dq(q_[0], o_[0], c) / scale(c)));
         J.add(ln_[1], M11::Constant(-dq(q_[1], o_[1], c) / scale(c)));
     }
-    void after_step(const StepContext&, const StateView&) override { f_->after_step(); }
+    void after_step(const StepContext&, const StateView& s) override {
+        f_->after_step();
+        lambda_ = s.yp[first_dof()];
+    }
+    // MBDyn's .gen line of a genel distance: its dRct, the load on dof 1 (+lambda there, as
+    // MBDyn's residual has +dRct on dof 1 and -dRct on dof 2).
+    const char* output_file() const override { return "gen"; }
+    int output_values(double* v) const override {
+        v[0] = lambda_;
+        return 1;
+    }
+    bool output_schema(OutputSchema& s) const override { return genel_schema(s); }
 
   private:
     // Both differential values: divide by dCoef (position-level constraint scaling).
@@ -324,6 +367,7 @@ class Distance final : public Element {
     int o_[2];
     DrivePtr f_;
     BlockId nl_[2] = {-1, -1}, ln_[2] = {-1, -1};
+    double lambda_ = 0.0;
 };
 
 class Spring final : public Element {
