@@ -31,7 +31,8 @@
 //   user_defined    output: the values of a module element's .usr line (PluginElement)
 //   abstract_nodes  X, XP (.abs; no XP for algebraic nodes), parameter_nodes X (.prm): the
 //                   scalar nodes' runtimes (elements/nodes/scalar_nodes.cpp); genels F (.gen:
-//                   clamp and distance, elements/genels/genel_elements.cpp)
+//                   clamp and distance, elements/genels/genel_elements.cpp); drive_callers
+//                   value, derivative (.drv, elements/drives/drive_output.cpp)
 // No NetCDF or HDF5 type appears here: the sinks map these buffers to their files.
 #pragma once
 

@@ -1,5 +1,6 @@
-"""Abstract nodes (.abs), genels (.gen) and parameter nodes (.prm) in text, NetCDF and HDF5
-(input-examples/scalar_output.mbd; issue 22 item 6, issue 21 item 2).
+"""Abstract nodes (.abs), genels (.gen), parameter nodes (.prm) and drive caller output (.drv,
+.trc) in text, NetCDF and HDF5 (input-examples/scalar_output.mbd; issue 22 item 6, issue 21
+item 2).
 
 References:
 - MBDyn (1.7.3 as installed in /work/mbdyn) on the same deck with genel 5 a clamp instead of a
@@ -8,7 +9,9 @@ References:
   one value; mbdyn/elec/genel_.cc: the clamp and distance write their dRct).
 - closed forms of the example (its header): x1 = (1 - cos 2t)/2, x1' = sin 2t, x2 = 0.1 cos 3t,
   x3 = 0.5 + 3t, x4 = x1 + 0.5; .gen: genel 1 f - 0.7, genel 4 1.5, genel 5 f, f = 2 (1 - cos t);
-  .prm: 10 is 2.5, 11 is rz = 0.5 t, 12 is x1 at the last sample instant k 0.05 s <= t.
+  .prm: 10 is 2.5, 11 is rz = 0.5 t, 12 is x1 at the last sample instant k 0.05 s <= t;
+  .drv: 1 sin 2t, 2 cos 2t; 2 0.5 + 3t; .trc: 2 0.5 + 3t, 3; 3 2 sin t (MBDyn's
+  mbdyn/base/drive.cc DriveCaller::Output, ::Trace).
 - NetCDF and HDF5 against the text of the same run at `output precision: 17` (exact): 0.
 
 Observed and tolerances:
@@ -24,10 +27,17 @@ Observed and tolerances:
   (3e-15), x2 4.3e-5 (1e-4), x3 4.4e-16 (4e-15), x4 - x1 - 0.5 1.1e-16 (1e-15), genel 1 and 5
   4.4e-16 (4e-15), genel 4 0 (0), rz 1.2e-6 (1e-5), parameters 10 and 12 0 (0).
 - `output: no` on parameter 13: in no file; `output meter` every 4th step: 51 rows in every
-  file, equal to every 4th row of the full run (0); `output precision: 10`: at most 10 digits.
+  file but .trc (201: every step, as MBDyn), equal to every 4th row of the full run (0);
+  `output precision: 10`: at most 10 digits.
+- drive callers: against MBDyn 5.0e-10, half a unit of the 10th digit (1e-9); closed forms 4e-15 (the drives' own
+  arithmetic); NetCDF and HDF5 = .drv (0). The relative-coordinate path writes none and warns at
+  the drive (pendulum with a drive caller card; the DAE writes its .drv). A drive without a
+  derivative (timestep): `output, yes` writes one column (MBDyn's rule), `derivative, yes` stops
+  the run with an error at the drive (exit 2; MBDyn warns and drops the derivative).
 """
 import os
 import re
+import subprocess
 import sys
 
 import h5py
@@ -61,6 +71,19 @@ for ext, labels in FILES:
         close(f'.{ext} {L}: max |mbsolve - MBDyn|',
               np.abs(mine[theirs[:, 0].astype(int)] - theirs[:, 1:]).max(), 0, tol[(ext, L)])
 
+# .drv and .trc: the drives' values (10 digits); MBDyn writes the mean of the one-sided
+# derivatives at the initial time (1 for sin 2t), mbsolve the one after it (2): step 0 of the
+# derivative is compared with 2 instead.
+for ext, L in (('drv', 1), ('drv', 2), ('trc', 2), ('trc', 3)):
+    mine = v.rows(ext, L)[:, 1:]
+    theirs = ref[(ext, L)]
+    close(f'.{ext} {L}: columns as MBDyn', mine.shape[1], theirs.shape[1] - 1, 0)
+    d = mine[theirs[:, 0].astype(int)] - theirs[:, 1:]
+    if (ext, L) == ('drv', 1):
+        close('.drv 1: derivative at t = 0 (one-sided)', mine[0, 1], 2.0, 0)
+        d[0, 1] = 0.0
+    close(f'.{ext} {L}: max |mbsolve - MBDyn|', np.abs(d).max(), 0, 1e-9)
+
 # --- the example: closed forms, and NetCDF and HDF5 = text (17 digits)
 r = Run(exe, deck, work, 'scalar', {'PRECISION': 17}, extra=('--format', 'text,netcdf,hdf5'))
 t = r.times()
@@ -85,12 +108,26 @@ sample = np.rint(k * 0.05 / 0.01).astype(int)      # its step
 close('parameter 12 (sample and hold): max |x - x1(t_sample)|',
       np.abs(p[12] - a[1][sample, 0]).max(), 0, 0)
 close('parameter 13 (output, no): lines in .prm', len(r.rows('prm', 13)), 0, 0)
+dv = {L: r.rows('drv', L)[:, 1:] for L in (1, 2)}
+tr = {L: r.rows('trc', L)[:, 1:] for L in (2, 3)}
+close('drive 1 (.drv, output yes): max |value - sin 2t|, |derivative - 2 cos 2t|',
+      max(np.abs(dv[1][:, 0] - np.sin(2 * t)).max(), np.abs(dv[1][:, 1] - 2 * np.cos(2 * t)).max()),
+      0, 4e-15)
+close('drive 2 (.drv, value only): one column, max |value - (0.5 + 3t)|',
+      np.abs(dv[2][:, 0] - 0.5 - 3 * t).max() + (dv[2].shape[1] - 1), 0, 4e-15)
+close('drive 2 (.trc, yes): max |value - (0.5 + 3t)|, |derivative - 3|',
+      max(np.abs(tr[2][:, 0] - 0.5 - 3 * t).max(), np.abs(tr[2][:, 1] - 3).max()), 0, 4e-15)
+close('drive 3 (.trc, derivative only): one column, max |derivative - 2 sin t|',
+      np.abs(tr[3][:, 0] - 2 * np.sin(t)).max() + (tr[3].shape[1] - 1), 0, 4e-15)
+close('drive 3: no .drv line', len(r.rows('drv', 3)), 0, 0)
 
 text = {('abstract_nodes', 'X'): {L: a[L][:, 0] for L in a},
         ('abstract_nodes', 'XP'): {L: a[L][:, 1] for L in (1, 2)},
-        ('genels', 'F'): g, ('parameter_nodes', 'X'): p}
+        ('genels', 'F'): g, ('parameter_nodes', 'X'): p,
+        ('drive_callers', 'value'): {L: dv[L][:, 0] for L in (1, 2)},
+        ('drive_callers', 'derivative'): {1: dv[1][:, 1]}}
 prefix = {'abstract_nodes': 'node.abstract', 'genels': 'elem.genel',
-          'parameter_nodes': 'node.parameter'}
+          'parameter_nodes': 'node.parameter', 'drive_callers': 'drive'}
 h5 = h5py.File(r.prefix + '.h5', 'r')
 nc = h5py.File(r.prefix + '.nc', 'r')
 worst_h5 = worst_nc = 0.0
@@ -100,13 +137,18 @@ for (grp, q), cols in text.items():
     for L, x in cols.items():
         worst_h5 = max(worst_h5, np.abs(h5[grp][q][:, labels.index(L), 0] - x).max())
         worst_nc = max(worst_nc, np.abs(nc[f'{prefix[grp]}.{L}.{q}'][:] - x).max())
-close('HDF5 = .abs, .gen, .prm (max |difference|)', worst_h5, 0, 0)
-close('NetCDF = .abs, .gen, .prm (max |difference|)', worst_nc, 0, 0)
+close('HDF5 = .abs, .gen, .prm, .drv (max |difference|)', worst_h5, 0, 0)
+close('NetCDF = .abs, .gen, .prm, .drv (max |difference|)', worst_nc, 0, 0)
 close('HDF5: algebraic nodes have no XP (NaN)',
       int(np.isnan(h5['abstract_nodes/XP'][:, 2:, 0]).all()), 1, 0)
 close('NetCDF: no node.abstract.3.XP, node.abstract.4.XP, node.parameter.13',
       sum(n in nc for n in ('node.abstract.3.XP', 'node.abstract.4.XP', 'node.parameter.13.X')),
       0, 0)
+close('drive callers in HDF5: 1, 2 (3 has a trace only); 2 has no derivative (NaN)',
+      0 if list(h5['drive_callers/labels'][:]) == [1, 2]
+      and np.isnan(h5['drive_callers/derivative'][:, 1, 0]).all() else 1, 0, 0)
+close('NetCDF: no drive.2.derivative, no drive.3',
+      sum(n in nc for n in ('drive.2.derivative', 'drive.3.value', 'drive.3.derivative')), 0, 0)
 close('NetCDF: elem.genel labels (clamps and distance: the genels with a .gen line)',
       0 if list(nc['elem.genel'][:]) == [1, 4, 5] else 1, 0, 0)
 close('HDF5 rows = output steps', h5['abstract_nodes/X'].shape[0], len(t), 0)
@@ -120,13 +162,52 @@ for ext, col in (('abs', a[1][:, 0]), ('gen', g[1]), ('prm', p[11])):
     x = m.rows(ext, L)[:, 1]
     close(f'output meter 4: .{ext} {L} rows', len(x), 51, 0)
     close(f'output meter 4: .{ext} {L} = every 4th row', np.abs(x - col[::4]).max(), 0, 0)
-for grp in ('abstract_nodes', 'genels', 'parameter_nodes'):
-    close(f'output meter 4: HDF5 {grp} rows', hm[grp][list(hm[grp].keys())[0]].shape[0]
-          if grp != 'genels' else hm['genels/F'].shape[0], 51, 0)
+x = m.rows('drv', 2)[:, 1]
+close('output meter 4: .drv 2 rows', len(x), 51, 0)
+close('output meter 4: .drv 2 = every 4th row', np.abs(x - dv[2][::4, 0]).max(), 0, 0)
+x = m.rows('trc', 2)[:, 1:]
+close('output meter 4: .trc 2 rows (every step, as MBDyn)', len(x), 201, 0)
+close('output meter 4: .trc 2 = the full run\'s', np.abs(x - tr[2]).max(), 0, 0)
+for grp, q in (('abstract_nodes', 'X'), ('genels', 'F'), ('parameter_nodes', 'X'),
+               ('drive_callers', 'value')):
+    close(f'output meter 4: HDF5 {grp} rows', hm[grp][q].shape[0], 51, 0)
+
+# --- the relative-coordinate path writes no drive caller output: a warning at the drive
+with open(os.path.join(EXAMPLES, 'pendulum.mbd')) as fh:
+    pend = 'drive caller: 7, const, 1.5, output, yes;\n' + fh.read()
+pdeck = os.path.join(work, 'pendulum_drv.mbd')
+with open(pdeck, 'w') as fh:
+    fh.write(pend)
+pd = Run(exe, pdeck, work, 'pendulum_drv', {'TF': 0.01})
+close('DAE: .drv of a const drive (value 1.5, derivative 0) at every output step',
+      np.abs(pd.rows('drv', 7)[:, 1:] - [1.5, 0.0]).max() + abs(len(pd.rows('drv', 7)) - 11), 0, 0)
+rprefix = os.path.join(work, 'pendulum_drv_reduced')
+pr = subprocess.run([exe, '-f', pdeck, '-o', rprefix, '-D', 'TF=0.01', '--analysis',
+                     'reduced-dynamics'], capture_output=True, text=True)
+close('reduced dynamics: exit code', pr.returncode, 0, 0)
+close('reduced dynamics: warning at the drive (pendulum_drv.mbd:1:18)',
+      0 if 'pendulum_drv.mbd:1:18: warning: the output of drive caller 7 is not written' in pr.stderr
+      else 1, 0, 0)
+close('reduced dynamics: no .drv', int(os.path.exists(rprefix + '.drv')), 0, 0)
+
+# A drive without a derivative (timestep): `output, yes` writes its value only (MBDyn's rule);
+# `derivative, yes` is an error at the drive (MBDyn warns and drops it).
+for tail, rc in ((', output, yes', 0), (', output, derivative, yes', 2)):
+    with open(pdeck, 'w') as fh:
+        fh.write('drive caller: 8, timestep' + tail + ';\n' + pend)
+    q = Run(exe, pdeck, work, 'pendulum_timestep', {'TF': 0.01}, expect_rc=rc)
+    if rc == 0:
+        x = q.rows('drv', 8)[:, 1:]
+        close('timestep drive, output yes: one column (no derivative), the step 1e-3',
+              np.abs(x[1:] - 1e-3).max() + (x.shape[1] - 1), 0, 0)
+    else:
+        close('timestep drive, derivative yes: error at the drive (pendulum_drv.mbd:1:18)',
+              0 if 'pendulum_drv.mbd:1:18: error: drive caller 8 has no derivative' in q.stderr
+              else 1, 0, 0)
 
 # --- output precision: 10 significant digits in the run against MBDyn
 digits = 0
-for ext in ('abs', 'gen', 'prm'):
+for ext in ('abs', 'gen', 'prm', 'drv', 'trc'):
     with open(v.prefix + '.' + ext) as fh:
         for line in fh:
             for w in line.split()[1:]:
