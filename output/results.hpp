@@ -32,7 +32,8 @@
 //   abstract_nodes  X, XP (.abs; no XP for algebraic nodes), parameter_nodes X (.prm): the
 //                   scalar nodes' runtimes (elements/nodes/scalar_nodes.cpp); genels F (.gen:
 //                   clamp and distance, elements/genels/genel_elements.cpp); drive_callers
-//                   value, derivative (.drv, elements/drives/drive_output.cpp)
+//                   value, derivative (.drv, elements/drives/drive_output.cpp);
+//                   abstract_forces F, F2 (.frc, genel_elements.cpp)
 // No NetCDF or HDF5 type appears here: the sinks map these buffers to their files.
 #pragma once
 

@@ -50,6 +50,7 @@
 // Output (MBDyn's .gen, genel_.cc): clamp and distance write `L dRct`, MBDyn's reaction: the
 // clamp's -lambda (the load the other elements put on the dof), the distance's +lambda (the
 // load on dof 1); the other genels write nothing, as MBDyn's. NetCDF/HDF5: genel_schema().
+// Abstract forces write MBDyn's .frc line `L node f` (internal: `L node1 f node2 -f`).
 #include <optional>
 #include <string>
 
@@ -436,10 +437,12 @@ class CrossSpringSupport final : public Element {
     BlockId b_ = -1;
 };
 
+long dof_node_label(const ScalarDof& q) { return q.owner ? q.owner->label() : q.node->label(); }
+
 class AbstractForce final : public Element {
   public:
-    AbstractForce(const EntityDesc& d, ScalarDof q1, const ScalarDof* q2, DrivePtr f)
-        : Element(d), q1_(std::move(q1)), internal_(q2 != nullptr), f_(std::move(f)) {
+    AbstractForce(const EntityDesc& d, ScalarDof q1, const ScalarDof* q2, DrivePtr f, double t0)
+        : Element(d), q1_(std::move(q1)), internal_(q2 != nullptr), f_(std::move(f)), t_(t0) {
         if (q2) q2_ = *q2;
     }
     void declare(PatternBuilder&) override {}
@@ -449,13 +452,49 @@ class AbstractForce final : public Element {
         if (internal_) r[q2_.index()] -= f;
     }
     void jacobian(const StepContext&, const StateView&, Jacobian&) const override {}
-    void after_step(const StepContext&, const StateView&) override { f_->after_step(); }
+    void after_step(const StepContext& c, const StateView&) override {
+        f_->after_step();
+        t_ = c.time;
+    }
+    // MBDyn's .frc line (base/force.cc AbstractForce::Output): `L node f`; internal:
+    // `L node1 f node2 -f`; f at the converged step.
+    const char* output_file() const override { return "frc"; }
+    int output_values(double* v) const override {
+        const double f = f_->value(t_);
+        v[0] = static_cast<double>(dof_node_label(q1_)), v[1] = f;
+        if (!internal_) return 2;
+        v[2] = static_cast<double>(dof_node_label(q2_)), v[3] = -f;
+        return 4;
+    }
+    // NetCDF/HDF5 (MBDyn: text only): group `abstract_forces`, NetCDF elem.force.<L>.F (the value
+    // on the first dof) and, internal forces, .F2 (on the second).
+    bool output_schema(OutputSchema& s) const override {
+        s.group = "abstract_forces";
+        s.nc_prefix = "elem.force";
+        s.order = 45;
+        for (int k = 0; k < 2; ++k) {
+            OutputQuantity q;
+            q.name = k ? "F2" : "F";
+            q.ncomp = 1;
+            q.units = "deck units";
+            q.description = k ? "generalized force on the second dof (.frc column 4)"
+                              : "generalized force on the (first) dof (.frc column 2)";
+            q.column = k ? (internal_ ? 3 : -1) : 1;
+            s.quantities.push_back(std::move(q));
+        }
+        return true;
+    }
 
   private:
     ScalarDof q1_, q2_;
     bool internal_;
     DrivePtr f_;
+    double t_;
 };
+
+double start_time(BuildContext& ctx) {
+    return ctx.drive_env().clock ? ctx.drive_env().clock->time : 0.0;
+}
 
 DrivePtr drive(const ScalarGenelSpec& s, BuildContext& ctx) {
     return make_drive(*s.drive, ctx.drive_env());
@@ -525,13 +564,14 @@ std::unique_ptr<Element> make_cross_spring_support(const EntityDesc& d, BuildCon
 std::unique_ptr<Element> make_abstract_force(const EntityDesc& d, BuildContext& ctx) {
     const auto& s = d.spec_as<ScalarGenelSpec>();
     ScalarDof q = genels::resolve_dof(ctx, d, s.q1);
-    return std::make_unique<AbstractForce>(d, std::move(q), nullptr, drive(s, ctx));
+    return std::make_unique<AbstractForce>(d, std::move(q), nullptr, drive(s, ctx),
+                                           start_time(ctx));
 }
 
 std::unique_ptr<Element> make_abstract_internal(const EntityDesc& d, BuildContext& ctx) {
     const auto& s = d.spec_as<ScalarGenelSpec>();
     ScalarDof q1 = genels::resolve_dof(ctx, d, s.q1), q2 = genels::resolve_dof(ctx, d, *s.q2);
-    return std::make_unique<AbstractForce>(d, std::move(q1), &q2, drive(s, ctx));
+    return std::make_unique<AbstractForce>(d, std::move(q1), &q2, drive(s, ctx), start_time(ctx));
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
-"""Abstract nodes (.abs), genels (.gen), parameter nodes (.prm) and drive caller output (.drv,
-.trc) in text, NetCDF and HDF5 (input-examples/scalar_output.mbd; issue 22 item 6, issue 21
-item 2).
+"""Abstract nodes (.abs), genels (.gen), parameter nodes (.prm), drive caller output (.drv,
+.trc) and abstract forces (.frc) in text, NetCDF and HDF5 (input-examples/scalar_output.mbd;
+issue 22 item 6, issue 21 item 2).
 
 References:
 - MBDyn (1.7.3 as installed in /work/mbdyn) on the same deck with genel 5 a clamp instead of a
@@ -8,7 +8,8 @@ References:
   step, mbdyn_reference.txt. The layouts are MBDyn's (mbdyn/base/node.cc: algebraic nodes write
   one value; mbdyn/elec/genel_.cc: the clamp and distance write their dRct).
 - closed forms of the example (its header): x1 = (1 - cos 2t)/2, x1' = sin 2t, x2 = 0.1 cos 3t,
-  x3 = 0.5 + 3t, x4 = x1 + 0.5; .gen: genel 1 f - 0.7, genel 4 1.5, genel 5 f, f = 2 (1 - cos t);
+  x3 = 0.5 + 3t, x4 = x1 + 0.5; .gen: genel 1 f - 0.95, genel 4 1.75, genel 5 f - 0.25,
+  f = 2 (1 - cos t); .frc: 1 `1 4 f`, 2 `2 3 1.5`, 3 `3 1 -0.7`, 4 `4 3 0.25 4 -0.25`;
   .prm: 10 is 2.5, 11 is rz = 0.5 t, 12 is x1 at the last sample instant k 0.05 s <= t;
   .drv: 1 sin 2t, 2 cos 2t; 2 0.5 + 3t; .trc: 2 0.5 + 3t, 3; 3 2 sin t (MBDyn's
   mbdyn/base/drive.cc DriveCaller::Output, ::Trace).
@@ -29,6 +30,8 @@ Observed and tolerances:
 - `output: no` on parameter 13: in no file; `output meter` every 4th step: 51 rows in every
   file but .trc (201: every step, as MBDyn), equal to every 4th row of the full run (0);
   `output precision: 10`: at most 10 digits.
+- abstract forces (.frc, mbdyn/base/force.cc): against MBDyn 5.0e-10 (1e-9, as the drives);
+  closed forms 4.4e-16 (4e-15; f's arithmetic); NetCDF elem.force.<L>.F, .F2 (internal) and HDF5 abstract_forces = .frc (0).
 - drive callers: against MBDyn 5.0e-10, half a unit of the 10th digit (1e-9); closed forms 4e-15 (the drives' own
   arithmetic); NetCDF and HDF5 = .drv (0). The relative-coordinate path writes none and warns at
   the drive (pendulum with a drive caller card; the DAE writes its .drv). A drive without a
@@ -74,7 +77,8 @@ for ext, labels in FILES:
 # .drv and .trc: the drives' values (10 digits); MBDyn writes the mean of the one-sided
 # derivatives at the initial time (1 for sin 2t), mbsolve the one after it (2): step 0 of the
 # derivative is compared with 2 instead.
-for ext, L in (('drv', 1), ('drv', 2), ('trc', 2), ('trc', 3)):
+for ext, L in (('drv', 1), ('drv', 2), ('trc', 2), ('trc', 3), ('frc', 1), ('frc', 2), ('frc', 3),
+               ('frc', 4)):
     mine = v.rows(ext, L)[:, 1:]
     theirs = ref[(ext, L)]
     close(f'.{ext} {L}: columns as MBDyn', mine.shape[1], theirs.shape[1] - 1, 0)
@@ -98,9 +102,16 @@ close('x2: max |x2 - 0.1 cos 3t|', np.abs(a[2][:, 0] - 0.1 * np.cos(3 * t)).max(
 close('x3 (algebraic: one column): max |x3 - (0.5 + 3t)|', np.abs(a[3][:, 0] - 0.5 - 3 * t).max()
       + (a[3].shape[1] - 1), 0, 4e-15)
 close('x4 (distance): max |x4 - x1 - 0.5|', np.abs(a[4][:, 0] - a[1][:, 0] - 0.5).max(), 0, 1e-15)
-close('genel 1 (clamp): max |dRct - (f - 0.7)|', np.abs(g[1] - (f - 0.7)).max(), 0, 4e-15)
-close('genel 4 (clamp): max |dRct - 1.5|', np.abs(g[4] - 1.5).max(), 0, 0)
-close('genel 5 (distance): max |dRct - f|', np.abs(g[5] - f).max(), 0, 4e-15)
+close('genel 1 (clamp): max |dRct - (f - 0.95)|', np.abs(g[1] - (f - 0.95)).max(), 0, 4e-15)
+close('genel 4 (clamp): max |dRct - 1.75|', np.abs(g[4] - 1.75).max(), 0, 0)
+close('genel 5 (distance): max |dRct - (f - 0.25)|', np.abs(g[5] - (f - 0.25)).max(), 0, 4e-15)
+fr = {L: r.rows('frc', L)[:, 1:] for L in (1, 2, 3, 4)}
+close('abstract forces (.frc): node labels 4, 3, 1, (3, 4)',
+      0 if all((fr[L][:, 0] == n).all() for L, n in ((1, 4), (2, 3), (3, 1), (4, 3)))
+      and (fr[4][:, 2] == 4).all() else 1, 0, 0)
+close('abstract forces (.frc): max |value - (f, 1.5, -0.7, 0.25, -0.25)|',
+      max(np.abs(fr[1][:, 1] - f).max(), np.abs(fr[2][:, 1] - 1.5).max(),
+          np.abs(fr[3][:, 1] + 0.7).max(), np.abs(fr[4][:, [1, 3]] - [0.25, -0.25]).max()), 0, 4e-15)
 close('parameter 10: max |x - 2.5|', np.abs(p[10] - 2.5).max(), 0, 0)
 close('parameter 11 (rz): max |x - 0.5 t|', np.abs(p[11] - 0.5 * t).max(), 0, 1e-5)
 k = np.floor(t / 0.05 + 1e-6).astype(int)          # last sample instant k 0.05 <= t
@@ -125,9 +136,12 @@ text = {('abstract_nodes', 'X'): {L: a[L][:, 0] for L in a},
         ('abstract_nodes', 'XP'): {L: a[L][:, 1] for L in (1, 2)},
         ('genels', 'F'): g, ('parameter_nodes', 'X'): p,
         ('drive_callers', 'value'): {L: dv[L][:, 0] for L in (1, 2)},
-        ('drive_callers', 'derivative'): {1: dv[1][:, 1]}}
+        ('drive_callers', 'derivative'): {1: dv[1][:, 1]},
+        ('abstract_forces', 'F'): {L: fr[L][:, 1] for L in fr},
+        ('abstract_forces', 'F2'): {4: fr[4][:, 3]}}
 prefix = {'abstract_nodes': 'node.abstract', 'genels': 'elem.genel',
-          'parameter_nodes': 'node.parameter', 'drive_callers': 'drive'}
+          'parameter_nodes': 'node.parameter', 'drive_callers': 'drive',
+          'abstract_forces': 'elem.force'}
 h5 = h5py.File(r.prefix + '.h5', 'r')
 nc = h5py.File(r.prefix + '.nc', 'r')
 worst_h5 = worst_nc = 0.0
@@ -137,8 +151,8 @@ for (grp, q), cols in text.items():
     for L, x in cols.items():
         worst_h5 = max(worst_h5, np.abs(h5[grp][q][:, labels.index(L), 0] - x).max())
         worst_nc = max(worst_nc, np.abs(nc[f'{prefix[grp]}.{L}.{q}'][:] - x).max())
-close('HDF5 = .abs, .gen, .prm, .drv (max |difference|)', worst_h5, 0, 0)
-close('NetCDF = .abs, .gen, .prm, .drv (max |difference|)', worst_nc, 0, 0)
+close('HDF5 = .abs, .gen, .prm, .drv, .frc (max |difference|)', worst_h5, 0, 0)
+close('NetCDF = .abs, .gen, .prm, .drv, .frc (max |difference|)', worst_nc, 0, 0)
 close('HDF5: algebraic nodes have no XP (NaN)',
       int(np.isnan(h5['abstract_nodes/XP'][:, 2:, 0]).all()), 1, 0)
 close('NetCDF: no node.abstract.3.XP, node.abstract.4.XP, node.parameter.13',
@@ -147,6 +161,8 @@ close('NetCDF: no node.abstract.3.XP, node.abstract.4.XP, node.parameter.13',
 close('drive callers in HDF5: 1, 2 (3 has a trace only); 2 has no derivative (NaN)',
       0 if list(h5['drive_callers/labels'][:]) == [1, 2]
       and np.isnan(h5['drive_callers/derivative'][:, 1, 0]).all() else 1, 0, 0)
+close('NetCDF: elem.force.4.F2 only for the internal force',
+      sum(f'elem.force.{L}.F2' in nc for L in (1, 2, 3, 4)), 1, 0)
 close('NetCDF: no drive.2.derivative, no drive.3',
       sum(n in nc for n in ('drive.2.derivative', 'drive.3.value', 'drive.3.derivative')), 0, 0)
 close('NetCDF: elem.genel labels (clamps and distance: the genels with a .gen line)',
@@ -207,7 +223,7 @@ for tail, rc in ((', output, yes', 0), (', output, derivative, yes', 2)):
 
 # --- output precision: 10 significant digits in the run against MBDyn
 digits = 0
-for ext in ('abs', 'gen', 'prm', 'drv', 'trc'):
+for ext in ('abs', 'gen', 'prm', 'drv', 'trc', 'frc'):
     with open(v.prefix + '.' + ext) as fh:
         for line in fh:
             for w in line.split()[1:]:

@@ -4,10 +4,11 @@ scalar_output.mbd, which check.py compares with mbsolve's. Run by hand where MBD
 The one change to the deck (variant(), shared with check.py, which runs mbsolve on the same text):
 MBDyn's genel distance does not converge with an algebraic node (node 4 runs off to 1e79 in its
 first step), so genel 5 becomes a clamp of node 4 to drive 3; its .gen value is then the load of
-force 1 on node 4, f(t) = 2 (1 - cos t), as the distance's in the example.
+force 1 on node 4 minus the internal force 4's 0.25, as the distance's in the example.
 Kept: every 5th output step (t = 0, 0.05, ..., 2 s) of the .abs lines of nodes 1-4, the .gen
 lines of genels 1, 4, 5, the .prm lines of parameters 10, 11, 12, the .drv lines of drive
-callers 1, 2 and the .trc lines of drive callers 2, 3, as MBDyn writes them.
+callers 1, 2, the .trc lines of drive callers 2, 3 and the .frc lines of the abstract forces
+1-4, as MBDyn writes them.
 """
 import os
 import sys
@@ -35,5 +36,5 @@ if __name__ == '__main__':
                     ['MBDyn results for input-examples/scalar_output.mbd (genel 5 a clamp),',
                      'written by mbdyn_reference.py'],
                     (('abs', (1, 2, 3, 4)), ('gen', (1, 4, 5)), ('prm', (10, 11, 12)),
-                     ('drv', (1, 2)), ('trc', (2, 3))),
+                     ('drv', (1, 2)), ('trc', (2, 3)), ('frc', (1, 2, 3, 4))),
                     EVERY, STEPS, os.path.join(HERE, 'mbdyn_reference.txt'))
