@@ -89,6 +89,11 @@ const A& args_of(const Spec& spec) {
     return *a;
 }
 
+// What a drive caller card asks to write of its drive (MBDyn's DriveCaller::OUTPUT_VALUE,
+// OUTPUT_DERIVATIVE; `derivative_if_any`: `output, yes`, the derivative when the drive has one).
+struct DriveOutput {
+    static constexpr unsigned char value = 1, derivative = 2, derivative_if_any = 4;
+};
 struct DriveSpec {
     std::string type;  // normalised keyword, e.g. "sine", "piecewiselinear", "string"
     SourceLoc loc;
@@ -97,6 +102,9 @@ struct DriveSpec {
     std::shared_ptr<const CompiledExpr> expr;  // only for "string"
     std::string source_text;                   // the expression text of a string drive
     long named_label = -1;                     // label of the drive caller card when referenced
+    // A drive caller card's `output` and `output trace` flags (MBDyn's .drv and .trc, written
+    // by elements/drives/drive_output.cpp): DriveOutput bits.
+    unsigned char output = 0, trace = 0;
 
     template <class A>
     const A& args_as() const {

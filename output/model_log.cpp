@@ -61,7 +61,9 @@ void write_model_log(std::FILE* f, const Model& m, const StepView& view) {
     const std::string od = m.control.orientation();
     for (const StructNode& n : view.nodes) std::fprintf(f, "%s\n", node_log_line(n, od).c_str());
     for (const auto& el : view.elements) {
-        if (el->desc().category == "structural") continue;
+        // Automatic structural elements (their node has its line); drive caller output (MBDyn
+        // writes no line for drive callers).
+        if (el->desc().category == "structural" || el->desc().category == "drive caller") continue;
         std::fprintf(f, "%s\n", element_log_line(*el).c_str());
     }
 }

@@ -29,6 +29,11 @@
 //                   of the beams whose `custom output` has `position`, `orientation`
 //                   (Beam, elements/beams/beam_element.cpp)
 //   user_defined    output: the values of a module element's .usr line (PluginElement)
+//   abstract_nodes  X, XP (.abs; no XP for algebraic nodes), parameter_nodes X (.prm): the
+//                   scalar nodes' runtimes (elements/nodes/scalar_nodes.cpp); genels F (.gen:
+//                   clamp and distance, elements/genels/genel_elements.cpp); drive_callers
+//                   value, derivative (.drv, elements/drives/drive_output.cpp);
+//                   abstract_forces F, F2 (.frc, genel_elements.cpp)
 // After them, one group per value block of the view (core/value_block.hpp: the relative-coordinate
 // path's actuators, loop_multipliers, equilibrium_* groups), its quantities as it declares them.
 // No NetCDF or HDF5 type appears here: the sinks map these buffers to their files.

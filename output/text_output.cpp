@@ -79,6 +79,14 @@ void TextOutput::begin(const StepView& view) {
                                                             : Orientation::euler123);
     }
     element_file_.assign(view.elements.size(), nullptr);
+    is_trace_.assign(view.elements.size(), 0);
+    for (std::size_t j = 0; j < view.elements.size(); ++j) {
+        const char* ext = view.elements[j]->output_file();
+        if (ext && view.elements[j]->desc().output && std::strcmp(ext, "trc") == 0) {
+            is_trace_[j] = 1;
+            traces_.push_back(static_cast<int>(j));
+        }
+    }
     std::FILE* log = file("log");
     output::write_model_log(log, *model_, view);
     std::fflush(log);
@@ -140,9 +148,22 @@ void TextOutput::record_elements(const StepView& view) {
     for (std::size_t j = 0; j < elements.size(); ++j) {
         const Element& el = *elements[j];
         const char* ext = el.output_file();
-        if (!ext || !el.desc().output) continue;
+        if (!ext || !el.desc().output || is_trace_[j]) continue;
         int k = el.output_values(v);
         if (!element_file_[j]) element_file_[j] = file(ext);
+        add_line(element_file_[j], el.label(), Kind::values, k);
+        fill_.vals.insert(fill_.vals.end(), v, v + k);
+    }
+}
+
+// MBDyn writes a drive caller's trace at every time step (DataManager::Output calls
+// DriveTrace before it looks at the output meter).
+void TextOutput::record_traces(const StepView& view) {
+    double v[Element::max_output_values];
+    for (int j : traces_) {
+        const Element& el = *view.elements[static_cast<std::size_t>(j)];
+        int k = el.output_values(v);
+        if (!element_file_[j]) element_file_[j] = file(el.output_file());
         add_line(element_file_[j], el.label(), Kind::values, k);
         fill_.vals.insert(fill_.vals.end(), v, v + k);
     }
@@ -166,6 +187,7 @@ void TextOutput::step(const StepView& view, const StepInfo& s) {
         record_elements(view);
         record_blocks(view);
     }
+    if (entities_) record_traces(view);
     auto now = std::chrono::steady_clock::now();
     if (now - last_hand_off_ > std::chrono::seconds(1)) hand_off();
 }

@@ -1,5 +1,7 @@
 // MBDyn-style text output (docs/deck-language.md 8): .out (step log), .mov (structural nodes),
-// .ine (momenta of dynamic nodes), .jnt (joints), .frc (forces), .log (model description).
+// .ine (momenta of dynamic nodes), .jnt (joints), .frc (forces), .log (model description), and
+// each element's file (.abs, .gen, .prm, .drv, ...; .trc at every step, the others at output
+// steps).
 //
 // The solver's thread only copies each output step's numbers into a preallocated block (a
 // record per line: file, label, values); a worker thread turns full blocks into text while the
@@ -62,6 +64,8 @@ class TextOutput final : public OutputSink {
     void begin_blocks(const StepView& view);
     void record_blocks(const StepView& view);
     void write_block_line(const Line& l, const double* v);
+    // MBDyn's traces (.trc, elements/drives/drive_output.cpp): written at every step.
+    void record_traces(const StepView& view);
     void hand_off();
     // Worker thread: formats write_.
     void write_block();
@@ -82,6 +86,8 @@ class TextOutput final : public OutputSink {
     std::vector<Orientation> orientation_;  // per node, from its card (begin())
     std::vector<std::FILE*> element_file_;  // per element, opened at its first output
     std::vector<std::FILE*> block_file_;    // per value block, opened at its first output
+    std::vector<char> is_trace_;            // per element: writes .trc (every step)
+    std::vector<int> traces_;               // those elements
     std::FILE* out_ = nullptr;
     std::FILE* mov_ = nullptr;
     std::FILE* ine_ = nullptr;

@@ -35,6 +35,9 @@ struct BuildState {
     std::map<std::string, long> defined_counts;               // per control-data counter
     std::map<std::string, std::map<long, SourceLoc>> labels;  // per label space
     std::map<long, SourceLoc> drive_caller_locs;
+    // `default output: drive callers` read (MBDyn's bOutputDriveCaller): the drive caller cards
+    // read after it write their value (.drv) unless their `output` says otherwise.
+    bool drive_caller_output = false;
     std::map<long, SourceLoc> law_locs;
     std::map<long, std::shared_ptr<const TplDriveSpec>> tpl_drive_callers;
     // Depth and run-time size (drives after expanding every shared reference) of each drive

@@ -163,10 +163,13 @@ void Builder::default_output_card(DeckReader& r) {
     SourceLoc first = r.loc();
     while (!r.at_end()) {
         SourceLoc a = r.loc();
-        if (r.accept("reference frames") || r.accept("drive callers")) {
+        if (r.accept("reference frames")) {
             r.warn_at(a,
-                      "this output type is ignored: mbsolve writes no reference-frame (.rfm) "
-                      "or drive-caller (.drv) file");
+                      "this output type is ignored: mbsolve writes no reference-frame (.rfm) file");
+            continue;
+        }
+        if (r.accept("drive callers")) {  // for the drive caller cards after this one, as MBDyn
+            st_.drive_caller_output = true;
             continue;
         }
         list.push_back(r.keyword_of(default_output_types(), "output type"));

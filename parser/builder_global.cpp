@@ -131,23 +131,33 @@ void Builder::drive_caller_card(DeckReader& r, const SourceFile&, const ast::Car
     st_.spec_costs[d.get()] = st_.spec_costs[read.get()];
     d->named_label = l;
     // MBDyn's DriveCallerRead::ReadOutput: [output, <flags>] [, output trace, <flags>], with
-    // <flags> = {value, b [, derivative, b] | derivative, b | b}. Read to the letter; mbsolve
-    // writes no .drv or trace file yet (docs/deck-language.md 1.5), so asking for one is a
-    // warning at the keyword, not silently dropped.
-    auto flags = [&r](const char* what, const SourceLoc& kw) {
-        bool any = false, on = false;
-        if (r.accept("value")) on |= r.boolean(std::string(what) + " value"), any = true;
-        if (r.accept("derivative")) on |= r.boolean(std::string(what) + " derivative"), any = true;
-        if (!any) on = r.boolean(std::string(what) + " (yes or no, or value/derivative)");
-        if (on)
-            r.warn_at(kw, std::string("'") + what +
-                              "' of a drive caller is ignored: mbsolve writes no drive caller "
-                              "(.drv) or trace (.trc) file yet");
+    // <flags> = {value, b [, derivative, b] | derivative, b | b}; `yes` alone: the value, and the
+    // derivative if the drive has one; `output` starts from the value after `default output:
+    // drive callers` (only for the cards after it, as MBDyn). Written by
+    // elements/drives/drive_output.cpp (.drv at the output steps, .trc at every step;
+    // docs/deck-language.md 1.5).
+    auto flags = [&r](const char* what, unsigned char f) {
+        bool any = false;
+        auto set = [&](unsigned char bit, bool on) {
+            f = static_cast<unsigned char>(on ? f | bit : f & ~bit);
+        };
+        if (r.accept("value")) {
+            any = true;
+            set(DriveOutput::value, r.boolean(std::string(what) + " value"));
+        }
+        if (r.accept("derivative")) {
+            any = true;
+            set(DriveOutput::derivative, r.boolean(std::string(what) + " derivative"));
+        }
+        if (!any)
+            f = r.boolean(std::string(what) + " (yes or no, or value/derivative)")
+                    ? DriveOutput::value | DriveOutput::derivative_if_any
+                    : 0;
+        return f;
     };
-    SourceLoc kw = r.loc();
-    if (r.accept("output")) flags("output", kw);
-    kw = r.loc();
-    if (r.accept("output trace")) flags("output trace", kw);
+    d->output = st_.drive_caller_output ? DriveOutput::value : 0;
+    if (r.accept("output")) d->output = flags("output", d->output);
+    if (r.accept("output trace")) d->trace = flags("output trace", 0);
     r.finish();
     st_.model.drive_callers[l] = d;
     st_.drive_caller_locs[l] = at;

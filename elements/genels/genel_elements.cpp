@@ -47,6 +47,10 @@
 // force, abstract, <dof>, <f>:               dof row: + f(t)
 // force, abstract internal, <dof 1>, <dof 2>, <f>: dof 1 row + f, dof 2 row - f.
 // None takes part in the initial assembly (their rows are frozen there).
+// Output (MBDyn's .gen, genel_.cc): clamp and distance write `L dRct`, MBDyn's reaction: the
+// clamp's -lambda (the load the other elements put on the dof), the distance's +lambda (the
+// load on dof 1); the other genels write nothing, as MBDyn's. NetCDF/HDF5: genel_schema().
+// Abstract forces write MBDyn's .frc line `L node f` (internal: `L node1 f node2 -f`).
 #include <optional>
 #include <string>
 
@@ -188,6 +192,23 @@ void read_abstract_internal(Reader& r, EntityDesc& e) {
 using genels::ScalarDof;
 using M11 = Eigen::Matrix<double, 1, 1>;
 
+// NetCDF/HDF5 output of the genels that write a .gen line (clamp, distance; MBDyn writes none
+// for the others): HDF5 group `genels`, NetCDF elem.genel.<L>.F (MBDyn writes genels to text
+// only; the names follow its elem.<kind>.<L> scheme), the .gen value.
+bool genel_schema(OutputSchema& s) {
+    s.group = "genels";
+    s.nc_prefix = "elem.genel";
+    s.order = 120;
+    OutputQuantity q;
+    q.name = "F";
+    q.ncomp = 1;
+    q.units = "deck units";
+    q.description = "generalized reaction on the dof (MBDyn's .gen value)";
+    q.column = 0;
+    s.quantities.push_back(std::move(q));
+    return true;
+}
+
 class Clamp final : public Element {
   public:
     Clamp(const EntityDesc& d, ScalarDof q, int order, DrivePtr f)
@@ -211,13 +232,25 @@ class Clamp final : public Element {
         J.add(b_[0], M11::Constant(1.0));
         J.add(b_[1], M11::Constant(-1.0));
     }
-    void after_step(const StepContext&, const StateView&) override { f_->after_step(); }
+    void after_step(const StepContext&, const StateView& s) override {
+        f_->after_step();
+        lambda_ = s.yp[first_dof()];
+    }
+    // MBDyn's .gen line of a genel clamp: the load the other elements put on the dof (its
+    // residual holds -dRct where ours holds +lambda: dRct = -lambda).
+    const char* output_file() const override { return "gen"; }
+    int output_values(double* v) const override {
+        v[0] = -lambda_;
+        return 1;
+    }
+    bool output_schema(OutputSchema& s) const override { return genel_schema(s); }
 
   private:
     ScalarDof q_;
     int order_;
     DrivePtr f_;
     BlockId b_[2] = {-1, -1};
+    double lambda_ = 0.0;
 };
 
 class SpringSupport final : public Element {
@@ -312,7 +345,18 @@ class Distance final : public Element {
         J.add(ln_[0], M11::Constant(dq(q_[0], o_[0], c) / scale(c)));
         J.add(ln_[1], M11::Constant(-dq(q_[1], o_[1], c) / scale(c)));
     }
-    void after_step(const StepContext&, const StateView&) override { f_->after_step(); }
+    void after_step(const StepContext&, const StateView& s) override {
+        f_->after_step();
+        lambda_ = s.yp[first_dof()];
+    }
+    // MBDyn's .gen line of a genel distance: its dRct, the load on dof 1 (+lambda there, as
+    // MBDyn's residual has +dRct on dof 1 and -dRct on dof 2).
+    const char* output_file() const override { return "gen"; }
+    int output_values(double* v) const override {
+        v[0] = lambda_;
+        return 1;
+    }
+    bool output_schema(OutputSchema& s) const override { return genel_schema(s); }
 
   private:
     // Both differential values: divide by dCoef (position-level constraint scaling).
@@ -324,6 +368,7 @@ class Distance final : public Element {
     int o_[2];
     DrivePtr f_;
     BlockId nl_[2] = {-1, -1}, ln_[2] = {-1, -1};
+    double lambda_ = 0.0;
 };
 
 class Spring final : public Element {
@@ -392,10 +437,12 @@ class CrossSpringSupport final : public Element {
     BlockId b_ = -1;
 };
 
+long dof_node_label(const ScalarDof& q) { return q.owner ? q.owner->label() : q.node->label(); }
+
 class AbstractForce final : public Element {
   public:
-    AbstractForce(const EntityDesc& d, ScalarDof q1, const ScalarDof* q2, DrivePtr f)
-        : Element(d), q1_(std::move(q1)), internal_(q2 != nullptr), f_(std::move(f)) {
+    AbstractForce(const EntityDesc& d, ScalarDof q1, const ScalarDof* q2, DrivePtr f, double t0)
+        : Element(d), q1_(std::move(q1)), internal_(q2 != nullptr), f_(std::move(f)), t_(t0) {
         if (q2) q2_ = *q2;
     }
     void declare(PatternBuilder&) override {}
@@ -405,13 +452,49 @@ class AbstractForce final : public Element {
         if (internal_) r[q2_.index()] -= f;
     }
     void jacobian(const StepContext&, const StateView&, Jacobian&) const override {}
-    void after_step(const StepContext&, const StateView&) override { f_->after_step(); }
+    void after_step(const StepContext& c, const StateView&) override {
+        f_->after_step();
+        t_ = c.time;
+    }
+    // MBDyn's .frc line (base/force.cc AbstractForce::Output): `L node f`; internal:
+    // `L node1 f node2 -f`; f at the converged step.
+    const char* output_file() const override { return "frc"; }
+    int output_values(double* v) const override {
+        const double f = f_->value(t_);
+        v[0] = static_cast<double>(dof_node_label(q1_)), v[1] = f;
+        if (!internal_) return 2;
+        v[2] = static_cast<double>(dof_node_label(q2_)), v[3] = -f;
+        return 4;
+    }
+    // NetCDF/HDF5 (MBDyn: text only): group `abstract_forces`, NetCDF elem.force.<L>.F (the value
+    // on the first dof) and, internal forces, .F2 (on the second).
+    bool output_schema(OutputSchema& s) const override {
+        s.group = "abstract_forces";
+        s.nc_prefix = "elem.force";
+        s.order = 45;
+        for (int k = 0; k < 2; ++k) {
+            OutputQuantity q;
+            q.name = k ? "F2" : "F";
+            q.ncomp = 1;
+            q.units = "deck units";
+            q.description = k ? "generalized force on the second dof (.frc column 4)"
+                              : "generalized force on the (first) dof (.frc column 2)";
+            q.column = k ? (internal_ ? 3 : -1) : 1;
+            s.quantities.push_back(std::move(q));
+        }
+        return true;
+    }
 
   private:
     ScalarDof q1_, q2_;
     bool internal_;
     DrivePtr f_;
+    double t_;
 };
+
+double start_time(BuildContext& ctx) {
+    return ctx.drive_env().clock ? ctx.drive_env().clock->time : 0.0;
+}
 
 DrivePtr drive(const ScalarGenelSpec& s, BuildContext& ctx) {
     return make_drive(*s.drive, ctx.drive_env());
@@ -481,13 +564,14 @@ std::unique_ptr<Element> make_cross_spring_support(const EntityDesc& d, BuildCon
 std::unique_ptr<Element> make_abstract_force(const EntityDesc& d, BuildContext& ctx) {
     const auto& s = d.spec_as<ScalarGenelSpec>();
     ScalarDof q = genels::resolve_dof(ctx, d, s.q1);
-    return std::make_unique<AbstractForce>(d, std::move(q), nullptr, drive(s, ctx));
+    return std::make_unique<AbstractForce>(d, std::move(q), nullptr, drive(s, ctx),
+                                           start_time(ctx));
 }
 
 std::unique_ptr<Element> make_abstract_internal(const EntityDesc& d, BuildContext& ctx) {
     const auto& s = d.spec_as<ScalarGenelSpec>();
     ScalarDof q1 = genels::resolve_dof(ctx, d, s.q1), q2 = genels::resolve_dof(ctx, d, *s.q2);
-    return std::make_unique<AbstractForce>(d, std::move(q1), &q2, drive(s, ctx));
+    return std::make_unique<AbstractForce>(d, std::move(q1), &q2, drive(s, ctx), start_time(ctx));
 }
 
 }  // namespace

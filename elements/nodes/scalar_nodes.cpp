@@ -4,7 +4,8 @@
 //   abstract: L, [algebraic|differential], [value, x0 [, derivative, xp0]];
 //     one unknown x (differential: x in y, x' in y'; algebraic: x in the y' slot). The node adds
 //     nothing to its equation: the genels and abstract forces connected to it do. Output (.abs,
-//     as MBDyn's abstract nodes): label, x, x'. Private data "x" and (differential) "xP".
+//     as MBDyn's abstract nodes): label, x, x' (algebraic: label, x). Private data "x" and
+//     (differential) "xP".
 //   parameter: L, {[value,] x0 | element | sample and hold, <NodeDof>, T | beam strain gage, y, z};
 //     no unknown; its value "x" is the constant x0, or the element private datum bound to it by
 //     `bind: elem_label, elem_type, node_label, {string, "name" | index, i};` (MBDyn's bind),
@@ -12,7 +13,7 @@
 //     StrainGageParam) the axial strain at the point (y, z) of the section of the beam bound with
 //     `bind: beam, beam, L, index, i` (i: evaluation point, 1 or 2 for beam3, 1 for beam2):
 //     x = ex + z ky - y kz from the beam's private data (pI./pII. prefixed for beam3).
-//     The `node` drive caller reads it.
+//     The `node` drive caller reads it. Output (.prm, as MBDyn's ParameterNode): label, x.
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -100,10 +101,29 @@ class AbstractNode final : public Element {
         x_ = algebraic_ ? s.yp[first_dof()] : s.y[first_dof()];
         xp_ = algebraic_ ? 0.0 : s.yp[first_dof()];
     }
+    // MBDyn's .abs line: `L x x'` (differential), `L x` (algebraic: ScalarAlgebraicNode).
     const char* output_file() const override { return "abs"; }
     int output_values(double* v) const override {
         v[0] = x_, v[1] = xp_;
-        return 2;
+        return algebraic_ ? 1 : 2;
+    }
+    // NetCDF/HDF5: group `abstract_nodes`, NetCDF node.abstract.<L>.X, .XP (MBDyn writes abstract
+    // nodes to text only; the names follow its node.struct.<L>.X); XP not for algebraic nodes.
+    bool output_schema(OutputSchema& s) const override {
+        s.group = "abstract_nodes";
+        s.nc_prefix = "node.abstract";
+        s.order = 10;
+        s.nc_type = algebraic_ ? "algebraic" : "differential";
+        for (int k = 0; k < 2; ++k) {
+            OutputQuantity q;
+            q.name = k ? "XP" : "X";
+            q.ncomp = 1;
+            q.units = k ? "deck units/s" : "deck units";
+            q.description = k ? "derivative of the value (.abs column 2)" : "value (.abs column 1)";
+            q.column = k && algebraic_ ? -1 : k;
+            s.quantities.push_back(std::move(q));
+        }
+        return true;
     }
     int private_data_count() const override { return algebraic_ ? 1 : 2; }
     const char* private_data_name(int i) const override { return i == 0 ? "x" : "xP"; }
@@ -133,6 +153,7 @@ class ParameterNode final : public Element {
         }
     }
     void after_step(const StepContext& c, const StateView& s) override {
+        state_ = s;
         if (!sample_) return;
         const double eps = 1e-9 * period_;
         if (sampled_ && c.time < next_ - eps) return;
@@ -160,6 +181,28 @@ class ParameterNode final : public Element {
     }
     void residual(const StepContext&, const StateView&, double*) const override {}
     void jacobian(const StepContext&, const StateView&, Jacobian&) const override {}
+    // MBDyn's .prm line: `L x`, the value at the converged step. The engine commits the elements
+    // in order (this node before the element it may be bound to) and writes the output after
+    // the last, so the value is read at output time from the state kept by after_step().
+    const char* output_file() const override { return "prm"; }
+    int output_values(double* v) const override {
+        v[0] = state_.y ? private_data(0, state_) : value_;
+        return 1;
+    }
+    // NetCDF/HDF5: group `parameter_nodes`, NetCDF node.parameter.<L>.X (MBDyn: text only).
+    bool output_schema(OutputSchema& s) const override {
+        s.group = "parameter_nodes";
+        s.nc_prefix = "node.parameter";
+        s.order = 20;
+        OutputQuantity q;
+        q.name = "X";
+        q.ncomp = 1;
+        q.units = "deck units";
+        q.description = "value (.prm column 1)";
+        q.column = 0;
+        s.quantities.push_back(std::move(q));
+        return true;
+    }
     int private_data_count() const override { return 1; }
     const char* private_data_name(int) const override { return "x"; }
     double private_data(int, const StateView& s) const override {
@@ -180,6 +223,7 @@ class ParameterNode final : public Element {
     double gy_ = 0.0, gz_ = 0.0;
     const Element* src_ = nullptr;
     int idx_ = 0;
+    StateView state_;  // the converged state of the last after_step() (output_values())
 };
 
 std::unique_ptr<Element> make_abstract(const EntityDesc& d, BuildContext&) {

@@ -128,6 +128,19 @@ void Engine::build_elements() {
         }
         add(k, d);
     }
+    // Named drive callers with `output` / `output trace` (MBDyn's .drv, .trc): an output-only
+    // element per card and file, in label order (elements/drives/drive_output.cpp).
+    for (const auto& [label, spec] : model_->drive_callers)
+        for (const char* type : {"output", "trace"}) {
+            if (!(*type == 'o' ? spec->output : spec->trace)) continue;
+            EntityDesc& d = drive_descs_.emplace_back();
+            d.category = "drive caller";
+            d.type = type;
+            d.label = label;
+            d.loc = spec->loc;
+            d.output = true;
+            add(find_element_kind(d.category, d.type), d);
+        }
 }
 
 void Engine::number_dofs() {

@@ -93,6 +93,7 @@ class Engine final : public BuildContext {
     std::vector<StructNode> nodes_;
     bool static_model_ = false;
     std::deque<EntityDesc> static_descs_;  // static copies of dynamic node cards (static model)
+    std::deque<EntityDesc> drive_descs_;   // drive callers with output (build_elements())
     std::vector<char> static_pos_;
     std::vector<int> node_index_;  // parallel to model.nodes: index in nodes_ or -1
     std::vector<std::unique_ptr<Element>> elements_;

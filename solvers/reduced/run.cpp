@@ -72,6 +72,19 @@ void warn_dae_settings(const Run& run, std::string_view analysis) {
     if (p.max_iterations.given()) warn_newton(p.max_iterations.loc, "'max iterations'");
 }
 
+// The relative-coordinate analyses write no drive caller output (.drv, .trc: the DAE's
+// elements/drives/drive_output.cpp): a card that asks for it is told so, not silently dropped.
+void warn_drive_output(const Model& model, std::string_view analysis, bool quiet) {
+    if (quiet) return;
+    for (const auto& [label, spec] : model.drive_callers)
+        if (spec->output || spec->trace)
+            std::cerr << format_diagnostic(Severity::warning, spec->loc,
+                                           "the output of drive caller " + std::to_string(label) +
+                                               " is not written by " + std::string(analysis) +
+                                               " (no .drv, .trc)",
+                                           "run the deck without --analysis (the DAE) to write it");
+}
+
 void run_dynamics(const Run& run) {
     const Model& model = run.model;
     const AnalysisInfo& a = run.a;
@@ -209,6 +222,7 @@ int run_cli(const Model& model, bool tree, const std::string& analysis, const st
         }
         const AnalysisInfo* a = find_analysis(analysis);
         if (!a) throw std::invalid_argument("unknown analysis '" + analysis + "'");
+        warn_drive_output(model, a->name, quiet);
         run_functions().at(a->name)(Run{model, *s, *a, prefix, quiet, t0, stop, output});
         return 0;
     } catch (const ReducedFailure& e) {

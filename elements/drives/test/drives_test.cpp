@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <utility>
 
 #include "core/compiled_expr.hpp"
 #include "core/const_drive.hpp"
@@ -495,15 +496,43 @@ TEST(drives, DriveCallerCardOutputOptions) {
     EXPECT_EQ(error_at(c), where_of(c, "output", 2));
     c = "drive caller: 1, const, 1., output trace, yes, output, yes;\n";
     EXPECT_EQ(error_at(c), where_of(c, "output", 1));
-    // Asked-for output that mbsolve does not write is a warning at the keyword; `no` is none.
-    c = "drive caller: 1, const, 1., output, value, no, derivative, yes, output trace, no;\n";
-    mbs::Model m = build(c);
-    ASSERT_EQ(m.warnings.size(), 1u);
-    EXPECT_NE(m.warnings[0].find(where_of(c, "output") + ": warning: 'output' of a drive caller is "
-                                                         "ignored"),
-              std::string::npos)
-        << m.warnings[0];
-    EXPECT_TRUE(build("drive caller: 1, const, 1., output, no;\n").warnings.empty());
+    // The flags as MBDyn's DriveCallerRead::ReadOutput sets them (value 1, derivative 2, `yes`:
+    // value and the derivative if the drive has one, 4); no warning (they are written).
+    using mbs::DriveOutput;
+    auto flags = [](const std::string& tail) {
+        mbs::Model m = build("drive caller: 1, sine, 0., 1., 1., forever, 0." + tail + ";\n");
+        EXPECT_TRUE(m.warnings.empty()) << tail;
+        const auto& d = *m.drive_callers.at(1);
+        return std::pair<int, int>(d.output, d.trace);
+    };
+    EXPECT_EQ(flags(""), std::pair(0, 0));
+    EXPECT_EQ(flags(", output, yes"),
+              std::pair(DriveOutput::value | DriveOutput::derivative_if_any, 0));
+    EXPECT_EQ(flags(", output, value, no, derivative, yes, output trace, no"),
+              std::pair(+DriveOutput::derivative, 0));
+    EXPECT_EQ(flags(", output, no, output trace, value, yes"), std::pair(0, +DriveOutput::value));
+    EXPECT_EQ(flags(", output trace, derivative, yes"), std::pair(0, +DriveOutput::derivative));
+    EXPECT_EQ(flags(", output, value, yes, derivative, yes, output trace, yes"),
+              std::pair(DriveOutput::value | DriveOutput::derivative,
+                        DriveOutput::value | DriveOutput::derivative_if_any));
+}
+
+// `default output: drive callers` (MBDyn's bOutputDriveCaller): the drive caller cards after it
+// write their value unless their `output` says otherwise; the ones before it do not.
+TEST(drives, DefaultOutputDriveCallers) {
+    const mbs::Model m =
+        mbs::test::build(mbs::test::deck_head +
+                         "drive caller: 1, const, 1.;\n"
+                         "begin: control data; default output: drive callers; end: control data;\n"
+                         "drive caller: 2, const, 1.;\n"
+                         "drive caller: 3, const, 1., output, derivative, yes;\n"
+                         "drive caller: 4, const, 1., output, no;\n");
+    EXPECT_TRUE(m.warnings.empty());
+    EXPECT_EQ(m.drive_callers.at(1)->output, 0);
+    EXPECT_EQ(m.drive_callers.at(2)->output, mbs::DriveOutput::value);
+    EXPECT_EQ(m.drive_callers.at(3)->output,
+              mbs::DriveOutput::value | mbs::DriveOutput::derivative);
+    EXPECT_EQ(m.drive_callers.at(4)->output, 0);
 }
 
 }  // namespace
