@@ -8,6 +8,7 @@ writes it>`.
 """
 import os
 import subprocess
+import sys
 import tempfile
 
 
@@ -38,6 +39,26 @@ def write_reference(mbdyn, deck_text, name, title, files, every, steps, out_path
                         out.append(f'{k} {ext} ' + ' '.join(w))
     with open(out_path, 'w') as f:
         f.write('\n'.join(out) + '\n')
+
+
+def example_reference(here, example, name, title, files, every, steps, edit=None):
+    """The body of a folder's mbdyn_reference.py: runs the MBDyn given as sys.argv[1] on
+    input-examples/<example>.mbd, changed by edit(text) -> text when given, and writes
+    here/mbdyn_reference.txt (write_reference; `here`: the folder)."""
+    with open(os.path.join(here, '..', '..', 'input-examples', example + '.mbd')) as f:
+        text = f.read()
+    if edit:
+        text = edit(text)
+    write_reference(sys.argv[1], text, name, title, files, every, steps,
+                    os.path.join(here, 'mbdyn_reference.txt'))
+
+
+def replace_once(text, old, new):
+    """text with its one occurrence of old replaced by new (an edit of a deck for MBDyn: fails
+    loudly when the deck no longer has old)."""
+    if text.count(old) != 1:
+        sys.exit(f'the deck has {text.count(old)} occurrences of {old!r}, expected 1')
+    return text.replace(old, new)
 
 
 def read_reference(path):

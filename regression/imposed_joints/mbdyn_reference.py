@@ -9,16 +9,8 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
-from mbdyn_ref import write_reference  # noqa: E402
+from mbdyn_ref import example_reference  # noqa: E402
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-DECK = os.path.join(HERE, '..', '..', 'input-examples', 'imposed_joints.mbd')
-EVERY, STEPS = 100, 2000
-
-mbdyn = sys.argv[1]
-with open(DECK) as f:
-    text = f.read()
-write_reference(mbdyn, text, 'imposed',
-                ['MBDyn results for input-examples/imposed_joints.mbd written by mbdyn_reference.py'],
-                (('mov', (2, 3, 4)), ('jnt', (2, 3, 4))), EVERY, STEPS,
-                os.path.join(HERE, 'mbdyn_reference.txt'))
+example_reference(os.path.dirname(os.path.abspath(__file__)), 'imposed_joints', 'imposed',
+                  ['MBDyn results for input-examples/imposed_joints.mbd written by mbdyn_reference.py'],
+                  (('mov', (2, 3, 4)), ('jnt', (2, 3, 4))), 100, 2000)

@@ -11,15 +11,8 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
-from mbdyn_ref import write_reference  # noqa: E402
+from mbdyn_ref import example_reference  # noqa: E402
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-DECK = os.path.join(HERE, '..', '..', 'input-examples', 'screw_joint.mbd')
-EVERY, STEPS = 100, 3000
-
-mbdyn = sys.argv[1]
-with open(DECK) as f:
-    text = f.read()
-write_reference(mbdyn, text, 'screw',
-                ['MBDyn results for input-examples/screw_joint.mbd, written by mbdyn_reference.py'],
-                (('mov', (2, 3)), ('jnt', (2, 5))), EVERY, STEPS, os.path.join(HERE, 'mbdyn_reference.txt'))
+example_reference(os.path.dirname(os.path.abspath(__file__)), 'screw_joint', 'screw',
+                  ['MBDyn results for input-examples/screw_joint.mbd, written by mbdyn_reference.py'],
+                  (('mov', (2, 3)), ('jnt', (2, 5))), 100, 3000)
