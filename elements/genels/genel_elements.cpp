@@ -199,13 +199,11 @@ bool genel_schema(OutputSchema& s) {
     s.group = "genels";
     s.nc_prefix = "elem.genel";
     s.order = 120;
-    OutputQuantity q;
-    q.name = "F";
-    q.ncomp = 1;
-    q.units = "deck units";
-    q.description = "generalized reaction on the dof (MBDyn's .gen value)";
-    q.column = 0;
-    s.quantities.push_back(std::move(q));
+    s.quantities.push_back({.name = "F",
+                            .ncomp = 1,
+                            .units = "deck units",
+                            .description = "generalized reaction on the dof (MBDyn's .gen value)",
+                            .column = 0});
     return true;
 }
 

@@ -194,13 +194,11 @@ class ParameterNode final : public Element {
         s.group = "parameter_nodes";
         s.nc_prefix = "node.parameter";
         s.order = 20;
-        OutputQuantity q;
-        q.name = "X";
-        q.ncomp = 1;
-        q.units = "deck units";
-        q.description = "value (.prm column 1)";
-        q.column = 0;
-        s.quantities.push_back(std::move(q));
+        s.quantities.push_back({.name = "X",
+                                .ncomp = 1,
+                                .units = "deck units",
+                                .description = "value (.prm column 1)",
+                                .column = 0});
         return true;
     }
     int private_data_count() const override { return 1; }

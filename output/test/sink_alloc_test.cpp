@@ -62,47 +62,48 @@ struct Counting final : OutputSink {
     }
 };
 
+// Runs input-examples/output_formats.mbd to TF = 0.05 (51 output steps) into NetCDF and HDF5
+// sinks (flush every 7 steps: 7 hand-offs to the writer thread; HDF5 output on `h5_threads`
+// threads) whose step() is counted, the view carrying `blocks` when given. Returns the output
+// steps seen; `allocations` holds the operator new calls of those step()s.
+int run_counted(const char* tag, int h5_threads, std::vector<ValueBlock>* blocks) {
+    allocations = 0;
+    parser::BuildOptions bo;
+    bo.defines["TF"] = "0.05";
+    bo.echo_warnings = false;
+    Model model = parser::build_model(std::string(MBS_EXAMPLES_DIR) + "/output_formats.mbd", bo);
+    auto dir = std::filesystem::temp_directory_path() /
+               (std::string("mbs_sink_") + tag + "_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    SolverSettings s = SolverSettings::from_model(model);
+    Simulation sim(model, s);
+    output::SinkOptions o;
+    o.flush_every = 7;
+    o.settings = s.run_settings();
+    auto nc = output::make_netcdf_output(model, (dir / "a.nc").string(), o);
+    auto h5 = output::make_hdf5_output(model, (dir / "a.h5").string(), o, h5_threads);
+    Counting c;
+    c.inner = {nc.get(), h5.get()};
+    c.blocks = blocks;
+    sim.add_sink(&c);
+    sim.run();
+    std::filesystem::remove_all(dir);
+    return c.steps;
+}
+
 TEST(SinkAlloc, StepDoesNotAllocate) {
     // The counter counts (a test that cannot fail proves nothing).
     armed = true;
     ::operator delete(::operator new(16));
     armed = false;
     ASSERT_EQ(allocations, 1);
-    allocations = 0;
-    parser::BuildOptions bo;
-    bo.defines["TF"] = "0.05";
-    bo.echo_warnings = false;
-    Model model = parser::build_model(std::string(MBS_EXAMPLES_DIR) + "/output_formats.mbd", bo);
-    auto dir =
-        std::filesystem::temp_directory_path() / ("mbs_sink_alloc_" + std::to_string(::getpid()));
-    std::filesystem::create_directories(dir);
-    SolverSettings s = SolverSettings::from_model(model);
-    Simulation sim(model, s);
-    output::SinkOptions o;
-    o.flush_every = 7;  // 51 output steps: 7 hand-offs to the writer thread
-    o.settings = s.run_settings();
-    auto nc = output::make_netcdf_output(model, (dir / "a.nc").string(), o);
-    auto h5 = output::make_hdf5_output(model, (dir / "a.h5").string(), o, 1);
-    Counting c;
-    c.inner = {nc.get(), h5.get()};
-    sim.add_sink(&c);
-    sim.run();
-    EXPECT_EQ(c.steps, 51);
+    EXPECT_EQ(run_counted("alloc", 1, nullptr), 51);
     EXPECT_EQ(allocations, 0) << "operator new calls in NetcdfOutput/Hdf5Output::step";
-    std::filesystem::remove_all(dir);
 }
 
 // The same with two value blocks (a row of 5 values and one of 1, as a revolute and a distance
 // cut's multipliers; a block of two quantities): their groups are recorded without allocation.
 TEST(SinkAlloc, ValueBlocksDoNotAllocate) {
-    allocations = 0;
-    parser::BuildOptions bo;
-    bo.defines["TF"] = "0.05";
-    bo.echo_warnings = false;
-    Model model = parser::build_model(std::string(MBS_EXAMPLES_DIR) + "/output_formats.mbd", bo);
-    auto dir =
-        std::filesystem::temp_directory_path() / ("mbs_sink_blocks_" + std::to_string(::getpid()));
-    std::filesystem::create_directories(dir);
     std::vector<ValueBlock> blocks(2);
     blocks[0].group = "loop_multipliers";
     blocks[0].nc_prefix = "test.cut";
@@ -115,21 +116,8 @@ TEST(SinkAlloc, ValueBlocksDoNotAllocate) {
     blocks[1].quantities = {{"a", 1, "m", "first"}, {"b", 2, "s", "second"}};
     blocks[1].rows = {{3, 0, "pair", "pair", "", "", 3}};
     for (ValueBlock& b : blocks) b.finish();
-    SolverSettings s = SolverSettings::from_model(model);
-    Simulation sim(model, s);
-    output::SinkOptions o;
-    o.flush_every = 7;
-    o.settings = s.run_settings();
-    auto nc = output::make_netcdf_output(model, (dir / "b.nc").string(), o);
-    auto h5 = output::make_hdf5_output(model, (dir / "b.h5").string(), o, 0);
-    Counting c;
-    c.inner = {nc.get(), h5.get()};
-    c.blocks = &blocks;
-    sim.add_sink(&c);
-    sim.run();
-    EXPECT_EQ(c.steps, 51);
+    EXPECT_EQ(run_counted("blocks", 0, &blocks), 51);
     EXPECT_EQ(allocations, 0) << "operator new calls in step() with value blocks";
-    std::filesystem::remove_all(dir);
 }
 
 }  // namespace

@@ -189,6 +189,19 @@ class OutputSelector {
 
 double violation(const Workspace& ws) { return ws.h.size() ? ws.h.lpNorm<Eigen::Infinity>() : 0.0; }
 
+// A step's record on this path: no Newton iterations to report; the constraint violation |h|
+// as the residual.
+StepInfo step_info(long k, double t, double dt, const Workspace& ws, bool output) {
+    StepInfo info;
+    info.step = k;
+    info.time = t;
+    info.dt = dt;
+    info.res_err = violation(ws);
+    info.sol_conv = true;
+    info.output = output;
+    return info;
+}
+
 }  // namespace
 
 namespace {
@@ -490,16 +503,9 @@ DynamicsStats run_reduced_dynamics(const Model& model, Setup& s, RunOutput& outp
     view.blocks = blocks.list;
     DynamicsStats st;
     DynamicsLoop loop(s, method, rho, dt, tol);
-    // The step's record: no Newton iterations to report; the constraint violation |h| as the
-    // residual.
+    // The step's record (step_info()), the reactions on output steps, then the sinks.
     auto emit = [&](long k, double t) {
-        StepInfo info;
-        info.step = k;
-        info.time = t;
-        info.dt = dt;
-        info.res_err = violation(ws);
-        info.sol_conv = true;
-        info.output = is_output(k, t);
+        StepInfo info = step_info(k, t, dt, ws, is_output(k, t));
         if (info.output && !blocks.list.empty()) {
             loop.reactions(t, reactions);
             blocks.fill(rm, ws, s.part, reactions);
@@ -781,13 +787,7 @@ InverseStats run_inverse_dynamics(const Model& model, Setup& s, RunOutput& outpu
             forward_kinematics(rm, ws, q, qd, qdd);
             constraints(rm, ws);
             st.max_violation = std::max(st.max_violation, violation(ws));
-            StepInfo info;
-            info.step = k;
-            info.time = t;
-            info.dt = dt;
-            info.res_err = violation(ws);
-            info.sol_conv = true;
-            info.output = out;
+            StepInfo info = step_info(k, t, dt, ws, out);
             nodes.update(rm, ws);
             if (out) blocks.fill(rm, ws, p, reactions);
             sink.step(view, info);
