@@ -7,6 +7,8 @@
 #include <map>
 #include <sstream>
 
+#include "core/file_driver.hpp"
+
 namespace mbs::parser {
 
 namespace {
@@ -149,6 +151,15 @@ void dump_model(const Model& m, std::ostream& os) {
     }
     for (const auto& [l, d] : m.drive_callers)
         os << "drive caller " << l << " = " << drive_text(*d) << "\n";
+    // File drivers as read: the data file, its samples and how they are interpolated.
+    for (const auto& [l, f] : m.file_drivers) {
+        os << "file driver " << l << " = " << (f->variable_step ? "variable step" : "fixed step")
+           << ", file \"" << f->path << "\", channels " << f->channels << ", samples " << f->steps;
+        if (!f->variable_step)
+            os << ", initial time " << num(f->t0) << ", time step " << num(f->dt);
+        os << ", interpolation " << (f->linear ? "linear" : "const") << ", pad zeros "
+           << (f->pad_zeros ? "yes" : "no") << "\n";
+    }
     for (const auto& [l, law] : m.laws)
         os << "constitutive law " << l << " = " << law_text(*law) << "\n";
     for (const auto& [n, d] : m.scalar_functions)
@@ -194,6 +205,7 @@ void print_summary(const Model& m, std::ostream& os) {
     for (const auto& [k, v] : elements) os << "  " << k << ": " << v << "\n";
     if (!m.references.empty()) os << "reference frames: " << m.references.size() << "\n";
     if (!m.drive_callers.empty()) os << "drive callers: " << m.drive_callers.size() << "\n";
+    if (!m.file_drivers.empty()) os << "file drivers: " << m.file_drivers.size() << "\n";
     if (!m.laws.empty()) os << "constitutive laws: " << m.laws.size() << "\n";
     os << "unknowns: " << count_unknowns(m) << "\n";
     os << "warnings: " << m.warnings.size() << "\n";
