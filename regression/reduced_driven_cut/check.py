@@ -23,6 +23,9 @@ within 1e-6 N / N m at every output step (measured 4e-14; the reduced path's l''
 fourth-order central difference of l').
 Bad input: a driven rotation that has to be a cut (two driven joints between the same nodes)
 stops with file:line:col naming it, exit 2.
+Tolerances (issue 23): each close() below is within 2-10x of the error observed when it was
+set (Release build), stated in the comment beside it; where a figure above is larger, it is the
+bound the physics or the solver tolerance allows, not the tolerance checked.
 """
 import math
 import os
@@ -159,8 +162,8 @@ for analysis, defines, tol, tol_end, what in [('reduced-dynamics', None, 1e-9, 1
             e = (C - B) / np.linalg.norm(C - B)
             worst_h = max(worst_h, abs(np.linalg.norm(C - B) - ell(t)[0]))
             worst_v = max(worst_v, abs(e @ (vC - vB) - ell(t)[1]))
-        close('reduced RK4: max | |C - B| - l(t) | [m]', worst_h, 0.0, 1e-11)
-        close('reduced RK4: max | e . (vC - vB) - l\'(t) | [m/s]', worst_v, 0.0, 1e-9)
+        close('reduced RK4: max | |C - B| - l(t) | [m]', worst_h, 0.0, 3e-15)  # observed 5.6e-16
+        close('reduced RK4: max | e . (vC - vB) - l\'(t) | [m/s]', worst_v, 0.0, 1e-14)  # observed 2.0e-15
 
 # Inverse dynamics: the crank driven at W as well.
 W = 2.0
@@ -204,8 +207,8 @@ for k in range(len(lam)):
     tau_ref = MA * G * LA / 2 * math.cos(th1) - lam_ref * Gr[0]
     worst_l = max(worst_l, abs(lam[k] - lam_ref))
     worst_t = max(worst_t, abs(act[k] - tau_ref))
-close(f'inverse dynamics: max actuator force error (distance multiplier) [N] over {len(lam)} steps', worst_l, 0.0, 1e-6)
-close(f'inverse dynamics: max crank torque error [N m] over {len(act)} steps', worst_t, 0.0, 1e-6)
+close(f'inverse dynamics: max actuator force error (distance multiplier) [N] over {len(lam)} steps', worst_l, 0.0, 2e-13)  # observed 4.3e-14
+close(f'inverse dynamics: max crank torque error [N m] over {len(act)} steps', worst_t, 0.0, 4e-14)  # observed 8.3e-15
 
 bad = reduced_util.variant(inv, work, 'coupler_bad.mbd', '    joint: 4, distance,', f'''    joint: 5, drive hinge, GROUND, CRANK, single, 0., 0., 1., linear, 0., {W};
     joint: 4, distance,''')
