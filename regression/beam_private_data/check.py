@@ -4,7 +4,8 @@ Three couples on a free probe node take, as their value, beam private data (a `l
 drive of the datum): pI.Mz of beam 1, pII.Fy of beam 4 and pI.kz of beam 2. Reference: the beams'
 own .act output of the same step (f, m of point I then II in the section frame), independent of
 the private-data path; with the linear elastic law Mz = EJ kz (EJ = 10 N m^2).
-Tolerance 1e-12 relative to the largest value over the run (16 significant digits written).
+Tolerance 4e-15 relative to the largest value over the run (16 significant digits written;
+observed 0, 0 and 8.4e-16: the product EJ kz).
 """
 import os
 import sys
@@ -27,7 +28,8 @@ def rel(a, b):
     return np.abs(a - b).max() / np.abs(b).max()
 
 
-close('pI.Mz of beam 1 vs .act column 7', rel(c[91], act[1][:, 6]), 0, 1e-12)
-close('pII.Fy of beam 4 vs .act column 9', rel(c[92], act[4][:, 8]), 0, 1e-12)
-close('EJ pI.kz of beam 2 vs .act column 7 (Mz)', rel(EJ * c[93], act[2][:, 6]), 0, 1e-12)
+close('pI.Mz of beam 1 vs .act column 7', rel(c[91], act[1][:, 6]), 0, 4e-15)  # observed 0
+close('pII.Fy of beam 4 vs .act column 9', rel(c[92], act[4][:, 8]), 0, 4e-15)  # observed 0
+close('EJ pI.kz of beam 2 vs .act column 7 (Mz)', rel(EJ * c[93], act[2][:, 6]), 0,
+      4e-15)  # observed 8.4e-16
 finish()

@@ -9,7 +9,8 @@ int EJ phi_i'' phi_j'' + T phi_i' phi_j', mass int MU phi_i phi_j, 80-point Gaus
 quadrature). Its limit at OMEGA -> 0 is Southwell's coefficient K = d(w^2)/d(OMEGA^2); the
 published value for the uniform cantilever is K = 1.193 (e.g. Bramwell, Helicopter dynamics;
 docs/references.md section 4 gives the non-rotating frequencies), checked below
-to 1e-3 as a test of the reference itself.
+to 1e-3 as a test of the reference itself (observed 2.8e-4: the published value has 4 digits;
+and w_0 against (beta_1 L)^2 to 1e-11, observed 2.1e-12, the 12 digits of beta_1 L).
 
 Fit: flap displacement z of the tip node (.mov, node 20; the flap motion is not affected by
 the rotation about z), linear predictor of order 4 with stride 10 steps (two modes) and the
@@ -18,9 +19,9 @@ integrator's period error is removed.
 
 Tolerances:
  - first flap frequency at OMEGA = 0, 2, 4 rad/s (0, 0.57, 1.14 times w_0) within 0.5% of the
-   Galerkin reference (observed -0.17% ... -0.11%: 10 elements with lumped masses);
- - K_sim = (w(OMEGA)^2 - w(0)^2)/OMEGA^2 within 1% of the Galerkin (w_ref(OMEGA)^2 -
-   w_ref(0)^2)/OMEGA^2 (observed 0.06%; 1.189 and 1.176, against Southwell's 1.193 at
+   Galerkin reference (observed -0.17% ... -0.085%: 10 elements with lumped masses);
+ - K_sim = (w(OMEGA)^2 - w(0)^2)/OMEGA^2 within 0.2% of the Galerkin (w_ref(OMEGA)^2 -
+   w_ref(0)^2)/OMEGA^2 (observed 0.057%, 0.058%; 1.189 and 1.176, against Southwell's 1.193 at
    OMEGA -> 0).
 """
 import math
@@ -95,7 +96,8 @@ def first_mode(u, h, order=4, stride=10, t_start=0.5):
 
 
 w0_ref = galerkin_w1(0.0)
-close('reference w_0 vs 1.87510406871^2', w0_ref, 1.87510406871**2, 1e-7, relative=True)
+close('reference w_0 vs 1.87510406871^2', w0_ref, 1.87510406871**2, 1e-11,
+      relative=True)  # observed 2.1e-12
 k_south = (galerkin_w1(1e-2)**2 - w0_ref**2) / 1e-4
 close('reference Southwell coefficient vs 1.193', k_south, 1.193, 1e-3, relative=True)
 
@@ -110,5 +112,6 @@ for om in SPEEDS:
 for om in SPEEDS[1:]:
     k_sim = (w_sim[om]**2 - w_sim[0.0]**2) / om**2
     k_ref = (galerkin_w1(om)**2 - w0_ref**2) / om**2
-    close(f'stiffening coefficient at OMEGA = {om:g} rad/s', k_sim, k_ref, 1e-2, relative=True)
+    close(f'stiffening coefficient at OMEGA = {om:g} rad/s', k_sim, k_ref, 2e-3,
+          relative=True)  # observed 5.7e-4, 5.8e-4
 finish()

@@ -28,8 +28,10 @@ Tolerances:
    M_I = -M_c + (p_I - x_0) x F_c with p_I the interpolated point (xi = -1/sqrt(3); beam2:
    the midpoint of its nodes) from the
    .mov positions. The .act values are in the section frame, so their norms are compared
-   (1e-9 relative to the largest value, output precision 16), and the components with the
-   section frame taken as the identity (rotations here < 5e-3 rad: 1e-2 of the norm).
+   (relative to the largest value, output precision 16: forces 1e-9, observed 1.1e-10 beam3,
+   1.3e-10 beam2; moments 3e-11, observed 1.6e-12, 7.0e-12), and the components with the
+   section frame taken as the identity (rotations here < 5e-3 rad: forces 3e-4 of the largest,
+   observed 8.2e-5, 9.5e-5; the moments' components are those of the norms: 3e-11).
 """
 import os
 import sys
@@ -91,11 +93,12 @@ def check(deck, tag, three_node):
     close(f'{tag}: |f_I| vs clamp force (max abs err / max)',
           np.abs(np.linalg.norm(f, axis=1) - np.linalg.norm(FI, axis=1)).max() / scale_f, 0, 1e-9)
     close(f'{tag}: |m_I| vs clamp moment (max abs err / max)',
-          np.abs(np.linalg.norm(m, axis=1) - np.linalg.norm(MI, axis=1)).max() / scale_m, 0, 1e-9)
+          np.abs(np.linalg.norm(m, axis=1) - np.linalg.norm(MI, axis=1)).max() / scale_m, 0,
+          3e-11)  # observed 1.6e-12 (beam3), 7.0e-12 (beam2)
     close(f'{tag}: f_I components (section frame ~ global)', np.abs(f - FI).max() / scale_f, 0,
-          1e-2)
+          3e-4)  # observed 8.2e-5 (beam3), 9.5e-5 (beam2)
     close(f'{tag}: m_I components (section frame ~ global)', np.abs(m - MI).max() / scale_m, 0,
-          1e-2)
+          3e-11)  # observed 1.6e-12 (beam3), 7.0e-12 (beam2)
 
 
 def check_damping(deck, tag):

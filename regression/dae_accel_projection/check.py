@@ -10,7 +10,7 @@ the integration and differencing errors, O(DT^2) (the mount's 100 rad/s mode dom
 measured max |XPP - dV/dt| = 0.0196 / 0.0062 / 0.0017 m/s^2 at DT = 1e-3 / 5e-4 / 2.5e-4
 (|XPP| up to 10.3 m/s^2). Checked: <= 0.03 and 0.01 m/s^2 at DT = 1e-3 and 5e-4, ratio >= 2.5.
 Step 0: the spring is unloaded, so the massless mount can give no reaction and BOB starts in
-free fall: XPP = (0, -9.81, 0) to 1e-9.
+free fall: XPP = (0, -9.81, 0) to 1e-10 (observed 1.9e-11).
 """
 import os
 import sys
@@ -38,5 +38,6 @@ e2, _ = error(5e-4)
 close('max |XPP - dV/dt| at DT 1e-3 [m/s^2]', e1, 0.0, 0.03)
 close('max |XPP - dV/dt| at DT 5e-4 [m/s^2]', e2, 0.0, 0.01)
 close('error ratio DT / (DT/2) >= 2.5 (second order)', min(e1 / e2, 2.5), 2.5, 0.0)
-close('step 0 XPP: free fall [m/s^2]', np.abs(a0 - np.array([0.0, -9.81, 0.0])).max(), 0.0, 1e-9)
+close('step 0 XPP: free fall [m/s^2]', np.abs(a0 - np.array([0.0, -9.81, 0.0])).max(), 0.0,
+      1e-10)  # observed 1.9e-11
 finish()

@@ -26,6 +26,9 @@ invariant, |theta| up to ~1.8 rad):
    9.4e-8 at h/2);
  - the plain and the invariant hinge give the same motion (their moments are equal for an
    isotropic law): positions, orientations and angular velocities to 1e-9.
+Tolerances (issue 23): each close() below is within 2-10x of the error observed when it was
+set (Release build), stated in the comment beside it; where a figure above is larger, it is the
+bound the physics or the solver tolerance allows, not the tolerance checked.
 """
 import os
 import sys
@@ -72,7 +75,7 @@ mov = r.rows('mov', 2)
 psi = np.radians(mov[:, 6])
 wz = mov[:, 12]
 close('body position max |x| [m]', np.abs(mov[:, 1:4]).max(), 0.0, 1e-12)
-close('rotation about z only: max |phi|, |theta| [deg]', np.abs(mov[:, 4:6]).max(), 0.0, 1e-10)
+close('rotation about z only: max |phi|, |theta| [deg]', np.abs(mov[:, 4:6]).max(), 0.0, 5e-15)  # observed 8.7e-16
 
 lam_fit = fit(t, psi, DT)
 lam_method = np.log(method_root(LAM, DT, RHO)) / DT
@@ -80,22 +83,22 @@ close('lambda_fit vs the method principal root (rel)', abs(lam_fit - lam_method)
       0.0, 1e-9)
 print(f'     method error at h = {DT}: w0 {abs(abs(lam_method) - WN) / WN:.2e} rel, '
       f'sigma {abs(-lam_method.real - SIGMA) / SIGMA:.2e} rel')
-close('natural frequency sqrt(KT/J3) [rad/s] (rel)', abs(lam_fit), WN, 1e-6, relative=True)
-close('decay rate CT/(2 J3) [1/s] (rel)', -lam_fit.real, SIGMA, 1e-6, relative=True)
+close('natural frequency sqrt(KT/J3) [rad/s] (rel)', abs(lam_fit), WN, 1e-7, relative=True)  # observed 2.5e-8
+close('decay rate CT/(2 J3) [1/s] (rel)', -lam_fit.real, SIGMA, 3e-7, relative=True)  # observed 7.4e-8
 
 psi_ref = W0 / WD * np.exp(-SIGMA * t) * np.sin(WD * t)
 close('psi(t) vs closed form, max [rad]', np.abs(psi - psi_ref).max(), 0.0, 1e-7)
 
 jnt = r.rows('jnt', 1)
 close('.jnt rotation vector = psi RH^T z', np.abs(jnt[:, 13:16] - np.outer(psi, AXIS)).max(), 0.0,
-      1e-12)
+      4e-15)  # observed 7.8e-16
 close('.jnt relative angular velocity = wz RH^T z',
-      np.abs(jnt[:, 16:19] - np.outer(wz, AXIS)).max(), 0.0, 1e-12)
+      np.abs(jnt[:, 16:19] - np.outer(wz, AXIS)).max(), 0.0, 2e-15)  # observed 2.2e-16
 m_ref = np.outer(KT * psi + CT * wz, AXIS)
-close('.jnt local moment KT theta + CT omega [N m]', np.abs(jnt[:, 4:7] - m_ref).max(), 0.0, 1e-9)
+close('.jnt local moment KT theta + CT omega [N m]', np.abs(jnt[:, 4:7] - m_ref).max(), 0.0, 2e-13)  # observed 3.7e-14
 M_ref = np.column_stack([0 * t, 0 * t, KT * psi + CT * wz])
 close('.jnt global moment (0, 0, KT psi + CT wz) [N m]', np.abs(jnt[:, 10:13] - M_ref).max(), 0.0,
-      1e-9)
+      2e-13)  # observed 4.1e-14
 close('.jnt force columns', max(np.abs(jnt[:, 1:4]).max(), np.abs(jnt[:, 7:10]).max()), 0.0, 0.0)
 
 # --- deformable axial joint
@@ -110,11 +113,11 @@ close('axial: rotation about z only', max(np.abs(mov[:, 4:6]).max(), np.abs(mov[
       0.0, 1e-10)
 jnt = r.rows('jnt', 1)
 close('axial: .jnt theta_3 = psi, omega_3 = wz',
-      max(np.abs(jnt[:, 13] - psi).max(), np.abs(jnt[:, 14] - wz).max()), 0.0, 1e-12)
+      max(np.abs(jnt[:, 13] - psi).max(), np.abs(jnt[:, 14] - wz).max()), 0.0, 4e-15)  # observed 8.3e-16
 mz = KT * psi + CT * wz
 close('axial: .jnt moment (0, 0, KT psi + CT wz) local and global [N m]',
       max(np.abs(jnt[:, 6] - mz).max(), np.abs(jnt[:, 12] - mz).max(),
-          np.abs(jnt[:, [4, 5, 10, 11]]).max()), 0.0, 1e-9)
+          np.abs(jnt[:, [4, 5, 10, 11]]).max()), 0.0, 2e-13)  # observed 4.1e-14
 close('axial: .jnt line = label + 14 values', jnt.shape[1], 15, 0)
 
 # --- tumbling: plain and invariant hinges, energy
@@ -133,5 +136,5 @@ for node, joint, name in ((2, 1, 'plain'), (4, 2, 'invariant')):
     close(f'{name} hinge: energy drift max |E - E0| / E0', np.abs(E - E[0]).max() / E[0], 0.0, 1e-6)
 b2, b4 = r.rows('mov', 2), r.rows('mov', 4)
 b4[:, 3] -= 1.0
-close('plain and invariant hinges move alike', np.abs(b2[:, 1:] - b4[:, 1:]).max(), 0.0, 1e-9)
+close('plain and invariant hinges move alike', np.abs(b2[:, 1:] - b4[:, 1:]).max(), 0.0, 2e-12)  # observed 5.0e-13
 finish()

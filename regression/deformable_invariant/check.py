@@ -18,6 +18,9 @@ References (no external data; everything recomputed here from the nodes' .mov ou
    (its strain Ra^T d is measured in the first end's frame), so the test can tell them apart.
  - viscous_refused.mbd here: a viscoelastic law on an invariant deformable joint stops with exit 2
    at the card (MBDyn implements both invariant joints for elastic laws only).
+Tolerances (issue 23): each close() below is within 2-10x of the error observed when it was
+set (Release build), stated in the comment beside it; where a figure above is larger, it is the
+bound the physics or the solver tolerance allows, not the tolerance checked.
 """
 import os
 import sys
@@ -88,9 +91,9 @@ for lab, n1, n2, six in ((1, 1, 2, False), (2, 3, 4, True)):
     name = 'invariant deformable joint' if six else 'invariant deformable displacement joint'
     ths = [np.linalg.norm(pair_state(b1, b2, k)[1]) for k in range(len(j))]
     print(f'     {name}: max |theta| = {max(ths):.3f} rad, max |f| = {np.abs(j[:, 1:4]).max():.3g} N')
-    close(f'{name}: strain columns vs Rm^T d (and relative rotation)', err_e, 0.0, 1e-9)
-    close(f'{name}: local force vs K e', err_f, 0.0, 1e-9)
-    close(f'{name}: global force (moment) vs Rm f (Rm m)', err_F, 0.0, 1e-9)
+    close(f'{name}: strain columns vs Rm^T d (and relative rotation)', err_e, 0.0, 2e-14)  # observed 4.6e-15
+    close(f'{name}: local force vs K e', err_f, 0.0, 5e-12)  # observed 1.2e-12
+    close(f'{name}: global force (moment) vs Rm f (Rm m)', err_F, 0.0, 5e-12)  # observed 9.6e-13
     E = np.array(E)
     drift[lab] = np.abs(E - E[0]).max() / E[0]
     close(f'{name}: energy drift max |E - E0| / E0 at h = 1e-3', drift[lab], 0.0, 5e-5)
@@ -116,9 +119,9 @@ def moves(na, nb):
 
 
 close('invariant displacement joint, ends swapped (nodes 5, 6 vs 1, 2)',
-      max(moves(5, 1), moves(6, 2)), 0.0, 1e-9)
+      max(moves(5, 1), moves(6, 2)), 0.0, 3e-12)  # observed 5.8e-13
 close('invariant deformable joint, ends swapped (nodes 7, 8 vs 3, 4)',
-      max(moves(7, 3), moves(8, 4)), 0.0, 1e-9)
+      max(moves(7, 3), moves(8, 4)), 0.0, 2e-12)  # observed 4.3e-13
 dev = max(moves(11, 9), moves(12, 10))
 ok = dev > 1e-3
 print(f"{'ok  ' if ok else 'FAIL'} plain displacement joint, ends swapped, departs by {dev:.3g} (> 1e-3)")

@@ -13,6 +13,9 @@ References (closed forms and an energy balance derived in the deck, no external 
  C. joint 30, 6D law, axial and torsional oscillations: z = VZ/wz sin(wz t), psi = WZ/wr sin(wr t)
     (2e-7 m and 2e-7 rad, same phase-error argument; observed 7.5e-8 and 2.0e-8); the .jnt columns: e = (0, 0, z - 2),
     rotation vector (0, 0, psi), f = (0, 0, KZ e_z), m = (0, 0, KR psi) to 1e-9.
+Tolerances (issue 23): each close() below is within 2-10x of the error observed when it was
+set (Release build), stated in the comment beside it; where a figure above is larger, it is the
+bound the physics or the solver tolerance allows, not the tolerance checked.
 """
 import os
 import sys
@@ -39,10 +42,10 @@ xa = X0 * np.cos(np.outer(t, w)) + V0 / w * np.sin(np.outer(t, w))
 err = np.abs(a[:, 1:4] - xa).max()
 close('A: position vs closed form, max [m]', err, 0.0, 2e-7)
 close('A: no rotation, max |angle| [deg] and |w|',
-      max(np.abs(a[:, 4:7]).max(), np.abs(a[:, 10:13]).max()), 0.0, 1e-12)
+      max(np.abs(a[:, 4:7]).max(), np.abs(a[:, 10:13]).max()), 0.0, 1e-13)  # observed 2.4e-14
 ja = r.rows('jnt', 10)
 close('A: .jnt e = x (ground at the origin)', np.abs(ja[:, 13:16] - a[:, 1:4]).max(), 0.0, 1e-14)
-close('A: .jnt local force K e [N]', np.abs(ja[:, 1:4] - K * a[:, 1:4]).max(), 0.0, 1e-9)
+close('A: .jnt local force K e [N]', np.abs(ja[:, 1:4] - K * a[:, 1:4]).max(), 0.0, 2e-14)  # observed 3.6e-15
 close('A: .jnt global force = local (ground frame = identity) [N]',
       np.abs(ja[:, 7:10] - ja[:, 1:4]).max(), 0.0, 1e-12)
 close('A: .jnt moment columns', max(np.abs(ja[:, 4:7]).max(), np.abs(ja[:, 10:13]).max()), 0.0, 0.0)
@@ -76,17 +79,17 @@ wz, wr = np.sqrt(KZ / MC), np.sqrt(KR / JC3)
 close('C: z vs closed form, max [m]', np.abs(c[:, 3] - 2.0 - VZ / wz * np.sin(wz * t)).max(), 0.0,
       2e-7)
 psi = np.radians(c[:, 6])
-close('C: psi vs closed form, max [rad]', np.abs(psi - WZ / wr * np.sin(wr * t)).max(), 0.0, 2e-7)
+close('C: psi vs closed form, max [rad]', np.abs(psi - WZ / wr * np.sin(wr * t)).max(), 0.0, 1e-7)  # observed 2.0e-8
 close('C: no other motion', max(np.abs(c[:, 1:3]).max(), np.abs(c[:, 4:6]).max()), 0.0, 1e-12)
 jc = r.rows('jnt', 30)
 ez = c[:, 3] - 2.0
 zero = 0 * t
 close('C: .jnt e = (0, 0, z - 2)', np.abs(jc[:, 13:16] - np.column_stack([zero, zero, ez])).max(),
-      0.0, 1e-12)
+      0.0, 2e-15)  # observed 4.4e-16
 close('C: .jnt rotation vector (0, 0, psi)',
-      np.abs(jc[:, 16:19] - np.column_stack([zero, zero, psi])).max(), 0.0, 1e-12)
+      np.abs(jc[:, 16:19] - np.column_stack([zero, zero, psi])).max(), 0.0, 1e-15)  # observed 1.9e-16
 close('C: .jnt f = (0, 0, KZ e_z) [N]',
-      np.abs(jc[:, 1:4] - np.column_stack([zero, zero, KZ * ez])).max(), 0.0, 1e-9)
+      np.abs(jc[:, 1:4] - np.column_stack([zero, zero, KZ * ez])).max(), 0.0, 1e-12)  # observed 1.8e-13
 close('C: .jnt m = (0, 0, KR psi) [N m]',
-      np.abs(jc[:, 4:7] - np.column_stack([zero, zero, KR * psi])).max(), 0.0, 1e-9)
+      np.abs(jc[:, 4:7] - np.column_stack([zero, zero, KR * psi])).max(), 0.0, 2e-14)  # observed 4.4e-15
 finish()

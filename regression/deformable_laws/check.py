@@ -15,6 +15,9 @@ of the step's strain: 1e-12 (measured 1.6e-15). Tolerance 1e-9 N (16 printed dig
 ~20 N).
 Each element must also be loaded at some step (the law acts: max |force| > 1e-3 N), and the
 piecewise laws must visit each of their branches (listed below).
+Tolerances (issue 23): each close() below is within 2-10x of the error observed when it was
+set (Release build), stated in the comment beside it; where a figure above is larger, it is the
+bound the physics or the solver tolerance allows, not the tolerance checked.
 """
 import os
 import sys
@@ -123,8 +126,8 @@ for lab in sorted(list(ROD) + list(BISTOP)):
     worst = max(worst, err)
     if np.abs(T).max() < 1e-3:
         loaded.append(f'rod {lab}')
-close('rods: max |T - law(eps, epsdot, t)| over 23 laws [N]', worst, 0.0, 1e-9)
-close('bistop 7: |e - eps_ref| at the switch-on (prediction error)', BISTOP[7][0].ref_gap, 0.0, 1e-12)
+close('rods: max |T - law(eps, epsdot, t)| over 23 laws [N]', worst, 0.0, 5e-13)  # observed 1.3e-13
+close('bistop 7: |e - eps_ref| at the switch-on (prediction error)', BISTOP[7][0].ref_gap, 0.0, 1e-14)  # observed 1.6e-15
 for lab, t_off in ((7, 0.3), (8, 0.25), (21, 0.2)):
     Tb = r.rows('jnt', lab)[:, 1]
     k_off = int(np.argmax(t >= t_off))
@@ -152,7 +155,7 @@ for lab, law in J3.items():
         worst = max(worst, np.abs(j[k, 1:4] - law(j[k, 13:16], ed)).max())
     if np.abs(j[:, 1:4]).max() < 1e-3:
         loaded.append(f'joint {lab}')
-close('deformable displacement joints: max |f - law(e, edot)| over 7 laws [N]', worst, 0.0, 1e-9)
+close('deformable displacement joints: max |f - law(e, edot)| over 7 laws [N]', worst, 0.0, 2e-14)  # observed 3.6e-15
 
 Kd = np.diag([100., 200., 300., 10., 20., 30.])
 worst = 0.0
@@ -170,7 +173,7 @@ for lab in (41, 42):
     if np.abs(j[:, 1:7]).max() < 1e-3:
         loaded.append(f'joint {lab}')
 close('deformable joints: max |(f, m) - law([e, theta], [edot, omega])| over 2 laws [N, N m]',
-      worst, 0.0, 1e-9)
+      worst, 0.0, 2e-14)  # observed 2.7e-15
 
 print(f"{'ok  ' if not loaded else 'FAIL'} every element loaded at some step"
       + (': not ' + ', '.join(loaded) if loaded else ''))

@@ -37,6 +37,9 @@ References (closed forms and an energy balance derived in the decks, no external
     (T n, (R_1 f_1) x T n), and on node 2, (-T n, -(R_2 f_2) x T n) (1e-8 N, N m);
   - B: the mass settles (damping ratio 0.5, e^(-5 t), t = 8 s) at l* = LB (1 + EPSB - FB/EAB)
     on the initial line: 1e-10 m.
+Tolerances (issue 23): each close() below is within 2-10x of the error observed when it was
+set (Release build), stated in the comment beside it; where a figure above is larger, it is the
+bound the physics or the solver tolerance allows, not the tolerance checked.
 """
 import os
 import sys
@@ -71,7 +74,7 @@ close('slack rod: T = 0 [N]', np.abs(T[slack]).max(), 0.0, 0.0)
 close('compressed rod: max T < 0 [N]', T[~slack].max(), -1.0, 1.0)
 e = (l - L0) / L0
 close('.jnt T = KC (1 - (1 + eps)^-GAMMA) [N]',
-      np.abs(T[~slack] - KC * (1 - (1 + e[~slack])**-GAMMA)).max(), 0.0, 1e-9)
+      np.abs(T[~slack] - KC * (1 - (1 + e[~slack])**-GAMMA)).max(), 0.0, 2e-12)  # observed 4.5e-13
 t1 = np.sqrt(2 * (Y0 - L0) / G)
 close('first contact time [s]', t[np.argmax(~slack)], t1, DT)
 E0 = M * G * Y0
@@ -92,9 +95,9 @@ lo, hi = 0.5, L0
 for _ in range(200):
     mid = 0.5 * (lo + hi)
     lo, hi = (mid, hi) if U(mid) > M * G * (Y0 - mid) else (lo, mid)
-close('deepest point vs energy balance [m]', l.min(), 0.5 * (lo + hi), 1e-5)
+close('deepest point vs energy balance [m]', l.min(), 0.5 * (lo + hi), 1e-6)  # observed 2.8e-7
 after = t > t[np.argmin(l)]
-close('rebound height [m]', y[after].max(), Y0, 1e-5)
+close('rebound height [m]', y[after].max(), Y0, 1e-6)  # observed 1.8e-7
 
 # --- linear elastic bistop
 M, L0, X0, V0, EA, TA, TD = 1.0, 1.0, 1.0, 0.5, 400.0, 0.1, 0.5
@@ -107,20 +110,20 @@ ks = np.argmax(t >= TA)
 kd = np.argmax(t >= TD)
 ts, td = t[ks], t[kd]
 print(f'     switch on in the step at ts = {ts:.6g} s, off in the step at td = {td:.6g} s')
-close('free motion up to ts [m]', np.abs(x[:ks + 1] - X0 - V0 * t[:ks + 1]).max(), 0.0, 1e-12)
+close('free motion up to ts [m]', np.abs(x[:ks + 1] - X0 - V0 * t[:ks + 1]).max(), 0.0, 3e-13)  # observed 6.1e-14
 xs = X0 + V0 * ts
 on = slice(ks, kd + 1)
 close('spring phase vs closed form [m]',
       np.abs(x[on] - xs - V0 / w * np.sin(w * (t[on] - ts))).max(), 0.0, 1e-7)
-close('the spring acts: amplitude V0/w reached [m]', (x[on] - xs).max(), V0 / w, 1e-6)
+close('the spring acts: amplitude V0/w reached [m]', (x[on] - xs).max(), V0 / w, 1e-8)  # observed 1.6e-9
 h = t[1] - t[0]
 vd = V0 * np.cos(w * (td - h / 2 - ts))
 close('uniform motion after td [m/s]', np.abs(xd[kd + 5:] - vd).max(), 0.0, 5e-6)
 T, lr = r.rows('jnt', 1)[:, 1], r.rows('jnt', 1)[:, 13]
 close('bistop trace: T = 0 before ts [N]', np.abs(T[:ks]).max(), 0.0, 0)
-close('bistop trace: T(ts) = 0 (eps_ref = predicted strain) [N]', abs(T[ks]), 0.0, 1e-9)
+close('bistop trace: T(ts) = 0 (eps_ref = predicted strain) [N]', abs(T[ks]), 0.0, 4e-13)  # observed 8.9e-14
 close('bistop trace: T = EA (l - l(ts))/L0 on [ts, td) [N]',
-      np.abs(T[ks:kd] - EA * (lr[ks:kd] - lr[ks]) / L0).max(), 0.0, 1e-9)
+      np.abs(T[ks:kd] - EA * (lr[ks:kd] - lr[ks]) / L0).max(), 0.0, 1e-12)  # observed 2.7e-13
 close('bistop trace: T(td - h) > 1 N (still on)', float(T[kd - 1] > 1.0), 1.0, 0)
 close('bistop trace: T = 0 from td on (off in the step at td) [N]', np.abs(T[kd:]).max(), 0.0, 0)
 
@@ -141,18 +144,18 @@ l = np.linalg.norm(d)
 n = d / l
 T = FA + EAA * ((l - LA) / LA - EPSA)
 ja = r.rows('jnt', 1)[-1]
-close('A: length with offsets [m]', ja[13], l, 1e-12)
-close('A: direction', np.abs(ja[14:17] - n).max(), 0.0, 1e-12)
+close('A: length with offsets [m]', ja[13], l, 2e-15)  # observed 2.2e-16
+close('A: direction', np.abs(ja[14:17] - n).max(), 0.0, 3e-15)  # observed 4.7e-16
 close('A: T = FA + EAA (eps - EPSA) [N]', ja[1], T, 1e-9)
-close('A: .jnt force T n [N]', np.abs(ja[7:10] - T * n).max(), 0.0, 1e-9)
+close('A: .jnt force T n [N]', np.abs(ja[7:10] - T * n).max(), 0.0, 1e-12)  # observed 2.4e-13
 c1, c2 = r.rows('jnt', 11)[-1], r.rows('jnt', 12)[-1]
 F = T * n
 close('A: clamp 11 reaction (F, a1 x F)',
-      max(np.abs(c1[7:10] - F).max(), np.abs(c1[10:13] - np.cross(a1, F)).max()), 0.0, 1e-8)
+      max(np.abs(c1[7:10] - F).max(), np.abs(c1[10:13] - np.cross(a1, F)).max()), 0.0, 3e-12)  # observed 5.7e-13
 close('A: clamp 12 reaction (-F, -a2 x F)',
-      max(np.abs(c2[7:10] + F).max(), np.abs(c2[10:13] + np.cross(a2, F)).max()), 0.0, 1e-8)
+      max(np.abs(c2[7:10] + F).max(), np.abs(c2[10:13] + np.cross(a2, F)).max()), 0.0, 3e-12)  # observed 5.7e-13
 xb = r.rows('mov', 4)[-1, 1:4]
 ls = LB * (1 + EPSB - FB / EAB)
 close('B: settled position l* u [m]', np.abs(xb - (np.array([0, 0, 5.]) + ls * np.array([1, 2, 2]) / 3)).max(),
-      0.0, 1e-10)
+      0.0, 3e-12)  # observed 6.8e-13
 finish()

@@ -15,6 +15,9 @@ Checks:
    (the warning prints 8.1e-6 N s at the tip node, mass 0.005 kg: a velocity kick below
    1.6e-3 m/s, whose displacement over 0.02 s is below 3.2e-5 m). Tolerance 1e-5 m (the
    deflection is 5.2e-3 m); observed 4.1e-7 m.
+Tolerances (issue 23): each close() below is within 2-10x of the error observed when it was
+set (Release build), stated in the comment beside it; where a figure above is larger, it is the
+bound the physics or the solver tolerance allows, not the tolerance checked.
 """
 import os
 import subprocess
@@ -51,5 +54,5 @@ a, b = tip('default'), tip('small')
 close('output steps', len(a), 21, 0)
 deflection = float(np.abs(b[:, 1]).max())
 close('tip deflection of the reference run is not small [m]', 0 if deflection > 1e-3 else 1, 0, 0)
-close('tip position, default vs dCoef 1e-9 run [m]', float(np.abs(a - b).max()), 0.0, 1e-5)
+close('tip position, default vs dCoef 1e-9 run [m]', float(np.abs(a - b).max()), 0.0, 2e-6)  # observed 4.1e-7
 finish()

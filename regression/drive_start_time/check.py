@@ -16,6 +16,9 @@ Checks, for the DAE run and the relative-coordinate run (--analysis reduced-dyna
    one-sided time difference of the drives, measured 5e-11);
  - reduced run, every step: velocities = d'(t) to 1e-12 m/s (the sine's end at s = pi/W is not
    on an output step).
+Tolerances (issue 23): each close() below is within 2-10x of the error observed when it was
+set (Release build), stated in the comment beside it; where a figure above is larger, it is the
+bound the physics or the solver tolerance allows, not the tolerance checked.
 """
 import os
 import subprocess
@@ -77,12 +80,12 @@ for name, prefix in (('DAE', dae.prefix), ('reduced', red_prefix)):
     x1, v1 = starter(t)
     x2, v2 = timer(t)
     close(f'{name}: final time [s]', t[-1], 2.0, 1e-12)
-    close(f'{name}: STARTER max |x - closed form| [m]', np.abs(m1[:, 1:4] - x1).max(), 0, 1e-9)
-    close(f'{name}: TIMER max |x - closed form| [m]', np.abs(m2[:, 1:4] - x2).max(), 0, 1e-9)
-    tol0 = 1e-12 if name == 'reduced' else 1e-9
+    close(f'{name}: STARTER max |x - closed form| [m]', np.abs(m1[:, 1:4] - x1).max(), 0, 3e-14)  # observed 5.0e-15
+    close(f'{name}: TIMER max |x - closed form| [m]', np.abs(m2[:, 1:4] - x2).max(), 0, 2e-13)  # observed 5.0e-14
+    tol0 = 2e-15  # observed 1.1e-16 (STARTER), 3.1e-16 (TIMER), DAE and reduced alike
     close(f'{name}: STARTER |v(t0) - (A W, 0, S)| [m/s]', np.abs(m1[0, 7:10] - v1[0]).max(), 0, tol0)
     close(f'{name}: TIMER |v(t0) - d2\'(t0)| [m/s]', np.abs(m2[0, 7:10] - v2[0]).max(), 0, tol0)
     if name == 'reduced':
-        close('reduced: STARTER max |v - d1\'(t)| [m/s]', np.abs(m1[:, 7:10] - v1).max(), 0, 1e-12)
-        close('reduced: TIMER max |v - d2\'(t)| [m/s]', np.abs(m2[:, 7:10] - v2).max(), 0, 1e-12)
+        close('reduced: STARTER max |v - d1\'(t)| [m/s]', np.abs(m1[:, 7:10] - v1).max(), 0, 2e-14)  # observed 5.1e-15
+        close('reduced: TIMER max |v - d2\'(t)| [m/s]', np.abs(m2[:, 7:10] - v2).max(), 0, 2e-14)  # observed 5.1e-15
 finish()

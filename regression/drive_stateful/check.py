@@ -12,6 +12,9 @@ elements/drives/stateful_drives.cpp):
     samples to 4 sigma (sigma_mean = A / sqrt(3 N), sigma_var = A^2 sqrt(4/45 / N)); held 5
     steps for the `steps, 5` column (and 401 samples for its statistics); the same seed gives
     the same sequence in a second run, another seed a different one.
+Tolerances (issue 23): each close() below is within 2-10x of the error observed when it was
+set (Release build), stated in the comment beside it; where a figure above is larger, it is the
+bound the physics or the solver tolerance allows, not the tolerance checked.
 """
 import os
 import sys
@@ -29,11 +32,11 @@ k = np.arange(len(t))
 close('output steps (0 .. 2000)', len(t), 2001, 0)
 f1, f2 = r.rows('frc', 1), r.rows('frc', 2)
 close('postponed: max |F3x - (1 + 2 t)(1 - cos(pi t))|',
-      np.abs(r.rows('frc', 3)[:, 2] - (1 + 2 * t) * (1 - np.cos(np.pi * t))).max(), 0.0, 1e-12)
+      np.abs(r.rows('frc', 3)[:, 2] - (1 + 2 * t) * (1 - np.cos(np.pi * t))).max(), 0.0, 1.5e-13)  # observed 2.8e-14
 
 sh = np.sin(2 * np.pi * 0.1 * (k // 10))
 close('sample and hold: max error', np.abs(f1[:, 3] - sh).max(), 0.0, 1e-13)
-close('discrete filter: max error', np.abs(f1[:, 4] - (1 - 0.9 ** (k + 1))).max(), 0.0, 1e-13)
+close('discrete filter: max error', np.abs(f1[:, 4] - (1 - 0.9 ** (k + 1))).max(), 0.0, 3e-15)  # observed 5.6e-16
 # The schedule 0, 0.025, 0.05, ... meets the step times exactly every 5 steps: which side of
 # a tie the accumulated sums fall is decided by round-off, so the reference replays MBDyn's
 # state machine (MyClosestNext::Set at each new step, then time >= next) in the same double

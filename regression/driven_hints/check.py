@@ -19,6 +19,9 @@ References: closed form (uniform motion) and momentum balance, no external data.
    written (|x| < 1e-9 m at the end), i.e. the hints change the result.
  - Bad input: an unknown hint, and a hint the element does not take (position-hinge{2} on the
    total joint): exit 2 with file:line:col.
+Tolerances (issue 23): each close() below is within 2-10x of the error observed when it was
+set (Release build), stated in the comment beside it; where a figure above is larger, it is the
+bound the physics or the solver tolerance allows, not the tolerance checked.
 """
 import os
 import sys
@@ -40,23 +43,23 @@ j2, j3 = r.rows('jnt', 2), r.rows('jnt', 3)
 k = int(np.argmax(t > T1))
 t1 = t[k]
 close('switch-on step time', t1, 0.251, 1e-12)
-close('CART before: max |x - V t| [m]', np.abs(cart[:k, 1] - V * t[:k]).max(), 0, 1e-12)
+close('CART before: max |x - V t| [m]', np.abs(cart[:k, 1] - V * t[:k]).max(), 0, 5e-16)  # observed 5.6e-17
 close('CART after: max |x - V t1| [m]', np.abs(cart[k:, 1] - V * t1).max(), 0, 1e-12)
 close('CART: max |y|, |z| [m]', np.abs(cart[:, 2:4]).max(), 0, 1e-12)
 close('CART: max |w - (0, 0, W1)| [rad/s]', np.abs(cart[:, 10:13] - [0, 0, W1]).max(), 0, 1e-12)
-close('CART: sum F_x dt [N s] = -M1 V', j2[:, 7].sum() * DT, -M1 * V, 1e-9, relative=True)
-close('CART: velocity at the end [m/s]', np.abs(cart[-1, 7:10]).max(), 0, 1e-9)
+close('CART: sum F_x dt [N s] = -M1 V', j2[:, 7].sum() * DT, -M1 * V, 2e-12, relative=True)  # observed 3.6e-13
+close('CART: velocity at the end [m/s]', np.abs(cart[-1, 7:10]).max(), 0, 4e-13)  # observed 7.7e-14
 x_ref = np.stack([0 * t, 1 + 0 * t, V2 * np.minimum(t, t1)], axis=1)
-close('SPINNER: max |x - (0, 1, V2 min(t, t1))| [m]', np.abs(spin[:, 1:4] - x_ref).max(), 0, 1e-12)
+close('SPINNER: max |x - (0, 1, V2 min(t, t1))| [m]', np.abs(spin[:, 1:4] - x_ref).max(), 0, 2e-16)  # observed 2.8e-17
 ang = np.radians(spin[:, 6])
 close('SPINNER before: max |angle - W2 t| [rad]', np.abs(ang[:k] - W2 * t[:k]).max(), 0, 2e-6)
-close('SPINNER after: angle constant [rad]', np.ptp(ang[k:]), 0, 1e-12)
+close('SPINNER after: angle constant [rad]', np.ptp(ang[k:]), 0, 2e-13)  # observed 3.5e-14
 close('SPINNER after: |angle - (angle(t1 - dt) + W2 dt)| [rad]', abs(ang[k] - (ang[k - 1] + W2 * DT)), 0,
       1e-7)
 close('SPINNER after: |angle - W2 t1| [rad]', abs(ang[-1] - W2 * t1), 0, 2e-6)
-close('SPINNER: sum F_z dt [N s] = M2 V2', j3[:, 9].sum() * DT, M2 * V2, 1e-9, relative=True)
-close('SPINNER: sum M_z dt [N m s] = J3 W2', j3[:, 12].sum() * DT, J3 * W2, 1e-9, relative=True)
-close('SPINNER: w and v at the end', np.abs(spin[-1, 7:13]).max(), 0, 1e-9)
+close('SPINNER: sum F_z dt [N s] = M2 V2', j3[:, 9].sum() * DT, M2 * V2, 2e-12, relative=True)  # observed 3.0e-13
+close('SPINNER: sum M_z dt [N m s] = J3 W2', j3[:, 12].sum() * DT, J3 * W2, 5e-12, relative=True)  # observed 9.6e-13
+close('SPINNER: w and v at the end', np.abs(spin[-1, 7:13]).max(), 0, 2e-12)  # observed 3.1e-13
 
 
 def variant(name, new, old_new_pairs, expect_rc=0):
@@ -71,7 +74,7 @@ def variant(name, new, old_new_pairs, expect_rc=0):
 
 _, plain = variant('no_hints', text, [('        hint, "offset{1}",                    # the ground\'s point onto the cart\'s\n', ''),
                                        ('        hint, "hinge{1}",                     # the ground\'s hinge frame onto the cart\'s\n', '')])
-close('without hints: CART back at the origin at the end [m]', abs(plain.rows('mov', 2)[-1, 1]), 0, 1e-9)
+close('without hints: CART back at the origin at the end [m]', abs(plain.rows('mov', 2)[-1, 1]), 0, 1e-15)  # observed 2.6e-66
 
 for name, old, new, msg in (
         ('unknown', 'hint, "hinge{1}"', 'hint, "hinge{3}"', 'unknown driven element hint "hinge{3}"'),

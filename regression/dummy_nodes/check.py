@@ -14,6 +14,9 @@ Checks, at every output step:
     velocity w equals axial(R_{k+1} R_{k-1}^T) / (2 h) (dR/dt = skew(w) R) to 2e-5 relative to the
     largest value (central differences are O(h^2) = 1e-6 times the (O(10)) third derivatives)
     [observed: 1.6e-5 at dt = 1e-3 and 4.1e-6 with DT=5e-4 in the environment: second order].
+Tolerances (issue 23): each close() below is within 2-10x of the error observed when it was
+set (Release build), stated in the comment beside it; where a figure above is larger, it is the
+bound the physics or the solver tolerance allows, not the tolerance checked.
 """
 import os
 import sys
@@ -68,7 +71,7 @@ for label in (10, 11, 12):
     errs = [max(np.abs(x[k] - e[0]).max(), np.abs(R[k] - e[1]).max(), np.abs(v[k] - e[2]).max(),
                 np.abs(w[k] - e[3]).max()) for k, e in enumerate(ex)]
     print(f'node {label}: largest deviation from the definition {max(errs):.3g}')
-    close(f'node {label}: x, R, v, w vs definition', max(errs), 0.0, 1e-12)
+    close(f'node {label}: x, R, v, w vs definition', max(errs), 0.0, 5e-14)  # observed 1.3e-14
 
 # 2. Time consistency (from step SKIP on: the multipliers' start transient, ~k 0.6^k, shakes
 # the first steps' velocities at the 1e-5 level).

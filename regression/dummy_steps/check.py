@@ -13,6 +13,9 @@ advances, the regular run restarts from there and that state is step 0):
     0.01 leaves 5.5e-6: the ratio is the user's trade-off];
   - the motion is unchanged: azimuth W t and height as in regression/hinges (1e-4 rad, 1e-6 m);
 `abort after: derivatives` (and `assembly`): exit 0 with only step 0 written.
+Tolerances (issue 23): each close() below is within 2-10x of the error observed when it was
+set (Release build), stated in the comment beside it; where a figure above is larger, it is the
+bound the physics or the solver tolerance allows, not the tolerance checked.
 """
 import math
 import os
@@ -47,7 +50,7 @@ def tension_error(r):
 
 plain = Run(exe, os.path.join(EXAMPLES, 'conical_pendulum.mbd'), work, 'plain', {'TF': 0.5})
 plain_err = tension_error(plain)
-close('without dummy steps: step-0 tension error (derivatives phase)', plain_err[0], 0.0, 1e-8)
+close('without dummy steps: step-0 tension error (derivatives phase)', plain_err[0], 0.0, 6e-11)  # observed 1.5e-11
 close('without dummy steps: max tension error', plain_err.max(), 0.0, 2e-6)
 
 r = Run(exe, variant('dummy', 'dummy steps number: 60; dummy steps ratio: 0.1;'), work, 'dummy', {'TF': 0.5})
@@ -58,8 +61,8 @@ print(f'tension error with dummy steps: step 0 {err[0]:.3g}, max {err.max():.3g}
 close('max |tension / (m g / cos alpha) - 1| from step 0', err.max(), 0.0, 2e-6)
 mov = r.rows('mov', 1)
 phi = np.unwrap(np.arctan2(mov[:, 2], mov[:, 1]))
-close('azimuth at the end [rad] = W t', phi[-1], W * t[-1], 1e-4)
-close('max |height + L cos(alpha)| [m]', np.abs(mov[:, 3] + L * math.cos(ALPHA)).max(), 0.0, 1e-6)
+close('azimuth at the end [rad] = W t', phi[-1], W * t[-1], 1e-5)  # observed 1.9e-6
+close('max |height + L cos(alpha)| [m]', np.abs(mov[:, 3] + L * math.cos(ALPHA)).max(), 0.0, 1e-9)  # observed 1.6e-10
 close('last output at the final time [s]', t[-1], 0.5, 1e-12)
 
 for phase in ('assembly', 'derivatives', 'dummy steps'):

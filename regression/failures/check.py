@@ -10,6 +10,9 @@ file:line:col; the .out log and .mov file hold every step before the failure
 (and end with the '# run stopped' line); the same NaN run written as NetCDF and HDF5 leaves
 both files readable (netCDF4-python or h5py), with the steps before the failure (as many rows as
 the .mov, equal X) and the reason in their run_status attribute.
+Tolerances (issue 23): each close() below is within 2-10x of the error observed when it was
+set (Release build), stated in the comment beside it; where a figure above is larger, it is the
+bound the physics or the solver tolerance allows, not the tolerance checked.
 """
 import os
 import subprocess
@@ -60,7 +63,7 @@ for ext, x_of in (('nc', lambda f: f['node.struct.1.X'][:]), ('h5', lambda f: f[
         status = status.decode() if isinstance(status, bytes) else str(status)
         x = x_of(f)
         close(f'NaN: .{ext} rows (steps 0..5)', len(x), 6, 0)
-        close(f'NaN: .{ext} X equals .mov X (max abs difference)', np.abs(x - mov[:, 1:4]).max(), 0, 1e-12)
+        close(f'NaN: .{ext} X equals .mov X (max abs difference)', np.abs(x - mov[:, 1:4]).max(), 0, 2e-17)  # observed 3.5e-18
         expect(f'NaN: .{ext} run_status names the failure ("{status[:40]}...")', 'non-finite residual' in status)
 
 r = Run(exe, 'no_convergence.mbd', work, 'noconv', expect_rc=3)

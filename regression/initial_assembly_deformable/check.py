@@ -20,6 +20,9 @@ Observed and tolerances: see the numbers next to each check.
 It can fail: without the deformable elements in the assembly (main before this change) the run
 starts from the input pose, ROD_BODY at x = 1.2 (0.198 m from the closed form and from MBDyn),
 and oscillates about x = 1 with amplitude 0.2 m instead of 2e-3 m.
+Tolerances (issue 23): each close() below is within 2-10x of the error observed when it was
+set (Release build), stated in the comment beside it; where a figure above is larger, it is the
+bound the physics or the solver tolerance allows, not the tolerance checked.
 """
 import math
 import os
@@ -106,6 +109,6 @@ with open(free_deck, 'w') as f:
 rf = Run(exe, free_deck, work, 'free_rod')
 x1 = EA * 0.2 / (1.0 + 2.0 * EA)
 # observed 2.8e-17, 0 (MBDyn's: 2.9e-17, 3.3e-16 from the closed form)
-close('free rod: node 1 x after the assembly [m]', rf.rows('mov', 1)[0, 1], x1, 3e-16)
+close('free rod: node 1 x after the assembly [m]', rf.rows('mov', 1)[0, 1], x1, 1.5e-16)  # observed 2.8e-17
 close('free rod: node 2 x after the assembly [m]', rf.rows('mov', 2)[0, 1], 1.2 - x1, 2e-15)
 finish()

@@ -16,6 +16,9 @@ signals it. Expected (issue 8 item 5, issue 5):
              holds n > 0 output steps (n = length of /time, written last in each block), equal
              bit for bit to an uninterrupted run over the first min(n, 20000) of them (three kills
              at different moments).
+Tolerances (issue 23): each close() below is within 2-10x of the error observed when it was
+set (Release build), stated in the comment beside it; where a figure above is larger, it is the
+bound the physics or the solver tolerance allows, not the tolerance checked.
 """
 import faulthandler
 import os
@@ -176,7 +179,7 @@ for sig, code, name in ((signal.SIGINT, 130, 'SIGINT'), (signal.SIGTERM, 143, 'S
             ft = f['time'][:]
             close(f'{name}: {ext} output steps - .out output steps', len(ft) - len(t), 0, 0)
             close(f'{name}: {ext} times vs .out (max abs difference)',
-                  float(np.abs(ft - t).max()) if len(ft) == len(t) else 1.0, 0.0, 1e-12)
+                  float(np.abs(ft - t).max()) if len(ft) == len(t) else 1.0, 0.0, 1e-15)  # observed 2.2e-16
             st = status(f.attrs)
             ok = REASON[name] in st
             print(f"{'ok  ' if ok else 'FAIL'} {name}: {ext} run_status = {st}")
@@ -200,7 +203,7 @@ def signal_while_stopped(p, sigs, what, code):
         p.kill()
         p.communicate()
     close(f'{what}: exit code', p.returncode, code, 0)
-    close(f'{what}: seconds to exit', time.time() - t0, 0.0, 2.0)
+    close(f'{what}: seconds to exit', time.time() - t0, 0.0, 2.0)  # wall-clock bound (machine load): not an accuracy tolerance
 
 
 # A second SIGINT forces the stop: the step in progress is abandoned, the files are closed.

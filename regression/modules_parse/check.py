@@ -8,6 +8,9 @@ R = Rz(90deg); node 1: R = Rz(90deg)) and compared to 1e-15.
 Errors: a string where an integer is expected (a real is truncated with a warning), a bad bool, an unknown keyword (with the choices),
 a 1D law where the element reads a 3D one, too many arguments: exit 2 at the argument's
 file:line:col.
+Tolerances (issue 23): each close() below is within 2-10x of the error observed when it was
+set (Release build), stated in the comment beside it; where a figure above is larger, it is the
+bound the physics or the solver tolerance allows, not the tolerance checked.
 """
 import os
 import re
@@ -75,9 +78,9 @@ close('orientation (reference 7, euler123 0 0 pi/2): Rz(pi)', np.abs(vec('orient
       0.0, 1e-15)
 close('position (reference 7, (1, 0, 0)): (1, 3, 3)', np.abs(vec('position') - [1, 3, 3]).max(), 0.0, 1e-15)
 close('element offset (reference global (1,0,0)) in node frame: (0, -1, 0)',
-      np.abs(vec('offset') - [0, -1, 0]).max(), 0.0, 1e-15)
+      np.abs(vec('offset') - [0, -1, 0]).max(), 0.0, 3e-16)  # observed 6.1e-17
 close('element frame (reference global eye) in node frame: Rz^T', np.abs(vec('frame') - Rz.T.ravel()).max(), 0.0,
-      1e-15)
+      3e-16)  # observed 6.1e-17
 
 
 def expect_error(name, text, token, fragment, nth=1):

@@ -34,6 +34,9 @@ evaluated at the computed state of every output step (t = 0 .. 1 s, dt = 1e-3, m
  - a `node` drive reading PEND's XPP[1] (force on the clamped ground) gives the previous step's
    .mov value (MBDyn's order: accelerations are recovered after convergence);
    reading XPP of a static node is refused with the reason (exit 2).
+Tolerances (issue 23): each close() below is within 2-10x of the error observed when it was
+set (Release build), stated in the comment beside it; where a figure above is larger, it is the
+bound the physics or the solver tolerance allows, not the tolerance checked.
 """
 import os
 import re
@@ -91,7 +94,7 @@ et = np.stack([np.cos(th), np.sin(th), 0 * th], axis=1)
 er = np.stack([np.sin(th), -np.cos(th), 0 * th], axis=1)
 at_ref = -G * np.sin(th) * M1 * L ** 2 / (M1 * L ** 2 + J1)
 close('PEND max |tangential XPP - (-g sin(theta) M L^2/(M L^2 + J))| [m/s^2]',
-      np.abs(np.sum(A * et, axis=1) - at_ref).max(), 0, 1e-8)
+      np.abs(np.sum(A * et, axis=1) - at_ref).max(), 0, 2e-10)  # observed 4.0e-11
 close('PEND max |centripetal XPP - v^2/L| [m/s^2]',
       np.abs(-np.sum(A * er, axis=1) - np.sum(V * V, axis=1) / L).max(), 0, 1e-4)
 close('PEND max |OmegaP_z - tangential/L| [rad/s^2]', np.abs(WP[:, 2] - at_ref / L).max(), 0, 1e-8)
@@ -109,13 +112,13 @@ for k in range(nsteps):
     a = F / M2 + g - np.cross(wp, d) - np.cross(w, np.cross(w, d))
     err_w = max(err_w, np.abs(WP[k] - wp).max())
     err_a = max(err_a, np.abs(A[k] - a).max())
-close('FREE max |OmegaP - Euler (about the centre of mass)| [rad/s^2]', err_w, 0, 1e-8)
-close('FREE max |XPP - (F/m + g - w\' x d - w x w x d)| [m/s^2]', err_a, 0, 1e-8)
+close('FREE max |OmegaP - Euler (about the centre of mass)| [rad/s^2]', err_w, 0, 4e-11)  # observed 7.8e-12
+close('FREE max |XPP - (F/m + g - w\' x d - w x w x d)| [m/s^2]', err_a, 0, 6e-12)  # observed 1.3e-12
 close('FREE spins (max |Omega| > 3 rad/s)', float(np.abs(W).max() > 3), 1.0, 0)
 
 # --- dummy node at the centre of mass
 _, _, _, _, A4, WP4 = cols(mov[4])
-close('CM max |XPP - (F/m + g)| [m/s^2]', np.abs(A4 - (F / M2 + g)).max(), 0, 1e-8)
+close('CM max |XPP - (F/m + g)| [m/s^2]', np.abs(A4 - (F / M2 + g)).max(), 0, 2e-14)  # observed 3.6e-15
 close('CM max |OmegaP - FREE OmegaP| [rad/s^2]', np.abs(WP4 - WP).max(), 0, 1e-12)
 
 # --- relative-frame dummy: central differences of its own XP and Omega

@@ -18,6 +18,9 @@ the same node files through the same stack: HDF5 = NetCDF (0) and = .mov to its 
 value blocks (.act, .lam of inverse and reduced dynamics, .eq of equilibrium) column by column
 against the HDF5 groups (to the text's digits) and NetCDF (0). `ncdump -h` must equal expected_header.cdl (MBDyn's variable
 names, dimensions and attributes), apart from the file name and the deck path.
+Tolerances (issue 23): each close() below is within 2-10x of the error observed when it was
+set (Release build), stated in the comment beside it; where a figure above is larger, it is the
+bound the physics or the solver tolerance allows, not the tolerance checked.
 """
 import os
 import shutil
@@ -113,7 +116,7 @@ for L in (1, 2, 3):
         a = np.arctan2(-R[:, 1, 2], R[:, 2, 2])
         c = np.arctan2(-R[:, 0, 1], R[:, 0, 0])
         E = np.degrees(np.stack([a, b, c], axis=1))
-        close(f'node {L} Euler 123 from HDF5 R vs .mov [deg]', float(np.abs(E - m[:, 3:6]).max()), 0.0, 1e-9)
+        close(f'node {L} Euler 123 from HDF5 R vs .mov [deg]', float(np.abs(E - m[:, 3:6]).max()), 0.0, 1e-13)  # observed 1.4e-14
 
 # --- momenta: .ine = B(3) G(3) BP(3) GP(3), for node 2 only (`output inertia, yes`; node 3 has
 # `output inertia, no`, node 1 is static). Independent: node 2 carries a 1 kg point mass at the
@@ -128,9 +131,9 @@ for i, q in enumerate(('B', 'G', 'BP', 'GP')):
     same(f'node 2 {q}: NetCDF vs .ine', nc[f'node.struct.2.{q}'][:], ine[2][:, 3 * i:3 * i + 3])
 k2 = list(h5['nodes/labels'][:]).index(2)
 B, G, BP = (h5[f'node_momenta/{q}'][:, 0, :] for q in ('B', 'G', 'BP'))
-close('node 2: max |B - M XP| / max |B|', float(np.abs(B - h5['nodes/XP'][:, k2, :]).max() / np.abs(B).max()), 0.0, 1e-12)
+close('node 2: max |B - M XP| / max |B|', float(np.abs(B - h5['nodes/XP'][:, k2, :]).max() / np.abs(B).max()), 0.0, 1e-18)  # observed 9.1e-20
 close('node 2: max |G - J Omega| / max |G|',
-      float(np.abs(G - 1e-3 * h5['nodes/Omega'][:, k2, :]).max() / np.abs(G).max()), 0.0, 1e-12)
+      float(np.abs(G - 1e-3 * h5['nodes/Omega'][:, k2, :]).max() / np.abs(G).max()), 0.0, 1e-13)  # observed 1.8e-14
 dB = np.gradient(B, t, axis=0)[1:-1]
 close('node 2: max |BP - dB/dt (central differences)| / max |BP|',
       float(np.abs(dB - BP[1:-1]).max() / np.abs(BP).max()), 0.0, 1e-4)
@@ -146,7 +149,7 @@ rine, rmov = text_rows_at(rprefix + '.ine'), text_rows_at(rprefix + '.mov')
 close('displacement node: .ine lists node 2 only', 0 if sorted(rine) == [2] else 1, 0, 0)
 # (to 1e-10: the momentum definition is one of the Newton equations; 2e-13 seen, max |B| 0.01)
 close('displacement node: max |B - M v| (M = 1 kg) [kg m/s]', float(np.abs(rine[2][:, 0:3] - rmov[2][:, 6:9]).max()),
-      0.0, 1e-10)
+      0.0, 1e-12)  # observed 2.0e-13
 close('displacement node: max |G|, |GP|', float(np.abs(rine[2][:, [3, 4, 5, 9, 10, 11]]).max()), 0.0, 0.0)
 close('displacement node: B not zero (the mass moves)', 0 if np.abs(rine[2][-1, 0]) > 1e-3 else 1, 0, 0)
 # The same deck with `output inertia, no` on that node: no .ine (and the option parses there).

@@ -11,6 +11,9 @@ TF = 100 s, which reaches 4 MB in about a second. Expected, for text, NetCDF and
   - what was written up to the error stays readable and right: HDF5 /time advances by DT
     (1e-12) and the mass keeps its distance L = 1 m from the pivot (1e-9 m; the rigid link of
     pendulum.mbd), as do the complete .mov lines of the text output.
+Tolerances (issue 23): each close() below is within 2-10x of the error observed when it was
+set (Release build), stated in the comment beside it; where a figure above is larger, it is the
+bound the physics or the solver tolerance allows, not the tolerance checked.
 """
 import os
 import resource
@@ -81,9 +84,9 @@ for fmt in ('text', 'netcdf', 'hdf5'):
         print(f'hdf5: {n} output steps readable, t = {t[-1] if n else 0:.4f} s')
         close('hdf5: output steps readable > 0', 0 if n > 0 else 1, 0, 0)
         if n > 1:
-            close('hdf5: time step (max |diff(t) - DT|)', float(np.abs(np.diff(t) - DT).max()), 0.0, 1e-12)
+            close('hdf5: time step (max |diff(t) - DT|)', float(np.abs(np.diff(t) - DT).max()), 0.0, 1e-15)  # observed 1.0e-16
             d = np.linalg.norm(X[:n, labels.index(2), :] - X[:n, labels.index(1), :], axis=1)
-            close('hdf5: link length (max |d - L|) [m]', float(np.abs(d - L).max()), 0.0, 1e-9)
+            close('hdf5: link length (max |d - L|) [m]', float(np.abs(d - L).max()), 0.0, 3e-14)  # observed 6.4e-15
     if fmt == 'text':
         rows = []
         with open(prefix + '.mov') as f:
@@ -96,5 +99,5 @@ for fmt in ('text', 'netcdf', 'hdf5'):
         close('text: .mov lines of node 2 > 0', 0 if len(rows) > 0 else 1, 0, 0)
         if len(rows):
             close('text: link length (max |d - L|) [m]',
-                  float(np.abs(np.linalg.norm(rows, axis=1) - L).max()), 0.0, 1e-9)
+                  float(np.abs(np.linalg.norm(rows, axis=1) - L).max()), 0.0, 3e-12)  # observed 7.0e-13
 finish()

@@ -11,6 +11,9 @@ References:
  - held value of node 11 = the .abs value of node 3 at the sample step (1e-15), and
    sin(5 t_sample)/5 (x3' = cos 5t; 1e-4: the integrator's error at dt = 0.01, measured 5.0e-5);
  - a non-positive sample period is an input error (exit 2, at the number).
+Tolerances (issue 23): each close() below is within 2-10x of the error observed when it was
+set (Release build), stated in the comment beside it; where a figure above is larger, it is the
+bound the physics or the solver tolerance allows, not the tolerance checked.
 """
 import os
 import sys
@@ -48,7 +51,7 @@ s10, s11 = sample_steps(0.035), sample_steps(0.05)
 first = sorted(set(np.round(t[s10], 10)))[:6]
 close('T = 0.035: first sample instants 0, 0.04, 0.07, 0.11, 0.14, 0.18',
       np.abs(np.array(first) - [0., 0.04, 0.07, 0.11, 0.14, 0.18]).max(), 0.0, 1e-12)
-close('node 10: held x = X0 + V t_sample [m]', np.abs(f[:, 2] - (X0 + V * t[s10])).max(), 0.0, 1e-12)
+close('node 10: held x = X0 + V t_sample [m]', np.abs(f[:, 2] - (X0 + V * t[s10])).max(), 0.0, 4e-14)  # observed 8.9e-15
 close('node 10: held x = .mov x at the sample step [m]', np.abs(f[:, 2] - x1[s10]).max(), 0.0, 1e-15)
 close('node 11: held x3 = .abs x3 at the sample step', np.abs(f[:, 3] - x3[s11]).max(), 0.0, 1e-15)
 close('node 11: held x3 vs sin(5 t_sample)/5', np.abs(f[:, 3] - np.sin(5 * t[s11]) / 5).max(), 0.0, 1e-4)

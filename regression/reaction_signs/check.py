@@ -19,7 +19,7 @@ closed form: 4e-8, observed 3.9e-9 for the pin, whose node spins at WP = 2 rad/s
 axis so that its angle grows as WP t; 6e-17 for the others) and relative angular velocities
 ((0, 0, WP) for the pin, in its hinge frame, zero for the hinge; 1e-12, observed 0).
 Observed error: at most 1.9e-9 N (the in-line joint's second force component and the clamp's
-F_y, the Newton tolerance 1e-10 on residuals scaled by the masses); tolerance 2e-8 N (N m).
+F_y, the Newton tolerance 1e-10 on residuals scaled by the masses); tolerance 8e-9 N (N m).
 Able to fail: with every joint reporting its multipliers as they are (the reaction on end 1, the
 convention before), the checks of joints 1-5, 9, 12, 18, 19 and of both private-data forces fail
 (by 2 W: 20 to 800 N).
@@ -35,7 +35,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'
 from mbs_check import EXAMPLES, Run, close, euler123, finish, rot  # noqa: E402
 
 exe, work = sys.argv[1], sys.argv[2]
-TOL = 2e-8
+TOL = 8e-9  # observed at most 1.95e-9
 G = 10.0
 Z = (0.0, 0.0, 0.0)
 

@@ -27,6 +27,9 @@
   (J2 = 0.01 its inertia about the centre of mass), 1e-8 relative.
   Bad input (exit 2, file:line:col at the card): a non-equilibrium card in the options block; the
   time given twice; 'end: initial value' closing the equilibrium block.
+Tolerances (issue 23): each close() below is within 2-10x of the error observed when it was
+set (Release build), stated in the comment beside it; where a figure above is larger, it is the
+bound the physics or the solver tolerance allows, not the tolerance checked.
 """
 import math
 import os
@@ -67,8 +70,8 @@ def check(what, path, prefix, t_eq, defines=None, velocity_drive=False):
     c, d = equilibrium(path, prefix, defines)
     close(f'{what}: q1 is driven', int(c['q1'][1] == 'driven'), 1, 0)
     close(f'{what}: held angle th1 [rad]', d['q1'][0], th1, 1e-15)
-    close(f'{what}: link 2 coordinate [rad]', c['q2'][0], phi - th1 + p['TH1'] - p['PHI0'], 1e-10)
-    close(f'{what}: holding torque [N m]', d['q1'][1], tau, 1e-10, relative=True)
+    close(f'{what}: link 2 coordinate [rad]', c['q2'][0], phi - th1 + p['TH1'] - p['PHI0'], 6e-14)  # observed 1.5e-14
+    close(f'{what}: holding torque [N m]', d['q1'][1], tau, 5e-14, relative=True)  # observed 1.0e-14
     return tau, phi
 
 
@@ -92,10 +95,10 @@ mbsolve(exe, ['--quiet', '-f', dae_deck, '-o', out], {'DTH': 0.0, 'PHI0': repr(p
 jnt = [line.split() for line in open(out + '.jnt')]
 mz = [float(w[6]) for w in jnt if w[0] == '1']
 close('DAE held still: joint 1 reaction moment z = -tau (first step) [N m]', mz[0], -tau0, 1e-9, relative=True)
-close('DAE held still: joint 1 reaction moment z = -tau (last step) [N m]', mz[-1], -tau0, 1e-9, relative=True)
+close('DAE held still: joint 1 reaction moment z = -tau (last step) [N m]', mz[-1], -tau0, 5e-11, relative=True)  # observed 9.8e-12
 mov = [line.split() for line in open(out + '.mov')]
 ang = [float(w[6]) for w in mov if w[0] == '2']
-close('DAE held still: link 2 stays at phi [deg]', max(abs(a - math.degrees(phi0)) for a in ang), 0.0, 1e-9)
+close('DAE held still: link 2 stays at phi [deg]', max(abs(a - math.degrees(phi0)) for a in ang), 0.0, 1e-13)  # observed 2.8e-14
 
 # Modal analysis with link 1 held
 out = os.path.join(work, 'held_modal')
@@ -103,7 +106,7 @@ mbsolve(exe, ['--quiet', '--analysis', 'modal', '-f', deck, '-o', out])
 rows, _, _ = read_modal(out + '.modal')
 close('modal, link 1 held: eigenvalues', len(rows), 2, 0)
 close('modal, link 1 held: w of link 2 [rad/s]', abs(rows[1, 2]),
-      math.sqrt(P['C2'] * math.hypot(P['M2'] * P['G'], P['F']) / (0.01 + P['M2'] * P['C2'] ** 2)), 1e-8, relative=True)
+      math.sqrt(P['C2'] * math.hypot(P['M2'] * P['G'], P['F']) / (0.01 + P['M2'] * P['C2'] ** 2)), 6e-11, relative=True)  # observed 1.6e-11
 
 # Four-bar held by its driven crank
 fb = os.path.join(EXAMPLES, 'reduced_held_four_bar.mbd')
@@ -130,15 +133,15 @@ for what, path, defines, th in [('four-bar th = 1', fb, None, 1.0), ('four-bar t
                                 ('four-bar time 0.5, th = 1.5', fb_t, {'DTH': 1.0}, 1.5)]:
     c, d = equilibrium(path, 'fb', defines)
     close(f'{what}: held angle [rad]', d['q1'][0], th, 1e-15)
-    close(f'{what}: crank torque = dV/dth [N m]', d['q1'][1], dvdth(th), 1e-9, relative=True)
+    close(f'{what}: crank torque = dV/dth [N m]', d['q1'][1], dvdth(th), 1e-11, relative=True)  # observed 2.0e-12
 fb_dae = variant(fb, work, 'four_bar_dae.mbd', 'problem: equilibrium;', 'problem: initial value;')
 fb_dae = variant(fb_dae, work, 'four_bar_dae.mbd', 'begin: equilibrium;', 'begin: initial value;')
 fb_dae = variant(fb_dae, work, 'four_bar_dae.mbd', 'end: equilibrium;', 'end: initial value;')
 out = os.path.join(work, 'fb_dae')
 mbsolve(exe, ['--quiet', '-f', fb_dae, '-o', out], {'TH': 2.2})
 mz = [float(w[6]) for w in (line.split() for line in open(out + '.jnt')) if w[0] == '1']
-close('four-bar DAE held still at th = 2.2: crank reaction moment z = -tau [N m]', mz[-1], -dvdth(2.2), 1e-9,
-      relative=True)
+close('four-bar DAE held still at th = 2.2: crank reaction moment z = -tau [N m]', mz[-1], -dvdth(2.2), 6e-11,
+      relative=True)  # observed 1.3e-11
 
 # Bad input
 for name, old, new, pattern in [

@@ -9,6 +9,9 @@ dt = 1e-3 (second-order ones leave 7.5e-4 W, shrinking as dt^2: that is their er
 torque's). Tolerance: 1e-5 W against a peak power of 12.3 W (measured 1.6e-7), over the 2 s.
 Also: the constraints hold to 1e-12 (.out column 6) and the run covers 2 s (2001 rows).
 A deck with an undriven degree of freedom (the N four-bar) is refused with exit status 2.
+Tolerances (issue 23): each close() below is within 2-10x of the error observed when it was
+set (Release build), stated in the comment beside it; where a figure above is larger, it is the
+bound the physics or the solver tolerance allows, not the tolerance checked.
 """
 import math
 import os
@@ -43,9 +46,9 @@ dt = 1e-3
 dE = (-E[4:] + 8 * E[3:-1] - 8 * E[1:-3] + E[:-4]) / (12 * dt)
 P = tau[2:-2] * W
 print(f'peak actuator power {np.abs(P).max():.4g} W')
-close('max |tau W - dE/dt| [W]', np.abs(P - dE).max(), 0.0, 1e-5)
+close('max |tau W - dE/dt| [W]', np.abs(P - dE).max(), 0.0, 6e-7)  # observed 1.6e-7
 viol = [float(line.split()[5]) for line in open(prefix + '.out') if line.startswith('Step')]
-close('max |h| [m]', max(viol), 0.0, 1e-12)
+close('max |h| [m]', max(viol), 0.0, 3e-15)  # observed 6.3e-16
 
 p = subprocess.run([exe, '--quiet', '--analysis', 'inverse-dynamics', '-f', os.path.join(EXAMPLES, 'n_four_bar.mbd'),
                     '-o', os.path.join(work, 'nfb')], capture_output=True, text=True)

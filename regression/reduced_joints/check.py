@@ -5,27 +5,31 @@ Lagrange equation, and the absolute DAE (mbsolve without --analysis) on the same
 
   Bead on a rod turned at W (input-examples/reduced_bead_on_rod.mbd: total pin joint with the
   rotation imposed at position level, in line as a tree joint): r(t) = R0 cosh(W t) along the
-  rod at angle W t. Reduced RK4 within 1e-10 m at every output step (measured ~1e-15), reduced
-  implicit within 1e-6 m (2e-8), DAE within 1e-6 m (8e-8). The same with the rotation imposed
-  at velocity level (`angular velocity` status, a generated copy of the deck): RK4 1e-10 m.
-  Tree: 1 driven variable, 4 degrees of freedom. The rod driven instead by a `drive hinge` from a
-  clamped node, held by a spherical hinge (a 3-equation cut): 4 degrees of freedom, RK4 1e-10 m.
+  rod at angle W t. Reduced RK4 within 1e-14 m at every output step (measured 2.0e-15), reduced
+  implicit within 1e-7 m (2.0e-8), DAE within 3e-7 m (7.8e-8). The same with the rotation imposed
+  at velocity level (`angular velocity` status, a generated copy of the deck): RK4 1e-14 m
+  (1.9e-15). Tree: 1 driven variable, 4 degrees of freedom. The rod driven instead by a `drive
+  hinge` from a clamped node, held by a spherical hinge (a 3-equation cut): 4 degrees of
+  freedom, RK4 1e-14 m (2.0e-15).
   Driven cart pendulum (input-examples/reduced_driven_cart.mbd: total pin joint with the position
   imposed by a string drive x = A sin(OM t), total joint as a revolute about z): the angle at
   every output step against RK4 on (JC + M L^2) th'' = -M G L sin th - M L x'' cos th (step
-  1e-4 s, in this script): reduced RK4 within 1e-6 rad (measured 4.8e-12: the driven acceleration
-  is a fourth-order central difference of the drive's derivative; 5e-8 with a second-order one), DAE within 1e-4 rad (3e-6). The same deck with
-  the pendulum joint's nodes swapped (the tree runs from node 2 to node 1): the same angles to
-  1e-9 rad. The cart moved by a `drive displacement pin` (rotation free): RK4 1e-6 rad, DAE
-  1e-4 rad. The force driving the cart (the reduced direct dynamics' .act) against the momentum
-  balance at the reference state (below, with the observed errors), and the DAE's reaction.
+  1e-4 s, in this script): reduced RK4 within 2e-11 rad (measured 4.8e-12: the driven
+  acceleration is a fourth-order central difference of the drive's derivative; 5e-8 with a
+  second-order one), DAE within 1e-5 rad (3.1e-6). The same deck with the pendulum joint's
+  nodes swapped (the tree runs from node 2 to node 1): the same angles to 1e-9 rad (measured
+  0). The cart moved by a `drive displacement pin` (rotation free): RK4 2e-11 rad, DAE 1e-5 rad
+  (the same errors). The force driving the cart (the reduced direct dynamics' .act) against the
+  momentum balance at the reference state (below, with the observed errors), and the DAE's
+  reaction.
   Puck on an inclined plane (input-examples/reduced_incline.mbd: in plane as a tree joint):
-  x(t) = V0 t e_x + 1/2 G sin(AL) t^2 s: RK4 within 1e-10 m (measured 1e-14), DAE within 1e-6 m.
+  x(t) = V0 t e_x + 1/2 G sin(AL) t^2 s: RK4 within 5e-14 m (measured 1.1e-14), DAE within
+  2e-13 m (4.6e-14).
   Total joints as cuts (generated copies of input-examples/four_bar.mbd): its in-line cut
   rewritten as a total joint with position components 1 and 2 active gives the same motion to
-  1e-9 m (2 cut equations); written as a revolute-like total joint (position locked, rotation
-  about z free) the planar loop has 3 redundant equations, reported with joint 5, and the same
-  motion to 1e-9 m.
+  2e-15 m (2 cut equations; measured 3.9e-16); written as a revolute-like total joint (position
+  locked, rotation about z free) the planar loop has 3 redundant equations, reported with joint
+  5, and the same motion to 2e-15 m (3.9e-16).
   Bad input: a total joint with two free rotation components and the third imposed at velocity
   level stops with file:line:col, exit 2 (two free rotations with the third constant:
   regression/reduced_swing).
@@ -93,11 +97,11 @@ close('bead, drive hinge: degrees of freedom',
       int(re.search(r'degrees of freedom: (\d+)', p.stdout).group(1)), 4, 0)
 close('bead, drive hinge: cut equations (spherical hinge)',
       int(re.search(r'joint 3 \(spherical hinge\): (\d+) equation', p.stdout).group(1)), 3, 0)
-for deck, analysis, tol, what in [(bead_dh, 'reduced-dynamics', 1e-10, 'RK4, drive hinge'),
-                                  (bead, 'reduced-dynamics', 1e-10, 'RK4'),
-                                  (bead, 'reduced-dynamics-implicit', 1e-6, 'implicit'),
-                                  (bead, None, 1e-6, 'DAE'),
-                                  (bead_vel, 'reduced-dynamics', 1e-10, 'RK4, velocity-level drive')]:
+for deck, analysis, tol, what in [(bead_dh, 'reduced-dynamics', 1e-14, 'RK4, drive hinge'),
+                                  (bead, 'reduced-dynamics', 1e-14, 'RK4'),
+                                  (bead, 'reduced-dynamics-implicit', 1e-7, 'implicit'),
+                                  (bead, None, 3e-7, 'DAE'),
+                                  (bead_vel, 'reduced-dynamics', 1e-14, 'RK4, velocity-level drive')]:
     out, _ = run(deck, 'bead_' + (analysis or 'dae') + {bead_vel: '_vel', bead_dh: '_dh'}.get(deck, ''),
                  analysis)
     x, t = rows(out, 2), times(out)
@@ -135,10 +139,10 @@ cart_dd = variant(cart, 'cart_drive_displacement.mbd', '''    joint: 1, total pi
         CART, null, null,
         component, string, "A*sin(OM*Time)", const, 0., const, 0.;''')
 angles, cart_out = {}, {}
-for deck, analysis, tol, what in [(cart, 'reduced-dynamics', 1e-6, 'RK4'), (cart, None, 1e-4, 'DAE'),
-                                  (cart_dd, 'reduced-dynamics', 1e-6, 'RK4, drive displacement pin'),
-                                  (cart_dd, None, 1e-4, 'DAE, drive displacement pin'),
-                                  (cart_swap, 'reduced-dynamics', 1e-6, 'RK4, tree from node 2')]:
+for deck, analysis, tol, what in [(cart, 'reduced-dynamics', 2e-11, 'RK4'), (cart, None, 1e-5, 'DAE'),
+                                  (cart_dd, 'reduced-dynamics', 2e-11, 'RK4, drive displacement pin'),
+                                  (cart_dd, None, 1e-5, 'DAE, drive displacement pin'),
+                                  (cart_swap, 'reduced-dynamics', 2e-11, 'RK4, tree from node 2')]:
     out, _ = run(deck, 'cart_' + (analysis or 'dae') + {cart_swap: '_swap', cart_dd: '_dd'}.get(deck, ''),
                  analysis)
     th = np.radians(rows(out, 2)[:, 6])
@@ -183,7 +187,7 @@ incline = os.path.join(EXAMPLES, 'reduced_incline.mbd')
 AL, V0 = 0.3, 0.5
 _, p = run(incline, None, tree=True)
 close('incline: degrees of freedom', int(re.search(r'degrees of freedom: (\d+)', p.stdout).group(1)), 5, 0)
-for analysis, tol, what in [('reduced-dynamics', 1e-10, 'RK4'), (None, 1e-6, 'DAE')]:
+for analysis, tol, what in [('reduced-dynamics', 5e-14, 'RK4'), (None, 2e-13, 'DAE')]:
     out, _ = run(incline, 'incline_' + (analysis or 'dae'), analysis)
     x, t = rows(out, 2), times(out)
     s = 0.5 * G * math.sin(AL) * t * t
@@ -217,7 +221,8 @@ close('four-bar, revolute-like total joint cut: redundant joint label', int(m.gr
 for deck, what in [(total_line, 'position rows'), (total_hinge, 'revolute-like, redundant')]:
     out, _ = run(deck, 'four_' + os.path.basename(deck), 'reduced-dynamics')
     worst = max(np.max(np.abs(rows(out, n)[:, 1:4] - rows(base, n)[:, 1:4])) for n in (2, 3, 4))
-    close(f'four-bar, total joint cut ({what}) vs in-line cut: max node position difference [m]', worst, 0.0, 1e-9)
+    close(f'four-bar, total joint cut ({what}) vs in-line cut: max node position difference [m]', worst, 0.0,
+          2e-15)  # observed 3.9e-16
 
 # Bad input
 bad = variant(cart, 'cart_bad.mbd', 'orientation constraint, active, active, inactive, null;',

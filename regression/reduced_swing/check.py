@@ -11,15 +11,15 @@ solver uses, integrated here by RK4 (step 2.5e-4 s):
   Mq qdd = dT/dq - (d/de Mq(q + e qd)) qd - dV/dq,  Mq = B^T Jo B, B = Jr[:, :2],
 with the derivatives by complex steps (exact to round-off). Compared: the centre of mass
 x_c = R c at every output step (DT 1e-3 s, t in [0, 1] s).
-  reduced RK4: within 1e-9 m (measured ~1e-12)
-  reduced two-step implicit: within 1e-4 m (second order, DT 1e-3)
-  DAE (mbsolve without --analysis, DT 1e-4 s): within 1e-5 m at every output step
+  reduced RK4: within 1e-11 m (measured 2.3e-12)
+  reduced two-step implicit: within 1e-5 m (second order, DT 1e-3; measured 1.9e-6)
+  DAE (mbsolve without --analysis, DT 1e-4 s): within 5e-8 m at every output step (1.7e-8)
   the same pendulum with joint 1 split into a spherical pin (tree, 3 rotations) and a total pin
   joint with the position inactive (a one-equation cut: the twist row as a loop cut): RK4 within
-  1e-9 m; the same with the joint's nodes swapped (a total joint from a clamped ground node, the
-  tree from node 2 to node 1): 1e-9 m
-  energy 1/2 w.Jo w + V constant within 1e-9 J (reduced RK4) and the rotation vector's z
-  component within 1e-10 rad (every output step, from the .mov angles)
+  1e-11 m; the same with the joint's nodes swapped (a total joint from a clamped ground node, the
+  tree from node 2 to node 1): 1e-11 m (both 2.3e-12)
+  energy 1/2 w.Jo w + V constant within 6e-12 J (reduced RK4; measured 1.4e-12) and the rotation
+  vector's z component within 2e-15 rad (every output step, from the .mov angles; 3.1e-16)
   a cardano-like map (Rx Ry) would be off: the check measures |x_c(cardano) - x_c| > 1e-3 m on
   the reference itself (log_z(Rx(a) Ry(b)) = ab/2 + ...), so the tolerances above discriminate.
 Bad input: two free rotations with the third driven stops with file:line:col, exit 2.
@@ -154,11 +154,11 @@ close('split: the total pin joint is a 1-equation loop cut',
 close('split: degrees of freedom', int(re.search(r'degrees of freedom: (\d+)', p.stdout).group(1)), 2, 0)
 
 for path, prefix, analysis, defines, tol, what in [
-        (deck, 'rk4', 'reduced-dynamics', None, 1e-9, 'reduced RK4'),
-        (deck, 'implicit', 'reduced-dynamics-implicit', None, 1e-4, 'reduced two-step'),
-        (deck, 'dae', None, {'DT': 1e-4}, 1e-5, 'DAE, DT 1e-4'),
-        (split, 'split', 'reduced-dynamics', None, 1e-9, 'reduced RK4, twist row as a loop cut'),
-        (swapped, 'swapped', 'reduced-dynamics', None, 1e-9, 'reduced RK4, tree from node 2')]:
+        (deck, 'rk4', 'reduced-dynamics', None, 1e-11, 'reduced RK4'),
+        (deck, 'implicit', 'reduced-dynamics-implicit', None, 1e-5, 'reduced two-step'),
+        (deck, 'dae', None, {'DT': 1e-4}, 5e-8, 'DAE, DT 1e-4'),
+        (split, 'split', 'reduced-dynamics', None, 1e-11, 'reduced RK4, twist row as a loop cut'),
+        (swapped, 'swapped', 'reduced-dynamics', None, 1e-11, 'reduced RK4, tree from node 2')]:
     out, _ = run(path, prefix, analysis, defines)
     r = mov(out)
     step = 10 if defines else 1
@@ -170,10 +170,10 @@ for path, prefix, analysis, defines, tol, what in [
     if prefix == 'rk4':
         Rs = [euler123(row[4:7]) for row in r]
         twist = max(abs(np.arctan2(Rm[1, 0] - Rm[0, 1], 1.0)) for Rm in Rs)
-        close('reduced RK4: max |E_yx - E_xy| (rotation vector z) [rad]', float(twist), 0.0, 1e-10)
+        close('reduced RK4: max |E_yx - E_xy| (rotation vector z) [rad]', float(twist), 0.0, 2e-15)
         E = [0.5 * row[10:13] @ (Rm @ Jo @ Rm.T) @ row[10:13] + M * G * (Rm @ c)[2]
              for row, Rm in zip(r, Rs)]
-        close('reduced RK4: max energy drift [J]', float(np.max(np.abs(np.array(E) - E0))), 0.0, 1e-9)
+        close('reduced RK4: max energy drift [J]', float(np.max(np.abs(np.array(E) - E0))), 0.0, 6e-12)
 
 bad = reduced_util.variant(deck, work, 'swing_bad.mbd', 'orientation constraint, inactive, inactive, active, null;',
                            'orientation constraint, inactive, inactive, rotation,\n'

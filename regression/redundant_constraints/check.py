@@ -19,6 +19,9 @@ hinges: 20 equations, 17 independent). References:
     J w^2/2 about their centres, coupler translation, gravity) stays at its initial value to
     1e-4 J at dt = 1e-3 [5.8e-5] and the error is second order (ratio 4 +- 0.4 at dt = 5e-4);
     the coupler does not rotate (|angle| < 1e-9 deg); the two cranks keep the same angle (1e-9 deg).
+Tolerances (issue 23): each close() below is within 2-10x of the error observed when it was
+set (Release build), stated in the comment beside it; where a figure above is larger, it is the
+bound the physics or the solver tolerance allows, not the tolerance checked.
 """
 import os
 import sys
@@ -56,7 +59,7 @@ def compare(what, a, b, labels):
         close(f'{what}: node {lab} output steps', len(ra), len(rb), 0)
         worst = max(worst, np.abs(ra[:, 1:4] - rb[:, 1:4]).max(), np.abs(ra[:, 10:13] - rb[:, 10:13]).max())
     print(f'{what}: largest difference in positions / angular velocities {worst:.3g}')
-    close(f'{what}: redundant vs non-redundant model', worst, 0.0, 1e-8)
+    close(f'{what}: redundant vs non-redundant model', worst, 0.0, 8e-11)  # observed 1.6e-11
 
 
 # 1-2. parallelogram
@@ -88,8 +91,8 @@ print(f'energy error {e1:.3g} J (dt 1e-3), {e2:.3g} J (dt 5e-4); crank angle ran
       f'{c1[:, 6].max():.3f} deg')
 close('max |energy - initial| [J] (rho = 1, dt = 1e-3)', e1, 0.0, 1e-4)
 close('energy error ratio dt 1e-3 / 5e-4 (second order)', e1 / e2, 4.0, 0.4)
-close('coupler rotation [deg]', np.abs(cp[:, 4:7]).max(), 0.0, 1e-9)
-close('crank angles equal [deg]', np.abs(c1[:, 6] - c2[:, 6]).max(), 0.0, 1e-9)
+close('coupler rotation [deg]', np.abs(cp[:, 4:7]).max(), 0.0, 6e-13)  # observed 1.2e-13
+close('crank angles equal [deg]', np.abs(c1[:, 6] - c2[:, 6]).max(), 0.0, 5e-12)  # observed 1.0e-12
 
 # 1 (again). the driven four-bar made redundant. Both with a Newton tolerance of 1e-11 (the deck
 # has 1e-6 N): from a consistent start (the derivatives phase has the constraints at

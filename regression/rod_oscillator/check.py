@@ -24,6 +24,9 @@ Tolerances:
  - The .jnt columns at every output step against T = k L0 eps + c L0 epsdot recomputed from the
    .mov position and velocity of the mass, the length l = x and the unit vector (1, 0, 0):
    1e-9 absolute (16 significant digits of output).
+Tolerances (issue 23): each close() below is within 2-10x of the error observed when it was
+set (Release build), stated in the comment beside it; where a figure above is larger, it is the
+bound the physics or the solver tolerance allows, not the tolerance checked.
 """
 import os
 import sys
@@ -71,21 +74,21 @@ close('lateral motion max |y|, |z| [m]', np.abs(mov[:, 2:4]).max(), 0.0, 1e-14)
 lam_fit = fit(t, x - L0, DT)
 lam_method = np.log(method_root(LAM, DT, RHO)) / DT
 close('lambda_fit vs the method principal root (rel)', abs(lam_fit - lam_method) / abs(lam_method),
-      0.0, 1e-9)
+      0.0, 5e-12)  # observed 1.0e-12
 print(f'     method error at h = {DT}: w0 {abs(abs(lam_method) - W0) / W0:.2e} rel, '
       f'sigma {abs(-lam_method.real - SIGMA) / SIGMA:.2e} rel')
-close('natural frequency sqrt(k/M) [rad/s] (rel)', abs(lam_fit), W0, 1e-6, relative=True)
+close('natural frequency sqrt(k/M) [rad/s] (rel)', abs(lam_fit), W0, 4e-7, relative=True)  # observed 9.9e-8
 close('decay rate c/(2M) [1/s] (rel)', -lam_fit.real, SIGMA, 1e-6, relative=True)
 
 # .jnt columns: T, zeros, the force on GROUND T n, the length, n, ldot.
 jnt = r.rows('jnt', 1)
 eps, epsd = (x - L0) / L0, xd / L0
 T = K * L0 * eps + C * L0 * epsd
-close('.jnt tension T = EA eps + CA epsdot [N]', np.abs(jnt[:, 1] - T).max(), 0.0, 1e-9)
+close('.jnt tension T = EA eps + CA epsdot [N]', np.abs(jnt[:, 1] - T).max(), 0.0, 2e-13)  # observed 4.5e-14
 close('.jnt global force on GROUND = (T, 0, 0) [N]',
-      max(np.abs(jnt[:, 7] - T).max(), np.abs(jnt[:, 8:10]).max()), 0.0, 1e-9)
+      max(np.abs(jnt[:, 7] - T).max(), np.abs(jnt[:, 8:10]).max()), 0.0, 2e-13)  # observed 4.5e-14
 close('.jnt zero columns', np.abs(jnt[:, [2, 3, 4, 5, 6, 10, 11, 12]]).max(), 0.0, 0.0)
 close('.jnt length l = x [m]', np.abs(jnt[:, 13] - x).max(), 0.0, 1e-12)
 close('.jnt unit vector (1, 0, 0)', np.abs(jnt[:, 14:17] - [1, 0, 0]).max(), 0.0, 1e-14)
-close('.jnt length rate = xdot [m/s]', np.abs(jnt[:, 17] - xd).max(), 0.0, 1e-12)
+close('.jnt length rate = xdot [m/s]', np.abs(jnt[:, 17] - xd).max(), 0.0, 1e-18)  # observed 1.4e-22
 finish()

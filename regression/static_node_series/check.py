@@ -8,11 +8,12 @@ x_M(t) = XE + (X0 - XE) cos(w t), w = sqrt(k/M) = 10 rad/s, XE = L1 + L2.
 
 Tolerances:
  - JOINT against x_J(x_M) at every output step, step 0 included (it starts 0.1 m away from its
-   equilibrium; the derivatives phase moves it): 1e-10 m (Newton tolerance 1e-10 N, k = 100 N/m).
+   equilibrium; the derivatives phase moves it): 2e-15 m over the run (observed 3.3e-16; the
+   Newton tolerance 1e-10 N with k = 100 N/m would allow 1e-12), 1e-10 m at step 0.
  - JOINT stays on the axis: y = z = 0 exactly.
  - x_M against the closed form over 2 s (20 rad): the integrator's own error, second order in h:
    max error at h = 1e-3 below 2e-4 m (1e-3 of the 0.2 m amplitude; observed 3.6e-5), and the
-   ratio of the errors at h = 1e-3 and 5e-4 between 3.5 and 4.5.
+   ratio of the errors at h = 1e-3 and 5e-4 4 +- 3e-3 (observed 3.9993).
 """
 import os
 import sys
@@ -38,9 +39,9 @@ for dt in (1e-3, 5e-4):
     errs[dt] = np.max(abs(xm - (XE + (X0 - XE) * np.cos(w * t))))
     if dt == 1e-3:
         xj = (K1 * L1 + K2 * (xm - L2)) / (K1 + K2)
-        close('max |x_J - x_J(x_M)| over the run [m]', np.max(abs(j[:, 1] - xj)), 0.0, 1e-10)
+        close('max |x_J - x_J(x_M)| over the run [m]', np.max(abs(j[:, 1] - xj)), 0.0, 2e-15)  # observed 3.3e-16
         close('JOINT at step 0 [m] (moved from 1.1 by the derivatives phase)', j[0, 1], xj[0], 1e-10)
         close('max |y_J|, |z_J| [m]', np.max(abs(j[:, 2:4])), 0.0, 0.0)
 close('max |x_M - closed form| at h = 1e-3 [m]', errs[1e-3], 0.0, 2e-4)
-close('error ratio h = 1e-3 / 5e-4 (second order: 4)', errs[1e-3] / errs[5e-4], 4.0, 0.5)
+close('error ratio h = 1e-3 / 5e-4 (second order: 4)', errs[1e-3] / errs[5e-4], 4.0, 3e-3)  # observed 3.9993
 finish()
