@@ -169,9 +169,8 @@ for analysis, defines, tol, tol_end, what in [('reduced-dynamics', None, 1e-9, 1
             e = (C - B) / np.linalg.norm(C - B)
             worst_h = max(worst_h, abs(np.linalg.norm(C - B) - ell(t)[0]))
             worst_v = max(worst_v, abs(e @ (vC - vB) - ell(t)[1]))
-<<<<<<< HEAD
-        close('reduced RK4: max | |C - B| - l(t) | [m]', worst_h, 0.0, 1e-11)
-        close('reduced RK4: max | e . (vC - vB) - l\'(t) | [m/s]', worst_v, 0.0, 1e-9)
+        close('reduced RK4: max | |C - B| - l(t) | [m]', worst_h, 0.0, 3e-15)  # observed 5.6e-16
+        close('reduced RK4: max | e . (vC - vB) - l\'(t) | [m/s]', worst_v, 0.0, 1e-14)  # observed 2.0e-15
         # The loop multiplier (PREFIX.lam, joint 4: the force of the driven distance) against the
         # reference's lam at its own state.
         lam = np.array([float(line.split()[1]) for line in open(out + '.lam')])
@@ -179,10 +178,6 @@ for analysis, defines, tol, tol_end, what in [('reduced-dynamics', None, 1e-9, 1
         close(f'reduced RK4: .lam rows = output steps', len(lam), len(ref_lam), 0)
         close(f'reduced RK4: max |.lam - reference multiplier| [N] (peak {np.abs(ref_lam).max():.3g} N)',
               float(np.abs(lam[:n] - np.array(ref_lam[:n])).max()), 0.0, LAM_TOL)
-=======
-        close('reduced RK4: max | |C - B| - l(t) | [m]', worst_h, 0.0, 3e-15)  # observed 5.6e-16
-        close('reduced RK4: max | e . (vC - vB) - l\'(t) | [m/s]', worst_v, 0.0, 1e-14)  # observed 2.0e-15
->>>>>>> tol23
 
 # Inverse dynamics: the crank driven at W as well.
 W = 2.0
@@ -226,9 +221,8 @@ for k in range(len(lam)):
     tau_ref = MA * G * LA / 2 * math.cos(th1) - lam_ref * Gr[0]
     worst_l = max(worst_l, abs(lam[k] - lam_ref))
     worst_t = max(worst_t, abs(act[k] - tau_ref))
-<<<<<<< HEAD
-close(f'inverse dynamics: max actuator force error (distance multiplier) [N] over {len(lam)} steps', worst_l, 0.0, 1e-6)
-close(f'inverse dynamics: max crank torque error [N m] over {len(act)} steps', worst_t, 0.0, 1e-6)
+close(f'inverse dynamics: max actuator force error (distance multiplier) [N] over {len(lam)} steps', worst_l, 0.0, 2e-13)  # observed 4.3e-14
+close(f'inverse dynamics: max crank torque error [N m] over {len(act)} steps', worst_t, 0.0, 4e-14)  # observed 8.3e-15
 # The same fully driven deck under the reduced direct dynamics (RK4 on the driven crank angle, no
 # free coordinate) writes the same .act and .lam as inverse dynamics (Simpson on the crank's
 # velocity drive): the same motion, so within 3e-14 N / N m (measured 2.9e-15).
@@ -238,10 +232,6 @@ for ext in ('act', 'lam'):
     b = np.array([[float(v) for v in line.split()] for line in open(dout + '.' + ext)])
     close(f'reduced dynamics of the driven deck: .{ext} = inverse dynamics\' [N, N m]',
           float(np.abs(a - b).max()) if a.shape == b.shape else 1.0, 0.0, 3e-14)
-=======
-close(f'inverse dynamics: max actuator force error (distance multiplier) [N] over {len(lam)} steps', worst_l, 0.0, 2e-13)  # observed 4.3e-14
-close(f'inverse dynamics: max crank torque error [N m] over {len(act)} steps', worst_t, 0.0, 4e-14)  # observed 8.3e-15
->>>>>>> tol23
 
 bad = reduced_util.variant(inv, work, 'coupler_bad.mbd', '    joint: 4, distance,', f'''    joint: 5, drive hinge, GROUND, CRANK, single, 0., 0., 1., linear, 0., {W};
     joint: 4, distance,''')
