@@ -73,7 +73,9 @@ void add_entity(Group& g, const EntityDesc& d, int source, std::string type = {}
     g.names.push_back(entity_name(d, g.kind == Group::Kind::nodes ||
                                          g.kind == Group::Kind::node_accelerations ||
                                          g.kind == Group::Kind::node_momenta));
-    g.types.push_back(d.type);
+    // The card's type; entities without a card type of their own (scalar nodes, the
+    // engine-made drive-caller outputs, whose kind names the file) take the NetCDF type.
+    g.types.push_back(d.type.empty() || d.category == "drive caller" ? g.nc_types.back() : d.type);
     g.source.push_back(source);
 }
 

@@ -133,7 +133,13 @@ class GimbalJoint final : public Element {
         gimbal_angles(rab(), th_, th_, ph_);
     }
     const char* output_file() const override { return "jnt"; }
-    bool output_schema(OutputSchema& s) const override { return el::reaction_schema(*this, s); }
+    // NetCDF/HDF5: the reaction and the relative rotation as od_ asks (columns 14..; MBDyn writes
+    // its gimbal to text only, so theta and phi are .jnt and private data only).
+    bool output_schema(OutputSchema& s) const override {
+        if (!el::reaction_schema(*this, s)) return false;
+        el::joint_orientation(s, od_, 14);
+        return true;
+    }
     bool reaction(Vec3& f, Vec3& m, Vec3& F, Vec3& M) const override {
         f.setZero();
         F.setZero();

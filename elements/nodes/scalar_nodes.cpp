@@ -194,6 +194,11 @@ class ParameterNode final : public Element {
         s.group = "parameter_nodes";
         s.nc_prefix = "node.parameter";
         s.order = 20;
+        // The card's form (NetCDF `type`, HDF5 `types`).
+        s.nc_type = spec_->sampled   ? "sample and hold"
+                    : strain_gage()  ? "beam strain gage"
+                    : spec_->element ? "element"
+                                     : "value";
         s.quantities.push_back({.name = "X",
                                 .ncomp = 1,
                                 .units = "deck units",

@@ -27,7 +27,8 @@ invariant, |theta| up to ~1.8 rad):
  - the plain and the invariant hinge give the same motion (their moments are equal for an
    isotropic law): positions, orientations and angular velocities to 1e-9.
 Tolerances (issue 23): each close() below is within 2-10x of the error observed when it was
-set (Release build), stated in the comment beside it; where a figure above is larger, it is the
+set (Release build), stated in the comment beside it (a floor of a few ulps or 1e-15 where
+the observed error is 0 or far below round-off); where a figure above is larger, it is the
 bound the physics or the solver tolerance allows, not the tolerance checked.
 """
 import os

@@ -19,7 +19,8 @@ References (no external data; everything recomputed here from the nodes' .mov ou
  - viscous_refused.mbd here: a viscoelastic law on an invariant deformable joint stops with exit 2
    at the card (MBDyn implements both invariant joints for elastic laws only).
 Tolerances (issue 23): each close() below is within 2-10x of the error observed when it was
-set (Release build), stated in the comment beside it; where a figure above is larger, it is the
+set (Release build), stated in the comment beside it (a floor of a few ulps or 1e-15 where
+the observed error is 0 or far below round-off); where a figure above is larger, it is the
 bound the physics or the solver tolerance allows, not the tolerance checked.
 """
 import os

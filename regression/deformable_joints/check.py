@@ -14,7 +14,8 @@ References (closed forms and an energy balance derived in the deck, no external 
     (2e-7 m and 2e-7 rad, same phase-error argument; observed 7.5e-8 and 2.0e-8); the .jnt columns: e = (0, 0, z - 2),
     rotation vector (0, 0, psi), f = (0, 0, KZ e_z), m = (0, 0, KR psi) to 1e-9.
 Tolerances (issue 23): each close() below is within 2-10x of the error observed when it was
-set (Release build), stated in the comment beside it; where a figure above is larger, it is the
+set (Release build), stated in the comment beside it (a floor of a few ulps or 1e-15 where
+the observed error is 0 or far below round-off); where a figure above is larger, it is the
 bound the physics or the solver tolerance allows, not the tolerance checked.
 """
 import os

@@ -16,7 +16,8 @@ of the step's strain: 1e-12 (measured 1.6e-15). Tolerance 1e-9 N (16 printed dig
 Each element must also be loaded at some step (the law acts: max |force| > 1e-3 N), and the
 piecewise laws must visit each of their branches (listed below).
 Tolerances (issue 23): each close() below is within 2-10x of the error observed when it was
-set (Release build), stated in the comment beside it; where a figure above is larger, it is the
+set (Release build), stated in the comment beside it (a floor of a few ulps or 1e-15 where
+the observed error is 0 or far below round-off); where a figure above is larger, it is the
 bound the physics or the solver tolerance allows, not the tolerance checked.
 """
 import os

@@ -38,7 +38,8 @@ References (closed forms and an energy balance derived in the decks, no external
   - B: the mass settles (damping ratio 0.5, e^(-5 t), t = 8 s) at l* = LB (1 + EPSB - FB/EAB)
     on the initial line: 1e-10 m.
 Tolerances (issue 23): each close() below is within 2-10x of the error observed when it was
-set (Release build), stated in the comment beside it; where a figure above is larger, it is the
+set (Release build), stated in the comment beside it (a floor of a few ulps or 1e-15 where
+the observed error is 0 or far below round-off); where a figure above is larger, it is the
 bound the physics or the solver tolerance allows, not the tolerance checked.
 """
 import os

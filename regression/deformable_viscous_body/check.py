@@ -11,7 +11,8 @@ error ~ (h/tau)^2 t/tau: below 1e-7 here; positions, velocities and wz get 1e-6 
 element's definition from the .mov data: global force C v and moment (0, 0, CR3 wz) (1e-9),
 velocity and angular velocity in the hinge frame Rz(psi + 30 deg) (1e-9).
 Tolerances (issue 23): each close() below is within 2-10x of the error observed when it was
-set (Release build), stated in the comment beside it; where a figure above is larger, it is the
+set (Release build), stated in the comment beside it (a floor of a few ulps or 1e-15 where
+the observed error is 0 or far below round-off); where a figure above is larger, it is the
 bound the physics or the solver tolerance allows, not the tolerance checked.
 """
 import os

@@ -16,7 +16,8 @@ Checks:
    1.6e-3 m/s, whose displacement over 0.02 s is below 3.2e-5 m). Tolerance 1e-5 m (the
    deflection is 5.2e-3 m); observed 4.1e-7 m.
 Tolerances (issue 23): each close() below is within 2-10x of the error observed when it was
-set (Release build), stated in the comment beside it; where a figure above is larger, it is the
+set (Release build), stated in the comment beside it (a floor of a few ulps or 1e-15 where
+the observed error is 0 or far below round-off); where a figure above is larger, it is the
 bound the physics or the solver tolerance allows, not the tolerance checked.
 """
 import os

@@ -17,7 +17,8 @@ Checks, for the DAE run and the relative-coordinate run (--analysis reduced-dyna
  - reduced run, every step: velocities = d'(t) to 1e-12 m/s (the sine's end at s = pi/W is not
    on an output step).
 Tolerances (issue 23): each close() below is within 2-10x of the error observed when it was
-set (Release build), stated in the comment beside it; where a figure above is larger, it is the
+set (Release build), stated in the comment beside it (a floor of a few ulps or 1e-15 where
+the observed error is 0 or far below round-off); where a figure above is larger, it is the
 bound the physics or the solver tolerance allows, not the tolerance checked.
 """
 import os

@@ -13,7 +13,8 @@ elements/drives/stateful_drives.cpp):
     steps for the `steps, 5` column (and 401 samples for its statistics); the same seed gives
     the same sequence in a second run, another seed a different one.
 Tolerances (issue 23): each close() below is within 2-10x of the error observed when it was
-set (Release build), stated in the comment beside it; where a figure above is larger, it is the
+set (Release build), stated in the comment beside it (a floor of a few ulps or 1e-15 where
+the observed error is 0 or far below round-off); where a figure above is larger, it is the
 bound the physics or the solver tolerance allows, not the tolerance checked.
 """
 import os

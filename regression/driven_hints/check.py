@@ -20,7 +20,8 @@ References: closed form (uniform motion) and momentum balance, no external data.
  - Bad input: an unknown hint, and a hint the element does not take (position-hinge{2} on the
    total joint): exit 2 with file:line:col.
 Tolerances (issue 23): each close() below is within 2-10x of the error observed when it was
-set (Release build), stated in the comment beside it; where a figure above is larger, it is the
+set (Release build), stated in the comment beside it (a floor of a few ulps or 1e-15 where
+the observed error is 0 or far below round-off); where a figure above is larger, it is the
 bound the physics or the solver tolerance allows, not the tolerance checked.
 """
 import os

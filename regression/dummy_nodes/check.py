@@ -15,7 +15,8 @@ Checks, at every output step:
     largest value (central differences are O(h^2) = 1e-6 times the (O(10)) third derivatives)
     [observed: 1.6e-5 at dt = 1e-3 and 4.1e-6 with DT=5e-4 in the environment: second order].
 Tolerances (issue 23): each close() below is within 2-10x of the error observed when it was
-set (Release build), stated in the comment beside it; where a figure above is larger, it is the
+set (Release build), stated in the comment beside it (a floor of a few ulps or 1e-15 where
+the observed error is 0 or far below round-off); where a figure above is larger, it is the
 bound the physics or the solver tolerance allows, not the tolerance checked.
 """
 import os

@@ -14,7 +14,8 @@ advances, the regular run restarts from there and that state is step 0):
   - the motion is unchanged: azimuth W t and height as in regression/hinges (1e-4 rad, 1e-6 m);
 `abort after: derivatives` (and `assembly`): exit 0 with only step 0 written.
 Tolerances (issue 23): each close() below is within 2-10x of the error observed when it was
-set (Release build), stated in the comment beside it; where a figure above is larger, it is the
+set (Release build), stated in the comment beside it (a floor of a few ulps or 1e-15 where
+the observed error is 0 or far below round-off); where a figure above is larger, it is the
 bound the physics or the solver tolerance allows, not the tolerance checked.
 """
 import math

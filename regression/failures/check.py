@@ -11,7 +11,8 @@ file:line:col; the .out log and .mov file hold every step before the failure
 both files readable (netCDF4-python or h5py), with the steps before the failure (as many rows as
 the .mov, equal X) and the reason in their run_status attribute.
 Tolerances (issue 23): each close() below is within 2-10x of the error observed when it was
-set (Release build), stated in the comment beside it; where a figure above is larger, it is the
+set (Release build), stated in the comment beside it (a floor of a few ulps or 1e-15 where
+the observed error is 0 or far below round-off); where a figure above is larger, it is the
 bound the physics or the solver tolerance allows, not the tolerance checked.
 """
 import os

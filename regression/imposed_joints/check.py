@@ -23,7 +23,8 @@ Observed (dt = 1e-3 s) and tolerances:
 - the tree path's positions against the closed form 5.0e-13 m (2e-12) and SPINNER's
   orientation 8.4e-12 (3e-11).
 Tolerances (issue 23): each close() below is within 2-10x of the error observed when it was
-set (Release build), stated in the comment beside it; where a figure above is larger, it is the
+set (Release build), stated in the comment beside it (a floor of a few ulps or 1e-15 where
+the observed error is 0 or far below round-off); where a figure above is larger, it is the
 bound the physics or the solver tolerance allows, not the tolerance checked.
 """
 import os

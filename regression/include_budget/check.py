@@ -7,9 +7,9 @@ the copy already held, and the text parsed in total is limited to 1 GB
 parsed, with exit 2. Checked:
  - exit status 2, the error at the 11th include card (line 14, column 10: the file name) with
    the budget named;
- - peak memory (ru_maxrss of the child) under 1 GB, the issue's bound: observed 146 MB (the
+ - peak memory (ru_maxrss of the child) under 1 GB, the issue's bound: observed 142 MB (the
    100 MB text once, plus the executable);
- - CPU time (user + system) under 10 s, the issue's bound: observed 1.9 s (1 GB of comments
+ - CPU time (user + system) under 10 s, the issue's bound: observed 1.65 s (1 GB of comments
    parsed).
 A second deck includes a sparse 2 GB file: refused from its size before a byte is read (observed
 0.01 s, 8 MB; bound 1 s, 100 MB), at the include card.

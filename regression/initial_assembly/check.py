@@ -18,7 +18,8 @@ Deck: loads_in_assembly.mbd (`use: rigid bodies, gravity, forces, in assembly;`,
 free node settles at x0 + (5 / Kp, 0, -m g / Kp) (closed form in the deck) to 1e-12; the same
 deck without the `use` card leaves it at x0.
 Tolerances (issue 23): each close() below is within 2-10x of the error observed when it was
-set (Release build), stated in the comment beside it; where a figure above is larger, it is the
+set (Release build), stated in the comment beside it (a floor of a few ulps or 1e-15 where
+the observed error is 0 or far below round-off); where a figure above is larger, it is the
 bound the physics or the solver tolerance allows, not the tolerance checked.
 """
 import math

@@ -21,7 +21,8 @@ It can fail: without the deformable elements in the assembly (main before this c
 starts from the input pose, ROD_BODY at x = 1.2 (0.198 m from the closed form and from MBDyn),
 and oscillates about x = 1 with amplitude 0.2 m instead of 2e-3 m.
 Tolerances (issue 23): each close() below is within 2-10x of the error observed when it was
-set (Release build), stated in the comment beside it; where a figure above is larger, it is the
+set (Release build), stated in the comment beside it (a floor of a few ulps or 1e-15 where
+the observed error is 0 or far below round-off); where a figure above is larger, it is the
 bound the physics or the solver tolerance allows, not the tolerance checked.
 """
 import math

@@ -17,7 +17,8 @@ signals it. Expected (issue 8 item 5, issue 5):
              bit for bit to an uninterrupted run over the first min(n, 20000) of them (three kills
              at different moments).
 Tolerances (issue 23): each close() below is within 2-10x of the error observed when it was
-set (Release build), stated in the comment beside it; where a figure above is larger, it is the
+set (Release build), stated in the comment beside it (a floor of a few ulps or 1e-15 where
+the observed error is 0 or far below round-off); where a figure above is larger, it is the
 bound the physics or the solver tolerance allows, not the tolerance checked.
 """
 import faulthandler

@@ -13,7 +13,8 @@ Step times that fall within 1e-9 s of a switch or step instant (where the side t
 the rounding of the accumulated time) are left out of the switch and step columns; there are
 at most 2 per instant.
 Tolerances (issue 23): each close() below is within 2-10x of the error observed when it was
-set (Release build), stated in the comment beside it; where a figure above is larger, it is the
+set (Release build), stated in the comment beside it (a floor of a few ulps or 1e-15 where
+the observed error is 0 or far below round-off); where a figure above is larger, it is the
 bound the physics or the solver tolerance allows, not the tolerance checked.
 """
 import os

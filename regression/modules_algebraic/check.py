@@ -5,7 +5,8 @@ from rest under gravity. Closed form: x(t) = g_t t^2 / 2 with g_t the in-plane p
 Tolerances: position 1e-9 m, velocity 1e-9 m/s (a uniform acceleration is integrated exactly by
 the second-order method), lambda 1e-7 N after the first step (measured 3.9e-8 of 17 N: the Newton tolerance), constraint violation 1e-12 m.
 Tolerances (issue 23): each close() below is within 2-10x of the error observed when it was
-set (Release build), stated in the comment beside it; where a figure above is larger, it is the
+set (Release build), stated in the comment beside it (a floor of a few ulps or 1e-15 where
+the observed error is 0 or far below round-off); where a figure above is larger, it is the
 bound the physics or the solver tolerance allows, not the tolerance checked.
 """
 import os

@@ -9,7 +9,8 @@ Errors: a string where an integer is expected (a real is truncated with a warnin
 a 1D law where the element reads a 3D one, too many arguments: exit 2 at the argument's
 file:line:col.
 Tolerances (issue 23): each close() below is within 2-10x of the error observed when it was
-set (Release build), stated in the comment beside it; where a figure above is larger, it is the
+set (Release build), stated in the comment beside it (a floor of a few ulps or 1e-15 where
+the observed error is 0 or far below round-off); where a figure above is larger, it is the
 bound the physics or the solver tolerance allows, not the tolerance checked.
 """
 import os

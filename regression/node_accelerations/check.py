@@ -35,7 +35,8 @@ evaluated at the computed state of every output step (t = 0 .. 1 s, dt = 1e-3, m
    .mov value (MBDyn's order: accelerations are recovered after convergence);
    reading XPP of a static node is refused with the reason (exit 2).
 Tolerances (issue 23): each close() below is within 2-10x of the error observed when it was
-set (Release build), stated in the comment beside it; where a figure above is larger, it is the
+set (Release build), stated in the comment beside it (a floor of a few ulps or 1e-15 where
+the observed error is 0 or far below round-off); where a figure above is larger, it is the
 bound the physics or the solver tolerance allows, not the tolerance checked.
 """
 import os

@@ -19,7 +19,8 @@ value blocks (.act, .lam of inverse and reduced dynamics, .eq of equilibrium) co
 against the HDF5 groups (to the text's digits) and NetCDF (0). `ncdump -h` must equal expected_header.cdl (MBDyn's variable
 names, dimensions and attributes), apart from the file name and the deck path.
 Tolerances (issue 23): each close() below is within 2-10x of the error observed when it was
-set (Release build), stated in the comment beside it; where a figure above is larger, it is the
+set (Release build), stated in the comment beside it (a floor of a few ulps or 1e-15 where
+the observed error is 0 or far below round-off); where a figure above is larger, it is the
 bound the physics or the solver tolerance allows, not the tolerance checked.
 """
 import os
@@ -147,7 +148,7 @@ if r.returncode != 0:
     sys.exit(f'rod_oscillator: exit {r.returncode}\n{r.stderr}')
 rine, rmov = text_rows_at(rprefix + '.ine'), text_rows_at(rprefix + '.mov')
 close('displacement node: .ine lists node 2 only', 0 if sorted(rine) == [2] else 1, 0, 0)
-# (to 1e-10: the momentum definition is one of the Newton equations; 2e-13 seen, max |B| 0.01)
+# (the momentum definition is one of the Newton equations; 2e-13 seen, max |B| 0.01)
 close('displacement node: max |B - M v| (M = 1 kg) [kg m/s]', float(np.abs(rine[2][:, 0:3] - rmov[2][:, 6:9]).max()),
       0.0, 1e-12)  # observed 2.0e-13
 close('displacement node: max |G|, |GP|', float(np.abs(rine[2][:, [3, 4, 5, 9, 10, 11]]).max()), 0.0, 0.0)

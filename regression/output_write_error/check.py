@@ -12,7 +12,8 @@ TF = 100 s, which reaches 4 MB in about a second. Expected, for text, NetCDF and
     (1e-12) and the mass keeps its distance L = 1 m from the pivot (1e-9 m; the rigid link of
     pendulum.mbd), as do the complete .mov lines of the text output.
 Tolerances (issue 23): each close() below is within 2-10x of the error observed when it was
-set (Release build), stated in the comment beside it; where a figure above is larger, it is the
+set (Release build), stated in the comment beside it (a floor of a few ulps or 1e-15 where
+the observed error is 0 or far below round-off); where a figure above is larger, it is the
 bound the physics or the solver tolerance allows, not the tolerance checked.
 """
 import os

@@ -12,7 +12,8 @@ References:
    sin(5 t_sample)/5 (x3' = cos 5t; 1e-4: the integrator's error at dt = 0.01, measured 5.0e-5);
  - a non-positive sample period is an input error (exit 2, at the number).
 Tolerances (issue 23): each close() below is within 2-10x of the error observed when it was
-set (Release build), stated in the comment beside it; where a figure above is larger, it is the
+set (Release build), stated in the comment beside it (a floor of a few ulps or 1e-15 where
+the observed error is 0 or far below round-off); where a figure above is larger, it is the
 bound the physics or the solver tolerance allows, not the tolerance checked.
 """
 import os

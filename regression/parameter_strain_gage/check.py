@@ -12,7 +12,8 @@ leaves ~1e-14). Also each gage = (Fx/EA + z My/EJY - y Mz/EJZ) from the beams' .
 at the same evaluation point (1e-12). Bad input: a gage bound to a joint, or to point 2 of a
 beam2, is exit 2 at the bind card.
 Tolerances (issue 23): each close() below is within 2-10x of the error observed when it was
-set (Release build), stated in the comment beside it; where a figure above is larger, it is the
+set (Release build), stated in the comment beside it (a floor of a few ulps or 1e-15 where
+the observed error is 0 or far below round-off); where a figure above is larger, it is the
 bound the physics or the solver tolerance allows, not the tolerance checked.
 """
 import os

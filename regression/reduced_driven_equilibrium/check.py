@@ -28,7 +28,8 @@
   Bad input (exit 2, file:line:col at the card): a non-equilibrium card in the options block; the
   time given twice; 'end: initial value' closing the equilibrium block.
 Tolerances (issue 23): each close() below is within 2-10x of the error observed when it was
-set (Release build), stated in the comment beside it; where a figure above is larger, it is the
+set (Release build), stated in the comment beside it (a floor of a few ulps or 1e-15 where
+the observed error is 0 or far below round-off); where a figure above is larger, it is the
 bound the physics or the solver tolerance allows, not the tolerance checked.
 """
 import math

@@ -10,7 +10,8 @@ torque's). Tolerance: 1e-5 W against a peak power of 12.3 W (measured 1.6e-7), o
 Also: the constraints hold to 1e-12 (.out column 6) and the run covers 2 s (2001 rows).
 A deck with an undriven degree of freedom (the N four-bar) is refused with exit status 2.
 Tolerances (issue 23): each close() below is within 2-10x of the error observed when it was
-set (Release build), stated in the comment beside it; where a figure above is larger, it is the
+set (Release build), stated in the comment beside it (a floor of a few ulps or 1e-15 where
+the observed error is 0 or far below round-off); where a figure above is larger, it is the
 bound the physics or the solver tolerance allows, not the tolerance checked.
 """
 import math

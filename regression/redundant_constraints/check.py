@@ -20,7 +20,8 @@ hinges: 20 equations, 17 independent). References:
     1e-4 J at dt = 1e-3 [5.8e-5] and the error is second order (ratio 4 +- 0.4 at dt = 5e-4);
     the coupler does not rotate (|angle| < 1e-9 deg); the two cranks keep the same angle (1e-9 deg).
 Tolerances (issue 23): each close() below is within 2-10x of the error observed when it was
-set (Release build), stated in the comment beside it; where a figure above is larger, it is the
+set (Release build), stated in the comment beside it (a floor of a few ulps or 1e-15 where
+the observed error is 0 or far below round-off); where a figure above is larger, it is the
 bound the physics or the solver tolerance allows, not the tolerance checked.
 """
 import os

@@ -25,7 +25,8 @@ Tolerances:
    .mov position and velocity of the mass, the length l = x and the unit vector (1, 0, 0):
    1e-9 absolute (16 significant digits of output).
 Tolerances (issue 23): each close() below is within 2-10x of the error observed when it was
-set (Release build), stated in the comment beside it; where a figure above is larger, it is the
+set (Release build), stated in the comment beside it (a floor of a few ulps or 1e-15 where
+the observed error is 0 or far below round-off); where a figure above is larger, it is the
 bound the physics or the solver tolerance allows, not the tolerance checked.
 """
 import os

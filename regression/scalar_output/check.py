@@ -19,7 +19,7 @@ Observed and tolerances:
 - against MBDyn (10 digits): .abs 5.0e-11 (x1), 9.0e-9 (x2': MBDyn's initial derivative is
   -9e-9, ours 1.6e-17), 0 (x3), 4.0e-10 (x4); .gen 0 (genels 1, 4), 4.0e-10 (genel 5); .prm 0
   (10), 4.3e-6 (11, rz: both integrate the spinning body, MBDyn 5.5e-6 from 0.5 t, mbsolve
-  1.2e-6); tolerances 10x (0 where 0 was observed), 5e-6 on rz.
+  1.2e-6); tolerances 10x (0 where 0 was observed), 1e-5 on rz (2.3x).
   Parameter 12 is not compared: MBDyn samples at the first step where t >= t_sample + T in
   floating point, so at t = 0.1 it samples one step late (0.05 + 0.05 > 0.1); mbsolve counts
   instants within 1e-9 T as reached (elements/nodes/scalar_nodes.cpp). Its values agree with
@@ -63,7 +63,7 @@ with open(vdeck, 'w') as f:
 v = Run(exe, vdeck, work, 'scalar_mbdyn')
 ref = read_reference(os.path.join(HERE, 'mbdyn_reference.txt'))
 tol = {('abs', 1): 5e-10, ('abs', 2): 9e-8, ('abs', 3): 0, ('abs', 4): 4e-9, ('gen', 1): 0,
-       ('gen', 4): 0, ('gen', 5): 4e-9, ('prm', 10): 0, ('prm', 11): 5e-6}
+       ('gen', 4): 0, ('gen', 5): 4e-9, ('prm', 10): 0, ('prm', 11): 1e-5}  # prm 11: observed 4.3e-6 (the bound joint angle's motion)
 for ext, labels in FILES:
     for L in labels:
         if (ext, L) not in tol:

@@ -9,7 +9,8 @@ within [1e-5, 0.2]; every accepted step converged within 3 iterations to 1e-10; 
 stays 1 m to 1e-9 at every output step; energy (0 at release) never grows (rho = 0.6 only
 dissipates) and loses less than 1 J over 3 s at these large steps (observed 0.79 J).
 Tolerances (issue 23): each close() below is within 2-10x of the error observed when it was
-set (Release build), stated in the comment beside it; where a figure above is larger, it is the
+set (Release build), stated in the comment beside it (a floor of a few ulps or 1e-15 where
+the observed error is 0 or far below round-off); where a figure above is larger, it is the
 bound the physics or the solver tolerance allows, not the tolerance checked.
 """
 import os

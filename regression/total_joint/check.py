@@ -26,7 +26,8 @@ checked (a) from t = 0 against that first-order bound: SLIDER peak <= (h/2) m A 
 (b) from t = T_SKIP = 0.025 s (was 0.05) with the tolerances above, FALLER tightened from 1e-6 to
 1e-7 (measured 9.6e-9 from 0.025 s on, 2.1e-8 at dt = 5e-4).
 Tolerances (issue 23): each close() below is within 2-10x of the error observed when it was
-set (Release build), stated in the comment beside it; where a figure above is larger, it is the
+set (Release build), stated in the comment beside it (a floor of a few ulps or 1e-15 where
+the observed error is 0 or far below round-off); where a figure above is larger, it is the
 bound the physics or the solver tolerance allows, not the tolerance checked.
 """
 import os

@@ -78,6 +78,28 @@ struct SavedKinematics {
     }
 };
 
+// The violation's floor: a is recovered with (v - v0) / dCoef, and v, w carry a few ulps of
+// round-off from the iteration (w through the rotation update), so a row cannot resolve
+// sum |k| * ulp(|v0|, |w0|) / dCoef. Measured on a spinning arm hinged to a spinning shaft
+// (w = 5 rad/s, dCoef = 1e-6): the violation stalls between 1.5e-8 and 4e-8, about 15 ulps
+// over dCoef; 32 eps is taken, with the node's speed as the scale. `coefs`: the rows' K entries
+// (row, node, component, k), `index`: row -> kept row (-1: dropped), m rows.
+template <class Coefs>
+double violation_floor(const Coefs& coefs, const std::vector<int>& index,
+                       const std::vector<StructNode>& nodes, int m, double dCoef) {
+    std::vector<double> floor_row(m, 0.0);
+    for (const auto& c : coefs)
+        if (index[c.row] >= 0) {
+            const StructNode& nd = nodes[c.node];
+            const double speed = c.comp < 3 ? nd.xdot.norm() : nd.w.norm();
+            floor_row[index[c.row]] += std::abs(c.k) * speed;
+        }
+    double floor = 0.0;
+    for (double f : floor_row)
+        floor = std::max(floor, 32.0 * std::numeric_limits<double>::epsilon() * f / dCoef);
+    return floor;
+}
+
 }  // namespace
 
 ConstraintRows classify_constraint_rows(Engine& e) {
@@ -210,21 +232,7 @@ bool AccelerationConstraints::setup(Engine& e, double dCoef) {
         k_.push_back({index[c.row], node_slot_[c.node], c.comp, c.k});
     }
 
-    // The violation's floor: a is recovered with (v - v0) / dCoef, and v, w carry a few ulps of
-    // round-off from the iteration (w through the rotation update), so a row cannot resolve
-    // sum |k| * ulp(|v0|, |w0|) / dCoef. Measured on a spinning arm hinged to a spinning shaft
-    // (w = 5 rad/s, dCoef = 1e-6): the violation stalls between 1.5e-8 and 4e-8, about 15 ulps
-    // over dCoef; 32 eps is taken, with the node's speed as the scale.
-    std::vector<double> floor_row(m, 0.0);
-    for (const Coef& c : coefs)
-        if (index[c.row] >= 0) {
-            const StructNode& nd = nodes[c.node];
-            const double speed = c.comp < 3 ? nd.xdot.norm() : nd.w.norm();
-            floor_row[index[c.row]] += std::abs(c.k) * speed;
-        }
-    floor_ = 0.0;
-    for (double f : floor_row)
-        floor_ = std::max(floor_, 32.0 * std::numeric_limits<double>::epsilon() * f / dCoef);
+    floor_ = violation_floor(coefs, index, nodes, m, dCoef);
 
     // g along the path (file comment).
     const SavedKinematics saved(e);
