@@ -33,6 +33,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
 from mbs_check import EXAMPLES, Run, close, finish  # noqa: E402
+from mbdyn_ref import read_reference  # noqa: E402
 
 exe, work = sys.argv[1], sys.argv[2]
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -60,14 +61,8 @@ close('HINGE_BODY angle about z after the assembly [deg]', mov[4][0, 6], math.de
 close('OFF_BODY velocity kept [m/s]', mov[3][0, 8], V3, 4e-12)
 
 # Against MBDyn.
-ref = {}
-with open(os.path.join(HERE, 'mbdyn_reference.txt')) as f:
-    for line in f:
-        if line.startswith('#'):
-            continue
-        w = line.split()
-        ref.setdefault(int(w[1]), []).append([int(w[0])] + [float(v) for v in w[2:]])
-ref = {lab: np.array(v) for lab, v in ref.items()}
+ref = {lab: rows for (_, lab), rows in
+       read_reference(os.path.join(HERE, 'mbdyn_reference.txt')).items()}
 steps = ref[2][:, 0].astype(int)
 close('MBDyn samples', len(steps), 11, 0)
 for lab, name in ((2, 'ROD_BODY'), (3, 'OFF_BODY')):
