@@ -9,19 +9,9 @@ namespace {
 
 // One static rigid node and two dynamic rigid nodes with bodies; `joints` joint cards follow.
 std::string deck(int joints, const std::string& elements) {
-    return deck_head + "begin: control data; structural nodes: 3; rigid bodies: 2; joints: " +
-           std::to_string(joints) +
-           "; end: control data;\n"
-           "begin: nodes;\n"
-           "structural: 1, static, 0.1, 0.2, 0.3, euler123, 0.1, 0.2, 0.3, null, null;\n"
-           "structural: 2, dynamic, 1., 0.5, -0.2, euler123, -0.4, 0.3, 1.1,"
-           " 0.3, -0.1, 0.2, 0.5, 0.4, -0.6;\n"
-           "structural: 3, dynamic, 0.3, -1., 0.7, euler123, 0.7, -0.2, 0.4,"
-           " -0.2, 0.6, 0.1, -0.3, 0.8, 0.2;\n"
-           "end: nodes;\nbegin: elements;\n"
-           "body: 101, 2, 2.5, 0.1, -0.2, 0.3, diag, 1., 2., 3.;\n"
-           "body: 102, 3, 1.5, -0.3, 0.2, 0.1, diag, 0.5, 0.7, 0.9;\n" +
-           elements + "end: elements;\n";
+    return test_deck(
+        "structural nodes: 3; rigid bodies: 2; joints: " + std::to_string(joints) + ";", "", "",
+        elements);
 }
 
 // Full (non-symmetric) 3 x 3 stiffness.

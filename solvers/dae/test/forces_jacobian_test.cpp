@@ -9,23 +9,8 @@ namespace {
 // so that the iteration matrix is regular; `loads` cards (forces and couples count together)
 // follow.
 std::string deck(int loads, const std::string& elements) {
-    return deck_head + "begin: control data; structural nodes: 5; rigid bodies: 4; forces: " +
-           std::to_string(loads) +
-           "; end: control data;\n"
-           "begin: nodes;\n"
-           "structural: 1, static, 0.1, 0.2, 0.3, euler123, 0.1, 0.2, 0.3, null, null;\n"
-           "structural: 2, dynamic, 1., 0.5, -0.2, euler123, -0.4, 0.3, 1.1,"
-           " 0.3, -0.1, 0.2, 0.5, 0.4, -0.6;\n"
-           "structural: 3, dynamic, 0.3, -1., 0.7, euler123, 0.7, -0.2, 0.4,"
-           " -0.2, 0.6, 0.1, -0.3, 0.8, 0.2;\n"
-           "structural: 4, dynamic displacement, 0.5, 0.4, 0.3, 0.1, 0.2, 0.3;\n"
-           "structural: 5, dynamic displacement, -0.5, 0.2, 0.1, -0.1, 0.3, 0.2;\n"
-           "end: nodes;\nbegin: elements;\n"
-           "body: 101, 2, 2.5, 0.1, -0.2, 0.3, diag, 1., 2., 3.;\n"
-           "body: 102, 3, 1.5, -0.3, 0.2, 0.1, diag, 0.5, 0.7, 0.9;\n"
-           "body: 103, 4, 2.;\n"
-           "body: 104, 5, 3.;\n" +
-           elements + "end: elements;\n";
+    return test_deck("structural nodes: 5; rigid bodies: 4; forces: " + std::to_string(loads) + ";",
+                     displacement_test_nodes, displacement_test_bodies, elements);
 }
 
 // Template drives, nonzero and time-varying at t = 0.3, in the component and single forms.

@@ -97,23 +97,38 @@ inline void expect_exact_jacobian(const std::string& deck, double tol = 1e-6, in
     }
 }
 
-// One static rigid node, two dynamic rigid nodes with bodies and a displacement-only node;
-// `joints` joint cards follow (the screw and gimbal joint tests' model, at random states).
-inline std::string joint_test_deck(int joints, const std::string& elements) {
-    return deck_head + "begin: control data; structural nodes: 4; rigid bodies: 2; joints: " +
-           std::to_string(joints) +
-           "; end: control data;\n"
+// The Jacobian tests' models: node 1 static, nodes 2 and 3 dynamic (states away from the
+// identity) with bodies 101 and 102, then `nodes` and `bodies` of the test's own. `control`: the
+// control data's counts; `elements`: the cards under test, after the bodies.
+inline std::string test_deck(const std::string& control, const std::string& nodes,
+                             const std::string& bodies, const std::string& elements) {
+    return deck_head + "begin: control data; " + control +
+           " end: control data;\n"
            "begin: nodes;\n"
            "structural: 1, static, 0.1, 0.2, 0.3, euler123, 0.1, 0.2, 0.3, null, null;\n"
            "structural: 2, dynamic, 1., 0.5, -0.2, euler123, -0.4, 0.3, 1.1,"
            " 0.3, -0.1, 0.2, 0.5, 0.4, -0.6;\n"
            "structural: 3, dynamic, 0.3, -1., 0.7, euler123, 0.7, -0.2, 0.4,"
-           " -0.2, 0.6, 0.1, -0.3, 0.8, 0.2;\n"
-           "structural: 4, dynamic displacement, 3., 0., 0., null;\n"
+           " -0.2, 0.6, 0.1, -0.3, 0.8, 0.2;\n" +
+           nodes +
            "end: nodes;\nbegin: elements;\n"
            "body: 101, 2, 2.5, 0.1, -0.2, 0.3, diag, 1., 2., 3.;\n"
            "body: 102, 3, 1.5, -0.3, 0.2, 0.1, diag, 0.5, 0.7, 0.9;\n" +
-           elements + "end: elements;\n";
+           bodies + elements + "end: elements;\n";
+}
+
+// Two dynamic displacement nodes (4, 5) with point masses, for test_deck.
+inline const char* const displacement_test_nodes =
+    "structural: 4, dynamic displacement, 0.5, 0.4, 0.3, 0.1, 0.2, 0.3;\n"
+    "structural: 5, dynamic displacement, -0.5, 0.2, 0.1, -0.1, 0.3, 0.2;\n";
+inline const char* const displacement_test_bodies = "body: 103, 4, 2.;\nbody: 104, 5, 3.;\n";
+
+// test_deck with a displacement-only node 4 without a body; `joints` joint cards follow (the
+// screw and gimbal joint tests' model, at random states).
+inline std::string joint_test_deck(int joints, const std::string& elements) {
+    return test_deck(
+        "structural nodes: 4; rigid bodies: 2; joints: " + std::to_string(joints) + ";",
+        "structural: 4, dynamic displacement, 3., 0., 0., null;\n", "", elements);
 }
 
 }  // namespace mbs::test
